@@ -1,0 +1,95 @@
+/*
+ * sb/contract.h - the scheduling contract a job declares at submit time.
+ *
+ * A job declares a minimum runtime (its protected, charged slice) and whether
+ * it is resumable.  Minimum runtime 0 means *unallocated*: the job is charged
+ * to nobody and may be preempted by any allocated job at any time.  See
+ * MISSION.md ("The scheduling contract") and DESIGN.md ("Contract").
+ */
+#ifndef SB_CONTRACT_H
+#define SB_CONTRACT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Site maximum of the minimum runtime when budget.conf does not set one. */
+#define SB_DEFAULT_MAX_MIN_RUNTIME ((int64_t)8 * 3600)
+
+/* The accepted contract of one job. */
+struct sb_contract {
+	int64_t min_runtime;	/* seconds; 0 = unallocated */
+	bool resumable;		/* requeue on preemption (Slurm's requeue flag) */
+	bool allocated;		/* min_runtime > 0: charged to the budget */
+};
+
+/* The site's rules for contracts (from budget.conf, see sb/config.h). */
+struct sb_contract_policy {
+	int64_t max_min_runtime;	/* seconds, >= 0 */
+	int64_t default_min_runtime;	/* seconds; < 0 = none: must be given */
+};
+
+/* The request as it reached the controller; NULL = not given. */
+struct sb_contract_request {
+	const char *min_runtime;	/* text in Slurm time syntax */
+	const char *resumable;		/* "yes"/"no" (see sb_bool_parse) */
+	bool has_budget;		/* the association has RawShares > 0 on
+					 * its whole path (sb_path_has_budget) */
+};
+
+/*
+ * sb_contract_check - validate a job's request against the site policy.
+ *
+ * Refuses, in this order: a missing min runtime when the site has no
+ * default; a malformed, negative or out-of-range one; one above
+ * @pol->max_min_runtime; a malformed resumable flag; min runtime > 0 on an
+ * association without budget.
+ *
+ * @out:  the accepted contract, written only on success.
+ * @msg:  on failure, a sentence for the user naming the value and saying what
+ *        is accepted or what to do (at most @msglen bytes, NUL-terminated).
+ *        On success it is set to "" (may be NULL if @msglen is 0).
+ * Return: SB_OK or SB_EMISSING, SB_ESYNTAX, SB_ENEGATIVE, SB_ERANGE,
+ *         SB_EABOVEMAX, SB_ENOBUDGET; SB_EINVAL for NULL @pol/@req/@out.
+ */
+int sb_contract_check(const struct sb_contract_policy *pol,
+		      const struct sb_contract_request *req,
+		      struct sb_contract *out, char *msg, size_t msglen);
+
+/*
+ * sb_contract_format - the contract as the tag stored in the job's
+ * AdminComment, e.g. "budget:min_runtime=3600,resumable=yes,allocated=yes".
+ * Returns the number of bytes that the full tag needs (as snprintf).
+ */
+int sb_contract_format(const struct sb_contract *c, char *buf, size_t len);
+
+/*
+ * sb_contract_parse_tag - read back a tag written by sb_contract_format().
+ * @s may continue after the tag with a space and other text (an admin's own
+ * comment).  Return: SB_OK, SB_EMISSING (no tag at the start of @s, or NULL),
+ * SB_ESYNTAX (a damaged tag).
+ */
+int sb_contract_parse_tag(const char *s, struct sb_contract *out);
+
+/*
+ * sb_bool_parse - "yes/no/true/false/1/0/on/off" (any case) into @out.
+ * Return: SB_OK, SB_EMISSING (NULL), SB_ESYNTAX (anything else: invalid is
+ * its own answer, never a silent "no").
+ */
+int sb_bool_parse(const char *s, bool *out);
+
+/* RawShares meaning "use the parent's" (Slurm's SLURMDB_FS_USE_PARENT). */
+#define SB_SHARES_USE_PARENT UINT32_C(0x7FFFFFFF)
+
+/*
+ * sb_path_has_budget - whether an association can hold allocated jobs.
+ * @raw_shares: RawShares of the association and each ancestor below the
+ * root (any order), @n entries.  A budget exists when every entry is > 0
+ * (SB_SHARES_USE_PARENT counts as its parent's); the leaf's entitled
+ * fraction of the cluster is the product of normalised shares on the path
+ * (MISSION.md, "Budgets, not schedules"), so one zero anywhere makes it zero.
+ * n == 0 (no association known) is "no budget".
+ */
+bool sb_path_has_budget(const uint32_t *raw_shares, size_t n);
+
+#endif /* SB_CONTRACT_H */

@@ -1,0 +1,186 @@
+/* contract.c - validation and storage format of the minimum-runtime contract. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "sb/contract.h"
+#include "sb/duration.h"
+#include "sb/error.h"
+
+#define TAG_PREFIX "budget:"
+
+#define SYNTAX_HELP "use Slurm time syntax as for --time (M, M:S, H:M:S, " \
+	"D-H, D-H:M or D-H:M:S, e.g. 30, 1:30:00 or 0-4)"
+
+/* Write the refusal sentence, if the caller gave room for one. */
+static void say(char *msg, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void say(char *msg, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!msg || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, len, fmt, ap);
+	va_end(ap);
+}
+
+int sb_contract_check(const struct sb_contract_policy *pol,
+		      const struct sb_contract_request *req,
+		      struct sb_contract *out, char *msg, size_t msglen)
+{
+	char q[256], max[32];
+	int64_t secs = 0;
+	bool resumable = false;
+	int rc;
+
+	say(msg, msglen, "%s", "");
+	if (!pol || !req || !out)
+		return SB_EINVAL;
+	sb_duration_format(pol->max_min_runtime, max, sizeof(max));
+	sb_quote(req->min_runtime, q, sizeof(q));
+
+	if (!req->min_runtime) {
+		if (pol->default_min_runtime < 0) {
+			say(msg, msglen, "no minimum runtime given: submit with "
+			    "--min-runtime=TIME (at most %s), or --min-runtime=0 "
+			    "to run unallocated", max);
+			return SB_EMISSING;
+		}
+		secs = pol->default_min_runtime;
+	} else if ((rc = sb_duration_parse(req->min_runtime, &secs))) {
+		if (rc == SB_ENEGATIVE)
+			say(msg, msglen, "min-runtime '%s' is negative: give a "
+			    "time from 0 (unallocated) up to %s", q, max);
+		else if (rc == SB_ERANGE)
+			say(msg, msglen, "min-runtime '%s' is out of range: the "
+			    "site maximum is %s", q, max);
+		else if (req->min_runtime[0] == '\0')
+			say(msg, msglen, "min-runtime is empty: %s", SYNTAX_HELP);
+		else
+			say(msg, msglen, "min-runtime '%s' is malformed: %s", q,
+			    SYNTAX_HELP);
+		return rc;
+	}
+	if (secs > pol->max_min_runtime) {
+		char given[32];
+
+		sb_duration_format(secs, given, sizeof(given));
+		say(msg, msglen, "min-runtime '%s' (%s) exceeds the "
+		    "site maximum %s (MaxMinRuntime): ask for at most %s; "
+		    "the job may run longer while its budget allows", q, given,
+		    max, max);
+		return SB_EABOVEMAX;
+	}
+	if (req->resumable && (rc = sb_bool_parse(req->resumable, &resumable))) {
+		sb_quote(req->resumable, q, sizeof(q));
+		say(msg, msglen, "resumable '%s' is not a yes/no value: use "
+		    "--resumable or leave it out", q);
+		return rc;
+	}
+	if (secs > 0 && !req->has_budget) {
+		say(msg, msglen, "min-runtime '%s' asks for an allocation but "
+		    "the job's association has no budget (RawShares 0 on its "
+		    "path): submit with --min-runtime=0 to run unallocated, or "
+		    "ask your budget owner for a share",
+		    req->min_runtime ? q : "default");
+		return SB_ENOBUDGET;
+	}
+	out->min_runtime = secs;
+	out->resumable = resumable;
+	out->allocated = secs > 0;
+	return SB_OK;
+}
+
+int sb_contract_format(const struct sb_contract *c, char *buf, size_t len)
+{
+	return snprintf(buf, len, TAG_PREFIX "min_runtime=%lld,resumable=%s,"
+			"allocated=%s", (long long)c->min_runtime,
+			c->resumable ? "yes" : "no",
+			c->allocated ? "yes" : "no");
+}
+
+/* Expect "key=" at *p, then a value up to ',' / ' ' / end. */
+static int field(const char **p, const char *key, char *val, size_t vlen)
+{
+	size_t klen = strlen(key), n = 0;
+	const char *s = *p;
+
+	if (strncmp(s, key, klen) || s[klen] != '=')
+		return SB_ESYNTAX;
+	s += klen + 1;
+	while (*s && *s != ',' && *s != ' ') {
+		if (n + 1 >= vlen)
+			return SB_ESYNTAX;
+		val[n++] = *s++;
+	}
+	val[n] = '\0';
+	*p = s;
+	return SB_OK;
+}
+
+int sb_contract_parse_tag(const char *s, struct sb_contract *out)
+{
+	char v[3][32];
+	struct sb_contract c;
+	const char *p;
+	char *end;
+	long long mr;
+
+	if (!s || strncmp(s, TAG_PREFIX, strlen(TAG_PREFIX)))
+		return SB_EMISSING;
+	p = s + strlen(TAG_PREFIX);
+	if (field(&p, "min_runtime", v[0], sizeof(v[0])) || *p++ != ',' ||
+	    field(&p, "resumable", v[1], sizeof(v[1])) || *p++ != ',' ||
+	    field(&p, "allocated", v[2], sizeof(v[2])) ||
+	    (*p != '\0' && *p != ' '))
+		return SB_ESYNTAX;
+	if (v[0][0] < '0' || v[0][0] > '9')
+		return SB_ESYNTAX;
+	mr = strtoll(v[0], &end, 10);
+	if (*end || mr > SB_DURATION_MAX)
+		return SB_ESYNTAX;
+	if (sb_bool_parse(v[1], &c.resumable) ||
+	    sb_bool_parse(v[2], &c.allocated) || c.allocated != (mr > 0))
+		return SB_ESYNTAX;
+	c.min_runtime = mr;
+	*out = c;
+	return SB_OK;
+}
+
+int sb_bool_parse(const char *s, bool *out)
+{
+	static const char *const yes[] = { "yes", "true", "1", "on" };
+	static const char *const no[] = { "no", "false", "0", "off" };
+	size_t i;
+
+	if (!s)
+		return SB_EMISSING;
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (!strcasecmp(s, yes[i])) {
+			*out = true;
+			return SB_OK;
+		}
+		if (!strcasecmp(s, no[i])) {
+			*out = false;
+			return SB_OK;
+		}
+	}
+	return SB_ESYNTAX;
+}
+
+bool sb_path_has_budget(const uint32_t *raw_shares, size_t n)
+{
+	size_t i;
+
+	if (!raw_shares || n == 0)
+		return false;
+	for (i = 0; i < n; i++)
+		if (raw_shares[i] == 0)
+			return false;
+	return true;
+}

@@ -1,0 +1,142 @@
+/* duration.c - Slurm time syntax for durations; quoting of user input. */
+#include <stdio.h>
+#include <string.h>
+
+#include "sb/duration.h"
+#include "sb/error.h"
+
+#define MAX_FIELD_DIGITS 9	/* 999,999,999: no field can overflow int64 */
+
+/*
+ * Read one field of digits at *p.  Returns SB_OK and advances *p, or
+ * SB_ESYNTAX when there is no digit, SB_ERANGE when there are too many.
+ */
+static int read_field(const char **p, int64_t *val)
+{
+	const char *s = *p;
+	int64_t v = 0;
+	int n = 0;
+
+	while (*s >= '0' && *s <= '9') {
+		if (++n > MAX_FIELD_DIGITS)
+			return SB_ERANGE;
+		v = v * 10 + (*s - '0');
+		s++;
+	}
+	if (n == 0)
+		return SB_ESYNTAX;
+	*p = s;
+	*val = v;
+	return SB_OK;
+}
+
+int sb_duration_parse(const char *s, int64_t *secs)
+{
+	int64_t f[4] = { 0 }, days = 0, total;
+	const char *p = s;
+	int nf = 0, rc;
+	int has_days = 0;
+
+	if (!s)
+		return SB_EMISSING;
+	if (s[0] == '-' && s[1] >= '0' && s[1] <= '9')
+		return SB_ENEGATIVE;
+
+	if ((rc = read_field(&p, &f[nf++])))
+		return rc;
+	if (*p == '-') {
+		has_days = 1;
+		days = f[0];
+		nf = 0;
+		p++;
+		if ((rc = read_field(&p, &f[nf++])))
+			return rc;
+	}
+	while (*p == ':') {
+		if (nf == 3)
+			return SB_ESYNTAX;
+		p++;
+		if ((rc = read_field(&p, &f[nf++])))
+			return rc;
+	}
+	if (*p != '\0')
+		return SB_ESYNTAX;
+
+	if (has_days) {
+		/* D-H, D-H:M, D-H:M:S */
+		if (f[0] >= 24 || f[1] >= 60 || f[2] >= 60)
+			return SB_ESYNTAX;
+		if (days > SB_DURATION_MAX / 86400)
+			return SB_ERANGE;
+		total = days * 86400 + f[0] * 3600 + f[1] * 60 + f[2];
+	} else if (nf == 1) {		/* M */
+		total = f[0] * 60;
+	} else if (nf == 2) {		/* M:S */
+		if (f[1] >= 60)
+			return SB_ESYNTAX;
+		total = f[0] * 60 + f[1];
+	} else {			/* H:M:S */
+		if (f[1] >= 60 || f[2] >= 60)
+			return SB_ESYNTAX;
+		total = f[0] * 3600 + f[1] * 60 + f[2];
+	}
+	if (total > SB_DURATION_MAX)
+		return SB_ERANGE;
+	*secs = total;
+	return SB_OK;
+}
+
+char *sb_duration_format(int64_t secs, char *buf, size_t len)
+{
+	int64_t d, h, m, s;
+
+	if (!buf || !len)
+		return buf;
+	if (secs < 0)
+		secs = 0;
+	d = secs / 86400;
+	h = secs / 3600 % 24;
+	m = secs / 60 % 60;
+	s = secs % 60;
+	if (d)
+		snprintf(buf, len, "%lld-%02lld:%02lld:%02lld", (long long)d,
+			 (long long)h, (long long)m, (long long)s);
+	else
+		snprintf(buf, len, "%lld:%02lld:%02lld", (long long)h,
+			 (long long)m, (long long)s);
+	return buf;
+}
+
+char *sb_quote(const char *s, char *buf, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const size_t limit = 48;
+	size_t i, o = 0;
+
+	if (!buf || !len)
+		return buf;
+	if (!s)
+		s = "(null)";
+	for (i = 0; s[i] && i < limit; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c < 0x7f) {
+			if (o + 1 >= len)
+				break;
+			buf[o++] = (char)c;
+		} else {
+			if (o + 4 >= len)
+				break;
+			buf[o++] = '\\';
+			buf[o++] = 'x';
+			buf[o++] = hex[c >> 4];
+			buf[o++] = hex[c & 15];
+		}
+	}
+	if (s[i] && o + 3 < len) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+	}
+	buf[o] = '\0';
+	return buf;
+}

@@ -1,0 +1,116 @@
+/* config-test.c - budget.conf keys: defaults, values, refusals. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sb/config.h"
+#include "sb/error.h"
+
+START_TEST(test_defaults)
+{
+	struct sb_config cfg;
+	char buf[128];
+
+	sb_config_init(&cfg);
+	ck_assert_int_eq(cfg.contract.max_min_runtime, 8 * 3600);
+	ck_assert_int_lt(cfg.contract.default_min_runtime, 0);
+	ck_assert_str_eq(sb_config_describe(&cfg, buf, sizeof(buf)),
+			 "MaxMinRuntime=8:00:00 DefaultMinRuntime=none");
+	ck_assert_int_eq(sb_config_check(&cfg, buf, sizeof(buf)), SB_OK);
+}
+END_TEST
+
+struct set_case {
+	const char *key, *value;
+	int rc;
+	const char *msg_has;	/* on failure */
+	int64_t max, def;	/* on success */
+};
+
+static const struct set_case set[] = {
+	{ "MaxMinRuntime", "4:00:00", SB_OK, NULL, 4 * 3600, -1 },
+	{ "maxminruntime", "0-12", SB_OK, NULL, 12 * 3600, -1 },
+	{ "DefaultMinRuntime", "15", SB_OK, NULL, 8 * 3600, 900 },
+	{ "DefaultMinRuntime", "none", SB_OK, NULL, 8 * 3600, -1 },
+	{ "DefaultMinRuntime", "0", SB_OK, NULL, 8 * 3600, 0 },
+	{ "MaxMinRuntime", "none", SB_ESYNTAX, "MaxMinRuntime='none' is malformed value", 0, 0 },
+	{ "MaxMinRuntime", "8h", SB_ESYNTAX, "MaxMinRuntime='8h'", 0, 0 },
+	{ "MaxMinRuntime", "-1", SB_ENEGATIVE, "'-1' is negative value", 0, 0 },
+	{ "MaxMinRuntime", "", SB_ESYNTAX, "MaxMinRuntime=''", 0, 0 },
+	{ "MaxMinRuntime", NULL, SB_EMISSING, "MaxMinRuntime='(null)'", 0, 0 },
+	{ "MaxMinRuntime", "400-0", SB_ERANGE, "out of range", 0, 0 },
+	{ "DefaultMinRuntime", "soon", SB_ESYNTAX, "or none", 0, 0 },
+	{ "MinRuntimeMax", "1", SB_EUNKNOWNKEY, "unknown key 'MinRuntimeMax' (accepted: MaxMinRuntime", 0, 0 },
+	{ "", "1", SB_EUNKNOWNKEY, "unknown key ''", 0, 0 },
+};
+
+START_TEST(test_set)
+{
+	const struct set_case *c = &set[_i];
+	struct sb_config cfg;
+	char msg[512];
+	int rc;
+
+	sb_config_init(&cfg);
+	rc = sb_config_set(&cfg, c->key, c->value, msg, sizeof(msg));
+	ck_assert_msg(rc == c->rc, "%s=%s: rc %d expected %d (%s)", c->key,
+		      c->value, rc, c->rc, msg);
+	if (rc == SB_OK) {
+		ck_assert_int_eq(cfg.contract.max_min_runtime, c->max);
+		ck_assert_int_eq(cfg.contract.default_min_runtime, c->def);
+	} else {
+		ck_assert_msg(strstr(msg, c->msg_has), "message '%s' lacks '%s'",
+			      msg, c->msg_has);
+		/* a refused value leaves the previous settings in place */
+		ck_assert_int_eq(cfg.contract.max_min_runtime, 8 * 3600);
+		ck_assert_int_lt(cfg.contract.default_min_runtime, 0);
+	}
+}
+END_TEST
+
+START_TEST(test_default_above_max)
+{
+	struct sb_config cfg;
+	char msg[256];
+
+	sb_config_init(&cfg);
+	ck_assert_int_eq(sb_config_set(&cfg, "MaxMinRuntime", "1:00:00", msg, sizeof(msg)), SB_OK);
+	ck_assert_int_eq(sb_config_set(&cfg, "DefaultMinRuntime", "2:00:00", msg, sizeof(msg)), SB_OK);
+	ck_assert_int_eq(sb_config_check(&cfg, msg, sizeof(msg)), SB_EABOVEMAX);
+	ck_assert_str_eq(msg, "DefaultMinRuntime=2:00:00 exceeds MaxMinRuntime=1:00:00: "
+			 "lower the default or raise the maximum");
+}
+END_TEST
+
+START_TEST(test_keys_listed)
+{
+	struct sb_config cfg;
+	char msg[256];
+	size_t i;
+
+	sb_config_init(&cfg);
+	for (i = 0; sb_config_keys[i]; i++)
+		ck_assert_int_ne(sb_config_set(&cfg, sb_config_keys[i], "1", msg,
+					       sizeof(msg)), SB_EUNKNOWNKEY);
+	ck_assert_int_eq(i, 2);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("config");
+	TCase *tc = tcase_create("config");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, test_defaults);
+	tcase_add_loop_test(tc, test_set, 0, sizeof(set) / sizeof(set[0]));
+	tcase_add_test(tc, test_default_above_max);
+	tcase_add_test(tc, test_keys_listed);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,327 @@
+/*
+ * contract-test.c - table-driven tests of the minimum-runtime contract:
+ * what is accepted, what is refused, and the sentence the user reads.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sb/contract.h"
+#include "sb/error.h"
+
+static const struct sb_contract_policy site = {
+	.max_min_runtime = 8 * 3600,
+	.default_min_runtime = -1,
+};
+
+/* A 5000-byte min runtime, built once. */
+static char long_digits[5001];
+static char long_junk[5001];
+
+struct bad_case {
+	const char *min_runtime;
+	const char *resumable;
+	bool has_budget;
+	int rc;
+	const char *msg_has;	/* the message must contain this */
+};
+
+static const struct bad_case bad[] = {
+	/* missing, empty, blanks */
+	{ NULL, NULL, true, SB_EMISSING, "no minimum runtime given" },
+	{ "", NULL, true, SB_ESYNTAX, "min-runtime is empty" },
+	{ " ", NULL, true, SB_ESYNTAX, "' ' is malformed" },
+	{ " 10", NULL, true, SB_ESYNTAX, "' 10' is malformed" },
+	{ "10 ", NULL, true, SB_ESYNTAX, "'10 ' is malformed" },
+	{ "1 0", NULL, true, SB_ESYNTAX, "'1 0' is malformed" },
+	{ "\t", NULL, true, SB_ESYNTAX, "'\\x09' is malformed" },
+	{ "10\n", NULL, true, SB_ESYNTAX, "'10\\x0a' is malformed" },
+	/* signs */
+	{ "-1", NULL, true, SB_ENEGATIVE, "'-1' is negative" },
+	{ "-0", NULL, true, SB_ENEGATIVE, "'-0' is negative" },
+	{ "-1:00:00", NULL, true, SB_ENEGATIVE, "is negative" },
+	{ "+5", NULL, true, SB_ESYNTAX, "'+5' is malformed" },
+	{ "-", NULL, true, SB_ESYNTAX, "'-' is malformed" },
+	{ "--5", NULL, true, SB_ESYNTAX, "is malformed" },
+	/* structure */
+	{ "1:2:3:4", NULL, true, SB_ESYNTAX, "'1:2:3:4' is malformed" },
+	{ "1-2:3:4:5", NULL, true, SB_ESYNTAX, "is malformed" },
+	{ ":", NULL, true, SB_ESYNTAX, "is malformed" },
+	{ "10:", NULL, true, SB_ESYNTAX, "'10:' is malformed" },
+	{ ":30", NULL, true, SB_ESYNTAX, "is malformed" },
+	{ "1::2", NULL, true, SB_ESYNTAX, "is malformed" },
+	{ "1-", NULL, true, SB_ESYNTAX, "'1-' is malformed" },
+	{ "1-2-3", NULL, true, SB_ESYNTAX, "is malformed" },
+	{ "0:60", NULL, true, SB_ESYNTAX, "'0:60' is malformed" },
+	{ "1:60:00", NULL, true, SB_ESYNTAX, "is malformed" },
+	{ "1:00:60", NULL, true, SB_ESYNTAX, "is malformed" },
+	{ "0-24", NULL, true, SB_ESYNTAX, "'0-24' is malformed" },
+	{ "1.5", NULL, true, SB_ESYNTAX, "'1.5' is malformed" },
+	{ "1,5", NULL, true, SB_ESYNTAX, "is malformed" },
+	{ "0x10", NULL, true, SB_ESYNTAX, "'0x10' is malformed" },
+	{ "1e3", NULL, true, SB_ESYNTAX, "'1e3' is malformed" },
+	/* units and words */
+	{ "10m", NULL, true, SB_ESYNTAX, "'10m' is malformed" },
+	{ "1h", NULL, true, SB_ESYNTAX, "'1h' is malformed" },
+	{ "30s", NULL, true, SB_ESYNTAX, "is malformed" },
+	{ "2 hours", NULL, true, SB_ESYNTAX, "is malformed" },
+	{ "INFINITE", NULL, true, SB_ESYNTAX, "'INFINITE' is malformed" },
+	{ "UNLIMITED", NULL, true, SB_ESYNTAX, "is malformed" },
+	{ "none", NULL, true, SB_ESYNTAX, "is malformed" },
+	{ "PT1H", NULL, true, SB_ESYNTAX, "is malformed" },
+	/* UTF-8: fullwidth digit one, Arabic-Indic five, a word */
+	{ "\xef\xbc\x91", NULL, true, SB_ESYNTAX, "'\\xef\\xbc\\x91' is malformed" },
+	{ "\xd9\xa5", NULL, true, SB_ESYNTAX, "is malformed" },
+	{ "\xd1\x87\xd0\xb0\xd1\x81", NULL, true, SB_ESYNTAX, "is malformed" },
+	{ "5\xc2\xa0", NULL, true, SB_ESYNTAX, "'5\\xc2\\xa0' is malformed" },
+	/* range */
+	{ "9999999999", NULL, true, SB_ERANGE, "'9999999999' is out of range" },
+	{ "525601", NULL, true, SB_ERANGE, "is out of range" },
+	{ "366-0", NULL, true, SB_ERANGE, "is out of range" },
+	{ "99999999999999999999999", NULL, true, SB_ERANGE, "out of range" },
+	/* above the site maximum */
+	{ "8:00:01", NULL, true, SB_EABOVEMAX, "'8:00:01' (8:00:01) exceeds the site maximum 8:00:00" },
+	{ "481", NULL, true, SB_EABOVEMAX, "(8:01:00) exceeds" },
+	{ "1-0", NULL, true, SB_EABOVEMAX, "(1-00:00:00) exceeds" },
+	{ "9:00:00", NULL, true, SB_EABOVEMAX, "MaxMinRuntime" },
+	{ "365-0", NULL, true, SB_EABOVEMAX, "ask for at most 8:00:00" },
+	/* resumable */
+	{ "10", "maybe", true, SB_ESYNTAX, "resumable 'maybe' is not a yes/no value" },
+	{ "10", "", true, SB_ESYNTAX, "resumable '' is not" },
+	{ "10", "2", true, SB_ESYNTAX, "resumable '2'" },
+	/* no budget */
+	{ "10", NULL, false, SB_ENOBUDGET, "--min-runtime=0 to run unallocated" },
+	{ "8:00:00", "yes", false, SB_ENOBUDGET, "no budget (RawShares 0" },
+	{ "0:01", NULL, false, SB_ENOBUDGET, "'0:01' asks for an allocation" },
+	/* very long strings: quoted, cut, never overflowing */
+	{ long_digits, NULL, true, SB_ERANGE, "..." },
+	{ long_junk, NULL, true, SB_ESYNTAX, "...' is malformed" },
+};
+
+START_TEST(test_bad_input)
+{
+	const struct bad_case *c = &bad[_i];
+	struct sb_contract_request req = {
+		.min_runtime = c->min_runtime,
+		.resumable = c->resumable,
+		.has_budget = c->has_budget,
+	};
+	struct sb_contract out = { .min_runtime = 12345 };
+	char msg[512];
+	int rc;
+
+	rc = sb_contract_check(&site, &req, &out, msg, sizeof(msg));
+	ck_assert_msg(rc == c->rc, "case %d: rc %d (%s), expected %d (%s); msg: %s",
+		      _i, rc, sb_strerror(rc), c->rc, sb_strerror(c->rc), msg);
+	ck_assert_msg(strstr(msg, c->msg_has), "case %d: message \"%s\" lacks \"%s\"",
+		      _i, msg, c->msg_has);
+	ck_assert_msg(strlen(msg) < 400, "case %d: message too long (%zu)", _i,
+		      strlen(msg));
+	ck_assert_int_eq(out.min_runtime, 12345);	/* untouched */
+}
+END_TEST
+
+struct good_case {
+	const char *min_runtime;
+	const char *resumable;
+	bool has_budget;
+	int64_t secs;
+	bool resumable_out;
+	bool allocated;
+};
+
+static const struct good_case good[] = {
+	{ "0", NULL, false, 0, false, false },	/* unallocated needs no budget */
+	{ "00:00:00", "yes", false, 0, true, false },
+	{ "0-0", NULL, true, 0, false, false },
+	{ "1", NULL, true, 60, false, true },
+	{ "15", "no", true, 900, false, true },
+	{ "0:15", "true", true, 15, true, true },
+	{ "90", NULL, true, 5400, false, true },
+	{ "1:30:00", "1", true, 5400, true, true },
+	{ "0-4", NULL, true, 14400, false, true },
+	{ "0-1:30", "ON", true, 5400, true, true },
+	{ "0-7:59:59", "Off", true, 28799, false, true },
+	{ "8:00:00", NULL, true, 28800, false, true },
+	{ "480", NULL, true, 28800, false, true },
+	{ "007", NULL, true, 420, false, true },
+};
+
+START_TEST(test_good_input)
+{
+	const struct good_case *c = &good[_i];
+	struct sb_contract_request req = {
+		.min_runtime = c->min_runtime,
+		.resumable = c->resumable,
+		.has_budget = c->has_budget,
+	};
+	struct sb_contract out;
+	char msg[512];
+	int rc;
+
+	rc = sb_contract_check(&site, &req, &out, msg, sizeof(msg));
+	ck_assert_msg(rc == SB_OK, "case %d '%s': rc %d, msg %s", _i,
+		      c->min_runtime, rc, msg);
+	ck_assert_str_eq(msg, "");
+	ck_assert_int_eq(out.min_runtime, c->secs);
+	ck_assert_int_eq(out.resumable, c->resumable_out);
+	ck_assert_int_eq(out.allocated, c->allocated);
+}
+END_TEST
+
+START_TEST(test_site_default)
+{
+	struct sb_contract_policy pol = { .max_min_runtime = 3600,
+					  .default_min_runtime = 600 };
+	struct sb_contract_request req = { .has_budget = true };
+	struct sb_contract out;
+	char msg[256];
+
+	ck_assert_int_eq(sb_contract_check(&pol, &req, &out, msg, sizeof(msg)), SB_OK);
+	ck_assert_int_eq(out.min_runtime, 600);
+	ck_assert(out.allocated);
+	/* the default is an allocation too: refused without budget */
+	req.has_budget = false;
+	ck_assert_int_eq(sb_contract_check(&pol, &req, &out, msg, sizeof(msg)),
+			 SB_ENOBUDGET);
+	ck_assert_ptr_nonnull(strstr(msg, "'default'"));
+	/* a lower site maximum is named in the message */
+	req.min_runtime = "1:00:01";
+	req.has_budget = true;
+	ck_assert_int_eq(sb_contract_check(&pol, &req, &out, msg, sizeof(msg)),
+			 SB_EABOVEMAX);
+	ck_assert_ptr_nonnull(strstr(msg, "site maximum 1:00:00"));
+}
+END_TEST
+
+START_TEST(test_small_message_buffer)
+{
+	struct sb_contract_request req = { .min_runtime = "garbage" };
+	struct sb_contract out;
+	char msg[8];
+
+	ck_assert_int_eq(sb_contract_check(&site, &req, &out, msg, sizeof(msg)),
+			 SB_ESYNTAX);
+	ck_assert_int_eq(strlen(msg), 7);
+	ck_assert_int_eq(sb_contract_check(&site, &req, &out, NULL, 0), SB_ESYNTAX);
+	ck_assert_int_eq(sb_contract_check(NULL, &req, &out, NULL, 0), SB_EINVAL);
+}
+END_TEST
+
+struct tag_case {
+	const char *tag;
+	int rc;
+	int64_t min_runtime;
+	bool resumable, allocated;
+};
+
+static const struct tag_case tags[] = {
+	{ "budget:min_runtime=3600,resumable=yes,allocated=yes", SB_OK, 3600, true, true },
+	{ "budget:min_runtime=0,resumable=no,allocated=no", SB_OK, 0, false, false },
+	{ "budget:min_runtime=60,resumable=no,allocated=yes admin note", SB_OK, 60, false, true },
+	{ NULL, SB_EMISSING, 0, false, false },
+	{ "", SB_EMISSING, 0, false, false },
+	{ "hello", SB_EMISSING, 0, false, false },
+	{ "budget:", SB_ESYNTAX, 0, false, false },
+	{ "budget:min_runtime=60", SB_ESYNTAX, 0, false, false },
+	{ "budget:min_runtime=-60,resumable=no,allocated=yes", SB_ESYNTAX, 0, false, false },
+	{ "budget:min_runtime=60,resumable=no,allocated=no", SB_ESYNTAX, 0, false, false },
+	{ "budget:min_runtime=0,resumable=no,allocated=yes", SB_ESYNTAX, 0, false, false },
+	{ "budget:min_runtime=6x,resumable=no,allocated=yes", SB_ESYNTAX, 0, false, false },
+	{ "budget:min_runtime=60,resumable=perhaps,allocated=yes", SB_ESYNTAX, 0, false, false },
+	{ "budget:min_runtime=60,resumable=no,allocated=yes,x=1", SB_ESYNTAX, 0, false, false },
+	{ "budget:min_runtime=99999999999999999999,resumable=no,allocated=yes", SB_ESYNTAX, 0, false, false },
+};
+
+START_TEST(test_tag_parse)
+{
+	const struct tag_case *c = &tags[_i];
+	struct sb_contract out = { 0 };
+	int rc = sb_contract_parse_tag(c->tag, &out);
+
+	ck_assert_msg(rc == c->rc, "tag '%s': rc %d expected %d", c->tag, rc, c->rc);
+	if (rc == SB_OK) {
+		ck_assert_int_eq(out.min_runtime, c->min_runtime);
+		ck_assert_int_eq(out.resumable, c->resumable);
+		ck_assert_int_eq(out.allocated, c->allocated);
+	}
+}
+END_TEST
+
+START_TEST(test_tag_round_trip)
+{
+	struct sb_contract in = { 28800, true, true }, out;
+	char buf[128];
+
+	ck_assert_int_lt(sb_contract_format(&in, buf, sizeof(buf)), (int)sizeof(buf));
+	ck_assert_int_eq(sb_contract_parse_tag(buf, &out), SB_OK);
+	ck_assert_int_eq(out.min_runtime, in.min_runtime);
+	ck_assert_int_eq(out.resumable, in.resumable);
+	ck_assert_int_eq(out.allocated, in.allocated);
+}
+END_TEST
+
+struct path_case {
+	uint32_t shares[4];
+	size_t n;
+	bool budget;
+};
+
+static const struct path_case paths[] = {
+	{ { 1 }, 1, true },
+	{ { 3, 2 }, 2, true },
+	{ { 0 }, 1, false },
+	{ { 3, 0 }, 2, false },		/* a zero leaf under a funded parent */
+	{ { 0, 5 }, 2, false },		/* a funded leaf under a zero parent */
+	{ { SB_SHARES_USE_PARENT, 2 }, 2, true },
+	{ { UINT32_MAX, 1, 1, 1 }, 4, true },
+	{ { 0 }, 0, false },		/* no association known */
+};
+
+START_TEST(test_path_has_budget)
+{
+	const struct path_case *c = &paths[_i];
+
+	ck_assert_int_eq(sb_path_has_budget(c->shares, c->n), c->budget);
+}
+END_TEST
+
+static Suite *contract_suite(void)
+{
+	Suite *s = suite_create("contract");
+	TCase *tc;
+
+	memset(long_digits, '7', sizeof(long_digits) - 1);
+	memset(long_junk, 'z', sizeof(long_junk) - 1);
+
+	tc = tcase_create("refused");
+	tcase_add_loop_test(tc, test_bad_input, 0, sizeof(bad) / sizeof(bad[0]));
+	tcase_add_test(tc, test_small_message_buffer);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("accepted");
+	tcase_add_loop_test(tc, test_good_input, 0, sizeof(good) / sizeof(good[0]));
+	tcase_add_test(tc, test_site_default);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("tag");
+	tcase_add_loop_test(tc, test_tag_parse, 0, sizeof(tags) / sizeof(tags[0]));
+	tcase_add_test(tc, test_tag_round_trip);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("budget-path");
+	tcase_add_loop_test(tc, test_path_has_budget, 0, sizeof(paths) / sizeof(paths[0]));
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(contract_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
