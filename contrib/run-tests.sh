@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# contrib/run-tests.sh - the whole test suite, from a fresh clone.
+#
+# Installs what is missing (contrib/setup.sh), builds with AddressSanitizer
+# and UBSan (contrib/build.sh --sanitizers), runs the unit tests (`make
+# check`, Check), brings up the local Slurm cluster with our plugins
+# (contrib/cluster.sh), runs the integration tests against it, and stops the
+# cluster.  Exit status is non-zero if anything failed.
+#
+# Usage: contrib/run-tests.sh [--keep-cluster] [PATTERN]
+#   --keep-cluster  leave the cluster running afterwards (for debugging)
+#   PATTERN         run only integration tests whose name contains PATTERN
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+keep=0 pattern=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--keep-cluster) keep=1; shift ;;
+	-h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) echo "run-tests.sh: unknown option '$1' (accepted: --keep-cluster, --help, PATTERN)" >&2; exit 2 ;;
+	*) pattern=$1; shift ;;
+	esac
+done
+
+echo "== build"
+build=$("$repo/contrib/build.sh" --sanitizers | tail -n 1)
+export SB_BUILD_DIR=$build
+
+echo "== unit tests (Check, ASan/UBSan)"
+unit_rc=0
+make -C "$build" -s check >/dev/null 2>&1 || unit_rc=$?
+for log in "$build"/test/unit/*.log; do
+	[ "$(basename "$log")" = test-suite.log ] && continue
+	printf '%s: ' "$(basename "$log" .log)"
+	grep -E '^[0-9]+%: Checks:' "$log" || echo "no summary (crashed?)"
+	grep -E ':[EF]:' "$log" || true
+done
+[ "$unit_rc" -eq 0 ] || { cat "$build/test-suite.log" 2>/dev/null || true; }
+
+echo "== integration tests (local cluster)"
+stop() { [ "$keep" = 1 ] || "$repo/contrib/cluster.sh" down || true; }
+trap stop EXIT
+"$repo/contrib/cluster.sh" up
+eval "$("$repo/contrib/cluster.sh" env)"
+int_rc=0
+"$repo/test/integration/run.sh" $pattern || int_rc=$?
+
+if [ "$unit_rc" -ne 0 ] || [ "$int_rc" -ne 0 ]; then
+	echo "== FAILED (unit: $unit_rc, integration: $int_rc)"
+	exit 1
+fi
+echo "== all tests passed"

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# test/integration/run.sh - run integration tests against the local cluster.
+#
+# Usage: test/integration/run.sh [PATTERN]
+#   Needs a running cluster: eval "$(contrib/cluster.sh env)" first
+#   (contrib/run-tests.sh does all of it).  PATTERN selects test functions by
+#   substring.  Prints one line per test and "N passed, N failed"; exits
+#   non-zero if any test failed.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+: "${SLURM_CONF:?run eval \"\$(contrib/cluster.sh env)\" first}"
+: "${SB_CLUSTER_DIR:?run eval \"\$(contrib/cluster.sh env)\" first}"
+pattern=${1:-}
+
+# shellcheck source=test/integration/lib.sh
+. "$here/lib.sh"
+for f in "$here"/t-*.sh; do
+	# shellcheck disable=SC1090
+	. "$f"
+done
+
+logdir=$SB_CLUSTER_DIR/test-logs
+mkdir -p "$logdir"
+passed=0 failed=0 failures=()
+for t in $(declare -F | awk '{print $3}' | grep '^test_' ); do
+	[ -n "$pattern" ] && [[ "$t" != *"$pattern"* ]] && continue
+	start=$SECONDS
+	# Each test in its own shell so that `set -e` really stops it at the
+	# first failing step (it is ignored inside an `if` in this shell).
+	if bash -euo pipefail -c '. "$1"; for f in "$2"/t-*.sh; do . "$f"; done; "$3"' \
+		_ "$here/lib.sh" "$here" "$t" > "$logdir/$t.log" 2>&1; then
+		printf 'PASS %-50s %3ds\n' "$t" $((SECONDS - start))
+		passed=$((passed + 1))
+	else
+		printf 'FAIL %-50s %3ds\n' "$t" $((SECONDS - start))
+		sed 's/^/    | /' "$logdir/$t.log" | tail -n 20
+		failed=$((failed + 1))
+		failures+=("$t")
+	fi
+done
+echo "integration: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

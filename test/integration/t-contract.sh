@@ -1,0 +1,152 @@
+# t-contract.sh - the minimum-runtime contract (issue 2): SPANK options,
+# job_submit/budget refusals and storage, job_modify protection, budget.conf.
+
+test_help_lists_options() {
+	local out
+	out=$(sbatch --help 2>&1)
+	expect_in "$out" "--min-runtime=TIME"
+	expect_in "$out" "--resumable"
+	out=$(srun --help 2>&1)
+	expect_in "$out" "--min-runtime=TIME"
+	out=$(salloc --help 2>&1)
+	expect_in "$out" "--min-runtime=TIME"
+}
+
+test_refuse_missing_min_runtime() {
+	local out
+	expect_fail out as sb-alice sbatch -G 1 --wrap true
+	expect_in "$out" "no minimum runtime given: submit with --min-runtime=TIME (at most 8:00:00)"
+}
+
+test_refuse_malformed_min_runtime() {
+	local out v
+	for v in 1h abc 1:2:3:4 "" 0x10; do
+		expect_fail out as sb-alice sbatch -G 1 --min-runtime="$v" --wrap true
+		expect_in "$out" "--min-runtime '$v' is malformed value"
+	done
+	expect_fail out as sb-alice srun -G 1 --min-runtime=2hours true
+	expect_in "$out" "'2hours' is malformed"
+}
+
+test_refuse_negative_min_runtime() {
+	local out
+	expect_fail out as sb-alice sbatch -G 1 --min-runtime=-1 --wrap true
+	expect_in "$out" "--min-runtime '-1' is negative value"
+}
+
+test_refuse_above_site_maximum() {
+	local out
+	expect_fail out as sb-alice sbatch -G 1 --min-runtime=8:00:01 --wrap true
+	expect_in "$out" "min-runtime '8:00:01' (8:00:01) exceeds the site maximum 8:00:00 (MaxMinRuntime)"
+	expect_fail out as sb-alice sbatch -G 1 --min-runtime=9999999999 --wrap true
+	expect_in "$out" "'9999999999' is value out of range"
+}
+
+test_refuse_allocation_without_budget() {
+	local out
+	expect_fail out as sb-carol sbatch -G 1 --min-runtime=10 --wrap true
+	expect_in "$out" "min-runtime '10' asks for an allocation but the job's association has no budget"
+	expect_in "$out" "--min-runtime=0 to run unallocated"
+	# the same user's unallocated job is accepted
+	local id
+	id=$(submit sb-carol -G 1 --min-runtime=0 --wrap true)
+	wait_state "$id" COMPLETED 60
+}
+
+test_allocated_job_runs_with_contract_visible() {
+	local id ac
+	id=$(submit sb-alice -G 2 --min-runtime=0:10 --resumable --wrap 'sleep 1')
+	wait_state "$id" COMPLETED 60
+	ac=$(job_field "$id" AdminComment)
+	expect_in "$ac" "budget:min_runtime=10,resumable=yes,allocated=yes"
+	expect_in "$(job_field "$id" Requeue)" "1"
+	ac=$(sacct_field "$id" AdminComment)
+	expect_in "$ac" "budget:min_runtime=10,resumable=yes,allocated=yes"
+}
+
+test_unallocated_job_runs_with_contract_visible() {
+	local id ac
+	id=$(submit sb-bob -G 1 --min-runtime=0 --wrap 'sleep 1')
+	wait_state "$id" COMPLETED 60
+	ac=$(job_field "$id" AdminComment)
+	expect_in "$ac" "budget:min_runtime=0,resumable=no,allocated=no"
+	[ "$(job_field "$id" Requeue)" = 0 ] || { say "Requeue is not 0"; return 1; }
+	ac=$(sacct_field "$id" AdminComment)
+	expect_in "$ac" "budget:min_runtime=0,resumable=no,allocated=no"
+}
+
+test_sbatch_directives_and_srun_salloc() {
+	local id script=$WORK/directives.sh
+	cat > "$script" <<'SCRIPT'
+#!/bin/bash
+#SBATCH --min-runtime=0:20
+#SBATCH --resumable
+#SBATCH -G 1
+true
+SCRIPT
+	chmod 755 "$script"
+	id=$(submit sb-alice "$script")
+	wait_state "$id" COMPLETED 60
+	expect_in "$(job_field "$id" AdminComment)" "budget:min_runtime=20,resumable=yes,allocated=yes"
+	as sb-alice srun -G 1 --min-runtime=0:05 true
+	as sb-alice salloc -G 1 --min-runtime=0 true
+}
+
+test_multinode_gpu_job() {
+	local out
+	out=$(as sb-alice srun -N 4 --gpus-per-node=8 --min-runtime=0:05 hostname | sort | uniq | wc -l)
+	[ "$out" -eq 1 ] || [ "$out" -eq 4 ] || { say "unexpected hostname count $out"; return 1; }
+	out=$(as sb-alice srun -N 4 --gpus-per-node=8 --min-runtime=0:05 printenv SLURM_JOB_NUM_NODES | head -n 1)
+	[ "$out" = 4 ] || { say "SLURM_JOB_NUM_NODES=$out"; return 1; }
+}
+
+test_user_cannot_change_contract() {
+	local id out
+	id=$(submit sb-alice -G 1 --min-runtime=0:30 --resumable --hold --wrap true)
+	expect_fail out as sb-alice scontrol update jobid="$id" Requeue=0
+	expect_in "$out" "Access/permission denied"
+	expect_fail out as sb-alice scontrol update jobid="$id" AdminComment=budget:min_runtime=0,resumable=no,allocated=no
+	expect_in "$out" "Access/permission denied"
+	expect_in "$(job_field "$id" AdminComment)" "budget:min_runtime=30,resumable=yes,allocated=yes"
+	[ "$(job_field "$id" Requeue)" = 1 ] || { say "Requeue changed"; return 1; }
+	# an administrator may
+	scontrol update jobid="$id" Requeue=0
+	[ "$(job_field "$id" Requeue)" = 0 ] || { say "admin change not applied"; return 1; }
+	expect_fail out scontrol update jobid="$id" AdminComment=budget:min_runtime=x
+	scancel "$id"
+}
+
+test_budget_conf_default_and_reconfigure() {
+	local saved id out
+	saved=$(cat "$SB_CLUSTER_DIR/budget.conf")
+	set_budget_conf "MaxMinRuntime=1:00:00
+DefaultMinRuntime=5"
+	id=$(submit sb-alice -G 1 --wrap true)
+	expect_in "$(job_field "$id" AdminComment)" "budget:min_runtime=300,resumable=no,allocated=yes"
+	expect_fail out as sb-alice sbatch -G 1 --min-runtime=1:00:01 --wrap true
+	expect_in "$out" "exceeds the site maximum 1:00:00"
+	# a bad key on reconfigure: named in the log, previous settings kept
+	set_budget_conf "MaxMinRuntime=1:00:00
+DefaultMinRuntime=5
+MinRuntimeMax=3"
+	ctld_alive
+	grep -q "MinRuntimeMax" "$SB_CLUSTER_DIR"/log/slurmctld.log 2>/dev/null ||
+		grep -rq "MinRuntimeMax" "$SB_CLUSTER_DIR"/*.log "$SB_CLUSTER_DIR"/log* 2>/dev/null
+	id=$(submit sb-alice -G 1 --wrap true)
+	expect_in "$(job_field "$id" AdminComment)" "min_runtime=300"
+	# a bad value: named, previous settings kept
+	set_budget_conf "MaxMinRuntime=8h"
+	ctld_alive
+	grep -rq "MaxMinRuntime='8h'" "$SB_CLUSTER_DIR"/ --include='slurmctld*.log'
+	expect_fail out as sb-alice sbatch -G 1 --min-runtime=1:00:01 --wrap true
+	expect_in "$out" "exceeds the site maximum 1:00:00"
+	set_budget_conf "$saved"
+	expect_fail out as sb-alice sbatch -G 1 --wrap true
+	expect_in "$out" "no minimum runtime given"
+}
+
+# Runs last (sorted by name): every refusal above left slurmctld running.
+test_zz_slurmctld_survived_bad_input() {
+	ctld_alive || { say "slurmctld is not answering"; return 1; }
+	sinfo -h -o '%T' | grep -qv down || { say "nodes down"; return 1; }
+}
