@@ -60,7 +60,7 @@ static int opt_min_runtime(int val, const char *optarg, int remote)
 	if (remote)
 		return 0;
 	if ((rc = sb_duration_parse(optarg, &secs))) {
-		slurm_error("budget: --min-runtime '%s' is %s: use Slurm time "
+		slurm_error("budget: --min-runtime '%s': %s; use Slurm time "
 			    "syntax as for --time (M, M:S, H:M:S, D-H, D-H:M, "
 			    "D-H:M:S), e.g. --min-runtime=1:00:00, or 0 to run "
 			    "unallocated", sb_quote(optarg, q, sizeof(q)),

@@ -31,7 +31,7 @@ static int set_duration(const char *key, const char *value, int none_ok,
 		return SB_OK;
 	}
 	if ((rc = sb_duration_parse(value, &secs))) {
-		snprintf(msg, msglen, "%s='%s' is %s: give a duration in Slurm "
+		snprintf(msg, msglen, "%s='%s': %s; give a duration in Slurm "
 			 "time syntax (M, M:S, H:M:S, D-H, D-H:M, D-H:M:S), at "
 			 "most 365 days%s", key, sb_quote(value, q, sizeof(q)),
 			 sb_strerror(rc), none_ok ? ", or none" : "");

@@ -22,16 +22,16 @@ test_refuse_malformed_min_runtime() {
 	local out v
 	for v in 1h abc 1:2:3:4 "" 0x10; do
 		expect_fail out as sb-alice sbatch -G 1 --min-runtime="$v" --wrap true
-		expect_in "$out" "--min-runtime '$v' is malformed value"
+		expect_in "$out" "--min-runtime '$v': malformed value; use Slurm time syntax"
 	done
 	expect_fail out as sb-alice srun -G 1 --min-runtime=2hours true
-	expect_in "$out" "'2hours' is malformed"
+	expect_in "$out" "'2hours': malformed value"
 }
 
 test_refuse_negative_min_runtime() {
 	local out
 	expect_fail out as sb-alice sbatch -G 1 --min-runtime=-1 --wrap true
-	expect_in "$out" "--min-runtime '-1' is negative value"
+	expect_in "$out" "--min-runtime '-1': negative value"
 }
 
 test_refuse_above_site_maximum() {
@@ -39,7 +39,7 @@ test_refuse_above_site_maximum() {
 	expect_fail out as sb-alice sbatch -G 1 --min-runtime=8:00:01 --wrap true
 	expect_in "$out" "min-runtime '8:00:01' (8:00:01) exceeds the site maximum 8:00:00 (MaxMinRuntime)"
 	expect_fail out as sb-alice sbatch -G 1 --min-runtime=9999999999 --wrap true
-	expect_in "$out" "'9999999999' is value out of range"
+	expect_in "$out" "--min-runtime '9999999999': value out of range"
 }
 
 test_refuse_allocation_without_budget() {
@@ -143,7 +143,7 @@ MinRuntimeMax=3"
 	set_budget_conf "MaxMinRuntime=8h"
 	expect_fail out as sb-alice sbatch -G 1 --min-runtime=1:00:01 --wrap true
 	expect_in "$out" "exceeds the site maximum 1:00:00"
-	grep -q "MaxMinRuntime='8h' is malformed value" "$log"
+	grep -q "MaxMinRuntime='8h': malformed value" "$log"
 	ctld_alive
 
 	# Back to the site's file: a job without min runtime is refused again.
