@@ -12,8 +12,15 @@
 
 #include "sb/contract.h"
 
+/* Longest ChargeTRES value ("gres/gpu", "cpu", "gres/gpu:h100"). */
+#define SB_TRES_NAME_MAX 64
+
 struct sb_config {
 	struct sb_contract_policy contract;	/* MaxMinRuntime, DefaultMinRuntime */
+	int64_t calc_period;	/* CalcPeriod: seconds between recalculations */
+	int64_t lookback_window;	/* LookbackWindow: seconds */
+	int64_t bucket_width;	/* BucketWidth: seconds; divides the window */
+	char charge_tres[SB_TRES_NAME_MAX];	/* ChargeTRES: "type[/name]" */
 };
 
 /* The keys budget.conf accepts, NULL-terminated, in documentation order. */

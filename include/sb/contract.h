@@ -35,6 +35,8 @@ struct sb_contract_request {
 	const char *resumable;		/* "yes"/"no" (see sb_bool_parse) */
 	bool has_budget;		/* the association has RawShares > 0 on
 					 * its whole path (sb_path_has_budget) */
+	int64_t time_limit;		/* the job's time limit, seconds;
+					 * <= 0 = none known (unlimited) */
 };
 
 /*
@@ -42,8 +44,9 @@ struct sb_contract_request {
  *
  * Refuses, in this order: a missing min runtime when the site has no
  * default; a malformed, negative or out-of-range one; one above
- * @pol->max_min_runtime; a malformed resumable flag; min runtime > 0 on an
- * association without budget.
+ * @pol->max_min_runtime; one above the job's own time limit (the protected
+ * slice could never be served); a malformed resumable flag; min runtime > 0
+ * on an association without budget.
  *
  * @out:  the accepted contract, written only on success.
  * @msg:  on failure, a sentence for the user naming the value and saying what

@@ -19,6 +19,13 @@ enum sb_error {
 	SB_ENOBUDGET = -6,	/* an allocation asked for without a budget */
 	SB_EUNKNOWNKEY = -7,	/* configuration key not known */
 	SB_EINVAL = -8,		/* invalid argument from the caller (a bug) */
+	SB_ENOMEM = -9,		/* out of memory */
+	SB_EDUPLICATE = -10,	/* the same association or job id twice */
+	SB_ENOPARENT = -11,	/* an association's parent is not in the tree */
+	SB_ECYCLE = -12,	/* associations form a cycle, not a tree */
+	SB_ENOTFOUND = -13,	/* no such association id */
+	SB_ECORRUPT = -14,	/* a saved document is malformed or inconsistent */
+	SB_EVERSION = -15,	/* a saved document of an unknown format version */
 };
 
 /*

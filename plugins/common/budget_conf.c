@@ -21,6 +21,10 @@ int budget_conf_load(struct sb_config *cfg, const char *who)
 	int i, rc = SLURM_ERROR;
 
 	sb_config_init(&next);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		error("%s: %s is not a regular file", who, path);
+		goto out;
+	}
 	if (stat(path, &st) < 0) {
 		if (errno != ENOENT) {
 			error("%s: cannot read %s: %m", who, path);
@@ -72,11 +76,43 @@ out:
 	return rc;
 }
 
-void budget_conf_refresh(struct sb_config *cfg, time_t *seen, const char *who)
+/* The file's identity now; zeroes when it is missing. */
+static void file_state(struct budget_conf_seen *now)
 {
-	if (*seen == slurm_conf.last_update)
+	char *path = get_extra_conf_path("budget.conf");
+	struct stat st;
+
+	memset(now, 0, sizeof(*now));
+	now->conf_update = slurm_conf.last_update;
+	if (stat(path, &st) == 0) {
+		now->mtime = st.st_mtim;
+		now->ino = st.st_ino;
+		now->size = st.st_size;
+	}
+	xfree(path);
+}
+
+void budget_conf_mark(struct budget_conf_seen *seen)
+{
+	file_state(seen);
+}
+
+void budget_conf_refresh(struct sb_config *cfg, struct budget_conf_seen *seen,
+			 const char *who)
+{
+	struct budget_conf_seen now;
+	bool file_changed;
+
+	file_state(&now);
+	file_changed = now.mtime.tv_sec != seen->mtime.tv_sec ||
+		       now.mtime.tv_nsec != seen->mtime.tv_nsec ||
+		       now.ino != seen->ino || now.size != seen->size;
+	/* Re-read on a reconfigure; or on an edit followed (in the same
+	 * second) by a reconfigure we could not tell from the previous one. */
+	if (now.conf_update == seen->conf_update &&
+	    !(file_changed && now.conf_update >= now.mtime.tv_sec))
 		return;
-	*seen = slurm_conf.last_update;
+	*seen = now;
 	if (budget_conf_load(cfg, who) != SLURM_SUCCESS)
 		error("%s: keeping the previous settings until budget.conf is "
 		      "fixed", who);

@@ -10,6 +10,7 @@
 #define SB_BUDGET_CONF_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "sb/config.h"
@@ -23,10 +24,27 @@
 int budget_conf_load(struct sb_config *cfg, const char *who);
 
 /*
- * budget_conf_refresh - re-read budget.conf if slurmctld re-read its own
- * configuration since @*seen (slurm_conf.last_update).  A bad file on
- * re-read keeps the previous settings (logged).  Cheap when nothing changed.
+ * What budget_conf_refresh() last saw: slurmctld's configuration time and
+ * the file's identity, so that two reconfigures within one second (one
+ * slurm_conf.last_update) still pick up an edit made between them.
  */
-void budget_conf_refresh(struct sb_config *cfg, time_t *seen, const char *who);
+struct budget_conf_seen {
+	time_t conf_update;	/* slurm_conf.last_update */
+	struct timespec mtime;	/* budget.conf's, or 0 if missing */
+	ino_t ino;
+	off_t size;
+};
+
+/*
+ * budget_conf_refresh - re-read budget.conf if slurmctld re-read its own
+ * configuration (`scontrol reconfigure`) since the last call, or the file
+ * changed and a reconfigure happened at or after its change.  A bad file on
+ * re-read keeps the previous settings (logged).  Costs one stat().
+ */
+void budget_conf_refresh(struct sb_config *cfg, struct budget_conf_seen *seen,
+			 const char *who);
+
+/* budget_conf_mark - record the current state in @seen (after a load). */
+void budget_conf_mark(struct budget_conf_seen *seen);
 
 #endif /* SB_BUDGET_CONF_H */

@@ -38,13 +38,17 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 /* Serialised by job_submit.c's g_context_lock: no lock of our own. */
 static struct sb_config cfg;
-static time_t cfg_seen;
+static struct budget_conf_seen cfg_seen;
 
 extern int init(void)
 {
+	/* A bad file must not stop slurmctld: the defaults are the strict
+	 * ones (MaxMinRuntime 8:00:00, no default min runtime). */
+	sb_config_init(&cfg);
 	if (budget_conf_load(&cfg, plugin_type) != SLURM_SUCCESS)
-		return SLURM_ERROR;
-	cfg_seen = slurm_conf.last_update;
+		error("%s: using the defaults until budget.conf is fixed",
+		      plugin_type);
+	budget_conf_mark(&cfg_seen);
 	return SLURM_SUCCESS;
 }
 
@@ -69,38 +73,53 @@ static const char *spank_env_get(const job_desc_msg_t *job_desc,
 	return NULL;
 }
 
+/* What the association lookup found. */
+enum budget_state { BUDGET_YES, BUDGET_NO, BUDGET_NO_ASSOC };
+
 /*
- * Whether the job's association (account given or the user's default) has a
- * budget on its whole path to the root.  Takes the assoc_mgr read lock for
- * the walk only.
+ * Whether user @uid's association for @account (NULL: the user's default)
+ * and @partition has a budget on its whole path to the root.  Takes the
+ * assoc_mgr read lock for the walk only.  @acct_out gets the account name.
  */
-static bool job_has_budget(const job_desc_msg_t *job_desc, char *acct_out,
-			   size_t acct_len)
+static enum budget_state assoc_budget(uint32_t uid, char *account,
+				      char *partition, char *acct_out,
+				      size_t acct_len)
 {
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .user = READ_LOCK };
 	slurmdb_assoc_rec_t req, *assoc = NULL, *a;
 	uint32_t shares[MAX_DEPTH];
 	size_t n = 0;
+	bool found = false;
 
 	memset(&req, 0, sizeof(req));
-	req.uid = job_desc->user_id;
-	req.acct = job_desc->account;
+	req.uid = uid;
+	req.acct = account;
 	/* A list of partitions has no single association; use the user's. */
-	if (job_desc->partition && !strchr(job_desc->partition, ','))
-		req.partition = job_desc->partition;
+	if (partition && !strchr(partition, ','))
+		req.partition = partition;
 
-	snprintf(acct_out, acct_len, "%s",
-		 job_desc->account ? job_desc->account : "(default)");
+	snprintf(acct_out, acct_len, "%s", account ? account : "(default)");
 	assoc_mgr_lock(&locks);
 	if (assoc_mgr_fill_in_assoc(acct_db_conn, &req, accounting_enforce,
 				    &assoc, true) == SLURM_SUCCESS && assoc) {
+		found = true;
 		snprintf(acct_out, acct_len, "%s", assoc->acct);
 		for (a = assoc; a && a != assoc_mgr_root_assoc && n < MAX_DEPTH;
 		     a = a->usage ? a->usage->parent_assoc_ptr : NULL)
 			shares[n++] = a->shares_raw;
 	}
 	assoc_mgr_unlock(&locks);
-	return sb_path_has_budget(shares, n);
+	if (!found)
+		return BUDGET_NO_ASSOC;
+	return sb_path_has_budget(shares, n) ? BUDGET_YES : BUDGET_NO;
+}
+
+/* Slurm minutes (NO_VAL/INFINITE/0 = none) as contract seconds (<= 0 none). */
+static int64_t limit_secs(uint32_t minutes)
+{
+	if (minutes == NO_VAL || minutes == INFINITE || minutes == 0)
+		return -1;
+	return (int64_t)minutes * 60;
 }
 
 extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
@@ -115,7 +134,12 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 
 	req.min_runtime = spank_env_get(job_desc, ENV_MIN_RUNTIME);
 	req.resumable = spank_env_get(job_desc, ENV_RESUMABLE);
-	req.has_budget = job_has_budget(job_desc, acct, sizeof(acct));
+	req.time_limit = limit_secs(job_desc->time_limit);
+	/* No association at all: not ours to judge; slurmctld refuses the
+	 * job with "Invalid account" when associations are enforced. */
+	req.has_budget = assoc_budget(job_desc->user_id, job_desc->account,
+				      job_desc->partition, acct,
+				      sizeof(acct)) != BUDGET_NO;
 
 	rc = sb_contract_check(&cfg.contract, &req, &c, msg, sizeof(msg));
 	if (rc != SB_OK) {
@@ -143,22 +167,37 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	return SLURM_SUCCESS;
 }
 
+/*
+ * Modifications that would change or break the contract:
+ *   - AdminComment (administrators only, Slurm checks that) must keep a
+ *     well-formed contract tag at its start on a job that has one;
+ *   - Requeue (= resumable) may be changed by administrators only;
+ *   - a new account must have a budget if the job is allocated;
+ *   - a new time limit must not fall below the minimum runtime (users).
+ * job_modify has no error message channel in Slurm 22.05: the user sees the
+ * error code, the log says why.
+ */
 extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 		      uint32_t submit_uid)
 {
-	struct sb_contract c;
+	struct sb_contract c, now;
 	bool is_admin = validate_super_user(submit_uid);
+	bool has_contract;
+	char acct[128];
 
 	budget_conf_refresh(&cfg, &cfg_seen, plugin_type);
+	has_contract = sb_contract_parse_tag(job_ptr->admin_comment, &now) ==
+		       SB_OK;
 
-	if (job_desc->admin_comment && is_admin &&
-	    !strncmp(job_desc->admin_comment, "budget:", 7) &&
+	if (job_desc->admin_comment && has_contract &&
 	    sb_contract_parse_tag(job_desc->admin_comment, &c) != SB_OK) {
-		error("%s: uid %u: refused AdminComment '%s' for %pJ: a "
-		      "contract tag must read budget:min_runtime=SECONDS,"
-		      "resumable=yes|no,allocated=yes|no", plugin_type,
-		      submit_uid, job_desc->admin_comment, job_ptr);
-		return SLURM_ERROR;
+		error("%s: uid %u: refused AdminComment '%s' for %pJ: the job's "
+		      "contract must stay at its start, well formed and "
+		      "consistent (budget:min_runtime=SECONDS,resumable=yes|no,"
+		      "allocated=yes|no with allocated=yes exactly when "
+		      "min_runtime > 0), followed by a space and any comment",
+		      plugin_type, submit_uid, job_desc->admin_comment, job_ptr);
+		return ESLURM_ACCESS_DENIED;
 	}
 
 	if (job_desc->requeue != NO_VAL16 && !is_admin && job_ptr->details &&
@@ -169,6 +208,28 @@ extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 		     job_ptr, job_ptr->details->requeue, job_desc->requeue,
 		     job_desc->requeue ? "" : "out");
 		return ESLURM_ACCESS_DENIED;
+	}
+
+	if (job_desc->account && has_contract && now.allocated &&
+	    xstrcmp(job_desc->account, job_ptr->account) &&
+	    assoc_budget(job_ptr->user_id, job_desc->account,
+			 job_ptr->partition, acct, sizeof(acct)) == BUDGET_NO) {
+		info("%s: uid %u may not move allocated %pJ (min runtime %llds) "
+		     "to account %s: it has no budget (RawShares 0 on its "
+		     "path); only unallocated jobs (--min-runtime=0) may run "
+		     "there", plugin_type, submit_uid, job_ptr,
+		     (long long)now.min_runtime, acct);
+		return ESLURM_INVALID_ACCOUNT;
+	}
+
+	if (job_desc->time_limit != NO_VAL && !is_admin && has_contract &&
+	    limit_secs(job_desc->time_limit) > 0 &&
+	    limit_secs(job_desc->time_limit) < now.min_runtime) {
+		info("%s: uid %u may not set TimeLimit of %pJ to %u min: below "
+		     "its minimum runtime of %llds", plugin_type, submit_uid,
+		     job_ptr, job_desc->time_limit,
+		     (long long)now.min_runtime);
+		return ESLURM_INVALID_TIME_LIMIT;
 	}
 	return SLURM_SUCCESS;
 }

@@ -1,5 +1,6 @@
 /* config.c - budget.conf keys, defaults and validation. */
 #include <stdio.h>
+#include <string.h>
 #include <strings.h>
 
 #include "sb/config.h"
@@ -9,6 +10,10 @@
 const char *const sb_config_keys[] = {
 	"MaxMinRuntime",
 	"DefaultMinRuntime",
+	"CalcPeriod",
+	"LookbackWindow",
+	"BucketWidth",
+	"ChargeTRES",
 	NULL,
 };
 
@@ -16,6 +21,65 @@ void sb_config_init(struct sb_config *cfg)
 {
 	cfg->contract.max_min_runtime = SB_DEFAULT_MAX_MIN_RUNTIME;
 	cfg->contract.default_min_runtime = -1;	/* none: must be given */
+	cfg->calc_period = 60;
+	cfg->lookback_window = 7 * 86400;
+	cfg->bucket_width = 3600;
+	snprintf(cfg->charge_tres, sizeof(cfg->charge_tres), "gres/gpu");
+}
+
+/* Whole seconds in [lo, hi] (CalcPeriod). */
+static int set_seconds(const char *key, const char *value, int64_t lo,
+		       int64_t hi, int64_t *dst, char *msg, size_t msglen)
+{
+	char q[256];
+	int64_t v = 0;
+	const char *p = value;
+
+	if (!p || !*p)
+		goto bad;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9' || v > hi)
+			goto bad;
+		v = v * 10 + (*p - '0');
+	}
+	if (v < lo || v > hi)
+		goto bad;
+	*dst = v;
+	return SB_OK;
+bad:
+	snprintf(msg, msglen, "%s='%s' is not accepted: give whole seconds "
+		 "from %lld to %lld", key, sb_quote(value, q, sizeof(q)),
+		 (long long)lo, (long long)hi);
+	return SB_ESYNTAX;
+}
+
+/* ChargeTRES: "cpu", "mem", "gres/NAME" or "gres/NAME:TYPE"; [a-z0-9_:-]. */
+static int set_tres(const char *value, char *dst, size_t len, char *msg,
+		    size_t msglen)
+{
+	char q[256];
+	const char *p, *slash;
+	size_t n;
+
+	if (!value || !*value || (n = strlen(value)) >= len)
+		goto bad;
+	for (p = value; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		      *p == '/' || *p == ':' || *p == '_' || *p == '-'))
+			goto bad;
+	slash = strchr(value, '/');
+	if (slash ? (strncmp(value, "gres/", 5) || !slash[1] ||
+		     strchr(slash + 1, '/'))
+		  : (strcmp(value, "cpu") && strcmp(value, "mem") &&
+		     strcmp(value, "node")))
+		goto bad;
+	memcpy(dst, value, n + 1);
+	return SB_OK;
+bad:
+	snprintf(msg, msglen, "ChargeTRES='%s' is not accepted: give a TRES "
+		 "as in AccountingStorageTRES: gres/gpu (the default), "
+		 "gres/gpu:TYPE, cpu, mem or node", sb_quote(value, q, sizeof(q)));
+	return SB_ESYNTAX;
 }
 
 /* A duration value of @key; "none" is allowed where @none_ok. */
@@ -57,8 +121,21 @@ int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
 		return set_duration("DefaultMinRuntime", value, 1,
 				    &cfg->contract.default_min_runtime, msg,
 				    msglen);
+	if (!strcasecmp(key, "CalcPeriod"))
+		return set_seconds("CalcPeriod", value, 1, 3600,
+				   &cfg->calc_period, msg, msglen);
+	if (!strcasecmp(key, "LookbackWindow"))
+		return set_duration("LookbackWindow", value, 0,
+				    &cfg->lookback_window, msg, msglen);
+	if (!strcasecmp(key, "BucketWidth"))
+		return set_duration("BucketWidth", value, 0,
+				    &cfg->bucket_width, msg, msglen);
+	if (!strcasecmp(key, "ChargeTRES"))
+		return set_tres(value, cfg->charge_tres,
+				sizeof(cfg->charge_tres), msg, msglen);
 	snprintf(msg, msglen, "unknown key '%s' (accepted: MaxMinRuntime, "
-		 "DefaultMinRuntime)", sb_quote(key, q, sizeof(q)));
+		 "DefaultMinRuntime, CalcPeriod, LookbackWindow, BucketWidth, "
+		 "ChargeTRES)", sb_quote(key, q, sizeof(q)));
 	return SB_EUNKNOWNKEY;
 }
 
@@ -76,17 +153,32 @@ int sb_config_check(const struct sb_config *cfg, char *msg, size_t msglen)
 					    sizeof(m)));
 		return SB_EABOVEMAX;
 	}
+	if (cfg->bucket_width <= 0 || cfg->lookback_window <= 0 ||
+	    cfg->lookback_window % cfg->bucket_width ||
+	    cfg->lookback_window / cfg->bucket_width > 100000) {
+		snprintf(msg, msglen, "LookbackWindow=%s must be a positive "
+			 "multiple of BucketWidth=%s, with at most 100000 "
+			 "buckets",
+			 sb_duration_format(cfg->lookback_window, d, sizeof(d)),
+			 sb_duration_format(cfg->bucket_width, m, sizeof(m)));
+		return SB_ERANGE;
+	}
 	return SB_OK;
 }
 
 char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 {
-	char m[32], d[32];
+	char m[32], d[32], w[32], b[32];
 
-	snprintf(buf, len, "MaxMinRuntime=%s DefaultMinRuntime=%s",
+	snprintf(buf, len, "MaxMinRuntime=%s DefaultMinRuntime=%s "
+		 "CalcPeriod=%lld LookbackWindow=%s BucketWidth=%s ChargeTRES=%s",
 		 sb_duration_format(cfg->contract.max_min_runtime, m, sizeof(m)),
 		 cfg->contract.default_min_runtime < 0 ? "none" :
 		 sb_duration_format(cfg->contract.default_min_runtime, d,
-				    sizeof(d)));
+				    sizeof(d)),
+		 (long long)cfg->calc_period,
+		 sb_duration_format(cfg->lookback_window, w, sizeof(w)),
+		 sb_duration_format(cfg->bucket_width, b, sizeof(b)),
+		 cfg->charge_tres);
 	return buf;
 }

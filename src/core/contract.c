@@ -76,6 +76,16 @@ int sb_contract_check(const struct sb_contract_policy *pol,
 		    max, max);
 		return SB_EABOVEMAX;
 	}
+	if (req->time_limit > 0 && secs > req->time_limit) {
+		char given[32], limit[32];
+
+		say(msg, msglen, "min-runtime '%s' (%s) exceeds the job's time "
+		    "limit %s: lower --min-runtime or raise --time",
+		    req->min_runtime ? q : "default",
+		    sb_duration_format(secs, given, sizeof(given)),
+		    sb_duration_format(req->time_limit, limit, sizeof(limit)));
+		return SB_EABOVEMAX;
+	}
 	if (req->resumable && (rc = sb_bool_parse(req->resumable, &resumable))) {
 		sb_quote(req->resumable, q, sizeof(q));
 		say(msg, msglen, "resumable '%s' is not a yes/no value: use "

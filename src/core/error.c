@@ -13,6 +13,13 @@ const char *sb_strerror(int err)
 	case SB_ENOBUDGET:	return "no budget for an allocation";
 	case SB_EUNKNOWNKEY:	return "unknown configuration key";
 	case SB_EINVAL:		return "invalid argument";
+	case SB_ENOMEM:		return "out of memory";
+	case SB_EDUPLICATE:	return "duplicate id";
+	case SB_ENOPARENT:	return "parent association not found";
+	case SB_ECYCLE:		return "associations form a cycle";
+	case SB_ENOTFOUND:	return "association not found";
+	case SB_ECORRUPT:	return "corrupt saved state";
+	case SB_EVERSION:	return "unsupported saved state version";
 	}
 	return "unknown error";
 }

@@ -85,3 +85,31 @@ set_budget_conf() {
 	scontrol reconfigure
 	sleep 1
 }
+
+# ledger_charged JOBID - TRES-seconds the priority plugin charged the job, from
+# its saved ledger (written every CalcPeriod); waits one period first.
+ledger_charged() {
+	sleep 3
+	python3 - "$SB_CLUSTER_DIR/state/budget_ledger.json" "$1" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for job_id, charged_to, charged in doc.get("jobs", []):
+    if job_id == int(sys.argv[2]):
+        print(int(round(charged)))
+        break
+else:
+    print(0)
+PY
+}
+
+# raw_usage ACCOUNT [USER] - sshare's RawUsage (windowed allocated GPU-seconds).
+raw_usage() {
+	sshare -n -P -A "$1" ${2:+-u "$2"} -o Account,User,RawUsage |
+		awk -F'|' -v u="${2:-}" '$2 == u { gsub(/ /, "", $1); print $3; exit }'
+}
+
+# elapsed JOBID - seconds the job ran, as slurmdbd recorded it.
+elapsed() { sacct_field "$1" ElapsedRaw; }
+
+# prio JOBID - the job's current priority.
+prio() { squeue -h -j "$1" -o %Q; }

@@ -11,6 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${SLURM_CONF:?run eval \"\$(contrib/cluster.sh env)\" first}"
 : "${SB_CLUSTER_DIR:?run eval \"\$(contrib/cluster.sh env)\" first}"
 pattern=${1:-}
+export SB_REPO=${SB_REPO:-$(cd "$here/../.." && pwd)}
 
 # shellcheck source=test/integration/lib.sh
 . "$here/lib.sh"

@@ -15,7 +15,8 @@ START_TEST(test_defaults)
 	ck_assert_int_eq(cfg.contract.max_min_runtime, 8 * 3600);
 	ck_assert_int_lt(cfg.contract.default_min_runtime, 0);
 	ck_assert_str_eq(sb_config_describe(&cfg, buf, sizeof(buf)),
-			 "MaxMinRuntime=8:00:00 DefaultMinRuntime=none");
+			 "MaxMinRuntime=8:00:00 DefaultMinRuntime=none CalcPeriod=60 "
+			 "LookbackWindow=7-00:00:00 BucketWidth=1:00:00 ChargeTRES=gres/gpu");
 	ck_assert_int_eq(sb_config_check(&cfg, buf, sizeof(buf)), SB_OK);
 }
 END_TEST
@@ -42,6 +43,18 @@ static const struct set_case set[] = {
 	{ "DefaultMinRuntime", "soon", SB_ESYNTAX, "or none", 0, 0 },
 	{ "MinRuntimeMax", "1", SB_EUNKNOWNKEY, "unknown key 'MinRuntimeMax' (accepted: MaxMinRuntime", 0, 0 },
 	{ "", "1", SB_EUNKNOWNKEY, "unknown key ''", 0, 0 },
+	{ "CalcPeriod", "0", SB_ESYNTAX, "CalcPeriod='0' is not accepted: give whole seconds from 1 to 3600", 0, 0 },
+	{ "CalcPeriod", "3601", SB_ESYNTAX, "CalcPeriod='3601'", 0, 0 },
+	{ "CalcPeriod", "1m", SB_ESYNTAX, "CalcPeriod='1m'", 0, 0 },
+	{ "CalcPeriod", "99999999999999999999", SB_ESYNTAX, "CalcPeriod='9999", 0, 0 },
+	{ "CalcPeriod", "", SB_ESYNTAX, "CalcPeriod=''", 0, 0 },
+	{ "LookbackWindow", "7d", SB_ESYNTAX, "LookbackWindow='7d'", 0, 0 },
+	{ "BucketWidth", "-1", SB_ENEGATIVE, "BucketWidth='-1'", 0, 0 },
+	{ "ChargeTRES", "gpu", SB_ESYNTAX, "ChargeTRES='gpu' is not accepted: give a TRES", 0, 0 },
+	{ "ChargeTRES", "gres/", SB_ESYNTAX, "ChargeTRES='gres/'", 0, 0 },
+	{ "ChargeTRES", "GRES/GPU", SB_ESYNTAX, "ChargeTRES='GRES/GPU'", 0, 0 },
+	{ "ChargeTRES", "gres/gpu/x", SB_ESYNTAX, "ChargeTRES='gres/gpu/x'", 0, 0 },
+	{ "ChargeTRES", "gres/g pu", SB_ESYNTAX, "ChargeTRES='gres/g pu'", 0, 0 },
 };
 
 START_TEST(test_set)
@@ -82,6 +95,33 @@ START_TEST(test_default_above_max)
 }
 END_TEST
 
+START_TEST(test_scheduling_keys)
+{
+	struct sb_config cfg;
+	char msg[256];
+
+	sb_config_init(&cfg);
+	ck_assert_int_eq(sb_config_set(&cfg, "CalcPeriod", "2", msg, sizeof(msg)), SB_OK);
+	ck_assert_int_eq(cfg.calc_period, 2);
+	ck_assert_int_eq(sb_config_set(&cfg, "LookbackWindow", "0:10:00", msg, sizeof(msg)), SB_OK);
+	ck_assert_int_eq(sb_config_set(&cfg, "BucketWidth", "0:10", msg, sizeof(msg)), SB_OK);
+	ck_assert_int_eq(cfg.lookback_window, 600);
+	ck_assert_int_eq(cfg.bucket_width, 10);
+	ck_assert_int_eq(sb_config_check(&cfg, msg, sizeof(msg)), SB_OK);
+	ck_assert_int_eq(sb_config_set(&cfg, "ChargeTRES", "gres/gpu:h100", msg, sizeof(msg)), SB_OK);
+	ck_assert_str_eq(cfg.charge_tres, "gres/gpu:h100");
+	ck_assert_int_eq(sb_config_set(&cfg, "ChargeTRES", "cpu", msg, sizeof(msg)), SB_OK);
+	/* the window must be a multiple of the bucket width */
+	ck_assert_int_eq(sb_config_set(&cfg, "BucketWidth", "0:07", msg, sizeof(msg)), SB_OK);
+	ck_assert_int_eq(sb_config_check(&cfg, msg, sizeof(msg)), SB_ERANGE);
+	ck_assert_str_eq(msg, "LookbackWindow=0:10:00 must be a positive multiple of "
+			 "BucketWidth=0:00:07, with at most 100000 buckets");
+	/* a zero width is refused by the same check */
+	ck_assert_int_eq(sb_config_set(&cfg, "BucketWidth", "0", msg, sizeof(msg)), SB_OK);
+	ck_assert_int_eq(sb_config_check(&cfg, msg, sizeof(msg)), SB_ERANGE);
+}
+END_TEST
+
 START_TEST(test_keys_listed)
 {
 	struct sb_config cfg;
@@ -92,7 +132,7 @@ START_TEST(test_keys_listed)
 	for (i = 0; sb_config_keys[i]; i++)
 		ck_assert_int_ne(sb_config_set(&cfg, sb_config_keys[i], "1", msg,
 					       sizeof(msg)), SB_EUNKNOWNKEY);
-	ck_assert_int_eq(i, 2);
+	ck_assert_int_eq(i, 6);
 }
 END_TEST
 
@@ -106,6 +146,7 @@ int main(void)
 	tcase_add_test(tc, test_defaults);
 	tcase_add_loop_test(tc, test_set, 0, sizeof(set) / sizeof(set[0]));
 	tcase_add_test(tc, test_default_above_max);
+	tcase_add_test(tc, test_scheduling_keys);
 	tcase_add_test(tc, test_keys_listed);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

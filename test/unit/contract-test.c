@@ -185,6 +185,23 @@ START_TEST(test_site_default)
 	ck_assert_int_eq(sb_contract_check(&pol, &req, &out, msg, sizeof(msg)),
 			 SB_ENOBUDGET);
 	ck_assert_ptr_nonnull(strstr(msg, "'default'"));
+	/* the job's own time limit caps the protected slice */
+	req.has_budget = true;
+	req.min_runtime = "30";
+	req.time_limit = 600;
+	ck_assert_int_eq(sb_contract_check(&pol, &req, &out, msg, sizeof(msg)),
+			 SB_EABOVEMAX);
+	ck_assert_str_eq(msg, "min-runtime '30' (0:30:00) exceeds the job's time "
+			 "limit 0:10:00: lower --min-runtime or raise --time");
+	req.min_runtime = "10";
+	ck_assert_int_eq(sb_contract_check(&pol, &req, &out, msg, sizeof(msg)), SB_OK);
+	req.min_runtime = NULL;	/* the site default (10 min) fits exactly */
+	ck_assert_int_eq(sb_contract_check(&pol, &req, &out, msg, sizeof(msg)), SB_OK);
+	req.time_limit = 599;
+	ck_assert_int_eq(sb_contract_check(&pol, &req, &out, msg, sizeof(msg)),
+			 SB_EABOVEMAX);
+	ck_assert_ptr_nonnull(strstr(msg, "'default' (0:10:00) exceeds the job's time limit 0:09:59"));
+	req.time_limit = 0;
 	/* a lower site maximum is named in the message */
 	req.min_runtime = "1:00:01";
 	req.has_budget = true;

@@ -1,0 +1,90 @@
+/*
+ * sb/priority.h - the 32-bit job priority Slurm sorts by (higher first).
+ *
+ * Order (DESIGN.md, "Job priority"): every allocated job above every
+ * unallocated one; then the standing of the job's association; then the
+ * job's declared in-team priority; equal numbers are left to Slurm's FIFO
+ * tie-break (submit time, job id), so a requeued job keeps its place.
+ *
+ * Bit layout:
+ *
+ *    31 | 30 ........................ 10 | 9 ............ 0
+ *   tier|  standing level (21 bits)       | in-team (10 bits)
+ *
+ *   priority = tier << 31 | level << 10 | in_team
+ *
+ *   tier     1 = allocated (min runtime > 0), 0 = unallocated.
+ *   level    1..SB_PRIO_LEVEL_MAX (2,097,151), from the association's
+ *            strict position p among the n associations of the standing
+ *            (sb/standing.h), best first:
+ *                level = 1 + floor((n - 1 - p) * (LEVEL_MAX - 1) / (n - 1))
+ *            (LEVEL_MAX when n == 1).  Up to LEVEL_MAX associations get
+ *            distinct levels, so one association's in-team priority can
+ *            never reach another's; beyond that, neighbours share a level.
+ *            Never 0, so no priority is ever 0 (Slurm's "held").
+ *   in_team  0..SB_PRIO_TEAM_MAX (1023), the job's declared in-team
+ *            priority, clamped; SB_PRIO_TEAM_DEFAULT when it declares none.
+ *
+ * Unallocated jobs are ordered by standing too (below every allocated job):
+ * a budget that has used less still gets the idle GPUs first.
+ */
+#ifndef SB_PRIORITY_H
+#define SB_PRIORITY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct sb_standing;
+
+#define SB_PRIO_TIER_SHIFT 31
+#define SB_PRIO_LEVEL_SHIFT 10
+#define SB_PRIO_LEVEL_BITS 21
+#define SB_PRIO_LEVEL_MAX ((UINT32_C(1) << SB_PRIO_LEVEL_BITS) - 1)
+#define SB_PRIO_TEAM_BITS 10
+#define SB_PRIO_TEAM_MAX ((UINT32_C(1) << SB_PRIO_TEAM_BITS) - 1)
+/* In the middle, so a job can be declared more or less urgent than the
+ * team's ordinary ones. */
+#define SB_PRIO_TEAM_DEFAULT UINT32_C(512)
+
+/* A priority split into its parts (sprio, `sbudget show job`). */
+struct sb_priority_parts {
+	bool allocated;		/* tier */
+	uint32_t level;		/* 1..SB_PRIO_LEVEL_MAX */
+	uint32_t in_team;	/* 0..SB_PRIO_TEAM_MAX */
+};
+
+/*
+ * sb_priority_level - the standing level of strict position @position
+ * (0 = best) among @count associations, by the formula above.  Positions
+ * at or beyond @count get 1.  Strictly decreasing in @position while
+ * @count <= SB_PRIO_LEVEL_MAX.
+ */
+uint32_t sb_priority_level(uint32_t position, uint32_t count);
+
+/*
+ * sb_priority_compose - tier << 31 | level << 10 | in_team, with @level
+ * clamped to 1..SB_PRIO_LEVEL_MAX and @in_team to 0..SB_PRIO_TEAM_MAX.
+ * Never 0.
+ */
+uint32_t sb_priority_compose(bool allocated, uint32_t level, uint32_t in_team);
+
+/*
+ * sb_priority_job - the priority of a job of association @assoc_index, O(1).
+ *
+ * @st:           a computed standing (sb_standing_compute()).
+ * @allocated:    the job's contract (sb/contract.h): min runtime > 0.
+ * @in_team_prio: 0..SB_PRIO_TEAM_MAX; larger values are clamped.
+ * Return: the priority, never 0.  A NULL @st or an index out of range (a
+ * caller bug) gives level 1, the lowest of the job's tier.
+ */
+uint32_t sb_priority_job(const struct sb_standing *st, uint32_t assoc_index,
+			 bool allocated, uint32_t in_team_prio);
+
+/*
+ * sb_priority_decode - split @prio into its parts.
+ * Return: SB_OK; SB_EINVAL (NULL @out, or a level of 0: a priority not made
+ * here, such as 0 for a held job or one set by an administrator).
+ */
+int sb_priority_decode(uint32_t prio, struct sb_priority_parts *out);
+
+#endif /* SB_PRIORITY_H */

@@ -1,0 +1,638 @@
+/*
+ * priority_budget.c - priority/budget: budget-weighted hierarchical
+ * fair-share over a sliding lookback window.
+ *
+ * A thread wakes every CalcPeriod seconds (budget.conf) and:
+ *   1. snapshots the association tree (RawShares) from assoc_mgr;
+ *   2. accrues the charged TRES (ChargeTRES, default gres/gpu) of running
+ *      jobs, and of jobs that ended since, into the usage ledger, from the
+ *      job's *allocated* TRES, allocated and unallocated apart (the contract
+ *      tag written by job_submit/budget says which);
+ *   3. recomputes the standing (Fair Tree over the window's usage);
+ *   4. re-prioritises pending jobs;
+ *   5. publishes shares, usage and standing to the associations for sshare;
+ *   6. saves the ledger atomically under StateSaveLocation.
+ * Each step holds the slurmctld/assoc_mgr locks it needs and no longer; the
+ * policy itself is in the core (src/core): tree, ledger, standing, priority.
+ * Lock order: slurmctld locks, then assoc_mgr locks, then state_lock.
+ *
+ * In-team priority: 512 - nice (clamped to 0..1023), so `sbatch --nice=N`
+ * orders a user's jobs within their association and never lifts them above
+ * another team's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/slurm_priority.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "budget_conf.h"
+#include "sb/contract.h"
+#include "sb/error.h"
+#include "sb/ledger.h"
+#include "sb/priority.h"
+#include "sb/standing.h"
+#include "sb/tree.h"
+
+const char plugin_name[] = "Priority BUDGET plugin";
+const char plugin_type[] = "priority/budget";
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+#define STATE_FILE "budget_ledger.json"
+
+/* Everything below is protected by state_lock. */
+static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake_cond = PTHREAD_COND_INITIALIZER;
+static pthread_t calc_thread;
+static bool thread_running, stop_thread, run_now;
+static struct sb_config cfg;
+static struct budget_conf_seen cfg_seen;
+static struct sb_tree *tree;		/* current association snapshot */
+static struct sb_ledger *ledger;	/* bound to tree */
+static struct sb_accrual *accrual;
+static struct sb_standing *standing;	/* computed on tree */
+static bool state_loaded;
+static int tres_pos = -2;		/* -2: not looked up; -1: not found */
+
+/* The contract tag at the start of AdminComment: allocated or not. */
+static bool job_allocated(const job_record_t *job_ptr)
+{
+	struct sb_contract c;
+
+	return sb_contract_parse_tag(job_ptr->admin_comment, &c) == SB_OK &&
+	       c.allocated;
+}
+
+/* In-team priority from the job's nice value (see the top of the file). */
+static uint32_t job_in_team(const job_record_t *job_ptr)
+{
+	int64_t v = SB_PRIO_TEAM_DEFAULT;
+
+	if (job_ptr->details)
+		v -= (int64_t)job_ptr->details->nice - NICE_OFFSET;
+	if (v < 0)
+		v = 0;
+	if (v > SB_PRIO_TEAM_MAX)
+		v = SB_PRIO_TEAM_MAX;
+	return (uint32_t)v;
+}
+
+/* The job's priority from the current standing.  state_lock held. */
+static uint32_t job_priority(const job_record_t *job_ptr)
+{
+	uint32_t idx;
+	bool allocated = job_allocated(job_ptr);
+
+	if (!tree || !standing ||
+	    sb_tree_index(tree, job_ptr->assoc_id, &idx) != SB_OK)
+		return sb_priority_compose(allocated, 1, job_in_team(job_ptr));
+	return sb_priority_job(standing, idx, allocated, job_in_team(job_ptr));
+}
+
+/* Position of ChargeTRES in the job's TRES arrays; -1 if not accounted. */
+static int charge_tres_pos(void)
+{
+	slurmdb_tres_rec_t rec;
+	char *type, *slash;
+
+	if (tres_pos != -2)
+		return tres_pos;
+	memset(&rec, 0, sizeof(rec));
+	type = xstrdup(cfg.charge_tres);
+	if ((slash = strchr(type, '/'))) {
+		*slash = '\0';
+		rec.name = slash + 1;
+	}
+	rec.type = type;
+	tres_pos = assoc_mgr_find_tres_pos(&rec, false);
+	if (tres_pos < 0)
+		error("%s: ChargeTRES=%s is not in AccountingStorageTRES: "
+		      "nothing is charged until it is added there",
+		      plugin_type, cfg.charge_tres);
+	xfree(type);
+	return tres_pos;
+}
+
+/*
+ * Charge the job's current or last run segment up to @now.  Pending time
+ * is never offered: a pending job's start_time is only the scheduler's
+ * estimate.  sb_accrual_charge() makes repeated offers harmless.
+ * Job read lock and state_lock held.
+ */
+static void accrue_job(job_record_t *job_ptr, time_t now, int pos)
+{
+	time_t to;
+	uint32_t idx;
+	double tres = 0;
+	int rc;
+
+	if (!job_ptr->start_time || !ledger)
+		return;
+	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr))
+		to = now;
+	else if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr) ||
+		 (job_ptr->job_state & JOB_REQUEUE))
+		to = job_ptr->end_time;
+	else
+		return;
+	if (to > now)
+		to = now;
+	if (to <= job_ptr->start_time)
+		return;
+	if (sb_tree_index(tree, job_ptr->assoc_id, &idx) != SB_OK)
+		return;
+	if (pos >= 0 && job_ptr->tres_alloc_cnt &&
+	    job_ptr->tres_alloc_cnt[pos] != NO_CONSUME_VAL64)
+		tres = (double)job_ptr->tres_alloc_cnt[pos];
+	rc = sb_accrual_charge(accrual, ledger, job_ptr->job_id, idx,
+			       job_allocated(job_ptr), tres,
+			       job_ptr->start_time, to, NULL);
+	if (rc != SB_OK)
+		error("%s: cannot charge %pJ: %s", plugin_type, job_ptr,
+		      sb_strerror(rc));
+}
+
+/* A new tree from assoc_mgr's associations, or NULL (logged). */
+static struct sb_tree *snapshot_tree(void)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK };
+	slurmdb_assoc_rec_t *a;
+	struct sb_tree *t = sb_tree_new();
+	ListIterator it;
+	int rc = SB_OK;
+
+	if (!t)
+		return NULL;
+	assoc_mgr_lock(&locks);
+	if (assoc_mgr_assoc_list) {
+		it = list_iterator_create(assoc_mgr_assoc_list);
+		while ((a = list_next(it)) && rc == SB_OK) {
+			slurmdb_assoc_rec_t *p;
+			char name[256];
+
+			if (a == assoc_mgr_root_assoc || !a->usage)
+				continue;
+			p = a->usage->parent_assoc_ptr;
+			snprintf(name, sizeof(name), "%s%s%s", a->acct,
+				 a->user ? "/" : "", a->user ? a->user : "");
+			rc = sb_tree_add(t, a->id,
+					 (!p || p == assoc_mgr_root_assoc) ? 0 : p->id,
+					 a->shares_raw, name);
+		}
+		list_iterator_destroy(it);
+	}
+	assoc_mgr_unlock(&locks);
+	if (rc == SB_OK)
+		rc = sb_tree_finalize(t);
+	if (rc != SB_OK) {
+		error("%s: cannot build the budget tree from the associations: "
+		      "%s", plugin_type, sb_strerror(rc));
+		sb_tree_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static char *state_path(void)
+{
+	return xstrdup_printf("%s/%s", slurm_conf.state_save_location,
+			      STATE_FILE);
+}
+
+/* Read the saved ledger into the (empty) ledger.  state_lock held. */
+static void load_state(void)
+{
+	char *path = state_path(), *buf = NULL;
+	size_t dropped_n = 0;
+	struct stat st;
+	ssize_t n = 0;
+	int fd, rc;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			info("%s: no saved ledger at %s: starting with an empty "
+			     "window", plugin_type, path);
+		else
+			error("%s: cannot open %s: %m; starting with an empty "
+			      "window", plugin_type, path);
+		goto out;
+	}
+	if (fstat(fd, &st) == 0 && st.st_size > 0) {
+		buf = xmalloc(st.st_size + 1);
+		n = read(fd, buf, st.st_size);
+	}
+	close(fd);
+	if (n <= 0 || n != st.st_size) {
+		error("%s: %s is empty or unreadable: starting with an empty "
+		      "window", plugin_type, path);
+		goto out;
+	}
+	rc = sb_ledger_from_json(ledger, accrual, buf, n, NULL, 0, &dropped_n);
+	if (rc != SB_OK) {
+		error("%s: %s is corrupt (%s): starting with an empty window",
+		      plugin_type, path, sb_strerror(rc));
+		goto out;
+	}
+	info("%s: loaded the ledger from %s (%zu jobs recorded, usage of %zu "
+	     "removed associations dropped)", plugin_type, path,
+	     sb_accrual_count(accrual), dropped_n);
+out:
+	xfree(buf);
+	xfree(path);
+}
+
+/* Write @text to the state file: temp file, fsync, rename. */
+static void save_state(const char *text)
+{
+	char *path = state_path(), *tmp = xstrdup_printf("%s.new", path);
+	size_t len = strlen(text), off = 0;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0) {
+		error("%s: cannot write %s: %m", plugin_type, tmp);
+		goto out;
+	}
+	while (off < len) {
+		ssize_t w = write(fd, text + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			error("%s: cannot write %s: %m", plugin_type, tmp);
+			close(fd);
+			unlink(tmp);
+			goto out;
+		}
+		off += w;
+	}
+	if (fsync(fd) < 0 || close(fd) < 0 || rename(tmp, path) < 0) {
+		error("%s: cannot save %s: %m", plugin_type, path);
+		unlink(tmp);
+	}
+out:
+	xfree(tmp);
+	xfree(path);
+}
+
+/*
+ * Move the ledger onto @t (state_lock held).  The first time it creates the
+ * ledger and loads the saved state; after a reconfigure that changed the
+ * window or bucket width it carries the usage over through the same JSON
+ * the state file uses (no decay).
+ */
+static int adopt_tree(struct sb_tree *t)
+{
+	struct sb_ledger *nl = NULL;
+	struct sb_standing *ns = NULL;
+	int rc;
+
+	if (!ledger || sb_ledger_window(ledger) != cfg.lookback_window ||
+	    sb_ledger_width(ledger) != cfg.bucket_width) {
+		if ((rc = sb_ledger_new(t, cfg.lookback_window,
+					cfg.bucket_width, &nl)))
+			return rc;
+		if (ledger) {
+			char *doc = NULL;
+
+			if (sb_ledger_to_json(ledger, NULL, &doc) == SB_OK)
+				rc = sb_ledger_from_json(nl, NULL, doc,
+							 strlen(doc), NULL, 0,
+							 NULL);
+			free(doc);
+			if (rc != SB_OK)
+				error("%s: carrying usage over to the new window "
+				      "failed: %s", plugin_type, sb_strerror(rc));
+			sb_ledger_free(ledger);
+		}
+		ledger = nl;
+		if (!state_loaded) {
+			load_state();
+			state_loaded = true;
+		}
+	} else if ((rc = sb_ledger_rebind(ledger, t, NULL, 0, NULL))) {
+		return rc;
+	}
+	if ((rc = sb_standing_new(t, &ns)))
+		return rc;
+	sb_standing_free(standing);
+	standing = ns;
+	sb_tree_free(tree);
+	tree = t;
+	return SB_OK;
+}
+
+/* Publish shares, usage and standing to assoc_mgr for sshare. */
+static void publish_assocs(void)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
+	slurmdb_assoc_rec_t *a;
+	ListIterator it;
+	double total = 0;
+	uint32_t i, n = sb_tree_count(tree);
+
+	assoc_mgr_lock(&locks);
+	slurm_mutex_lock(&state_lock);
+	for (i = 0; i < n; i++)
+		if (sb_tree_node(tree, i)->parent == SB_NONE)
+			total += sb_standing_node(standing, i)->usage;
+	if (assoc_mgr_assoc_list) {
+		it = list_iterator_create(assoc_mgr_assoc_list);
+		while ((a = list_next(it))) {
+			const struct sb_standing_node *s;
+			uint32_t idx;
+
+			if (!a->usage)
+				continue;
+			if (a == assoc_mgr_root_assoc) {
+				a->usage->usage_raw = total;
+				a->usage->usage_norm = 1;
+				a->usage->usage_efctv = 1;
+				a->usage->shares_norm = 1;
+				a->usage->fs_factor = 1;
+				continue;
+			}
+			if (sb_tree_index(tree, a->id, &idx) != SB_OK)
+				continue;
+			s = sb_standing_node(standing, idx);
+			a->usage->shares_norm = s->shares_norm;
+			a->usage->usage_raw = s->usage;
+			a->usage->usage_norm = total > 0 ? s->usage / total : 0;
+			a->usage->usage_efctv = a->usage->usage_norm;
+			a->usage->fs_factor = s->factor;
+			a->usage->level_fs = s->level_fs;
+		}
+		list_iterator_destroy(it);
+	}
+	slurm_mutex_unlock(&state_lock);
+	assoc_mgr_unlock(&locks);
+}
+
+/* One recalculation; see the top of the file. */
+static void recalc(void)
+{
+	slurmctld_lock_t job_read = { .job = READ_LOCK };
+	slurmctld_lock_t job_write = { .job = WRITE_LOCK };
+	time_t now = time(NULL);
+	struct sb_tree *t;
+	job_record_t *job_ptr;
+	ListIterator it;
+	char *doc = NULL;
+	int pos, rc, changed = 0;
+
+	budget_conf_refresh(&cfg, &cfg_seen, plugin_type);
+	if (!(t = snapshot_tree()))
+		return;
+	pos = charge_tres_pos();
+
+	slurm_mutex_lock(&state_lock);
+	rc = adopt_tree(t);
+	slurm_mutex_unlock(&state_lock);
+	if (rc != SB_OK) {
+		error("%s: cannot adopt the new budget tree: %s", plugin_type,
+		      sb_strerror(rc));
+		sb_tree_free(t);
+		return;
+	}
+
+	lock_slurmctld(job_read);
+	slurm_mutex_lock(&state_lock);
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it)))
+		accrue_job(job_ptr, now, pos);
+	list_iterator_destroy(it);
+	sb_accrual_prune(accrual, now - cfg.lookback_window);
+	rc = sb_standing_compute(standing, ledger, now);
+	slurm_mutex_unlock(&state_lock);
+	unlock_slurmctld(job_read);
+	if (rc != SB_OK) {
+		error("%s: standing: %s", plugin_type, sb_strerror(rc));
+		return;
+	}
+
+	lock_slurmctld(job_write);
+	slurm_mutex_lock(&state_lock);
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		uint32_t prio;
+
+		if (!IS_JOB_PENDING(job_ptr) || job_ptr->priority == 0 ||
+		    job_ptr->direct_set_prio)
+			continue;
+		prio = job_priority(job_ptr);
+		if (prio != job_ptr->priority) {
+			job_ptr->priority = prio;
+			changed++;
+		}
+	}
+	list_iterator_destroy(it);
+	slurm_mutex_unlock(&state_lock);
+	if (changed)
+		last_job_update = now;
+	unlock_slurmctld(job_write);
+
+	publish_assocs();
+
+	slurm_mutex_lock(&state_lock);
+	rc = sb_ledger_to_json(ledger, accrual, &doc);
+	slurm_mutex_unlock(&state_lock);
+	if (rc == SB_OK)
+		save_state(doc);
+	free(doc);
+	debug("%s: recalculated at %ld: %d pending jobs re-prioritised",
+	      plugin_type, (long)now, changed);
+}
+
+static void *calc_loop(void *arg)
+{
+	(void)arg;
+	slurm_mutex_lock(&state_lock);
+	while (!stop_thread) {
+		struct timespec ts = { .tv_sec = time(NULL) + cfg.calc_period };
+
+		if (!run_now)
+			pthread_cond_timedwait(&wake_cond, &state_lock, &ts);
+		if (stop_thread)
+			break;
+		run_now = false;
+		slurm_mutex_unlock(&state_lock);
+		recalc();
+		slurm_mutex_lock(&state_lock);
+	}
+	slurm_mutex_unlock(&state_lock);
+	return NULL;
+}
+
+extern int init(void)
+{
+	/* A bad file must not stop slurmctld: the defaults are the strict
+	 * ones (MaxMinRuntime 8:00:00, no default min runtime). */
+	sb_config_init(&cfg);
+	if (budget_conf_load(&cfg, plugin_type) != SLURM_SUCCESS)
+		error("%s: using the defaults until budget.conf is fixed",
+		      plugin_type);
+	budget_conf_mark(&cfg_seen);
+	if (!(accrual = sb_accrual_new()))
+		return SLURM_ERROR;
+	if (!running_in_slurmctld())
+		return SLURM_SUCCESS;	/* sshare/sprio load us too */
+	if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS))
+		info("%s: AccountingStorageEnforce has no 'limits': jobs that "
+		     "end between two recalculations are charged from their "
+		     "record at the next one", plugin_type);
+	stop_thread = false;
+	run_now = true;
+	slurm_thread_create(&calc_thread, calc_loop, NULL);
+	thread_running = true;
+	return SLURM_SUCCESS;
+}
+
+extern int fini(void)
+{
+	if (thread_running) {
+		slurm_mutex_lock(&state_lock);
+		stop_thread = true;
+		pthread_cond_signal(&wake_cond);
+		slurm_mutex_unlock(&state_lock);
+		pthread_join(calc_thread, NULL);
+		thread_running = false;
+	}
+	slurm_mutex_lock(&state_lock);
+	sb_standing_free(standing);
+	sb_ledger_free(ledger);
+	sb_tree_free(tree);
+	sb_accrual_free(accrual);
+	standing = NULL;
+	ledger = NULL;
+	tree = NULL;
+	accrual = NULL;
+	slurm_mutex_unlock(&state_lock);
+	return SLURM_SUCCESS;
+}
+
+/* Called with the job write lock held when a job is submitted or requeued. */
+extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
+{
+	uint32_t prio;
+
+	(void)last_prio;
+	if (job_ptr->direct_set_prio && job_ptr->priority > 1)
+		return job_ptr->priority;
+	slurm_mutex_lock(&state_lock);
+	prio = job_priority(job_ptr);
+	slurm_mutex_unlock(&state_lock);
+	return prio;
+}
+
+extern void priority_p_reconfig(bool assoc_clear)
+{
+	(void)assoc_clear;
+	slurm_mutex_lock(&state_lock);
+	run_now = true;
+	tres_pos = -2;
+	pthread_cond_signal(&wake_cond);
+	slurm_mutex_unlock(&state_lock);
+}
+
+/* sshare asks for a user's effective usage: it is published already. */
+extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
+{
+	if (assoc && assoc->usage && fuzzy_equal(assoc->usage->usage_efctv,
+						 NO_VAL))
+		assoc->usage->usage_efctv = assoc->usage->usage_norm;
+}
+
+/* Kept for sshare's classic column: 2^(-U/S) (priority/basic's formula). */
+extern double priority_p_calc_fs_factor(long double usage_efctv,
+					long double shares_norm)
+{
+	if (shares_norm <= 0 || fuzzy_equal(shares_norm, NO_VAL))
+		return 0;
+	return powl(2.0L, -(usage_efctv / shares_norm));
+}
+
+/* Whether @v is in @l, a list of uint32_t; no list = no filter. */
+static bool in_filter(List l, uint32_t v)
+{
+	ListIterator it;
+	uint32_t *p;
+	bool found = false;
+
+	if (!l)
+		return true;
+	it = list_iterator_create(l);
+	while (!found && (p = list_next(it)))
+		found = (*p == v);
+	list_iterator_destroy(it);
+	return found;
+}
+
+/*
+ * sprio: each pending job's priority split into its parts, placed in the
+ * columns that add up to it: tier (1 << 31 for allocated jobs) in ASSOC,
+ * standing level << 10 in FAIRSHARE, in-team priority (512 - nice) in SITE.
+ */
+extern List priority_p_get_priority_factors_list(
+	priority_factors_request_msg_t *req_msg, uid_t uid)
+{
+	slurmctld_lock_t job_read = { .job = READ_LOCK };
+	List ret = list_create(slurm_destroy_priority_factors_object);
+	job_record_t *job_ptr;
+	ListIterator it;
+
+	lock_slurmctld(job_read);
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		priority_factors_object_t *o;
+		struct sb_priority_parts parts;
+
+		if (!IS_JOB_PENDING(job_ptr) || job_ptr->priority == 0)
+			continue;
+		if ((slurm_conf.private_data & PRIVATE_DATA_JOBS) &&
+		    job_ptr->user_id != uid && !validate_operator(uid))
+			continue;
+		if (!in_filter(req_msg->job_id_list, job_ptr->job_id) ||
+		    !in_filter(req_msg->uid_list, job_ptr->user_id))
+			continue;
+		if (sb_priority_decode(job_ptr->priority, &parts) != SB_OK)
+			continue;	/* set by an administrator */
+		o = xmalloc(sizeof(*o));
+		o->job_id = job_ptr->job_id;
+		o->partition = xstrdup(job_ptr->partition);
+		o->user_id = job_ptr->user_id;
+		o->priority_assoc = parts.allocated ?
+			(double)(UINT32_C(1) << SB_PRIO_TIER_SHIFT) : 0;
+		o->priority_fs = (double)parts.level * (1 << SB_PRIO_LEVEL_SHIFT);
+		/* sprio adds SITE - NICE_OFFSET and subtracts NICE - NICE_OFFSET;
+		 * the nice value is already inside the in-team part. */
+		o->priority_site = parts.in_team + NICE_OFFSET;
+		o->nice = NICE_OFFSET;
+		list_append(ret, o);
+	}
+	list_iterator_destroy(it);
+	unlock_slurmctld(job_read);
+	return ret;
+}
+
+/* With AccountingStorageEnforce=limits: charge the last segment exactly. */
+extern void priority_p_job_end(job_record_t *job_ptr)
+{
+	time_t now = time(NULL);
+
+	slurm_mutex_lock(&state_lock);
+	if (tree && ledger)
+		accrue_job(job_ptr, now, tres_pos);
+	slurm_mutex_unlock(&state_lock);
+}

@@ -1,0 +1,47 @@
+/* priority.c - the 32-bit job priority; layout in sb/priority.h. */
+#include "sb/error.h"
+#include "sb/priority.h"
+#include "sb/standing.h"
+
+uint32_t sb_priority_level(uint32_t position, uint32_t count)
+{
+	if (count <= 1)
+		return SB_PRIO_LEVEL_MAX;
+	if (position >= count)
+		return 1;
+	/* (count - 1 - position) * (LEVEL_MAX - 1) < 2^32 * 2^21: fits */
+	return 1 + (uint32_t)((uint64_t)(count - 1 - position) *
+			      (SB_PRIO_LEVEL_MAX - 1) / (count - 1));
+}
+
+uint32_t sb_priority_compose(bool allocated, uint32_t level, uint32_t in_team)
+{
+	if (level < 1)
+		level = 1;
+	if (level > SB_PRIO_LEVEL_MAX)
+		level = SB_PRIO_LEVEL_MAX;
+	if (in_team > SB_PRIO_TEAM_MAX)
+		in_team = SB_PRIO_TEAM_MAX;
+	return (allocated ? UINT32_C(1) << SB_PRIO_TIER_SHIFT : 0) |
+	       level << SB_PRIO_LEVEL_SHIFT | in_team;
+}
+
+uint32_t sb_priority_job(const struct sb_standing *st, uint32_t assoc_index,
+			 bool allocated, uint32_t in_team_prio)
+{
+	const struct sb_standing_node *s = sb_standing_node(st, assoc_index);
+
+	return sb_priority_compose(allocated, s ? s->level : 1, in_team_prio);
+}
+
+int sb_priority_decode(uint32_t prio, struct sb_priority_parts *out)
+{
+	uint32_t level = (prio >> SB_PRIO_LEVEL_SHIFT) & SB_PRIO_LEVEL_MAX;
+
+	if (!out || level == 0)
+		return SB_EINVAL;
+	out->allocated = prio >> SB_PRIO_TIER_SHIFT;
+	out->level = level;
+	out->in_team = prio & SB_PRIO_TEAM_MAX;
+	return SB_OK;
+}

@@ -1,0 +1,113 @@
+# t-priority.sh - priority/budget (issue 3): charging, standing, in-team
+# priority, persistence across a kill -9 of slurmctld.
+
+# The same 8 GPUs, asked for four ways, charge the same; a CPU-only job 0.
+test_charge_same_for_every_gpu_flag() {
+	local ids=() id e c
+	ids+=("$(submit sb-alice --min-runtime=0:05 --gres=gpu:8 --wrap 'sleep 3')")
+	ids+=("$(submit sb-alice --min-runtime=0:05 --gpus=8 --wrap 'sleep 3')")
+	ids+=("$(submit sb-alice --min-runtime=0:05 -N 1 --gpus-per-node=8 --wrap 'sleep 3')")
+	ids+=("$(submit sb-alice --min-runtime=0:05 -N 1 -n 4 --gpus-per-task=2 --wrap 'sleep 3')")
+	for id in "${ids[@]}"; do wait_state "$id" COMPLETED 90; done
+	for id in "${ids[@]}"; do
+		e=$(elapsed "$id"); c=$(ledger_charged "$id")
+		say "job $id ran ${e}s, charged $c GPU-s"
+		[ "$c" -eq $((8 * e)) ] || { say "expected $((8 * e))"; return 1; }
+	done
+	id=$(submit sb-alice --min-runtime=0:05 -n 2 --wrap 'sleep 2')
+	wait_state "$id" COMPLETED 60
+	c=$(ledger_charged "$id")
+	[ "$c" -eq 0 ] || { say "CPU-only job charged $c"; return 1; }
+}
+
+# Unallocated work is recorded apart and never charged to a budget.
+test_unallocated_charges_nothing() {
+	local before after id
+	before=$(raw_usage nobudget sb-carol)
+	id=$(submit sb-carol --min-runtime=0 -G 8 --wrap 'sleep 3')
+	wait_state "$id" COMPLETED 60
+	sleep 3
+	after=$(raw_usage nobudget sb-carol)
+	say "nobudget/sb-carol RawUsage before $before after $after"
+	[ "$before" = "$after" ] && [ "$after" = 0 ]
+	# the ledger did see it, as unallocated
+	grep -q "\[$id," "$SB_CLUSTER_DIR/state/budget_ledger.json" || { sleep 3;
+		grep -q "\[$id," "$SB_CLUSTER_DIR/state/budget_ledger.json"; }
+}
+
+# Allocated above unallocated; --nice reorders only within one association.
+test_in_team_priority_reorders_only_own_team() {
+	local hold a0 a1 b u
+	hold=$(submit sb-alice --min-runtime=0:05 -N 4 --gpus-per-node=8 --wrap 'sleep 30')
+	wait_state "$hold" RUNNING 30
+	a0=$(submit sb-alice --min-runtime=0:05 -G 1 --wrap true)
+	a1=$(submit sb-alice --min-runtime=0:05 -G 1 --nice=100 --wrap true)
+	b=$(submit sb-bob --min-runtime=0:05 -G 1 --wrap true)
+	u=$(submit sb-bob --min-runtime=0 -G 1 --wrap true)
+	sleep 4
+	local pa0 pa1 pb pu
+	pa0=$(prio "$a0"); pa1=$(prio "$a1"); pb=$(prio "$b"); pu=$(prio "$u")
+	say "alice nice0=$pa0 nice100=$pa1 bob=$pb bob-unallocated=$pu"
+	# sprio explains the number: its parts (tier, standing, in-team) add up
+	local sp
+	sp=$(sprio -h -j "$b" -o '%Y %B %F %S')
+	say "sprio of bob's job: $sp"
+	scancel "$hold" "$a0" "$a1" "$b" "$u"
+	awk '{ if ($1 != $2 + $3 + $4 || $2 != 2147483648 || $4 != 512) exit 1 }' <<<"$sp"
+	[ "$pa0" -gt "$pa1" ] || { say "nice did not lower alice's own job"; return 1; }
+	# both of alice's jobs are on the same side of bob's
+	if [ "$pa0" -gt "$pb" ]; then [ "$pa1" -gt "$pb" ]; else [ "$pa1" -lt "$pb" ]; fi ||
+		{ say "nice moved alice's job across bob's"; return 1; }
+	[ "$pu" -lt "$pa1" ] && [ "$pu" -lt "$pb" ] ||
+		{ say "unallocated job not below every allocated one"; return 1; }
+}
+
+# The budget with less usage relative to its share starts first: make bio
+# clearly over-used (usage/share), then queue one whole-cluster job of each.
+test_less_used_budget_starts_first() {
+	local warm hold a b sa sb ua ub
+	ua=$(raw_usage physics); ub=$(raw_usage bio)
+	# bio's usage/share must exceed physics': ub/(1/4) > ua/(3/4)
+	warm=$(submit sb-bob --min-runtime=0:05 -N 4 --gpus-per-node=8 --wrap "sleep $(( (ua / 3 - ub) / 32 + 3 ))")
+	wait_state "$warm" COMPLETED 120
+	hold=$(submit sb-carol --min-runtime=0 -N 4 --gpus-per-node=8 --wrap 'sleep 6')
+	wait_state "$hold" RUNNING 30
+	b=$(submit sb-bob --min-runtime=0:05 -N 4 --gpus-per-node=8 --wrap 'sleep 1')
+	a=$(submit sb-dave --min-runtime=0:05 -N 4 --gpus-per-node=8 --wrap 'sleep 1')
+	sleep 3
+	ua=$(raw_usage physics); ub=$(raw_usage bio)
+	say "usage physics=$ua (share 3/4) bio=$ub (share 1/4); priorities dave=$(prio "$a") bob=$(prio "$b")"
+	[ $((ub * 3)) -gt "$ua" ] || { say "bio is not over-used: test set-up failed"; return 1; }
+	wait_state "$a" COMPLETED 90
+	wait_state "$b" COMPLETED 90
+	sa=$(date -d "$(sacct_field "$a" Start)" +%s)
+	sb=$(date -d "$(sacct_field "$b" Start)" +%s)
+	say "dave (physics) started at $sa, bob (bio) at $sb"
+	[ "$sa" -lt "$sb" ]
+}
+
+# Usage survives kill -9 of slurmctld; a job running across it is charged
+# exactly once for every second it ran.
+test_usage_survives_kill9() {
+	local id before after c e
+	id=$(submit sb-dave --min-runtime=0:05 -G 4 --wrap 'sleep 20')
+	wait_state "$id" RUNNING 30
+	# let slurmctld save the job as running (its own state, not ours:
+	# killed earlier, it recovers the job as pending and kills the batch)
+	sleep 8
+	before=$(raw_usage physics)
+	"$SB_REPO/contrib/cluster.sh" kill-ctld
+	sleep 2
+	"$SB_REPO/contrib/cluster.sh" up >/dev/null
+	sleep 3	# one CalcPeriod: the reloaded ledger is published
+	after=$(raw_usage physics)
+	say "physics RawUsage before kill $before, after restart $after"
+	# nothing lost (the job kept running: usage only grows, by at most the
+	# time the controller was down plus two periods of 4 GPUs)
+	[ "$after" -ge "$before" ] && [ "$after" -le $((before + 4 * 30)) ]
+	grep -q "loaded the ledger" "$SB_CLUSTER_DIR/log/slurmctld.log"
+	wait_state "$id" COMPLETED 60
+	e=$(elapsed "$id"); c=$(ledger_charged "$id")
+	say "job ran ${e}s on 4 GPUs, charged $c"
+	[ "$c" -eq $((4 * e)) ]
+}
