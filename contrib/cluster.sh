@@ -391,9 +391,9 @@ write_configs() {
 			# Written once by contrib/cluster.sh; edit freely, 'up' keeps your changes.
 			# Longest minimum runtime (--min-runtime) a job may declare.
 			MaxMinRuntime=8:00:00
-			# Test-cluster timing: recalculate every 2 s, a 1-day window of
+			# Test-cluster timing: recalculate every second, a 1-day window of
 			# 1-minute buckets (site defaults: 60 s, 7 days, 1 hour).
-			CalcPeriod=2
+			CalcPeriod=1
 			LookbackWindow=1-0
 			BucketWidth=1
 		EOF

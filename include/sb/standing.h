@@ -119,6 +119,22 @@ int sb_standing_compute(struct sb_standing *st, const struct sb_ledger *ledger,
 int sb_standing_compute_usage(struct sb_standing *st, const double *usage);
 
 /*
+ * sb_usage_commit - add @tres_seconds of *committed* usage of association
+ * @index to @usage[index] and to each ancestor's entry (@usage as
+ * sb_ledger_usage_all() writes it: one entry per tree index, subtree sums).
+ * Committed usage is the part of a running job's minimum runtime not yet
+ * charged: protected from preemption, it will be charged unless the job
+ * ends early.  Counting it in the standing input (never in the ledger)
+ * makes a start weigh on its budget at once rather than one job length
+ * later, so a burst of starts between two recalculations cannot overshoot
+ * a budget's share by more than one CalcPeriod of starts.
+ * Return: SB_OK; SB_EINVAL (NULL, index out of range, negative or not
+ * finite @tres_seconds).
+ */
+int sb_usage_commit(const struct sb_tree *tree, double *usage, uint32_t index,
+		    double tres_seconds);
+
+/*
  * sb_standing_node - the standing of association @index.  Return: a
  * pointer owned by @st, overwritten by the next compute; NULL when @index is
  * out of range.

@@ -8,7 +8,8 @@
  *      jobs, and of jobs that ended since, into the usage ledger, from the
  *      job's *allocated* TRES, allocated and unallocated apart (the contract
  *      tag written by job_submit/budget says which);
- *   3. recomputes the standing (Fair Tree over the window's usage);
+ *   3. recomputes the standing (Fair Tree over the window's usage, plus
+ *      the uncharged rest of running jobs' minimum runtimes: committed);
  *   4. re-prioritises pending jobs;
  *   5. publishes shares, usage and standing to the associations for sshare;
  *   6. saves the ledger atomically under StateSaveLocation.
@@ -162,6 +163,29 @@ static void accrue_job(job_record_t *job_ptr, time_t now, int pos)
 	if (rc != SB_OK)
 		error("%s: cannot charge %pJ: %s", plugin_type, job_ptr,
 		      sb_strerror(rc));
+}
+
+/*
+ * Add the uncharged rest of a running allocated job's minimum runtime to
+ * @usage (standing input).  Job read lock and state_lock held.
+ */
+static void commit_job(job_record_t *job_ptr, time_t now, int pos,
+		       double *usage)
+{
+	struct sb_contract c;
+	uint32_t idx;
+	int64_t rest;
+
+	if (!IS_JOB_RUNNING(job_ptr) || pos < 0 || !job_ptr->tres_alloc_cnt ||
+	    job_ptr->tres_alloc_cnt[pos] == NO_CONSUME_VAL64 ||
+	    sb_contract_parse_tag(job_ptr->admin_comment, &c) != SB_OK ||
+	    !c.allocated ||
+	    sb_tree_index(tree, job_ptr->assoc_id, &idx) != SB_OK)
+		return;
+	rest = (int64_t)job_ptr->start_time + c.min_runtime - now;
+	if (rest > 0)
+		sb_usage_commit(tree, usage, idx,
+				(double)rest * job_ptr->tres_alloc_cnt[pos]);
 }
 
 /* A new tree from assoc_mgr's associations, or NULL (logged). */
@@ -390,6 +414,7 @@ static void recalc(void)
 	job_record_t *job_ptr;
 	ListIterator it;
 	char *doc = NULL;
+	double *usage;
 	int pos, rc, changed = 0;
 
 	budget_conf_refresh(&cfg, &cfg_seen, plugin_type);
@@ -409,14 +434,24 @@ static void recalc(void)
 
 	lock_slurmctld(job_read);
 	slurm_mutex_lock(&state_lock);
+	usage = xcalloc(sb_tree_count(tree), sizeof(*usage));
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it)))
 		accrue_job(job_ptr, now, pos);
 	list_iterator_destroy(it);
 	sb_accrual_prune(accrual, now - cfg.lookback_window);
-	rc = sb_standing_compute(standing, ledger, now);
+	rc = sb_ledger_usage_all(ledger, now, true, usage, NULL);
+	/* The rest of running jobs' protected slices weighs on the standing
+	 * now (sb_usage_commit); the ledger only ever holds what ran. */
+	it = list_iterator_create(job_list);
+	while (rc == SB_OK && (job_ptr = list_next(it)))
+		commit_job(job_ptr, now, pos, usage);
+	list_iterator_destroy(it);
+	if (rc == SB_OK)
+		rc = sb_standing_compute_usage(standing, usage);
 	slurm_mutex_unlock(&state_lock);
 	unlock_slurmctld(job_read);
+	xfree(usage);
 	if (rc != SB_OK) {
 		error("%s: standing: %s", plugin_type, sb_strerror(rc));
 		return;

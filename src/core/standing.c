@@ -267,6 +267,19 @@ static void walk(struct sb_standing *st)
 	}
 }
 
+int sb_usage_commit(const struct sb_tree *tree, double *usage, uint32_t index,
+		    double tres_seconds)
+{
+	uint32_t i;
+
+	if (!tree || !usage || index >= sb_tree_count(tree) ||
+	    !isfinite(tres_seconds) || tres_seconds < 0)
+		return SB_EINVAL;
+	for (i = index; i != SB_NONE; i = sb_tree_node(tree, i)->parent)
+		usage[i] += tres_seconds;
+	return SB_OK;
+}
+
 int sb_standing_compute_usage(struct sb_standing *st, const double *usage)
 {
 	uint32_t i, ntop;

@@ -111,3 +111,51 @@ test_usage_survives_kill9() {
 	say "job ran ${e}s on 4 GPUs, charged $c"
 	[ "$c" -eq $((4 * e)) ]
 }
+
+# Two budgets 3:1 (convT-a, convT-b under convT) both keep the cluster full of
+# allocated 2-GPU jobs; while both have demand, their charged GPU-seconds
+# converge to 3:1 within 10%.
+test_zconv_two_budgets_converge_3_to_1() {
+	local i a=() b=() ua ub left
+	# fresh accounts each run (slurmdbd revives a deleted association's id)
+	local t A B P
+	t=$(date +%s); P=conv$t; A=conv$t-a; B=conv$t-b
+	sacctmgr -i add account "$P" parent=root fairshare=1 cluster=sbcluster >/dev/null
+	sacctmgr -i add account "$A" parent="$P" fairshare=3 cluster=sbcluster >/dev/null
+	sacctmgr -i add account "$B" parent="$P" fairshare=1 cluster=sbcluster >/dev/null
+	sacctmgr -i add user sb-alice account="$A" cluster=sbcluster >/dev/null
+	sacctmgr -i add user sb-bob account="$B" cluster=sbcluster >/dev/null
+	# shares 0 afterwards: the next tests see the same budget tree as before
+	# shellcheck disable=SC2064 # expand $P now: it is local
+	trap "sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	sleep 3	# assoc_mgr learns the new associations from slurmdbd
+	# 2-GPU jobs, 16 at once, of 2-8 s drawn alike for both (seeded): jobs
+	# of one length would all end together and hand out the cluster in
+	# batches of 16, too coarse for a run this short.
+	# The minimum runtime is the whole job: protected and committed.
+	local d
+	RANDOM=42
+	for ((i = 0; i < 100; i++)); do
+		d=$((2 + RANDOM % 7))
+		a+=("$(submit sb-alice -A "$A" --min-runtime=0:$d -G 2 --wrap "sleep $d")")
+		d=$((2 + RANDOM % 7))
+		b+=("$(submit sb-bob -A "$B" --min-runtime=0:$d -G 2 --wrap "sleep $d")")
+	done
+	# The run lasts while both have demand: until $A has nothing left to
+	# start.  Then $B's queue is cancelled, and what each was given until
+	# then (the jobs started, charged in full once they end) is compared.
+	for ((i = 0; i < 400; i++)); do
+		left=$(squeue -h -A "$A" -t PD -o %i | wc -l)
+		[ "$left" -eq 0 ] && break
+		sleep 0.5
+	done
+	scancel -A "$B" -t PD
+	for ((i = 0; i < 60; i++)); do
+		[ -z "$(squeue -h -A "$A,$B" -o %i)" ] && break
+		sleep 1
+	done
+	sleep 2
+	ua=$(raw_usage "$A"); ub=$(raw_usage "$B")
+	say "charged GPU-seconds of the jobs started while both queued: $A=$ua $B=$ub (shares 3:1)"
+	awk -v a="$ua" -v b="$ub" 'BEGIN { r = a / b; print "    ratio " r; exit !(b > 0 && r >= 2.7 && r <= 3.3) }' >&2
+}

@@ -746,6 +746,30 @@ START_TEST(test_shapes)
 }
 END_TEST
 
+/* Committed usage adds to the association and every ancestor, nothing else. */
+START_TEST(test_usage_commit)
+{
+	struct sb_tree *t = sb_tree_new();
+	double u[4] = { 10, 4, 6, 0 };	/* pre-order: A(1) -> a1(2), a2(3); B(4) */
+	uint32_t a2;
+
+	ck_assert_int_eq(sb_tree_add(t, 1, 0, 3, "A"), SB_OK);
+	ck_assert_int_eq(sb_tree_add(t, 2, 1, 1, "a1"), SB_OK);
+	ck_assert_int_eq(sb_tree_add(t, 3, 1, 1, "a2"), SB_OK);
+	ck_assert_int_eq(sb_tree_add(t, 4, 0, 1, "B"), SB_OK);
+	ck_assert_int_eq(sb_tree_finalize(t), SB_OK);
+	ck_assert_int_eq(sb_tree_index(t, 3, &a2), SB_OK);
+	ck_assert_int_eq(sb_usage_commit(t, u, a2, 5), SB_OK);
+	ck_assert_msg(u[0] == 15 && u[1] == 4 && u[2] == 11 && u[3] == 0,
+		      "got %g %g %g %g, expected 15 4 11 0", u[0], u[1], u[2], u[3]);
+	ck_assert_int_eq(sb_usage_commit(t, u, 4, 1), SB_EINVAL);
+	ck_assert_int_eq(sb_usage_commit(t, u, a2, -1), SB_EINVAL);
+	ck_assert_int_eq(sb_usage_commit(t, u, a2, NAN), SB_EINVAL);
+	ck_assert_int_eq(sb_usage_commit(NULL, u, a2, 1), SB_EINVAL);
+	sb_tree_free(t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("standing");
@@ -765,6 +789,7 @@ int main(void)
 	tcase_add_test(tc, test_path);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_shapes);
+	tcase_add_test(tc, test_usage_commit);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
