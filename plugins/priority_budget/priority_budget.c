@@ -33,7 +33,9 @@
 #include "src/common/assoc_mgr.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
+#include "src/common/slurm_accounting_storage.h"
 #include "src/common/slurm_priority.h"
+#include "src/common/slurmdb_defs.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/locks.h"
@@ -53,7 +55,16 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 #define STATE_FILE "budget_ledger.json"
 
-/* Everything below is protected by state_lock. */
+#define SAVE_INTERVAL 30	/* seconds between ledger saves, at least */
+
+/*
+ * Ownership.  The recalculation thread alone changes the ledger and the
+ * accrual record, so it reads them (and saves them, which takes long for a
+ * large tree) without a lock.  state_lock guards what other threads read or
+ * write: tree and standing (swapped and recomputed by the thread, read by
+ * priority_p_set), the ended-job queue filled by priority_p_job_end, the
+ * configuration and the thread's wake-up flags.
+ */
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake_cond = PTHREAD_COND_INITIALIZER;
 static pthread_t calc_thread;
@@ -64,8 +75,19 @@ static struct sb_tree *tree;		/* current association snapshot */
 static struct sb_ledger *ledger;	/* bound to tree */
 static struct sb_accrual *accrual;
 static struct sb_standing *standing;	/* computed on tree */
-static bool state_loaded;
+static bool state_loaded, need_rebuild;
+static time_t last_save;
 static int tres_pos = -2;		/* -2: not looked up; -1: not found */
+
+/* A job's last run segment, handed over by priority_p_job_end(). */
+struct ended_job {
+	uint32_t job_id, assoc_id;
+	bool allocated;
+	double tres;
+	time_t start, end;
+};
+static struct ended_job *ended;
+static size_t ended_n, ended_cap;
 
 /* The contract tag at the start of AdminComment: allocated or not. */
 static bool job_allocated(const job_record_t *job_ptr)
@@ -235,9 +257,14 @@ static char *state_path(void)
 			      STATE_FILE);
 }
 
-/* Read the saved ledger into the (empty) ledger.  state_lock held. */
-static void load_state(void)
+/*
+ * Read the saved ledger into the (empty) ledger.  state_lock held.
+ * Return: true when it was loaded; false when missing, unreadable or
+ * corrupt (logged), and the window must be rebuilt from slurmdbd.
+ */
+static bool load_state(void)
 {
+	bool ok = false;
 	char *path = state_path(), *buf = NULL;
 	size_t dropped_n = 0;
 	struct stat st;
@@ -247,11 +274,11 @@ static void load_state(void)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ENOENT)
-			info("%s: no saved ledger at %s: starting with an empty "
-			     "window", plugin_type, path);
+			info("%s: no saved ledger at %s: rebuilding the window "
+			     "from slurmdbd", plugin_type, path);
 		else
-			error("%s: cannot open %s: %m; starting with an empty "
-			      "window", plugin_type, path);
+			error("%s: cannot open %s: %m; rebuilding the window "
+			      "from slurmdbd", plugin_type, path);
 		goto out;
 	}
 	if (fstat(fd, &st) == 0 && st.st_size > 0) {
@@ -260,22 +287,100 @@ static void load_state(void)
 	}
 	close(fd);
 	if (n <= 0 || n != st.st_size) {
-		error("%s: %s is empty or unreadable: starting with an empty "
-		      "window", plugin_type, path);
+		error("%s: %s is empty or unreadable: rebuilding the window "
+		      "from slurmdbd", plugin_type, path);
 		goto out;
 	}
 	rc = sb_ledger_from_json(ledger, accrual, buf, n, NULL, 0, &dropped_n);
 	if (rc != SB_OK) {
-		error("%s: %s is corrupt (%s): starting with an empty window",
-		      plugin_type, path, sb_strerror(rc));
+		error("%s: %s is corrupt (%s): rebuilding the window from "
+		      "slurmdbd", plugin_type, path, sb_strerror(rc));
 		goto out;
 	}
 	info("%s: loaded the ledger from %s (%zu jobs recorded, usage of %zu "
 	     "removed associations dropped)", plugin_type, path,
 	     sb_accrual_count(accrual), dropped_n);
+	ok = true;
 out:
 	xfree(buf);
 	xfree(path);
+	return ok;
+}
+
+/*
+ * The window's finished job segments from slurmdbd (requeued runs
+ * included), or NULL (logged).  No lock held: this waits for slurmdbd.
+ * Running segments are not needed: the accrual pass charges them from the
+ * live job records, from their start.
+ */
+static List fetch_finished_jobs(time_t now)
+{
+	slurmdb_job_cond_t cond;
+	List jobs;
+
+	memset(&cond, 0, sizeof(cond));
+	cond.usage_start = now - cfg.lookback_window;
+	cond.usage_end = now;
+	cond.flags = JOBCOND_FLAG_DUP | JOBCOND_FLAG_NO_STEP;
+	cond.db_flags = SLURMDB_JOB_FLAG_NOTSET;	/* 0 would mean "flags = 0" */
+	cond.cluster_list = list_create(NULL);
+	list_append(cond.cluster_list, slurm_conf.cluster_name);
+	jobs = jobacct_storage_g_get_jobs_cond(acct_db_conn,
+					       slurm_conf.slurm_user_id, &cond);
+	FREE_NULL_LIST(cond.cluster_list);
+	if (!jobs)
+		error("%s: slurmdbd did not answer: the window starts empty",
+		      plugin_type);
+	return jobs;
+}
+
+/*
+ * Charge @jobs (slurmdbd records, times already cut to the window) into the
+ * empty ledger.  Thread only; state_lock held.
+ */
+static void rebuild_from(List jobs, time_t now, int pos)
+{
+	assoc_mgr_lock_t locks = { .tres = READ_LOCK };
+	slurmdb_job_rec_t *j;
+	ListIterator it;
+	int tres_id = -1;
+	size_t n = 0;
+	double total = 0;
+
+	assoc_mgr_lock(&locks);
+	if (pos >= 0 && (uint32_t)pos < g_tres_count)
+		tres_id = assoc_mgr_tres_array[pos]->id;
+	assoc_mgr_unlock(&locks);
+
+	it = list_iterator_create(jobs);
+	while ((j = list_next(it))) {
+		struct sb_contract c;
+		uint64_t cnt = 0;
+		uint32_t idx, base = j->state & JOB_STATE_BASE;
+		double charged = 0;
+
+		/* Unfinished records come back with end = now: skip them. */
+		if (base == JOB_RUNNING || base == JOB_SUSPENDED ||
+		    base == JOB_PENDING || !j->start || j->end <= j->start ||
+		    j->end > now || sb_tree_index(tree, j->associd, &idx) != SB_OK)
+			continue;
+		if (tres_id > 0 && j->tres_alloc_str)
+			cnt = slurmdb_find_tres_count_in_string(j->tres_alloc_str,
+								tres_id);
+		if (cnt == INFINITE64)
+			cnt = 0;
+		if (sb_accrual_charge(accrual, ledger, j->jobid, idx,
+				      sb_contract_parse_tag(j->admin_comment, &c)
+				      == SB_OK && c.allocated,
+				      (double)cnt, j->start, j->end,
+				      &charged) == SB_OK) {
+			n++;
+			total += charged;
+		}
+	}
+	list_iterator_destroy(it);
+	info("%s: rebuilt the window from %zu finished job records in "
+	     "slurmdbd: %.0f TRES-seconds", plugin_type, n, total);
 }
 
 /* Write @text to the state file: temp file, fsync, rename. */
@@ -343,7 +448,7 @@ static int adopt_tree(struct sb_tree *t)
 		}
 		ledger = nl;
 		if (!state_loaded) {
-			load_state();
+			need_rebuild = !load_state();
 			state_loaded = true;
 		}
 	} else if ((rc = sb_ledger_rebind(ledger, t, NULL, 0, NULL))) {
@@ -404,6 +509,28 @@ static void publish_assocs(void)
 	assoc_mgr_unlock(&locks);
 }
 
+/* Charge the segments priority_p_job_end() queued.  state_lock held. */
+static void charge_ended(void)
+{
+	size_t i;
+
+	for (i = 0; i < ended_n; i++) {
+		struct ended_job *e = &ended[i];
+		uint32_t idx;
+		int rc;
+
+		if (sb_tree_index(tree, e->assoc_id, &idx) != SB_OK)
+			continue;
+		rc = sb_accrual_charge(accrual, ledger, e->job_id, idx,
+				       e->allocated, e->tres, e->start, e->end,
+				       NULL);
+		if (rc != SB_OK)
+			error("%s: cannot charge the end of JobId=%u: %s",
+			      plugin_type, e->job_id, sb_strerror(rc));
+	}
+	ended_n = 0;
+}
+
 /* One recalculation; see the top of the file. */
 static void recalc(void)
 {
@@ -431,10 +558,22 @@ static void recalc(void)
 		sb_tree_free(t);
 		return;
 	}
+	if (need_rebuild) {
+		List jobs = fetch_finished_jobs(now);
+
+		need_rebuild = false;
+		if (jobs) {
+			slurm_mutex_lock(&state_lock);
+			rebuild_from(jobs, now, pos);
+			slurm_mutex_unlock(&state_lock);
+			FREE_NULL_LIST(jobs);
+		}
+	}
 
 	lock_slurmctld(job_read);
 	slurm_mutex_lock(&state_lock);
 	usage = xcalloc(sb_tree_count(tree), sizeof(*usage));
+	charge_ended();
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it)))
 		accrue_job(job_ptr, now, pos);
@@ -480,12 +619,15 @@ static void recalc(void)
 
 	publish_assocs();
 
-	slurm_mutex_lock(&state_lock);
-	rc = sb_ledger_to_json(ledger, accrual, &doc);
-	slurm_mutex_unlock(&state_lock);
-	if (rc == SB_OK)
-		save_state(doc);
-	free(doc);
+	/* Saving may take long for a large tree: no lock (see Ownership).
+	 * Anything after the last save is recovered at the next start from
+	 * the job records (the accrual record says what was charged). */
+	if (now - last_save >= SAVE_INTERVAL || cfg.calc_period >= SAVE_INTERVAL) {
+		if (sb_ledger_to_json(ledger, accrual, &doc) == SB_OK)
+			save_state(doc);
+		free(doc);
+		last_save = now;
+	}
 	debug("%s: recalculated at %ld: %d pending jobs re-prioritised",
 	      plugin_type, (long)now, changed);
 }
@@ -543,8 +685,20 @@ extern int fini(void)
 		slurm_mutex_unlock(&state_lock);
 		pthread_join(calc_thread, NULL);
 		thread_running = false;
+		if (ledger) {	/* a clean stop saves everything */
+			char *doc = NULL;
+
+			slurm_mutex_lock(&state_lock);
+			charge_ended();
+			slurm_mutex_unlock(&state_lock);
+			if (sb_ledger_to_json(ledger, accrual, &doc) == SB_OK)
+				save_state(doc);
+			free(doc);
+		}
 	}
 	slurm_mutex_lock(&state_lock);
+	xfree(ended);
+	ended_n = ended_cap = 0;
 	sb_standing_free(standing);
 	sb_ledger_free(ledger);
 	sb_tree_free(tree);
@@ -661,13 +815,31 @@ extern List priority_p_get_priority_factors_list(
 	return ret;
 }
 
-/* With AccountingStorageEnforce=limits: charge the last segment exactly. */
+/*
+ * With AccountingStorageEnforce=limits Slurm calls this when a job ends or
+ * is requeued, while start_time and end_time still describe the segment
+ * that just ended (a requeue clears them soon after).  Queue it for the
+ * thread; nothing slow happens here (job write lock held).
+ */
 extern void priority_p_job_end(job_record_t *job_ptr)
 {
-	time_t now = time(NULL);
+	struct ended_job *e;
 
+	if (!job_ptr->start_time || job_ptr->end_time <= job_ptr->start_time)
+		return;
 	slurm_mutex_lock(&state_lock);
-	if (tree && ledger)
-		accrue_job(job_ptr, now, tres_pos);
+	if (ended_n == ended_cap) {
+		ended_cap = ended_cap ? 2 * ended_cap : 64;
+		xrecalloc(ended, ended_cap, sizeof(*ended));
+	}
+	e = &ended[ended_n++];
+	e->job_id = job_ptr->job_id;
+	e->assoc_id = job_ptr->assoc_id;
+	e->allocated = job_allocated(job_ptr);
+	e->tres = (tres_pos >= 0 && job_ptr->tres_alloc_cnt &&
+		   job_ptr->tres_alloc_cnt[tres_pos] != NO_CONSUME_VAL64) ?
+		  (double)job_ptr->tres_alloc_cnt[tres_pos] : 0;
+	e->start = job_ptr->start_time;
+	e->end = job_ptr->end_time;
 	slurm_mutex_unlock(&state_lock);
 }

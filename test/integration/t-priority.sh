@@ -159,3 +159,31 @@ test_zconv_two_budgets_converge_3_to_1() {
 	say "charged GPU-seconds of the jobs started while both queued: $A=$ua $B=$ub (shares 3:1)"
 	awk -v a="$ua" -v b="$ub" 'BEGIN { r = a / b; print "    ratio " r; exit !(b > 0 && r >= 2.7 && r <= 3.3) }' >&2
 }
+
+# A missing, then a corrupt, ledger file: detected, and the window is
+# rebuilt from slurmdbd's job records to the same usage.
+test_ledger_rebuilt_from_slurmdbd() {
+	local id before after f=$SB_CLUSTER_DIR/state/budget_ledger.json log=$SB_CLUSTER_DIR/log/slurmctld.log
+	id=$(submit sb-bob --min-runtime=0:03 -G 4 --wrap 'sleep 3')
+	wait_state "$id" COMPLETED 60
+	sleep 3
+	before=$(raw_usage bio sb-bob)
+	"$SB_REPO/contrib/cluster.sh" kill-ctld
+	rm -f "$f"
+	"$SB_REPO/contrib/cluster.sh" up >/dev/null
+	sleep 3
+	after=$(raw_usage bio sb-bob)
+	say "bio/sb-bob usage before $before, after a rebuild from slurmdbd $after"
+	grep -q "no saved ledger at $f: rebuilding the window from slurmdbd" "$log"
+	grep -q "rebuilt the window from [1-9][0-9]* finished job records" "$log"
+	[ "$before" = "$after" ]
+
+	"$SB_REPO/contrib/cluster.sh" kill-ctld
+	printf '{"format":"slurm-budget-ledger","version":1,"window":' > "$f"
+	"$SB_REPO/contrib/cluster.sh" up >/dev/null
+	sleep 3
+	after=$(raw_usage bio sb-bob)
+	say "after a corrupt file: $after"
+	grep -q "budget_ledger.json is corrupt" "$log"
+	[ "$before" = "$after" ]
+}
