@@ -12,7 +12,8 @@
  *      the uncharged rest of running jobs' minimum runtimes: committed);
  *   4. re-prioritises pending jobs;
  *   5. publishes shares, usage and standing to the associations for sshare;
- *   6. saves the ledger atomically under StateSaveLocation.
+ *   6. saves the ledger atomically under StateSaveLocation (as often as
+ *      costs at most 1% of the time).
  * Each step holds the slurmctld/assoc_mgr locks it needs and no longer; the
  * policy itself is in the core (src/core): tree, ledger, standing, priority.
  * Lock order: slurmctld locks, then assoc_mgr locks, then state_lock.
@@ -55,7 +56,8 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 #define STATE_FILE "budget_ledger.json"
 
-#define SAVE_INTERVAL 30	/* seconds between ledger saves, at least */
+/* Saving the ledger may cost at most this share of the thread's time. */
+#define SAVE_BUDGET_PERCENT 1
 
 /*
  * Ownership.  The recalculation thread alone changes the ledger and the
@@ -77,6 +79,7 @@ static struct sb_accrual *accrual;
 static struct sb_standing *standing;	/* computed on tree */
 static bool state_loaded, need_rebuild;
 static time_t last_save;
+static double last_save_cost;	/* seconds the last save took */
 static int tres_pos = -2;		/* -2: not looked up; -1: not found */
 
 /* A job's last run segment, handed over by priority_p_job_end(). */
@@ -619,13 +622,21 @@ static void recalc(void)
 
 	publish_assocs();
 
-	/* Saving may take long for a large tree: no lock (see Ownership).
+	/* Saving may take long for a large tree (0.5 s for 10k associations):
+	 * no lock (see Ownership), and only as often as costs at most
+	 * SAVE_BUDGET_PERCENT of the time: every cycle for small trees.
 	 * Anything after the last save is recovered at the next start from
 	 * the job records (the accrual record says what was charged). */
-	if (now - last_save >= SAVE_INTERVAL || cfg.calc_period >= SAVE_INTERVAL) {
+	if ((now - last_save) * SAVE_BUDGET_PERCENT >= last_save_cost * 100) {
+		struct timespec t0, t1;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		if (sb_ledger_to_json(ledger, accrual, &doc) == SB_OK)
 			save_state(doc);
 		free(doc);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		last_save_cost = (t1.tv_sec - t0.tv_sec) +
+				 (t1.tv_nsec - t0.tv_nsec) / 1e9;
 		last_save = now;
 	}
 	debug("%s: recalculated at %ld: %d pending jobs re-prioritised",

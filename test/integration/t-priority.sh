@@ -90,11 +90,18 @@ test_less_used_budget_starts_first() {
 # exactly once for every second it ran.
 test_usage_survives_kill9() {
 	local id before after c e
-	id=$(submit sb-dave --min-runtime=0:05 -G 4 --wrap 'sleep 20')
+	id=$(submit sb-dave --min-runtime=0:05 -G 4 --wrap 'sleep 25')
 	wait_state "$id" RUNNING 30
-	# let slurmctld save the job as running (its own state, not ours:
-	# killed earlier, it recovers the job as pending and kills the batch)
-	sleep 8
+	# Let slurmctld save the job as running in its own state file first:
+	# killed earlier, it recovers the job as pending and runs it again (a
+	# second run we would rightly charge too, see the notes of issue 3).
+	local started i
+	started=$(date -d "$(job_field "$id" StartTime)" +%s)
+	for ((i = 0; i < 60; i++)); do
+		[ "$(stat -c %Y "$SB_CLUSTER_DIR/state/job_state")" -gt "$started" ] && break
+		sleep 0.5
+	done
+	sleep 2
 	before=$(raw_usage physics)
 	"$SB_REPO/contrib/cluster.sh" kill-ctld
 	sleep 2
