@@ -513,7 +513,8 @@ start_slurmd() {
 # nodes_ok: every node registered, responding and not down/failed.
 nodes_ok() {
 	local out name state n=0
-	out=$(sinfo -h -N -o '%N %t') || return 1
+	# one line per node even when it is in several partitions
+	out=$(sinfo -h -N -o '%N %t' | sort -u) || return 1
 	while read -r name state; do
 		[ -n "$name" ] || continue
 		n=$((n + 1))

@@ -96,6 +96,11 @@ awk -F'|' '{ g=0; if (match($3, /gres\/gpu=[0-9]+/)) g=substr($3, RSTART+9, RLEN
 	     s[$1 " " k] += g * $4 }
 	   END { for (a in s) printf "     %-22s %8d GPU-s\n", a, s[a] }' | sort
 echo
+echo "   Budgets as priority/budget sees them (sshare; RawUsage = windowed allocated"
+echo "   GPU-seconds, FairShare = standing, 1 = first in line):"
+sshare -a -o Account%14,User%10,RawShares%9,NormShares%10,RawUsage%9,FairShare%9,LevelFS%10 |
+	grep -v '^ *conv\|^ *bench' | sed 's/^/     /'
+echo
 echo "== done in $((SECONDS - t0)) s; the cluster is still up:"
 echo "   eval \"\$(contrib/cluster.sh env)\"; squeue; sacct -X -o JobID,User,AdminComment%60"
 echo "   contrib/cluster.sh down    # to stop it"

@@ -33,7 +33,7 @@ int sb_contract_check(const struct sb_contract_policy *pol,
 		      const struct sb_contract_request *req,
 		      struct sb_contract *out, char *msg, size_t msglen)
 {
-	char q[256], max[32];
+	char q[256], max[32], dflt[32];
 	int64_t secs = 0;
 	bool resumable = false;
 	int rc;
@@ -52,6 +52,9 @@ int sb_contract_check(const struct sb_contract_policy *pol,
 			return SB_EMISSING;
 		}
 		secs = pol->default_min_runtime;
+		/* name the value the user did not type, and where it came from */
+		snprintf(q, sizeof(q), "%s from DefaultMinRuntime",
+			 sb_duration_format(secs, dflt, sizeof(dflt)));
 	} else if ((rc = sb_duration_parse(req->min_runtime, &secs))) {
 		if (rc == SB_ENEGATIVE)
 			say(msg, msglen, "min-runtime '%s' is negative: give a "
@@ -81,7 +84,7 @@ int sb_contract_check(const struct sb_contract_policy *pol,
 
 		say(msg, msglen, "min-runtime '%s' (%s) exceeds the job's time "
 		    "limit %s: lower --min-runtime or raise --time",
-		    req->min_runtime ? q : "default",
+		    q,
 		    sb_duration_format(secs, given, sizeof(given)),
 		    sb_duration_format(req->time_limit, limit, sizeof(limit)));
 		return SB_EABOVEMAX;
@@ -97,7 +100,7 @@ int sb_contract_check(const struct sb_contract_policy *pol,
 		    "the job's association has no budget (RawShares 0 on its "
 		    "path): submit with --min-runtime=0 to run unallocated, or "
 		    "ask your budget owner for a share",
-		    req->min_runtime ? q : "default");
+		    q);
 		return SB_ENOBUDGET;
 	}
 	out->min_runtime = secs;

@@ -184,7 +184,7 @@ START_TEST(test_site_default)
 	req.has_budget = false;
 	ck_assert_int_eq(sb_contract_check(&pol, &req, &out, msg, sizeof(msg)),
 			 SB_ENOBUDGET);
-	ck_assert_ptr_nonnull(strstr(msg, "'default'"));
+	ck_assert_msg(strstr(msg, "min-runtime '0:10:00 from DefaultMinRuntime' asks for an allocation"), "%s", msg);
 	/* the job's own time limit caps the protected slice */
 	req.has_budget = true;
 	req.min_runtime = "30";
@@ -200,7 +200,7 @@ START_TEST(test_site_default)
 	req.time_limit = 599;
 	ck_assert_int_eq(sb_contract_check(&pol, &req, &out, msg, sizeof(msg)),
 			 SB_EABOVEMAX);
-	ck_assert_ptr_nonnull(strstr(msg, "'default' (0:10:00) exceeds the job's time limit 0:09:59"));
+	ck_assert_msg(strstr(msg, "'0:10:00 from DefaultMinRuntime' (0:10:00) exceeds the job's time limit 0:09:59"), "%s", msg);
 	req.time_limit = 0;
 	/* a lower site maximum is named in the message */
 	req.min_runtime = "1:00:01";
