@@ -11,7 +11,8 @@
 # jobs, minus the same without them, divided by the recalculations in the
 # window (priority/budget: CalcPeriod=5 s; multifactor: PriorityCalcPeriod=1
 # minute).  Meanwhile `squeue` is timed every 2 s: it must keep answering.
-# Uses its own cluster directory and ports, so the test cluster may stay up.
+# Uses its own cluster directory (recreated on every run) and ports, so the
+# test cluster may stay up.
 # Writes a summary to stdout; see doc/benchmarks.md for results.
 set -euo pipefail
 
@@ -69,27 +70,28 @@ measure() {	# measure LABEL -> prints CPU seconds over the window, squeue times
 }
 
 echo "== bench: $jobs pending jobs over $accounts accounts, ${window}s per case" >&2
+cluster down >/dev/null 2>&1 || true
+rm -rf "$SB_CLUSTER_DIR"
 budget_conf="CalcPeriod=5"
 up_with ""
 printf 'MaxMinRuntime=8:00:00\n%s\n' "$budget_conf" > "$SB_CLUSTER_DIR/budget.conf"
 scontrol reconfigure
 # accounts bench0001.. under root, root associated with each
-if ! sacctmgr -nP show account bench0001 format=account | grep -q bench0001; then
-	{
-		echo "Cluster - 'sbcluster'"
-		echo "Parent - 'root'"
-		for ((i = 1; i <= accounts; i++)); do
-			printf "Account - 'bench%04d':Fairshare=%d\n" "$i" $((1 + i % 7))
-		done
-		for ((i = 1; i <= accounts; i++)); do
-			printf "Parent - 'bench%04d'\nUser - 'root':Fairshare=1\n" "$i"
-		done
-	} > "$SB_CLUSTER_DIR/bench-tree.cfg"
-	sacctmgr -i load file="$SB_CLUSTER_DIR/bench-tree.cfg" >/dev/null
-fi
+{
+	echo "Cluster - 'sbcluster'"
+	echo "Parent - 'root'"
+	for ((i = 1; i <= accounts; i++)); do
+		printf "Account - 'bench%04d':Fairshare=%d\n" "$i" $((1 + i % 7))
+	done
+	for ((i = 1; i <= accounts; i++)); do
+		printf "Parent - 'bench%04d'\nUser - 'root':Fairshare=1\n" "$i"
+	done
+} > "$SB_CLUSTER_DIR/bench-tree.cfg"
+sacctmgr -i load file="$SB_CLUSTER_DIR/bench-tree.cfg" >/dev/null
 accts=$(for ((i = 1; i <= accounts; i++)); do printf 'bench%04d,' "$i"; done)
 accts=${accts%,}
-scancel -p parked 2>/dev/null || true
+n=$(sacctmgr -nP show assoc user=root format=account | grep -c '^bench' || true)
+[ "$n" -eq "$accounts" ] || { echo "bench-ctld.sh: root has $n bench associations, wanted $accounts" >&2; exit 1; }
 sleep 3
 
 echo "== baselines without jobs" >&2

@@ -3,7 +3,7 @@
 #
 # Installs what is missing (contrib/setup.sh), builds with AddressSanitizer
 # and UBSan (contrib/build.sh --sanitizers), runs the unit tests (`make
-# check`, Check), brings up the local Slurm cluster with our plugins
+# check`, Check), runs them again under valgrind from a plain build, brings up the local Slurm cluster with our plugins
 # (contrib/cluster.sh), runs the integration tests against it, and stops the
 # cluster.  Exit status is non-zero if anything failed.
 #
@@ -38,13 +38,28 @@ for log in "$build"/test/unit/*.log; do
 done
 [ "$unit_rc" -eq 0 ] || { cat "$build/test-suite.log" 2>/dev/null || true; }
 
+echo "== unit tests under valgrind (a plain build: ASan and valgrind do not mix)"
+vg=$build/valgrind
+mkdir -p "$vg"
+[ -f "$vg/Makefile" ] || (cd "$vg" && "$repo/configure" -q)
+make -C "$vg" -s -j"$(nproc)" check TESTS= >/dev/null
+for t in "$vg"/test/unit/*-test; do
+	if CK_FORK=no valgrind -q --error-exitcode=9 --leak-check=full \
+		"$t" > "$vg/$(basename "$t").valgrind" 2>&1; then
+		echo "$(basename "$t"): valgrind clean"
+	else
+		echo "$(basename "$t"): valgrind FAILED"; tail -n 20 "$vg/$(basename "$t").valgrind"
+		unit_rc=1
+	fi
+done
+
 echo "== integration tests (local cluster)"
 stop() { [ "$keep" = 1 ] || "$repo/contrib/cluster.sh" down || true; }
 trap stop EXIT
 "$repo/contrib/cluster.sh" up
 eval "$("$repo/contrib/cluster.sh" env)"
 int_rc=0
-"$repo/test/integration/run.sh" $pattern || int_rc=$?
+"$repo/test/integration/run.sh" "$pattern" || int_rc=$?
 
 if [ "$unit_rc" -ne 0 ] || [ "$int_rc" -ne 0 ]; then
 	echo "== FAILED (unit: $unit_rc, integration: $int_rc)"

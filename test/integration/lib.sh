@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # test/integration/lib.sh - helpers for integration tests on the local
 # cluster (contrib/cluster.sh).  Sourced by run.sh; every test is a shell
 # function named test_* that returns non-zero (after saying why) on failure.

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # t-contract.sh - the minimum-runtime contract (issue 2): SPANK options,
 # job_submit/budget refusals and storage, job_modify protection, budget.conf.
 
