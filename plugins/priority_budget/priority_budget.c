@@ -132,9 +132,13 @@ static int charge_tres_pos(void)
 {
 	slurmdb_tres_rec_t rec;
 	char *type, *slash;
+	int pos;
 
-	if (tres_pos != -2)
-		return tres_pos;
+	slurm_mutex_lock(&state_lock);
+	pos = tres_pos;
+	slurm_mutex_unlock(&state_lock);
+	if (pos != -2)
+		return pos;
 	memset(&rec, 0, sizeof(rec));
 	type = xstrdup(cfg.charge_tres);
 	if ((slash = strchr(type, '/'))) {
@@ -142,13 +146,16 @@ static int charge_tres_pos(void)
 		rec.name = slash + 1;
 	}
 	rec.type = type;
-	tres_pos = assoc_mgr_find_tres_pos(&rec, false);
-	if (tres_pos < 0)
+	pos = assoc_mgr_find_tres_pos(&rec, false);
+	if (pos < 0)
 		error("%s: ChargeTRES=%s is not in AccountingStorageTRES: "
 		      "nothing is charged until it is added there",
 		      plugin_type, cfg.charge_tres);
 	xfree(type);
-	return tres_pos;
+	slurm_mutex_lock(&state_lock);	/* priority_p_job_end reads it */
+	tres_pos = pos;
+	slurm_mutex_unlock(&state_lock);
+	return pos;
 }
 
 /*
