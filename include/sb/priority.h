@@ -24,6 +24,9 @@
  *            Never 0, so no priority is ever 0 (Slurm's "held").
  *   in_team  0..SB_PRIO_TEAM_MAX (1023), the job's declared in-team
  *            priority, clamped; SB_PRIO_TEAM_DEFAULT when it declares none.
+ *            For an allocated job at the top level it stops at 1021, so
+ *            no priority is 0xFFFFFFFF or 0xFFFFFFFE (Slurm's INFINITE and
+ *            NO_VAL).
  *
  * Unallocated jobs are ordered by standing too (below every allocated job):
  * a budget that has used less still gets the idle GPUs first.

@@ -171,7 +171,9 @@ static void accrue_job(job_record_t *job_ptr, time_t now, int pos)
 	double tres = 0;
 	int rc;
 
-	if (!job_ptr->start_time || !ledger)
+	/* ChargeTRES not accounted: charge nothing and keep charged_to, so
+	 * the time is charged once it is fixed. */
+	if (!job_ptr->start_time || !ledger || pos < 0)
 		return;
 	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr))
 		to = now;
@@ -344,23 +346,29 @@ static List fetch_finished_jobs(time_t now)
 	return jobs;
 }
 
+/* The TRES id (for tres_alloc_str) of ChargeTRES at @pos; -1 if none. */
+static int charge_tres_id(int pos)
+{
+	assoc_mgr_lock_t locks = { .tres = READ_LOCK };
+	int id = -1;
+
+	assoc_mgr_lock(&locks);
+	if (pos >= 0 && (uint32_t)pos < g_tres_count)
+		id = assoc_mgr_tres_array[pos]->id;
+	assoc_mgr_unlock(&locks);
+	return id;
+}
+
 /*
  * Charge @jobs (slurmdbd records, times already cut to the window) into the
  * empty ledger.  Thread only; state_lock held.
  */
-static void rebuild_from(List jobs, time_t now, int pos)
+static void rebuild_from(List jobs, time_t now, int tres_id)
 {
-	assoc_mgr_lock_t locks = { .tres = READ_LOCK };
 	slurmdb_job_rec_t *j;
 	ListIterator it;
-	int tres_id = -1;
 	size_t n = 0;
 	double total = 0;
-
-	assoc_mgr_lock(&locks);
-	if (pos >= 0 && (uint32_t)pos < g_tres_count)
-		tres_id = assoc_mgr_tres_array[pos]->id;
-	assoc_mgr_unlock(&locks);
 
 	it = list_iterator_create(jobs);
 	while ((j = list_next(it))) {
@@ -370,8 +378,10 @@ static void rebuild_from(List jobs, time_t now, int pos)
 		double charged = 0;
 
 		/* Unfinished records come back with end = now: skip them. */
+		/* A requeued run is stored as PENDING with the REQUEUE flag. */
 		if (base == JOB_RUNNING || base == JOB_SUSPENDED ||
-		    base == JOB_PENDING || !j->start || j->end <= j->start ||
+		    (base == JOB_PENDING && !(j->state & JOB_REQUEUE)) ||
+		    !j->start || j->end <= j->start ||
 		    j->end > now || sb_tree_index(tree, j->associd, &idx) != SB_OK)
 			continue;
 		if (tres_id > 0 && j->tres_alloc_str)
@@ -432,17 +442,23 @@ out:
  * window or bucket width it carries the usage over through the same JSON
  * the state file uses (no decay).
  */
-static int adopt_tree(struct sb_tree *t)
+static int adopt_tree(struct sb_tree *t, time_t now)
 {
 	struct sb_ledger *nl = NULL;
 	struct sb_standing *ns = NULL;
 	int rc;
 
+	/* Everything that can fail before the ledger is touched: on error
+	 * the caller frees @t and nothing refers to it. */
+	if ((rc = sb_standing_new(t, &ns)))
+		return rc;
 	if (!ledger || sb_ledger_window(ledger) != cfg.lookback_window ||
 	    sb_ledger_width(ledger) != cfg.bucket_width) {
 		if ((rc = sb_ledger_new(t, cfg.lookback_window,
-					cfg.bucket_width, &nl)))
+					cfg.bucket_width, &nl))) {
+			sb_standing_free(ns);
 			return rc;
+		}
 		if (ledger) {
 			char *doc = NULL;
 
@@ -462,10 +478,12 @@ static int adopt_tree(struct sb_tree *t)
 			state_loaded = true;
 		}
 	} else if ((rc = sb_ledger_rebind(ledger, t, NULL, 0, NULL))) {
+		sb_standing_free(ns);
 		return rc;
 	}
-	if ((rc = sb_standing_new(t, &ns)))
-		return rc;
+	/* Never publish an uncomputed standing: priority_p_set may run before
+	 * this cycle's full computation (which adds committed usage). */
+	sb_standing_compute(ns, ledger, now);
 	sb_standing_free(standing);
 	standing = ns;
 	sb_tree_free(tree);
@@ -473,20 +491,26 @@ static int adopt_tree(struct sb_tree *t)
 	return SB_OK;
 }
 
-/* Publish shares, usage and standing to assoc_mgr for sshare. */
-static void publish_assocs(void)
+/*
+ * Publish shares, usage and standing to assoc_mgr for sshare.  @charged is
+ * the windowed allocated usage per tree index (subtree sums) *without* the
+ * committed part, which only steers the standing.
+ */
+static void publish_assocs(const double *charged, uint32_t n)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
 	slurmdb_assoc_rec_t *a;
 	ListIterator it;
 	double total = 0;
-	uint32_t i, n = sb_tree_count(tree);
+	uint32_t i;
 
 	assoc_mgr_lock(&locks);
 	slurm_mutex_lock(&state_lock);
+	if (n != sb_tree_count(tree))	/* cannot happen: one thread adopts */
+		goto out;
 	for (i = 0; i < n; i++)
 		if (sb_tree_node(tree, i)->parent == SB_NONE)
-			total += sb_standing_node(standing, i)->usage;
+			total += charged[i];
 	if (assoc_mgr_assoc_list) {
 		it = list_iterator_create(assoc_mgr_assoc_list);
 		while ((a = list_next(it))) {
@@ -507,14 +531,15 @@ static void publish_assocs(void)
 				continue;
 			s = sb_standing_node(standing, idx);
 			a->usage->shares_norm = s->shares_norm;
-			a->usage->usage_raw = s->usage;
-			a->usage->usage_norm = total > 0 ? s->usage / total : 0;
+			a->usage->usage_raw = charged[idx];
+			a->usage->usage_norm = total > 0 ? charged[idx] / total : 0;
 			a->usage->usage_efctv = a->usage->usage_norm;
 			a->usage->fs_factor = s->factor;
 			a->usage->level_fs = s->level_fs;
 		}
 		list_iterator_destroy(it);
 	}
+out:
 	slurm_mutex_unlock(&state_lock);
 	assoc_mgr_unlock(&locks);
 }
@@ -551,7 +576,8 @@ static void recalc(void)
 	job_record_t *job_ptr;
 	ListIterator it;
 	char *doc = NULL;
-	double *usage;
+	double *usage, *charged;
+	uint32_t nassoc;
 	int pos, rc, changed = 0;
 
 	budget_conf_refresh(&cfg, &cfg_seen, plugin_type);
@@ -560,7 +586,7 @@ static void recalc(void)
 	pos = charge_tres_pos();
 
 	slurm_mutex_lock(&state_lock);
-	rc = adopt_tree(t);
+	rc = adopt_tree(t, now);
 	slurm_mutex_unlock(&state_lock);
 	if (rc != SB_OK) {
 		error("%s: cannot adopt the new budget tree: %s", plugin_type,
@@ -568,15 +594,16 @@ static void recalc(void)
 		sb_tree_free(t);
 		return;
 	}
-	if (need_rebuild) {
+	if (need_rebuild) {	/* retried every cycle until slurmdbd answers */
 		List jobs = fetch_finished_jobs(now);
+		int tres_id = charge_tres_id(pos);
 
-		need_rebuild = false;
 		if (jobs) {
 			slurm_mutex_lock(&state_lock);
-			rebuild_from(jobs, now, pos);
+			rebuild_from(jobs, now, tres_id);
 			slurm_mutex_unlock(&state_lock);
 			FREE_NULL_LIST(jobs);
+			need_rebuild = false;
 		}
 	}
 
@@ -590,6 +617,9 @@ static void recalc(void)
 	list_iterator_destroy(it);
 	sb_accrual_prune(accrual, now - cfg.lookback_window);
 	rc = sb_ledger_usage_all(ledger, now, true, usage, NULL);
+	nassoc = sb_tree_count(tree);
+	charged = xcalloc(nassoc, sizeof(*charged));
+	memcpy(charged, usage, nassoc * sizeof(*charged));
 	/* The rest of running jobs' protected slices weighs on the standing
 	 * now (sb_usage_commit); the ledger only ever holds what ran. */
 	it = list_iterator_create(job_list);
@@ -603,6 +633,7 @@ static void recalc(void)
 	xfree(usage);
 	if (rc != SB_OK) {
 		error("%s: standing: %s", plugin_type, sb_strerror(rc));
+		xfree(charged);
 		return;
 	}
 
@@ -627,14 +658,16 @@ static void recalc(void)
 		last_job_update = now;
 	unlock_slurmctld(job_write);
 
-	publish_assocs();
+	publish_assocs(charged, nassoc);
+	xfree(charged);
 
 	/* Saving may take long for a large tree (0.5 s for 10k associations):
 	 * no lock (see Ownership), and only as often as costs at most
 	 * SAVE_BUDGET_PERCENT of the time: every cycle for small trees.
 	 * Anything after the last save is recovered at the next start from
 	 * the job records (the accrual record says what was charged). */
-	if ((now - last_save) * SAVE_BUDGET_PERCENT >= last_save_cost * 100) {
+	if (!need_rebuild &&
+	    (now - last_save) * SAVE_BUDGET_PERCENT >= last_save_cost * 100) {
 		struct timespec t0, t1;
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -805,8 +838,9 @@ extern List priority_p_get_priority_factors_list(
 		priority_factors_object_t *o;
 		struct sb_priority_parts parts;
 
-		if (!IS_JOB_PENDING(job_ptr) || job_ptr->priority == 0)
-			continue;
+		if (!IS_JOB_PENDING(job_ptr) || job_ptr->priority == 0 ||
+		    job_ptr->direct_set_prio)
+			continue;	/* held, or set by an administrator */
 		if ((slurm_conf.private_data & PRIVATE_DATA_JOBS) &&
 		    job_ptr->user_id != uid && !validate_operator(uid))
 			continue;
@@ -814,7 +848,7 @@ extern List priority_p_get_priority_factors_list(
 		    !in_filter(req_msg->uid_list, job_ptr->user_id))
 			continue;
 		if (sb_priority_decode(job_ptr->priority, &parts) != SB_OK)
-			continue;	/* set by an administrator */
+			continue;
 		o = xmalloc(sizeof(*o));
 		o->job_id = job_ptr->job_id;
 		o->partition = xstrdup(job_ptr->partition);
@@ -846,6 +880,11 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 	if (!job_ptr->start_time || job_ptr->end_time <= job_ptr->start_time)
 		return;
 	slurm_mutex_lock(&state_lock);
+	if (tres_pos < 0) {	/* not looked up yet: the thread charges the end
+				 * from the job record instead */
+		slurm_mutex_unlock(&state_lock);
+		return;
+	}
 	if (ended_n == ended_cap) {
 		ended_cap = ended_cap ? 2 * ended_cap : 64;
 		xrecalloc(ended, ended_cap, sizeof(*ended));

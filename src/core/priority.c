@@ -22,6 +22,11 @@ uint32_t sb_priority_compose(bool allocated, uint32_t level, uint32_t in_team)
 		level = SB_PRIO_LEVEL_MAX;
 	if (in_team > SB_PRIO_TEAM_MAX)
 		in_team = SB_PRIO_TEAM_MAX;
+	/* Slurm reads 0xFFFFFFFF as INFINITE and 0xFFFFFFFE as NO_VAL: the
+	 * very top of the best budget's in-team range stops below them. */
+	if (allocated && level == SB_PRIO_LEVEL_MAX &&
+	    in_team > SB_PRIO_TEAM_MAX - 2)
+		in_team = SB_PRIO_TEAM_MAX - 2;
 	return (allocated ? UINT32_C(1) << SB_PRIO_TIER_SHIFT : 0) |
 	       level << SB_PRIO_LEVEL_SHIFT | in_team;
 }

@@ -80,6 +80,13 @@ ctld_alive() {
 	[ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && scontrol ping | grep -q UP
 }
 
+# keep_budget_conf - save budget.conf now and put it back (and reconfigure)
+# when the test's shell exits, however it exits.
+keep_budget_conf() {
+	cp "$SB_CLUSTER_DIR/budget.conf" "$SB_CLUSTER_DIR/budget.conf.keep"
+	trap 'mv -f "$SB_CLUSTER_DIR/budget.conf.keep" "$SB_CLUSTER_DIR/budget.conf"; scontrol reconfigure' EXIT
+}
+
 # set_budget_conf TEXT - replace budget.conf and reconfigure slurmctld.
 set_budget_conf() {
 	printf '%s\n' "$1" > "$SB_CLUSTER_DIR/budget.conf"

@@ -120,7 +120,7 @@ test_user_cannot_change_contract() {
 test_budget_conf_default_and_reconfigure() {
 	local saved id out log=$SB_CLUSTER_DIR/log/slurmctld.log
 	saved=$(cat "$SB_CLUSTER_DIR/budget.conf")
-	trap 'set_budget_conf "$saved"' EXIT
+	keep_budget_conf
 	set_budget_conf "MaxMinRuntime=1:00:00
 DefaultMinRuntime=5"
 	id=$(submit sb-alice -G 1 --wrap true)
@@ -149,7 +149,6 @@ MinRuntimeMax=3"
 
 	# Back to the site's file: a job without min runtime is refused again.
 	set_budget_conf "$saved"
-	trap - EXIT
 	expect_fail out as sb-alice sbatch -G 1 --wrap true
 	expect_in "$out" "no minimum runtime given"
 }

@@ -144,12 +144,15 @@ test_zconv_two_budgets_converge_3_to_1() {
 	# The minimum runtime is the whole job: protected and committed.
 	local d
 	RANDOM=42
-	for ((i = 0; i < 100; i++)); do
+	# Submitted held, released together: both queues are full from the
+	# first second (no head start for whoever is submitted first).
+	for ((i = 0; i < 250; i++)); do
 		d=$((2 + RANDOM % 7))
-		a+=("$(submit sb-alice -A "$A" --min-runtime=0:$d -G 2 --wrap "sleep $d")")
+		a+=("$(submit sb-alice -H -A "$A" --min-runtime=0:$d -G 2 --wrap "sleep $d")")
 		d=$((2 + RANDOM % 7))
-		b+=("$(submit sb-bob -A "$B" --min-runtime=0:$d -G 2 --wrap "sleep $d")")
+		b+=("$(submit sb-bob -H -A "$B" --min-runtime=0:$d -G 2 --wrap "sleep $d")")
 	done
+	scontrol release "$(IFS=,; echo "${a[*]},${b[*]}")"
 	# The run lasts while both have demand: until $A has nothing left to
 	# start.  Then $B's queue is cancelled, and what each was given until
 	# then (the jobs started, charged in full once they end) is compared.
@@ -195,4 +198,29 @@ test_ledger_rebuilt_from_slurmdbd() {
 	say "after a corrupt file: $after"
 	grep -q "budget_ledger.json is corrupt" "$log"
 	[ "$before" = "$after" ]
+}
+
+# scontrol reconfigure keeps the window's usage (nothing decays twice).
+test_usage_survives_reconfigure() {
+	local before after saved i
+	saved=$(cat "$SB_CLUSTER_DIR/budget.conf")
+	keep_budget_conf
+	# nothing running, and the last ends charged
+	for ((i = 0; i < 60; i++)); do
+		[ -z "$(squeue -h -o %i)" ] && break
+		sleep 1
+	done
+	sleep 3
+	before=$(raw_usage physics)
+	scontrol reconfigure
+	sleep 3
+	after=$(raw_usage physics)
+	say "physics usage before $before, after reconfigure $after"
+	[ "$before" = "$after" ]
+	# A changed BucketWidth is read and takes effect (its usage carry-over
+	# is checked by the unit tests; see the notes of issue 3 for a
+	# discrepancy seen here on the live cluster).
+	set_budget_conf "$(sed 's/^BucketWidth=.*/BucketWidth=0:30/' <<<"$saved")"
+	grep -q "BucketWidth=0:00:30" "$SB_CLUSTER_DIR/log/slurmctld.log"
+	ctld_alive
 }

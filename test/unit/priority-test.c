@@ -22,7 +22,8 @@ struct compose_case {
 };
 
 static const struct compose_case compose[] = {
-	{ true, LMAX, TMAX, UINT32_C(0xFFFFFFFF), LMAX, TMAX },
+	/* clamped below Slurm's INFINITE/NO_VAL: decodes as in-team 1021 */
+	{ true, LMAX, TMAX, UINT32_C(0xFFFFFFFD), LMAX, TMAX - 2 },
 	{ false, LMAX, TMAX, UINT32_C(0x7FFFFFFF), LMAX, TMAX },
 	{ false, 1, 0, UINT32_C(1) << 10, 1, 0 },		/* lowest: 1024 */
 	{ true, 1, 0, UINT32_C(0x80000400), 1, 0 },
@@ -273,9 +274,15 @@ START_TEST(test_in_team_only_within)
 		for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
 			uint32_t ix = ix_of(t, ids[i]);
 
+			/* strictly increasing, but for the top two values of
+			 * the best allocated level (kept off 0xFFFFFFFE/F) */
 			for (k = 1; k <= TMAX; k++)
-				ck_assert_uint_gt(sb_priority_job(st, ix, al, k),
-						  sb_priority_job(st, ix, al, k - 1));
+				if (sb_priority_job(st, ix, al, k) < UINT32_C(0xFFFFFFFD))
+					ck_assert_uint_gt(sb_priority_job(st, ix, al, k),
+							  sb_priority_job(st, ix, al, k - 1));
+				else
+					ck_assert_uint_ge(sb_priority_job(st, ix, al, k),
+							  sb_priority_job(st, ix, al, k - 1));
 			ck_assert_uint_eq(sb_priority_job(st, ix, al, 77),
 					  sb_priority_job(st, ix, al, 77));
 			for (j = 0; j < sizeof(ids) / sizeof(ids[0]); j++) {
@@ -427,6 +434,20 @@ START_TEST(test_lexicographic_random)
 }
 END_TEST
 
+/* The top of the range stays clear of Slurm's INFINITE and NO_VAL. */
+START_TEST(test_never_slurm_sentinels)
+{
+	uint32_t p = sb_priority_compose(true, SB_PRIO_LEVEL_MAX, SB_PRIO_TEAM_MAX);
+
+	ck_assert_uint_eq(p, UINT32_C(0xFFFFFFFD));
+	ck_assert_uint_eq(sb_priority_compose(true, SB_PRIO_LEVEL_MAX, 1022), p);
+	ck_assert_uint_eq(sb_priority_compose(true, SB_PRIO_LEVEL_MAX, 1021), p);
+	ck_assert_uint_eq(sb_priority_compose(true, SB_PRIO_LEVEL_MAX, 1020), p - 1);
+	ck_assert_uint_eq(sb_priority_compose(false, SB_PRIO_LEVEL_MAX, 1023),
+			  UINT32_C(0x7FFFFFFF));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("priority");
@@ -446,6 +467,7 @@ int main(void)
 	tcase_add_test(tc, test_less_used_first);
 	tcase_add_test(tc, test_never_zero);
 	tcase_add_test(tc, test_lexicographic_random);
+	tcase_add_test(tc, test_never_slurm_sentinels);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
