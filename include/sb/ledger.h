@@ -134,8 +134,10 @@ int sb_ledger_usage_all(const struct sb_ledger *ledger, int64_t now,
 /*
  * sb_ledger_rebind - move the ledger onto @tree, a new tree for a changed
  * association set: usage follows the association id, so known ids keep
- * theirs (a moved association takes its usage to its new parent) and
- * associations no longer in @tree are dropped.
+ * theirs (a moved association takes its usage to its new parent); the usage
+ * of an association no longer in @tree goes to its nearest ancestor that is
+ * (so a deletion never lowers a budget's usage), and is dropped only when
+ * none is left.  The ledger's current tree must still be alive.
  *
  * @dropped:  out, may be NULL: up to @cap ids of associations whose usage
  *            was dropped; @ndropped: out, may be NULL: how many there were

@@ -294,6 +294,40 @@ static void note_dropped(uint32_t id, uint32_t *dropped, size_t cap,
 	(*n)++;
 }
 
+static int row_spread(const struct sb_ledger *l, struct row *r, int64_t s,
+		      int64_t len, double alloc, double unalloc);
+
+/*
+ * Usage of an association that left the tree stays with its nearest
+ * ancestor that is still there (as usage charged to a parent would in
+ * Slurm), so deleting or moving an association never removes usage from the
+ * budgets above it.  Moves row @r (old index @i) into @rows of @tree.
+ * Return: SB_OK, or SB_ENOTFOUND when no ancestor survives, SB_ENOMEM.
+ */
+static int adopt_orphan(const struct sb_ledger *l, const struct sb_tree *tree,
+			uint32_t i, const struct row *r, struct row *rows)
+{
+	const struct sb_tree *old = l->tree;
+	uint32_t p, ix;
+	int64_t k;
+	int rc;
+
+	for (p = sb_tree_node(old, i)->parent; p != SB_NONE;
+	     p = sb_tree_node(old, p)->parent)
+		if (sb_tree_index(tree, sb_tree_node(old, p)->id, &ix) == SB_OK)
+			break;
+	if (p == SB_NONE)
+		return SB_ENOTFOUND;
+	for (k = row_oldest(l, r); k <= r->head; k++) {
+		double a = r->b[k % l->nslots], u = r->b[l->nslots + k % l->nslots];
+
+		if ((a != 0 || u != 0) &&
+		    (rc = row_spread(l, &rows[ix], k * l->width, l->width, a, u)))
+			return rc;
+	}
+	return SB_OK;
+}
+
 int sb_ledger_rebind(struct sb_ledger *ledger, const struct sb_tree *tree,
 		     uint32_t *dropped, size_t cap, size_t *ndropped)
 {
@@ -313,15 +347,19 @@ int sb_ledger_rebind(struct sb_ledger *ledger, const struct sb_tree *tree,
 		free(ids);
 		return SB_ENOMEM;
 	}
+	/* Old indices are pre-order, so an old ancestor's row is placed
+	 * before any descendant's usage is moved into it. */
 	for (i = 0; i < ledger->n; i++) {
 		struct row *r = &ledger->rows[i];
 
 		if (!r->b)
 			continue;
-		if (sb_tree_index(tree, ledger->ids[i], &ix) == SB_OK) {
+		if (sb_tree_index(tree, ledger->ids[i], &ix) == SB_OK)
 			rows[ix] = *r;
-		} else {
+		else if (adopt_orphan(ledger, tree, i, r, rows) != SB_OK) {
 			note_dropped(ledger->ids[i], dropped, cap, &nd);
+			free(r->b);
+		} else {
 			free(r->b);
 		}
 		r->b = NULL;

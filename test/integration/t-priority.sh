@@ -224,3 +224,21 @@ test_usage_survives_reconfigure() {
 	grep -q "BucketWidth=0:00:30" "$SB_CLUSTER_DIR/log/slurmctld.log"
 	ctld_alive
 }
+
+# Deleting an association keeps its usage with its budget: the parent's
+# usage does not drop (no laundering usage by moving users around).
+test_deleted_association_usage_stays_with_budget() {
+	local id before after
+	sacctmgr -i add user sb-dave account=phys-a cluster=sbcluster >/dev/null
+	sleep 2
+	id=$(submit sb-dave -A phys-a --min-runtime=0:03 -G 4 --wrap 'sleep 3')
+	wait_state "$id" COMPLETED 60
+	sleep 3
+	before=$(raw_usage phys-a)
+	sacctmgr -i delete user sb-dave account=phys-a cluster=sbcluster >/dev/null
+	sleep 3
+	[ -z "$(raw_usage phys-a sb-dave)" ] || { say "association still there"; return 1; }
+	after=$(raw_usage phys-a)
+	say "phys-a usage before deleting sb-dave's association $before, after $after"
+	[ "$before" = "$after" ]
+}

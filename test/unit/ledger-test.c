@@ -859,14 +859,15 @@ END_TEST
 
 START_TEST(test_rebind)
 {
-	struct sb_tree *t = small_tree(), *t2 = sb_tree_new();
+	struct sb_tree *t = small_tree(), *t2 = sb_tree_new(), *t3 = sb_tree_new();
 	struct sb_ledger *l;
 	uint32_t dropped[2] = { 0 };
-	size_t nd = 0;
+	size_t nd = 7;
 
 	ck_assert_int_eq(sb_ledger_new(t, WEEK, H, &l), SB_OK);
 	ck_assert_int_eq(sb_ledger_charge(l, ix_of(t, 2), T0, T0 + 10, 1, true), SB_OK);
 	ck_assert_int_eq(sb_ledger_charge(l, ix_of(t, 3), T0, T0 + 20, 1, true), SB_OK);
+	ck_assert_int_eq(sb_ledger_charge(l, ix_of(t, 3), T0 - 2 * H, T0 - H, 2, false), SB_OK);
 	/* new tree: bob (3) is gone, alice (2) moved under a new account 5,
 	 * and a new user 4 appeared */
 	ck_assert_int_eq(sb_tree_add(t2, 1, 0, 1, "acct"), SB_OK);
@@ -876,17 +877,27 @@ START_TEST(test_rebind)
 	ck_assert_int_eq(sb_tree_finalize(t2), SB_OK);
 	ck_assert_int_eq(sb_ledger_rebind(l, t2, dropped, 2, &nd), SB_OK);
 	sb_tree_free(t);	/* the ledger no longer needs the old tree */
-	ck_assert_uint_eq(nd, 1);
-	ck_assert_uint_eq(dropped[0], 3);
+	/* bob's usage stays with his account: nothing dropped, nothing lost */
+	ck_assert_uint_eq(nd, 0);
 	ck_assert_ptr_eq(sb_ledger_tree(l), t2);
 	ck_assert_double_eq(sb_ledger_usage(l, ix_of(t2, 2), T0 + 20, true), 10);
 	ck_assert_double_eq(sb_ledger_usage(l, ix_of(t2, 5), T0 + 20, true), 10);
-	ck_assert_double_eq(sb_ledger_usage(l, ix_of(t2, 1), T0 + 20, true), 10);
+	ck_assert_double_eq(sb_ledger_usage(l, ix_of(t2, 1), T0 + 20, true), 30);
+	ck_assert_double_eq(sb_ledger_usage(l, ix_of(t2, 1), T0 + 20, false), 2 * H);
 	ck_assert_double_eq(sb_ledger_usage(l, ix_of(t2, 4), T0 + 20, true), 0);
 	ck_assert_int_eq(sb_ledger_charge(l, ix_of(t2, 4), T0, T0 + 5, 1, true), SB_OK);
-	ck_assert_double_eq(sb_ledger_usage(l, ix_of(t2, 1), T0 + 20, true), 15);
+	ck_assert_double_eq(sb_ledger_usage(l, ix_of(t2, 1), T0 + 20, true), 35);
+	/* a tree without any of their ancestors: their usage is dropped */
+	ck_assert_int_eq(sb_tree_add(t3, 9, 0, 1, "other"), SB_OK);
+	ck_assert_int_eq(sb_tree_finalize(t3), SB_OK);
+	ck_assert_int_eq(sb_ledger_rebind(l, t3, dropped, 2, &nd), SB_OK);
+	ck_assert_uint_eq(nd, 3);	/* acct 1, carol 4, alice 2 */
+	ck_assert_uint_eq(dropped[0], 1);
+	ck_assert_uint_eq(dropped[1], 4);
+	ck_assert_double_eq(sb_ledger_usage(l, ix_of(t3, 9), T0 + 20, true), 0);
 	sb_ledger_free(l);
 	sb_tree_free(t2);
+	sb_tree_free(t3);
 }
 END_TEST
 
