@@ -21,10 +21,6 @@ int budget_conf_load(struct sb_config *cfg, const char *who)
 	int i, rc = SLURM_ERROR;
 
 	sb_config_init(&next);
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		error("%s: %s is not a regular file", who, path);
-		goto out;
-	}
 	if (stat(path, &st) < 0) {
 		if (errno != ENOENT) {
 			error("%s: cannot read %s: %m", who, path);
@@ -36,9 +32,17 @@ int budget_conf_load(struct sb_config *cfg, const char *who)
 		rc = SLURM_SUCCESS;
 		goto out;
 	}
+	if (!S_ISREG(st.st_mode)) {
+		error("%s: %s is not a regular file: make it one (see "
+		      "budget.conf(5)) or remove it to use the defaults", who,
+		      path);
+		goto out;
+	}
 
 	memset(opts, 0, sizeof(opts));
-	for (i = 0; sb_config_keys[i]; i++) {
+	/* the last entry stays zero: the table's terminator */
+	for (i = 0; sb_config_keys[i] && i < (int)(sizeof(opts) / sizeof(opts[0])) - 1;
+	     i++) {
 		opts[i].key = (char *)sb_config_keys[i];
 		opts[i].type = S_P_STRING;
 	}

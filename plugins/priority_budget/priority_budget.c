@@ -201,10 +201,11 @@ static void accrue_job(job_record_t *job_ptr, time_t now, int pos)
 
 /*
  * Add the uncharged rest of a running allocated job's minimum runtime to
- * @usage (standing input).  Job read lock and state_lock held.
+ * @committed[its association] (own, not subtree sums; sb_usage_commit
+ * carries it up later).  Job read lock and state_lock held.
  */
 static void commit_job(job_record_t *job_ptr, time_t now, int pos,
-		       double *usage)
+		       double *committed)
 {
 	struct sb_contract c;
 	uint32_t idx;
@@ -218,8 +219,7 @@ static void commit_job(job_record_t *job_ptr, time_t now, int pos,
 		return;
 	rest = (int64_t)job_ptr->start_time + c.min_runtime - now;
 	if (rest > 0)
-		sb_usage_commit(tree, usage, idx,
-				(double)rest * job_ptr->tres_alloc_cnt[pos]);
+		committed[idx] += (double)rest * job_ptr->tres_alloc_cnt[pos];
 }
 
 /* A new tree from assoc_mgr's associations, or NULL (logged). */
@@ -576,8 +576,8 @@ static void recalc(void)
 	job_record_t *job_ptr;
 	ListIterator it;
 	char *doc = NULL;
-	double *usage, *charged;
-	uint32_t nassoc;
+	double *usage, *charged, *committed;
+	uint32_t nassoc, i;
 	int pos, rc, changed = 0;
 
 	budget_conf_refresh(&cfg, &cfg_seen, plugin_type);
@@ -609,28 +609,32 @@ static void recalc(void)
 
 	lock_slurmctld(job_read);
 	slurm_mutex_lock(&state_lock);
-	usage = xcalloc(sb_tree_count(tree), sizeof(*usage));
+	nassoc = sb_tree_count(tree);
+	committed = xcalloc(nassoc, sizeof(*committed));
+	charged = xcalloc(nassoc, sizeof(*charged));
+	usage = xcalloc(nassoc, sizeof(*usage));
 	charge_ended();
+	/* One pass: charge what ran, and note the rest of running jobs'
+	 * protected slices, which weighs on the standing now; the ledger
+	 * only ever holds what ran. */
 	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it)))
+	while ((job_ptr = list_next(it))) {
 		accrue_job(job_ptr, now, pos);
+		commit_job(job_ptr, now, pos, committed);
+	}
 	list_iterator_destroy(it);
 	sb_accrual_prune(accrual, now - cfg.lookback_window);
-	rc = sb_ledger_usage_all(ledger, now, true, usage, NULL);
-	nassoc = sb_tree_count(tree);
-	charged = xcalloc(nassoc, sizeof(*charged));
-	memcpy(charged, usage, nassoc * sizeof(*charged));
-	/* The rest of running jobs' protected slices weighs on the standing
-	 * now (sb_usage_commit); the ledger only ever holds what ran. */
-	it = list_iterator_create(job_list);
-	while (rc == SB_OK && (job_ptr = list_next(it)))
-		commit_job(job_ptr, now, pos, usage);
-	list_iterator_destroy(it);
+	rc = sb_ledger_usage_all(ledger, now, true, charged, NULL);
+	memcpy(usage, charged, nassoc * sizeof(*usage));
+	for (i = 0; rc == SB_OK && i < nassoc; i++)
+		if (committed[i] > 0)
+			rc = sb_usage_commit(tree, usage, i, committed[i]);
 	if (rc == SB_OK)
 		rc = sb_standing_compute_usage(standing, usage);
 	slurm_mutex_unlock(&state_lock);
 	unlock_slurmctld(job_read);
 	xfree(usage);
+	xfree(committed);
 	if (rc != SB_OK) {
 		error("%s: standing: %s", plugin_type, sb_strerror(rc));
 		xfree(charged);
