@@ -87,6 +87,20 @@ keep_budget_conf() {
 	trap 'mv -f "$SB_CLUSTER_DIR/budget.conf.keep" "$SB_CLUSTER_DIR/budget.conf"; scontrol reconfigure' EXIT
 }
 
+# wait_ctld_saved EPOCH - wait until slurmctld has saved its job state after
+# EPOCH.  A kill -9 before that makes slurmctld forget what happened since:
+# it recovers a finished job as running (a ghost holding GPUs until the
+# node reports it gone) or a started one as pending.
+wait_ctld_saved() {
+	local i
+	for ((i = 0; i < 60; i++)); do
+		[ "$(stat -c %Y "$SB_CLUSTER_DIR/state/job_state")" -gt "$1" ] && return 0
+		sleep 0.5
+	done
+	say "slurmctld did not save its job state within 30 s"
+	return 1
+}
+
 # set_budget_conf TEXT - replace budget.conf and reconfigure slurmctld.
 set_budget_conf() {
 	printf '%s\n' "$1" > "$SB_CLUSTER_DIR/budget.conf"

@@ -97,12 +97,7 @@ test_usage_survives_kill9() {
 	# Let slurmctld save the job as running in its own state file first:
 	# killed earlier, it recovers the job as pending and runs it again (a
 	# second run we would rightly charge too, see the notes of issue 3).
-	local started i
-	started=$(date -d "$(job_field "$id" StartTime)" +%s)
-	for ((i = 0; i < 60; i++)); do
-		[ "$(stat -c %Y "$SB_CLUSTER_DIR/state/job_state")" -gt "$started" ] && break
-		sleep 0.5
-	done
+	wait_ctld_saved "$(date -d "$(job_field "$id" StartTime)" +%s)"
 	sleep 2
 	before=$(raw_usage physics)
 	"$SB_REPO/contrib/cluster.sh" kill-ctld
@@ -178,6 +173,7 @@ test_ledger_rebuilt_from_slurmdbd() {
 	local id before after f=$SB_CLUSTER_DIR/state/budget_ledger.json log=$SB_CLUSTER_DIR/log/slurmctld.log
 	id=$(submit sb-bob --min-runtime=0:03 -G 4 --wrap 'sleep 3')
 	wait_state "$id" COMPLETED 60
+	wait_ctld_saved "$(date +%s)"	# or it would recover the job as running
 	sleep 3
 	before=$(raw_usage bio sb-bob)
 	"$SB_REPO/contrib/cluster.sh" kill-ctld
