@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "sb/contract.h"
+#include "sb/preempt.h"
 
 /* Longest ChargeTRES value ("gres/gpu", "cpu", "gres/gpu:h100"). */
 #define SB_TRES_NAME_MAX 64
@@ -21,6 +22,9 @@ struct sb_config {
 	int64_t lookback_window;	/* LookbackWindow: seconds */
 	int64_t bucket_width;	/* BucketWidth: seconds; divides the window */
 	char charge_tres[SB_TRES_NAME_MAX];	/* ChargeTRES: "type[/name]" */
+	struct sb_preempt_policy preempt;	/* PreemptGraceTime,
+						 * PreemptNonResumable,
+						 * RepairReason */
 };
 
 /* The keys budget.conf accepts, NULL-terminated, in documentation order. */

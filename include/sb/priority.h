@@ -3,18 +3,19 @@
  *
  * Order (DESIGN.md, "Job priority"): every allocated job above every
  * unallocated one; then the standing of the job's association; then the
- * job's declared in-team priority; equal numbers are left to Slurm's FIFO
- * tie-break (submit time, job id), so a requeued job keeps its place.
+ * job's declared in-team priority; then whether the job already ran and
+ * was requeued; equal numbers are left to Slurm's FIFO tie-break (submit
+ * time, job id).
  *
  * Bit layout:
  *
- *    31 | 30 ........................ 10 | 9 ............ 0
- *   tier|  standing level (21 bits)       | in-team (10 bits)
+ *    31 | 30 .................... 11 | 10 ........ 1 |    0
+ *   tier|  standing level (20 bits)  | in-team (10)  | resumed
  *
- *   priority = tier << 31 | level << 10 | in_team
+ *   priority = tier << 31 | level << 11 | in_team << 1 | resumed
  *
  *   tier     1 = allocated (min runtime > 0), 0 = unallocated.
- *   level    1..SB_PRIO_LEVEL_MAX (2,097,151), from the association's
+ *   level    1..SB_PRIO_LEVEL_MAX (1,048,575), from the association's
  *            strict position p among the n associations of the standing
  *            (sb/standing.h), best first:
  *                level = 1 + floor((n - 1 - p) * (LEVEL_MAX - 1) / (n - 1))
@@ -24,9 +25,14 @@
  *            Never 0, so no priority is ever 0 (Slurm's "held").
  *   in_team  0..SB_PRIO_TEAM_MAX (1023), the job's declared in-team
  *            priority, clamped; SB_PRIO_TEAM_DEFAULT when it declares none.
- *            For an allocated job at the top level it stops at 1021, so
+ *            For an allocated job at the top level it stops at 1022, so
  *            no priority is 0xFFFFFFFF or 0xFFFFFFFE (Slurm's INFINITE and
  *            NO_VAL).
+ *   resumed  1 for a pending job that has run before and was requeued
+ *            (preempted, or released by repair).  Slurm 22.05 resets a
+ *            requeued job's submit time, which would send it behind every
+ *            younger job of its team with the same in-team priority; this
+ *            bit keeps it ahead of them (doc/design.md, "Deviations").
  *
  * Unallocated jobs are ordered by standing too (below every allocated job):
  * a budget that has used less still gets the idle GPUs first.
@@ -40,11 +46,14 @@
 struct sb_standing;
 
 #define SB_PRIO_TIER_SHIFT 31
-#define SB_PRIO_LEVEL_SHIFT 10
-#define SB_PRIO_LEVEL_BITS 21
+#define SB_PRIO_LEVEL_SHIFT 11
+#define SB_PRIO_LEVEL_BITS 20
 #define SB_PRIO_LEVEL_MAX ((UINT32_C(1) << SB_PRIO_LEVEL_BITS) - 1)
 #define SB_PRIO_TEAM_BITS 10
 #define SB_PRIO_TEAM_MAX ((UINT32_C(1) << SB_PRIO_TEAM_BITS) - 1)
+#define SB_PRIO_TEAM_SHIFT 1
+/* Bit 0: the job ran before and was requeued (see above). */
+#define SB_PRIO_RESUMED UINT32_C(1)
 /* In the middle, so a job can be declared more or less urgent than the
  * team's ordinary ones. */
 #define SB_PRIO_TEAM_DEFAULT UINT32_C(512)
@@ -54,6 +63,7 @@ struct sb_priority_parts {
 	bool allocated;		/* tier */
 	uint32_t level;		/* 1..SB_PRIO_LEVEL_MAX */
 	uint32_t in_team;	/* 0..SB_PRIO_TEAM_MAX */
+	bool resumed;		/* bit 0 */
 };
 
 /*
@@ -65,9 +75,10 @@ struct sb_priority_parts {
 uint32_t sb_priority_level(uint32_t position, uint32_t count);
 
 /*
- * sb_priority_compose - tier << 31 | level << 10 | in_team, with @level
- * clamped to 1..SB_PRIO_LEVEL_MAX and @in_team to 0..SB_PRIO_TEAM_MAX.
- * Never 0.
+ * sb_priority_compose - tier << 31 | level << 11 | in_team << 1, with
+ * @level clamped to 1..SB_PRIO_LEVEL_MAX and @in_team to 0..SB_PRIO_TEAM_MAX.
+ * Never 0.  The resumed bit is left 0: OR in SB_PRIO_RESUMED for a requeued
+ * pending job.
  */
 uint32_t sb_priority_compose(bool allocated, uint32_t level, uint32_t in_team);
 

@@ -121,10 +121,19 @@ static uint32_t job_priority(const job_record_t *job_ptr)
 	uint32_t idx;
 	bool allocated = job_allocated(job_ptr);
 
+	uint32_t prio;
+
 	if (!tree || !standing ||
 	    sb_tree_index(tree, job_ptr->assoc_id, &idx) != SB_OK)
-		return sb_priority_compose(allocated, 1, job_in_team(job_ptr));
-	return sb_priority_job(standing, idx, allocated, job_in_team(job_ptr));
+		prio = sb_priority_compose(allocated, 1, job_in_team(job_ptr));
+	else
+		prio = sb_priority_job(standing, idx, allocated,
+				       job_in_team(job_ptr));
+	/* A requeued job keeps its place ahead of younger jobs of its team
+	 * although Slurm reset its submit time (sb/priority.h). */
+	if (IS_JOB_PENDING(job_ptr) && job_ptr->restart_cnt)
+		prio |= SB_PRIO_RESUMED;
+	return prio;
 }
 
 /* Position of ChargeTRES in the job's TRES arrays; -1 if not accounted. */
@@ -647,8 +656,10 @@ static void recalc(void)
 	while ((job_ptr = list_next(it))) {
 		uint32_t prio;
 
-		if (!IS_JOB_PENDING(job_ptr) || job_ptr->priority == 0 ||
-		    job_ptr->direct_set_prio)
+		/* Running jobs too: preempt/budget compares a preemptor
+		 * with the victim's *current* priority. */
+		if (!(IS_JOB_PENDING(job_ptr) || IS_JOB_RUNNING(job_ptr)) ||
+		    job_ptr->priority == 0 || job_ptr->direct_set_prio)
 			continue;
 		prio = job_priority(job_ptr);
 		if (prio != job_ptr->priority) {
@@ -826,7 +837,8 @@ static bool in_filter(List l, uint32_t v)
 /*
  * sprio: each pending job's priority split into its parts, placed in the
  * columns that add up to it: tier (1 << 31 for allocated jobs) in ASSOC,
- * standing level << 10 in FAIRSHARE, in-team priority (512 - nice) in SITE.
+ * standing level << 11 in FAIRSHARE, in-team priority (512 - nice) << 1
+ * plus the resumed bit in SITE.
  */
 extern List priority_p_get_priority_factors_list(
 	priority_factors_request_msg_t *req_msg, uid_t uid)
@@ -862,7 +874,8 @@ extern List priority_p_get_priority_factors_list(
 		o->priority_fs = (double)parts.level * (1 << SB_PRIO_LEVEL_SHIFT);
 		/* sprio adds SITE - NICE_OFFSET and subtracts NICE - NICE_OFFSET;
 		 * the nice value is already inside the in-team part. */
-		o->priority_site = parts.in_team + NICE_OFFSET;
+		o->priority_site = ((double)parts.in_team * 2 + parts.resumed) +
+				   NICE_OFFSET;
 		o->nice = NICE_OFFSET;
 		list_append(ret, o);
 	}

@@ -14,6 +14,9 @@ const char *const sb_config_keys[] = {
 	"LookbackWindow",
 	"BucketWidth",
 	"ChargeTRES",
+	"PreemptGraceTime",
+	"PreemptNonResumable",
+	"RepairReason",
 	NULL,
 };
 
@@ -25,6 +28,55 @@ void sb_config_init(struct sb_config *cfg)
 	cfg->lookback_window = 7 * 86400;
 	cfg->bucket_width = 3600;
 	snprintf(cfg->charge_tres, sizeof(cfg->charge_tres), "gres/gpu");
+	sb_preempt_policy_init(&cfg->preempt);
+}
+
+/* PreemptNonResumable: cancel | keep. */
+static int set_nonresumable(const char *value, enum sb_nonresumable *dst,
+			    char *msg, size_t msglen)
+{
+	char q[256];
+
+	if (value && !strcasecmp(value, "cancel")) {
+		*dst = SB_NONRESUMABLE_CANCEL;
+		return SB_OK;
+	}
+	if (value && !strcasecmp(value, "keep")) {
+		*dst = SB_NONRESUMABLE_KEEP;
+		return SB_OK;
+	}
+	snprintf(msg, msglen, "PreemptNonResumable='%s' is not accepted: give "
+		 "cancel (the default: a victim that is not resumable is "
+		 "cancelled) or keep (it is never preempted)",
+		 sb_quote(value, q, sizeof(q)));
+	return SB_ESYNTAX;
+}
+
+/* RepairReason: a printable glob, or "none"/"" for off. */
+static int set_pattern(const char *value, char *dst, size_t len, char *msg,
+		       size_t msglen)
+{
+	char q[256];
+	const char *p;
+	size_t n;
+
+	if (!value || !strcasecmp(value, "none")) {
+		dst[0] = '\0';
+		return SB_OK;
+	}
+	if ((n = strlen(value)) >= len)
+		goto bad;
+	for (p = value; *p; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
+			goto bad;
+	memcpy(dst, value, n + 1);
+	return SB_OK;
+bad:
+	snprintf(msg, msglen, "RepairReason='%s' is not accepted: give a "
+		 "glob over the drain reason (fnmatch(3), case-insensitive, "
+		 "printable ASCII, under %zu bytes) such as 'repair*', or none",
+		 sb_quote(value, q, sizeof(q)), len);
+	return SB_ESYNTAX;
 }
 
 /* Whole seconds in [lo, hi] (CalcPeriod). */
@@ -133,9 +185,20 @@ int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
 	if (!strcasecmp(key, "ChargeTRES"))
 		return set_tres(value, cfg->charge_tres,
 				sizeof(cfg->charge_tres), msg, msglen);
+	if (!strcasecmp(key, "PreemptGraceTime"))
+		return set_seconds("PreemptGraceTime", value, 0, 3600,
+				   &cfg->preempt.grace_time, msg, msglen);
+	if (!strcasecmp(key, "PreemptNonResumable"))
+		return set_nonresumable(value, &cfg->preempt.nonresumable, msg,
+					msglen);
+	if (!strcasecmp(key, "RepairReason"))
+		return set_pattern(value, cfg->preempt.repair_reason,
+				   sizeof(cfg->preempt.repair_reason), msg,
+				   msglen);
 	snprintf(msg, msglen, "unknown key '%s' (accepted: MaxMinRuntime, "
 		 "DefaultMinRuntime, CalcPeriod, LookbackWindow, BucketWidth, "
-		 "ChargeTRES)", sb_quote(key, q, sizeof(q)));
+		 "ChargeTRES, PreemptGraceTime, PreemptNonResumable, "
+		 "RepairReason)", sb_quote(key, q, sizeof(q)));
 	return SB_EUNKNOWNKEY;
 }
 
@@ -171,7 +234,8 @@ char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 	char m[32], d[32], w[32], b[32];
 
 	snprintf(buf, len, "MaxMinRuntime=%s DefaultMinRuntime=%s "
-		 "CalcPeriod=%lld LookbackWindow=%s BucketWidth=%s ChargeTRES=%s",
+		 "CalcPeriod=%lld LookbackWindow=%s BucketWidth=%s ChargeTRES=%s "
+		 "PreemptGraceTime=%lld PreemptNonResumable=%s RepairReason=%s",
 		 sb_duration_format(cfg->contract.max_min_runtime, m, sizeof(m)),
 		 cfg->contract.default_min_runtime < 0 ? "none" :
 		 sb_duration_format(cfg->contract.default_min_runtime, d,
@@ -179,6 +243,10 @@ char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 		 (long long)cfg->calc_period,
 		 sb_duration_format(cfg->lookback_window, w, sizeof(w)),
 		 sb_duration_format(cfg->bucket_width, b, sizeof(b)),
-		 cfg->charge_tres);
+		 cfg->charge_tres, (long long)cfg->preempt.grace_time,
+		 cfg->preempt.nonresumable == SB_NONRESUMABLE_KEEP ? "keep" :
+		 "cancel",
+		 cfg->preempt.repair_reason[0] ? cfg->preempt.repair_reason :
+		 "none");
 	return buf;
 }

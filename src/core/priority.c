@@ -25,10 +25,10 @@ uint32_t sb_priority_compose(bool allocated, uint32_t level, uint32_t in_team)
 	/* Slurm reads 0xFFFFFFFF as INFINITE and 0xFFFFFFFE as NO_VAL: the
 	 * very top of the best budget's in-team range stops below them. */
 	if (allocated && level == SB_PRIO_LEVEL_MAX &&
-	    in_team > SB_PRIO_TEAM_MAX - 2)
-		in_team = SB_PRIO_TEAM_MAX - 2;
+	    in_team > SB_PRIO_TEAM_MAX - 1)
+		in_team = SB_PRIO_TEAM_MAX - 1;
 	return (allocated ? UINT32_C(1) << SB_PRIO_TIER_SHIFT : 0) |
-	       level << SB_PRIO_LEVEL_SHIFT | in_team;
+	       level << SB_PRIO_LEVEL_SHIFT | in_team << SB_PRIO_TEAM_SHIFT;
 }
 
 uint32_t sb_priority_job(const struct sb_standing *st, uint32_t assoc_index,
@@ -47,6 +47,7 @@ int sb_priority_decode(uint32_t prio, struct sb_priority_parts *out)
 		return SB_EINVAL;
 	out->allocated = prio >> SB_PRIO_TIER_SHIFT;
 	out->level = level;
-	out->in_team = prio & SB_PRIO_TEAM_MAX;
+	out->in_team = (prio >> SB_PRIO_TEAM_SHIFT) & SB_PRIO_TEAM_MAX;
+	out->resumed = prio & SB_PRIO_RESUMED;
 	return SB_OK;
 }

@@ -54,7 +54,7 @@ test_in_team_priority_reorders_only_own_team() {
 	sp=$(sprio -h -j "$b" -o '%Y %B %F %S')
 	say "sprio of bob's job: $sp"
 	scancel "$hold" "$a0" "$a1" "$b" "$u"
-	awk '{ if ($1 != $2 + $3 + $4 || $2 != 2147483648 || $4 != 512) exit 1 }' <<<"$sp"
+	awk '{ if ($1 != $2 + $3 + $4 || $2 != 2147483648 || $4 != 1024) exit 1 }' <<<"$sp"
 	[ "$pa0" -gt "$pa1" ] || { say "nice did not lower alice's own job"; return 1; }
 	# both of alice's jobs are on the same side of bob's
 	if [ "$pa0" -gt "$pb" ]; then [ "$pa1" -gt "$pb" ]; else [ "$pa1" -lt "$pb" ]; fi ||

@@ -9,14 +9,16 @@
 START_TEST(test_defaults)
 {
 	struct sb_config cfg;
-	char buf[128];
+	char buf[256];
 
 	sb_config_init(&cfg);
 	ck_assert_int_eq(cfg.contract.max_min_runtime, 8 * 3600);
 	ck_assert_int_lt(cfg.contract.default_min_runtime, 0);
 	ck_assert_str_eq(sb_config_describe(&cfg, buf, sizeof(buf)),
 			 "MaxMinRuntime=8:00:00 DefaultMinRuntime=none CalcPeriod=60 "
-			 "LookbackWindow=7-00:00:00 BucketWidth=1:00:00 ChargeTRES=gres/gpu");
+			 "LookbackWindow=7-00:00:00 BucketWidth=1:00:00 ChargeTRES=gres/gpu "
+			 "PreemptGraceTime=30 PreemptNonResumable=cancel "
+			 "RepairReason=repair*");
 	ck_assert_int_eq(sb_config_check(&cfg, buf, sizeof(buf)), SB_OK);
 }
 END_TEST
@@ -132,7 +134,7 @@ START_TEST(test_keys_listed)
 	for (i = 0; sb_config_keys[i]; i++)
 		ck_assert_int_ne(sb_config_set(&cfg, sb_config_keys[i], "1", msg,
 					       sizeof(msg)), SB_EUNKNOWNKEY);
-	ck_assert_int_eq(i, 6);
+	ck_assert_int_eq(i, 9);
 }
 END_TEST
 

@@ -22,16 +22,17 @@ struct compose_case {
 };
 
 static const struct compose_case compose[] = {
-	/* clamped below Slurm's INFINITE/NO_VAL: decodes as in-team 1021 */
-	{ true, LMAX, TMAX, UINT32_C(0xFFFFFFFD), LMAX, TMAX - 2 },
-	{ false, LMAX, TMAX, UINT32_C(0x7FFFFFFF), LMAX, TMAX },
-	{ false, 1, 0, UINT32_C(1) << 10, 1, 0 },		/* lowest: 1024 */
-	{ true, 1, 0, UINT32_C(0x80000400), 1, 0 },
-	{ true, 2, 7, UINT32_C(0x80000807), 2, 7 },
-	{ false, 0, 0, UINT32_C(1) << 10, 1, 0 },		/* level clamped up */
-	{ false, LMAX + 5, 0, LMAX << 10, LMAX, 0 },		/* and down */
-	{ true, 3, 5000, UINT32_C(0x80000000) | 3 << 10 | TMAX, 3, TMAX },
-	{ false, 1000, SB_PRIO_TEAM_DEFAULT, 1000 << 10 | 512, 1000, 512 },
+	/* clamped below Slurm's INFINITE/NO_VAL: decodes as in-team 1022, and
+	 * the resumed bit still fits (0xFFFFFFFD) */
+	{ true, LMAX, TMAX, UINT32_C(0xFFFFFFFC), LMAX, TMAX - 1 },
+	{ false, LMAX, TMAX, UINT32_C(0x7FFFFFFE), LMAX, TMAX },
+	{ false, 1, 0, UINT32_C(1) << 11, 1, 0 },		/* lowest: 2048 */
+	{ true, 1, 0, UINT32_C(0x80000800), 1, 0 },
+	{ true, 2, 7, UINT32_C(0x8000100E), 2, 7 },
+	{ false, 0, 0, UINT32_C(1) << 11, 1, 0 },		/* level clamped up */
+	{ false, LMAX + 5, 0, LMAX << 11, LMAX, 0 },		/* and down */
+	{ true, 3, 5000, UINT32_C(0x80000000) | 3 << 11 | TMAX << 1, 3, TMAX },
+	{ false, 1000, SB_PRIO_TEAM_DEFAULT, 1000 << 11 | 512 << 1, 1000, 512 },
 };
 
 START_TEST(test_compose_decode)
@@ -43,6 +44,9 @@ START_TEST(test_compose_decode)
 	ck_assert_msg(prio == c->prio, "compose(%d, %u, %u) = 0x%08x, expected "
 		      "0x%08x", c->allocated, c->level, c->team, prio, c->prio);
 	ck_assert_int_eq(sb_priority_decode(prio, &p), SB_OK);
+	ck_assert(!p.resumed);
+	ck_assert_int_eq(sb_priority_decode(prio | SB_PRIO_RESUMED, &p), SB_OK);
+	ck_assert(p.resumed);
 	ck_assert_msg(p.allocated == c->allocated && p.level == c->level_out &&
 		      p.in_team == c->team_out,
 		      "decode(0x%08x) = {%d, %u, %u}, expected {%d, %u, %u}", prio,
@@ -53,8 +57,9 @@ END_TEST
 
 START_TEST(test_decode_foreign)
 {
-	static const uint32_t foreign[] = { 0, 1, 1023, UINT32_C(0x80000000),
-					    UINT32_C(0x800003FF) };
+	static const uint32_t foreign[] = { 0, 1, 1023, 2047,
+					    UINT32_C(0x80000000),
+					    UINT32_C(0x800007FF) };
 	struct sb_priority_parts p;
 	size_t i;
 
@@ -274,10 +279,10 @@ START_TEST(test_in_team_only_within)
 		for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
 			uint32_t ix = ix_of(t, ids[i]);
 
-			/* strictly increasing, but for the top two values of
+			/* strictly increasing, but for the top value of
 			 * the best allocated level (kept off 0xFFFFFFFE/F) */
 			for (k = 1; k <= TMAX; k++)
-				if (sb_priority_job(st, ix, al, k) < UINT32_C(0xFFFFFFFD))
+				if (sb_priority_job(st, ix, al, k) < UINT32_C(0xFFFFFFFC))
 					ck_assert_uint_gt(sb_priority_job(st, ix, al, k),
 							  sb_priority_job(st, ix, al, k - 1));
 				else
@@ -439,12 +444,12 @@ START_TEST(test_never_slurm_sentinels)
 {
 	uint32_t p = sb_priority_compose(true, SB_PRIO_LEVEL_MAX, SB_PRIO_TEAM_MAX);
 
-	ck_assert_uint_eq(p, UINT32_C(0xFFFFFFFD));
+	ck_assert_uint_eq(p, UINT32_C(0xFFFFFFFC));
+	ck_assert_uint_eq(p | SB_PRIO_RESUMED, UINT32_C(0xFFFFFFFD));
 	ck_assert_uint_eq(sb_priority_compose(true, SB_PRIO_LEVEL_MAX, 1022), p);
-	ck_assert_uint_eq(sb_priority_compose(true, SB_PRIO_LEVEL_MAX, 1021), p);
-	ck_assert_uint_eq(sb_priority_compose(true, SB_PRIO_LEVEL_MAX, 1020), p - 1);
+	ck_assert_uint_eq(sb_priority_compose(true, SB_PRIO_LEVEL_MAX, 1021), p - 2);
 	ck_assert_uint_eq(sb_priority_compose(false, SB_PRIO_LEVEL_MAX, 1023),
-			  UINT32_C(0x7FFFFFFF));
+			  UINT32_C(0x7FFFFFFE));
 }
 END_TEST
 

@@ -1,0 +1,160 @@
+/*
+ * sb/preempt.h - who may preempt whom, in which order, and what happens to
+ * the victim; and when a job on a node drained for repair is released.
+ *
+ * Rules (DESIGN.md "Preemption", MISSION.md "The scheduling contract"):
+ *   - only allocated jobs preempt (a job of min runtime 0 never does);
+ *   - an unallocated job is preemptable at any time;
+ *   - an allocated job is preemptable only once it has run its min runtime
+ *     in the current run (start + min_runtime <= now), and only by a job
+ *     whose priority is strictly higher than the victim's *current*
+ *     priority (its budget's standing as of now, see sb/priority.h);
+ *   - victims are taken unallocated first, then lowest current priority,
+ *     then least work lost (TRES-seconds of the current run).
+ *
+ * A preemption can never be undone within one min runtime: the preemptor is
+ * allocated, so it is protected for its own min runtime once it starts, and
+ * the victim, when it is unallocated, may never preempt at all.
+ *
+ * No Slurm, no clock: times are seconds on any common scale, given by the
+ * caller.  The plugin (plugins/preempt_budget) and the simulator (src/sim)
+ * call these same functions.
+ */
+#ifndef SB_PREEMPT_H
+#define SB_PREEMPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sb/contract.h"
+
+/* Longest RepairReason pattern. */
+#define SB_REPAIR_REASON_MAX 128
+
+/* What happens to a victim that is not resumable (PreemptNonResumable). */
+enum sb_nonresumable {
+	SB_NONRESUMABLE_CANCEL = 0,	/* cancelled (the default) */
+	SB_NONRESUMABLE_KEEP = 1,	/* never preempted; repair waits for it */
+};
+
+/* The site's preemption settings (budget.conf, see sb/config.h). */
+struct sb_preempt_policy {
+	int64_t grace_time;		/* PreemptGraceTime: seconds between the
+					 * SIGTERM and the kill/requeue, >= 0 */
+	enum sb_nonresumable nonresumable;	/* PreemptNonResumable */
+	char repair_reason[SB_REPAIR_REASON_MAX];	/* RepairReason: a
+					 * case-insensitive fnmatch(3) glob over
+					 * the node's drain reason; "" = off */
+};
+
+/* One job as the preemption rules see it. */
+struct sb_preempt_job {
+	struct sb_contract contract;	/* min runtime, resumable, allocated */
+	int64_t start;		/* start of the current run, seconds (a
+				 * requeued job's clock restarts); ignored for
+				 * a pending preemptor */
+	uint32_t priority;	/* current priority (sb_priority_job() with the
+				 * standing as of now); for a preemptor, the
+				 * priority it is queued with */
+	uint64_t tres;		/* charged TRES allocated (GPUs), >= 0 */
+};
+
+/* The answer of sb_preempt_check(); SB_PREEMPT_YES is 0. */
+enum sb_preempt_verdict {
+	SB_PREEMPT_YES = 0,
+	SB_PREEMPT_UNALLOCATED,	/* the preemptor is unallocated */
+	SB_PREEMPT_PROTECTED,	/* the victim is inside its min runtime */
+	SB_PREEMPT_OUTRANKED,	/* the victim's current priority >= the
+				 * preemptor's */
+	SB_PREEMPT_KEPT,	/* not resumable, and the site keeps those */
+};
+
+/* What to do with a victim (PREEMPT_DATA_MODE in the plugin). */
+enum sb_preempt_action {
+	SB_ACTION_REQUEUE = 0,	/* resumable: back to the queue, same job id */
+	SB_ACTION_CANCEL = 1,	/* not resumable: cancelled */
+	SB_ACTION_NONE = 2,	/* not resumable and kept: never preempted */
+};
+
+/* sb_preempt_policy_init - defaults: PreemptGraceTime=30,
+ * PreemptNonResumable=cancel, RepairReason="repair*". */
+void sb_preempt_policy_init(struct sb_preempt_policy *pol);
+
+/*
+ * sb_preempt_static - the relation that holds whatever the time: an
+ * allocated job ranks above an unallocated one for preemption.  This is all
+ * Slurm's queue sort may use (preempt_p_job_preempt_check); the time-bound
+ * rules belong to sb_preempt_check().  Returns false for NULL arguments.
+ */
+bool sb_preempt_static(const struct sb_contract *preemptor,
+		       const struct sb_contract *preemptee);
+
+/*
+ * sb_preempt_protected_until - the first second at which @job may be
+ * preempted: start + min_runtime for an allocated job, start for an
+ * unallocated one (saturating, never overflows).
+ */
+int64_t sb_preempt_protected_until(const struct sb_preempt_job *job);
+
+/*
+ * sb_preempt_check - may the pending @preemptor take @victim's resources at
+ * @now (seconds)?  The rules are at the top of this file; the checks are
+ * made in the order of enum sb_preempt_verdict, so the answer names the
+ * first rule that refuses.  Whether the freed resources suffice is not
+ * judged here (Slurm's select plugin, or the simulator's placement, takes
+ * victims in sb_preempt_victim_key() order only until the job fits).
+ * Returns SB_PREEMPT_UNALLOCATED for NULL arguments.
+ */
+enum sb_preempt_verdict sb_preempt_check(const struct sb_preempt_policy *pol,
+					 const struct sb_preempt_job *preemptor,
+					 const struct sb_preempt_job *victim,
+					 int64_t now);
+
+/* sb_preempt_verdict_str - a short English reason, static storage. */
+const char *sb_preempt_verdict_str(enum sb_preempt_verdict v);
+
+/*
+ * sb_preempt_action - requeue if resumable, otherwise cancel or keep as
+ * @pol says.
+ */
+enum sb_preempt_action sb_preempt_action(const struct sb_preempt_policy *pol,
+					 const struct sb_contract *c);
+
+/*
+ * sb_preempt_victim_key - a 32-bit key, *lower* = preempted first:
+ *   bit 31     allocated (unallocated victims go first);
+ *   bits 10-30 the victim's current priority level (sb/priority.h), lowest
+ *              standing first;
+ *   bits 0-9   work lost, floor(8 * log2(1 + TRES-seconds of the current
+ *              run)) capped at 1023: least work lost first.
+ * Slurm sorts candidates by this key ascending (PREEMPT_DATA_PRIO).
+ */
+uint32_t sb_preempt_victim_key(const struct sb_preempt_job *victim,
+			       int64_t now);
+
+/*
+ * sb_preempt_victim_cmp - qsort(3)-style comparison of two victims by
+ * sb_preempt_victim_key(), ties by earlier start (the younger run loses
+ * less).  @now is the time of the decision.
+ */
+int sb_preempt_victim_cmp(const struct sb_preempt_job *a,
+			  const struct sb_preempt_job *b, int64_t now);
+
+/*
+ * sb_repair_reason_matches - does a node's drain @reason call for automated
+ * repair (RepairReason glob, case-insensitive)?  False when the pattern is
+ * empty or @reason is NULL.
+ */
+bool sb_repair_reason_matches(const struct sb_preempt_policy *pol,
+			      const char *reason);
+
+/*
+ * sb_repair_release_at - when a job on a node drained for repair is
+ * released: at sb_preempt_protected_until(); INT64_MAX (never) when the
+ * job is not resumable and @pol keeps such jobs.
+ */
+int64_t sb_repair_release_at(const struct sb_preempt_policy *pol,
+			     const struct sb_preempt_job *job);
+
+#endif /* SB_PREEMPT_H */

@@ -1,0 +1,132 @@
+/* preempt.c - preemption and repair rules; see sb/preempt.h. */
+#define _GNU_SOURCE /* FNM_CASEFOLD */
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "sb/error.h"
+#include "sb/preempt.h"
+#include "sb/priority.h"
+
+void sb_preempt_policy_init(struct sb_preempt_policy *pol)
+{
+	pol->grace_time = 30;
+	pol->nonresumable = SB_NONRESUMABLE_CANCEL;
+	snprintf(pol->repair_reason, sizeof(pol->repair_reason), "repair*");
+}
+
+bool sb_preempt_static(const struct sb_contract *preemptor,
+		       const struct sb_contract *preemptee)
+{
+	return preemptor && preemptee && preemptor->allocated &&
+	       !preemptee->allocated;
+}
+
+int64_t sb_preempt_protected_until(const struct sb_preempt_job *job)
+{
+	int64_t mr = job->contract.allocated ? job->contract.min_runtime : 0;
+
+	if (mr < 0)
+		mr = 0;
+	if (job->start > INT64_MAX - mr)
+		return INT64_MAX;
+	return job->start + mr;
+}
+
+enum sb_preempt_action sb_preempt_action(const struct sb_preempt_policy *pol,
+					 const struct sb_contract *c)
+{
+	if (c->resumable)
+		return SB_ACTION_REQUEUE;
+	if (pol && pol->nonresumable == SB_NONRESUMABLE_KEEP)
+		return SB_ACTION_NONE;
+	return SB_ACTION_CANCEL;
+}
+
+enum sb_preempt_verdict sb_preempt_check(const struct sb_preempt_policy *pol,
+					 const struct sb_preempt_job *preemptor,
+					 const struct sb_preempt_job *victim,
+					 int64_t now)
+{
+	if (!preemptor || !victim || !preemptor->contract.allocated)
+		return SB_PREEMPT_UNALLOCATED;
+	if (now < sb_preempt_protected_until(victim))
+		return SB_PREEMPT_PROTECTED;
+	if (victim->contract.allocated &&
+	    victim->priority >= preemptor->priority)
+		return SB_PREEMPT_OUTRANKED;
+	if (sb_preempt_action(pol, &victim->contract) == SB_ACTION_NONE)
+		return SB_PREEMPT_KEPT;
+	return SB_PREEMPT_YES;
+}
+
+const char *sb_preempt_verdict_str(enum sb_preempt_verdict v)
+{
+	switch (v) {
+	case SB_PREEMPT_YES:
+		return "preemptable";
+	case SB_PREEMPT_UNALLOCATED:
+		return "an unallocated job never preempts";
+	case SB_PREEMPT_PROTECTED:
+		return "inside its minimum runtime";
+	case SB_PREEMPT_OUTRANKED:
+		return "its budget's standing is at least the preemptor's";
+	case SB_PREEMPT_KEPT:
+		return "not resumable, and PreemptNonResumable=keep";
+	}
+	return "unknown verdict";
+}
+
+/* floor(8 * log2(1 + x)), capped at 1023; x < 0 counts as 0. */
+static uint32_t lost_bits(double x)
+{
+	double v;
+
+	if (!(x > 0))
+		return 0;
+	v = floor(8.0 * log2(1.0 + x));
+	return v >= 1023.0 ? 1023 : (uint32_t)v;
+}
+
+uint32_t sb_preempt_victim_key(const struct sb_preempt_job *victim,
+			       int64_t now)
+{
+	struct sb_priority_parts parts;
+	uint32_t level = 0;
+	double ran = (double)now - (double)victim->start;
+
+	if (sb_priority_decode(victim->priority, &parts) == SB_OK)
+		level = parts.level;
+	return (victim->contract.allocated ? UINT32_C(1) << 31 : 0) |
+	       level << 10 | lost_bits(ran * (double)victim->tres);
+}
+
+int sb_preempt_victim_cmp(const struct sb_preempt_job *a,
+			  const struct sb_preempt_job *b, int64_t now)
+{
+	uint32_t ka = sb_preempt_victim_key(a, now);
+	uint32_t kb = sb_preempt_victim_key(b, now);
+
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	/* the later start has run less: it goes first */
+	if (a->start != b->start)
+		return a->start > b->start ? -1 : 1;
+	return 0;
+}
+
+bool sb_repair_reason_matches(const struct sb_preempt_policy *pol,
+			      const char *reason)
+{
+	if (!pol || !reason || !pol->repair_reason[0])
+		return false;
+	return fnmatch(pol->repair_reason, reason, FNM_CASEFOLD) == 0;
+}
+
+int64_t sb_repair_release_at(const struct sb_preempt_policy *pol,
+			     const struct sb_preempt_job *job)
+{
+	if (sb_preempt_action(pol, &job->contract) == SB_ACTION_NONE)
+		return INT64_MAX;
+	return sb_preempt_protected_until(job);
+}

@@ -1,0 +1,327 @@
+/*
+ * preempt-test.c - who may preempt whom (every rule, in its order), the
+ * victim order, the action taken, the config keys, and repair release.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "sb/config.h"
+#include "sb/error.h"
+#include "sb/preempt.h"
+#include "sb/priority.h"
+
+#define ALLOC(mr, res) { (mr), (res), true }
+#define UNALLOC(res) { 0, (res), false }
+/* sb_priority_compose(al, lvl, default in-team), as a constant */
+#define P(al, lvl) ((al) ? UINT32_C(1) << SB_PRIO_TIER_SHIFT : 0) | \
+	(uint32_t)(lvl) << SB_PRIO_LEVEL_SHIFT | \
+	SB_PRIO_TEAM_DEFAULT << SB_PRIO_TEAM_SHIFT
+
+struct check_case {
+	const char *what;
+	struct sb_preempt_job preemptor, victim;
+	int64_t now;
+	enum sb_nonresumable nonres;
+	enum sb_preempt_verdict want;
+};
+
+static const struct check_case checks[] = {
+	{ "allocated takes unallocated at once",
+	  { ALLOC(60, true), 0, P(true, 5), 1 }, { UNALLOC(true), 100, P(false, 9), 1 },
+	  100, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_YES },
+	{ "unallocated never preempts, even an unallocated job",
+	  { UNALLOC(true), 0, P(false, 9), 1 }, { UNALLOC(true), 0, P(false, 1), 1 },
+	  1000, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_UNALLOCATED },
+	{ "unallocated never preempts an allocated job past its min runtime",
+	  { UNALLOC(true), 0, P(false, 9), 1 }, { ALLOC(10, true), 0, P(true, 1), 1 },
+	  1000, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_UNALLOCATED },
+	{ "inside the min runtime: protected, whatever the standing",
+	  { ALLOC(60, true), 0, P(true, 999), 1 }, { ALLOC(30, true), 100, P(true, 1), 1 },
+	  129, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_PROTECTED },
+	{ "at start + min runtime exactly: preemptable",
+	  { ALLOC(60, true), 0, P(true, 999), 1 }, { ALLOC(30, true), 100, P(true, 1), 1 },
+	  130, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_YES },
+	{ "past min runtime, victim's standing equal: kept",
+	  { ALLOC(60, true), 0, P(true, 7), 1 }, { ALLOC(30, true), 0, P(true, 7), 1 },
+	  500, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_OUTRANKED },
+	{ "past min runtime, victim's standing better: kept",
+	  { ALLOC(60, true), 0, P(true, 7), 1 }, { ALLOC(30, true), 0, P(true, 8), 1 },
+	  500, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_OUTRANKED },
+	{ "past min runtime, preemptor's standing better: taken",
+	  { ALLOC(60, true), 0, P(true, 8), 1 }, { ALLOC(30, true), 0, P(true, 7), 1 },
+	  500, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_YES },
+	{ "not resumable, site cancels: taken",
+	  { ALLOC(60, true), 0, P(true, 8), 1 }, { ALLOC(30, false), 0, P(true, 7), 1 },
+	  500, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_YES },
+	{ "not resumable, site keeps: kept",
+	  { ALLOC(60, true), 0, P(true, 8), 1 }, { ALLOC(30, false), 0, P(true, 7), 1 },
+	  500, SB_NONRESUMABLE_KEEP, SB_PREEMPT_KEPT },
+	{ "unallocated, not resumable, site keeps: kept",
+	  { ALLOC(60, true), 0, P(true, 8), 1 }, { UNALLOC(false), 0, P(false, 7), 1 },
+	  500, SB_NONRESUMABLE_KEEP, SB_PREEMPT_KEPT },
+	{ "protection is checked before standing",
+	  { ALLOC(60, true), 0, P(true, 1), 1 }, { ALLOC(30, true), 490, P(true, 9), 1 },
+	  500, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_PROTECTED },
+	{ "a start in the far future never overflows",
+	  { ALLOC(60, true), 0, P(true, 8), 1 }, { ALLOC(30, true), INT64_MAX - 5, P(true, 7), 1 },
+	  INT64_MAX - 1, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_PROTECTED },
+};
+
+START_TEST(test_p_macro)
+{
+	ck_assert_uint_eq(P(true, 7), sb_priority_compose(true, 7, SB_PRIO_TEAM_DEFAULT));
+	ck_assert_uint_eq(P(false, 9), sb_priority_compose(false, 9, SB_PRIO_TEAM_DEFAULT));
+}
+END_TEST
+
+START_TEST(test_check)
+{
+	const struct check_case *c = &checks[_i];
+	struct sb_preempt_policy pol;
+	enum sb_preempt_verdict v;
+
+	sb_preempt_policy_init(&pol);
+	pol.nonresumable = c->nonres;
+	v = sb_preempt_check(&pol, &c->preemptor, &c->victim, c->now);
+	ck_assert_msg(v == c->want, "%s: got %d (%s), want %d (%s)", c->what, v,
+		      sb_preempt_verdict_str(v), c->want,
+		      sb_preempt_verdict_str(c->want));
+}
+END_TEST
+
+START_TEST(test_check_null)
+{
+	struct sb_preempt_job j = { ALLOC(1, true), 0, P(true, 2), 1 };
+
+	ck_assert_int_eq(sb_preempt_check(NULL, NULL, &j, 0), SB_PREEMPT_UNALLOCATED);
+	ck_assert_int_eq(sb_preempt_check(NULL, &j, NULL, 0), SB_PREEMPT_UNALLOCATED);
+	/* NULL policy: the defaults (cancel) */
+	j.contract.resumable = false;
+	ck_assert_int_eq(sb_preempt_check(NULL, &(struct sb_preempt_job){
+		ALLOC(1, true), 0, P(true, 9), 1 }, &j, 10), SB_PREEMPT_YES);
+	ck_assert_str_eq(sb_preempt_verdict_str(SB_PREEMPT_PROTECTED),
+			 "inside its minimum runtime");
+	ck_assert_str_eq(sb_preempt_verdict_str((enum sb_preempt_verdict)77),
+			 "unknown verdict");
+}
+END_TEST
+
+/* The static relation: allocated over unallocated only. */
+START_TEST(test_static)
+{
+	struct sb_contract a = ALLOC(5, true), u = UNALLOC(true);
+
+	ck_assert(sb_preempt_static(&a, &u));
+	ck_assert(!sb_preempt_static(&u, &a));
+	ck_assert(!sb_preempt_static(&a, &a));
+	ck_assert(!sb_preempt_static(&u, &u));
+	ck_assert(!sb_preempt_static(NULL, &u));
+	ck_assert(!sb_preempt_static(&a, NULL));
+}
+END_TEST
+
+/* Victim order: unallocated, then lowest standing, then least lost. */
+struct order_case {
+	const char *what;
+	struct sb_preempt_job first, second;	/* first must go first */
+	int64_t now;
+};
+
+static const struct order_case orders[] = {
+	{ "unallocated before allocated, even a long unallocated run",
+	  { UNALLOC(true), 0, P(false, 999), 8 }, { ALLOC(5, true), 990, P(true, 1), 1 }, 1000 },
+	{ "lower standing first",
+	  { ALLOC(5, true), 0, P(true, 3), 8 }, { ALLOC(5, true), 990, P(true, 4), 1 }, 1000 },
+	{ "same standing: less work lost first (fewer GPUs)",
+	  { ALLOC(5, true), 0, P(true, 3), 1 }, { ALLOC(5, true), 0, P(true, 3), 8 }, 1000 },
+	{ "same standing: less work lost first (shorter run)",
+	  { ALLOC(5, true), 900, P(true, 3), 4 }, { ALLOC(5, true), 0, P(true, 3), 4 }, 1000 },
+	{ "same key: the later start first",
+	  { ALLOC(5, true), 999, P(true, 3), 4 }, { ALLOC(5, true), 998, P(true, 3), 4 }, 100000000 },
+	{ "unallocated among themselves: lower standing first",
+	  { UNALLOC(true), 0, P(false, 2), 8 }, { UNALLOC(true), 900, P(false, 3), 1 }, 1000 },
+};
+
+START_TEST(test_order)
+{
+	const struct order_case *c = &orders[_i];
+
+	ck_assert_msg(sb_preempt_victim_cmp(&c->first, &c->second, c->now) < 0,
+		      "%s: keys 0x%08x 0x%08x", c->what,
+		      sb_preempt_victim_key(&c->first, c->now),
+		      sb_preempt_victim_key(&c->second, c->now));
+	ck_assert(sb_preempt_victim_cmp(&c->second, &c->first, c->now) > 0);
+	ck_assert_int_eq(sb_preempt_victim_cmp(&c->first, &c->first, c->now), 0);
+}
+END_TEST
+
+/* The key's fields, hand-computed. */
+START_TEST(test_key)
+{
+	struct sb_preempt_job j = { ALLOC(5, true), 100, P(true, 3), 2 };
+
+	/* 2 GPUs x 127 s = 254 GPU-s: floor(8 * log2(255)) = 63 */
+	ck_assert_uint_eq(sb_preempt_victim_key(&j, 227),
+			  UINT32_C(0x80000000) | 3 << 10 | 63);
+	/* not started yet / clock skew: no work lost */
+	ck_assert_uint_eq(sb_preempt_victim_key(&j, 50),
+			  UINT32_C(0x80000000) | 3 << 10);
+	/* the largest run there can be still fits the 10 bits:
+	 * floor(8 * log2(2^64 * 2^63)) = 1016 */
+	j.tres = UINT64_MAX;
+	ck_assert_uint_eq(sb_preempt_victim_key(&j, INT64_MAX) & 1023, 1016);
+	ck_assert(sb_preempt_victim_key(&j, INT64_MAX) >> 10 == (sb_preempt_victim_key(&j, 227) >> 10));
+	/* a foreign priority (admin-set, 0) sorts as level 0: first */
+	j.priority = 0;
+	j.tres = 0;
+	ck_assert_uint_eq(sb_preempt_victim_key(&j, 227), UINT32_C(0x80000000));
+}
+END_TEST
+
+START_TEST(test_action)
+{
+	struct sb_preempt_policy pol;
+	struct sb_contract r = ALLOC(5, true), n = ALLOC(5, false);
+
+	sb_preempt_policy_init(&pol);
+	ck_assert_int_eq(sb_preempt_action(&pol, &r), SB_ACTION_REQUEUE);
+	ck_assert_int_eq(sb_preempt_action(&pol, &n), SB_ACTION_CANCEL);
+	pol.nonresumable = SB_NONRESUMABLE_KEEP;
+	ck_assert_int_eq(sb_preempt_action(&pol, &r), SB_ACTION_REQUEUE);
+	ck_assert_int_eq(sb_preempt_action(&pol, &n), SB_ACTION_NONE);
+	ck_assert_int_eq(sb_preempt_action(NULL, &n), SB_ACTION_CANCEL);
+}
+END_TEST
+
+struct repair_case {
+	const char *pattern, *reason;
+	bool match;
+};
+
+static const struct repair_case repairs[] = {
+	{ "repair*", "repair: bad GPU 3", true },
+	{ "repair*", "REPAIR ticket 42", true },
+	{ "repair*", "maintenance", false },
+	{ "repair*", " repair", false },
+	{ "*xid*", "GPU fell off the bus (Xid 79)", true },
+	{ "", "repair", false },
+	{ "repair*", NULL, false },
+};
+
+START_TEST(test_repair_match)
+{
+	const struct repair_case *c = &repairs[_i];
+	struct sb_preempt_policy pol;
+
+	sb_preempt_policy_init(&pol);
+	strcpy(pol.repair_reason, c->pattern);
+	ck_assert_msg(sb_repair_reason_matches(&pol, c->reason) == c->match,
+		      "'%s' ~ '%s'", c->pattern, c->reason ? c->reason : "(null)");
+}
+END_TEST
+
+START_TEST(test_repair_release)
+{
+	struct sb_preempt_policy pol;
+	struct sb_preempt_job inside = { ALLOC(600, true), 1000, P(true, 2), 4 };
+	struct sb_preempt_job unalloc = { UNALLOC(true), 1000, P(false, 2), 4 };
+	struct sb_preempt_job nonres = { ALLOC(600, false), 1000, P(true, 2), 4 };
+
+	sb_preempt_policy_init(&pol);
+	ck_assert_int_eq(sb_repair_release_at(&pol, &inside), 1600);
+	ck_assert_int_eq(sb_repair_release_at(&pol, &unalloc), 1000);
+	ck_assert_int_eq(sb_repair_release_at(&pol, &nonres), 1600);
+	pol.nonresumable = SB_NONRESUMABLE_KEEP;
+	ck_assert_int_eq(sb_repair_release_at(&pol, &nonres), INT64_MAX);
+	ck_assert_int_eq(sb_repair_release_at(&pol, &inside), 1600);
+}
+END_TEST
+
+/* budget.conf keys of this module: accepted and refused values. */
+struct key_case {
+	const char *key, *value;
+	int rc;
+	const char *msg;	/* prefix of the message on failure */
+};
+
+static const struct key_case keys[] = {
+	{ "PreemptGraceTime", "0", SB_OK, NULL },
+	{ "PreemptGraceTime", "120", SB_OK, NULL },
+	{ "PreemptGraceTime", "3601", SB_ESYNTAX, "PreemptGraceTime='3601' is not accepted: give whole seconds from 0 to 3600" },
+	{ "PreemptGraceTime", "-1", SB_ESYNTAX, "PreemptGraceTime='-1'" },
+	{ "PreemptGraceTime", "1:00", SB_ESYNTAX, "PreemptGraceTime='1:00'" },
+	{ "PreemptGraceTime", "", SB_ESYNTAX, "PreemptGraceTime=''" },
+	{ "PreemptNonResumable", "keep", SB_OK, NULL },
+	{ "PreemptNonResumable", "CANCEL", SB_OK, NULL },
+	{ "PreemptNonResumable", "requeue", SB_ESYNTAX, "PreemptNonResumable='requeue' is not accepted: give cancel" },
+	{ "PreemptNonResumable", NULL, SB_ESYNTAX, "PreemptNonResumable=" },
+	{ "RepairReason", "hw-*", SB_OK, NULL },
+	{ "RepairReason", "none", SB_OK, NULL },
+	{ "RepairReason", "bad\tpattern", SB_ESYNTAX, "RepairReason='bad\\x09pattern' is not accepted" },
+};
+
+START_TEST(test_keys)
+{
+	const struct key_case *c = &keys[_i];
+	struct sb_config cfg, before;
+	char msg[512];
+	int rc;
+
+	sb_config_init(&cfg);
+	before = cfg;
+	rc = sb_config_set(&cfg, c->key, c->value, msg, sizeof(msg));
+	ck_assert_msg(rc == c->rc, "%s=%s: rc %d (%s), want %d", c->key,
+		      c->value ? c->value : "(null)", rc, msg, c->rc);
+	if (c->msg) {
+		ck_assert_msg(!strncmp(msg, c->msg, strlen(c->msg)),
+			      "message '%s' does not start '%s'", msg, c->msg);
+		ck_assert(!memcmp(&cfg, &before, sizeof(cfg)));
+	}
+}
+END_TEST
+
+START_TEST(test_keys_values)
+{
+	struct sb_config cfg;
+	char msg[512];
+
+	sb_config_init(&cfg);
+	ck_assert_int_eq(cfg.preempt.grace_time, 30);
+	ck_assert_str_eq(cfg.preempt.repair_reason, "repair*");
+	ck_assert_int_eq(sb_config_set(&cfg, "preemptgracetime", "7", msg, sizeof(msg)), SB_OK);
+	ck_assert_int_eq(cfg.preempt.grace_time, 7);
+	ck_assert_int_eq(sb_config_set(&cfg, "RepairReason", "none", msg, sizeof(msg)), SB_OK);
+	ck_assert_str_eq(cfg.preempt.repair_reason, "");
+	ck_assert(!sb_repair_reason_matches(&cfg.preempt, "repair"));
+	ck_assert_int_eq(sb_config_set(&cfg, "PreemptNonResumable", "Keep", msg, sizeof(msg)), SB_OK);
+	ck_assert_int_eq(cfg.preempt.nonresumable, SB_NONRESUMABLE_KEEP);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("preempt");
+	TCase *tc = tcase_create("preempt");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, test_p_macro);
+	tcase_add_loop_test(tc, test_check, 0, sizeof(checks) / sizeof(checks[0]));
+	tcase_add_test(tc, test_check_null);
+	tcase_add_test(tc, test_static);
+	tcase_add_loop_test(tc, test_order, 0, sizeof(orders) / sizeof(orders[0]));
+	tcase_add_test(tc, test_key);
+	tcase_add_test(tc, test_action);
+	tcase_add_loop_test(tc, test_repair_match, 0,
+			    sizeof(repairs) / sizeof(repairs[0]));
+	tcase_add_test(tc, test_repair_release);
+	tcase_add_loop_test(tc, test_keys, 0, sizeof(keys) / sizeof(keys[0]));
+	tcase_add_test(tc, test_keys_values);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
