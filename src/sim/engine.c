@@ -40,7 +40,6 @@
  * bucket it ran in, before the TICK that reads it; GPU-seconds are whole
  * numbers, so the ledger's sums are exact (sb/ledger.h).
  */
-#define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,10 +189,45 @@ struct js {
 	int64_t start, end_at, remaining;
 };
 
+/* A running job as preemption sees it (kept beside s->running, so the
+ * candidate scan reads memory in order). */
+struct rrun {
+	int64_t start, mr;
+	uint32_t job, assoc, gpus, prio;
+	uint32_t cur;		/* current priority, refreshed every tick */
+	bool resumable, preemptible;
+};
+
 struct qv {
 	uint32_t *v;
 	uint32_t n, cap;
+	uint32_t gmin;		/* fewest GPUs of a job in it, when gmin_ok */
+	bool gmin_ok;
 };
+
+static void gmin_add(struct qv *q, uint32_t gpus)
+{
+	if (q->n == 1) {
+		q->gmin = gpus;
+		q->gmin_ok = true;
+	} else if (q->gmin_ok && gpus < q->gmin) {
+		q->gmin = gpus;
+	}
+}
+
+static uint32_t gmin_get(const struct sim_workload *w, struct qv *q)
+{
+	uint32_t i;
+
+	if (!q->gmin_ok) {
+		q->gmin = UINT32_MAX;
+		for (i = 0; i < q->n; i++)
+			if (w->jobs[q->v[i]].gpus < q->gmin)
+				q->gmin = w->jobs[q->v[i]].gpus;
+		q->gmin_ok = true;
+	}
+	return q->gmin;
+}
 
 struct sim {
 	const struct sim_workload *w;
@@ -215,6 +249,14 @@ struct sim {
 	uint32_t hist_a[258], hist_u[258];	/* pending by GPUs, 257 = more */
 	/* running */
 	uint32_t *running;
+	struct rrun *rr;	/* parallel to running: what preemption reads */
+	/* when to run a full pass (see pass_needed) */
+	bool dirty;
+	uint32_t *arrivals;
+	size_t narrivals, arrivals_cap;
+	uint32_t *grank;	/* group -> its position in the pass order */
+	struct ev *prot;	/* min-heap of protection ends (start + mr) */
+	size_t nprot, prot_cap;
 	size_t nrunning;
 	/* budget */
 	struct sb_ledger *ledger;
@@ -229,17 +271,16 @@ struct sim {
 	uint32_t *cap_np;	/* per tree index: the team's GPU cap */
 	uint32_t *used_np;
 	/* scratch */
-	struct sb_preempt_job *cj;
-	uint32_t *cidx;
-	bool *ctaken;
-	size_t ncand;
-	bool cands_valid;
+	struct cand *cand;
+	uint32_t *vict;
 	struct sim_cluster tmp;
 	uint32_t *nodebuf;
 	char *msg;
 	size_t msglen;
 	int err;
 };
+
+static uint32_t job_priority(const struct sim *s, uint32_t job, bool pending);
 
 void sim_params_init(struct sim_params *p)
 {
@@ -249,7 +290,7 @@ void sim_params_init(struct sim_params *p)
 	p->gpus_per_node = 8;
 	sb_config_init(&p->cfg);
 	p->requeue_delay = 121;	/* Slurm: cred_expire (120 s) + 1 */
-	p->restart = true;
+	p->restart = false;
 	p->backfill = SIM_BACKFILL_GREEDY;
 	p->until = SIM_NEVER;
 }
@@ -424,8 +465,21 @@ static void enqueue(struct sim *s, uint32_t job)
 	memmove(q->v + lo + 1, q->v + lo, (q->n - lo) * sizeof(*q->v));
 	q->v[lo] = job;
 	q->n++;
+	gmin_add(q, s->w->jobs[job].gpus);
 	s->js[job].st = J_PENDING;
 	s->npending++;
+	if (s->narrivals == s->arrivals_cap) {
+		size_t cap = s->arrivals_cap ? 2 * s->arrivals_cap : 256;
+		uint32_t *v = realloc(s->arrivals, cap * sizeof(*v));
+
+		if (!v) {
+			oom(s);
+			return;
+		}
+		s->arrivals = v;
+		s->arrivals_cap = cap;
+	}
+	s->arrivals[s->narrivals++] = job;
 	if (allocated(&s->w->jobs[job]))
 		s->hist_a[hbin(s->w->jobs[job].gpus)]++;
 	else
@@ -438,11 +492,29 @@ static void dequeue_at(struct sim *s, struct qv *q, uint32_t i)
 
 	memmove(q->v + i, q->v + i + 1, (q->n - i - 1) * sizeof(*q->v));
 	q->n--;
+	if (s->w->jobs[job].gpus <= q->gmin)
+		q->gmin_ok = false;
 	s->npending--;
 	if (allocated(&s->w->jobs[job]))
 		s->hist_a[hbin(s->w->jobs[job].gpus)]--;
 	else
 		s->hist_u[hbin(s->w->jobs[job].gpus)]--;
+}
+
+/* Put @job back at position @i of @q (after a failed preemption). */
+static void enqueue_at(struct sim *s, struct qv *q, uint32_t i, uint32_t job)
+{
+	const struct sim_job *j = &s->w->jobs[job];
+
+	memmove(q->v + i + 1, q->v + i, (q->n - i) * sizeof(*q->v));
+	q->v[i] = job;
+	q->n++;
+	gmin_add(q, j->gpus);
+	s->npending++;
+	if (allocated(j))
+		s->hist_a[hbin(j->gpus)]++;
+	else
+		s->hist_u[hbin(j->gpus)]++;
 }
 
 /* Any pending job that could still do something: an allocated one with
@@ -561,8 +633,13 @@ static void tick(struct sim *s, int64_t T)
 			s->gorder[cnt + a] = n + ord[a];
 		}
 		s->ngorder = 2 * cnt;
+		for (a = 0; a < s->ngorder; a++)
+			s->grank[s->gorder[a]] = a;
 	}
-	s->cands_valid = false;
+	/* running jobs' current priority, as priority/budget refreshes it */
+	for (i = 0; i < s->nrunning; i++)
+		s->rr[i].cur = job_priority(s, s->rr[i].job, false);
+	s->dirty = true;
 }
 
 /* ------------------------------------------------------ starting/stopping */
@@ -604,6 +681,65 @@ static int push_nodes(struct sim *s, const uint32_t *nodes, uint32_t n,
 	return 0;
 }
 
+/* Protection ends: a min-heap of (start + min runtime, job, run). */
+static void prot_push(struct sim *s, int64_t t, uint32_t job, uint32_t run)
+{
+	size_t i;
+
+	if (s->nprot == s->prot_cap) {
+		size_t cap = s->prot_cap ? s->prot_cap * 2 : 1024;
+		struct ev *h = realloc(s->prot, cap * sizeof(*h));
+
+		if (!h) {
+			oom(s);
+			return;
+		}
+		s->prot = h;
+		s->prot_cap = cap;
+	}
+	i = s->nprot++;
+	s->prot[i] = (struct ev){ t, 0, job, run };
+	while (i && s->prot[i].t < s->prot[(i - 1) / 2].t) {
+		struct ev tmp = s->prot[i];
+
+		s->prot[i] = s->prot[(i - 1) / 2];
+		s->prot[(i - 1) / 2] = tmp;
+		i = (i - 1) / 2;
+	}
+}
+
+/* Did a running job's protection end since the last pass?  Pops them. */
+static bool prot_expired(struct sim *s, int64_t now)
+{
+	bool any = false;
+
+	while (s->nprot && s->prot[0].t <= now) {
+		struct ev top = s->prot[0];
+		size_t i = 0;
+
+		s->prot[0] = s->prot[--s->nprot];
+		for (;;) {
+			size_t l = 2 * i + 1, m = i;
+			struct ev tmp;
+
+			if (l < s->nprot && s->prot[l].t < s->prot[m].t)
+				m = l;
+			if (l + 1 < s->nprot && s->prot[l + 1].t < s->prot[m].t)
+				m = l + 1;
+			if (m == i)
+				break;
+			tmp = s->prot[i];
+			s->prot[i] = s->prot[m];
+			s->prot[m] = tmp;
+			i = m;
+		}
+		if (s->js[top.job].st == J_RUNNING &&
+		    s->js[top.job].run == top.run)
+			any = true;
+	}
+	return any;
+}
+
 /* Start @job at @t on the placement just made in s->nodebuf. */
 static void start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 		  uint64_t mask, bool preemptible)
@@ -624,7 +760,12 @@ static void start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 	if (s->r->jobs[job].first_start == SIM_NEVER)
 		s->r->jobs[job].first_start = t;
 	x->ridx = (uint32_t)s->nrunning;
+	s->rr[s->nrunning] = (struct rrun){ t, j->min_runtime, job, j->assoc,
+		j->gpus, j->prio, is_budget(s) ? job_priority(s, job, false) : 0,
+		j->resumable, preemptible };
 	s->running[s->nrunning++] = job;
+	if (is_budget(s) && allocated(j))
+		prot_push(s, t + j->min_runtime, job, x->run);
 	push(s, x->end_at, EV_END, job, x->run);
 	if (is_budget(s)) {
 		if (s->nfresh == s->fresh_cap) {
@@ -644,7 +785,6 @@ static void start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 	} else if (!preemptible) {
 		s->used_np[j->team_node] += j->gpus;
 	}
-	s->cands_valid = false;
 }
 
 static void unrun(struct sim *s, uint32_t job)
@@ -652,12 +792,12 @@ static void unrun(struct sim *s, uint32_t job)
 	struct js *x = &s->js[job];
 	uint32_t last = s->running[--s->nrunning];
 
+	s->rr[x->ridx] = s->rr[s->nrunning];
 	s->running[x->ridx] = last;
 	s->js[last].ridx = x->ridx;
 	sim_release(&s->cl, s->r->nodes + x->node_off, x->nnodes, x->mask);
 	if (!is_budget(s) && !x->preemptible)
 		s->used_np[s->w->jobs[job].team_node] -= s->w->jobs[job].gpus;
-	s->cands_valid = false;
 }
 
 static void add_seg(struct sim *s, uint32_t job, int64_t end, bool preempted)
@@ -740,66 +880,72 @@ static void preempt(struct sim *s, uint32_t job, int64_t now)
 
 /* --------------------------------------------------------- preemption */
 
-static int64_t cmp_now;
+/* A candidate victim with its order key computed once per try. */
+struct cand {
+	uint32_t job;
+	uint32_t key;		/* sb_preempt_victim_key(); baseline: class */
+	double lost;		/* baseline: GPU-seconds of the current run */
+	int64_t start;
+};
 
-static int cand_cmp(const void *a, const void *b, void *arg)
+/* Victim order: sb_preempt_victim_cmp() (key, then the later start), the
+ * key computed once; baseline: lowest class, least work lost, later
+ * start.  Then job index, so the order is total. */
+static int cand_cmp(const void *a, const void *b)
 {
-	const struct sim *s = arg;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int c;
+	const struct cand *x = a, *y = b;
 
-	if (is_budget(s)) {
-		c = sb_preempt_victim_cmp(&s->cj[x], &s->cj[y], cmp_now);
-	} else {
-		/* lowest class first, then least work lost, then younger */
-		const struct sim_job *jx = &s->w->jobs[s->running[x]];
-		const struct sim_job *jy = &s->w->jobs[s->running[y]];
-		double lx = (double)jx->gpus * (double)(cmp_now - s->cj[x].start);
-		double ly = (double)jy->gpus * (double)(cmp_now - s->cj[y].start);
-
-		c = bclass(jx) - bclass(jy);
-		if (!c)
-			c = lx < ly ? -1 : lx > ly;
-		if (!c)
-			c = s->cj[x].start > s->cj[y].start ? -1 :
-			    s->cj[x].start < s->cj[y].start;
-	}
-	if (c)
-		return c;
-	return s->running[x] < s->running[y] ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->lost != y->lost)
+		return x->lost < y->lost ? -1 : 1;
+	if (x->start != y->start)
+		return x->start > y->start ? -1 : 1;
+	return x->job < y->job ? -1 : x->job > y->job;
 }
 
-/* Running jobs that could be victims at @now, in victim order.  Their
- * *current* priority is computed from the standing as of now. */
-static void build_cands(struct sim *s, int64_t now)
+/* The running jobs @me may preempt at @now (sb_preempt_check() with the
+ * victim's current priority; baseline: runs over their team's cap), in
+ * victim order, into s->cand.  Return their number. */
+static size_t gather(struct sim *s, const struct sb_preempt_job *me,
+		     int64_t now)
 {
-	size_t i;
+	size_t i, n = 0;
 
-	s->ncand = 0;
 	for (i = 0; i < s->nrunning; i++) {
-		uint32_t job = s->running[i];
-		const struct sim_job *j = &s->w->jobs[job];
-		struct sb_preempt_job *pj = &s->cj[i];
+		const struct rrun *rj = &s->rr[i];
+		struct cand *c = &s->cand[n];
 
-		pj->contract = (struct sb_contract){ j->min_runtime,
-			j->resumable, allocated(j) };
-		pj->start = s->js[job].start;
-		pj->tres = j->gpus;
+		if (rj->start > now)
+			continue;	/* a preemptor still in its grace wait */
+		c->job = rj->job;
+		c->start = rj->start;
+		c->lost = 0;
 		if (is_budget(s)) {
-			pj->priority = job_priority(s, job, false);
-			if (s->js[job].start > now ||
-			    sb_preempt_protected_until(pj) > now ||
-			    sb_preempt_action(&s->p->cfg.preempt, &pj->contract)
-			    == SB_ACTION_NONE)
+			struct sb_preempt_job v = {
+				{ rj->mr, rj->resumable, rj->mr > 0 },
+				rj->start, rj->cur, rj->gpus,
+			};
+
+			/* fast path for the common refusals; the core's
+			 * verdict below decides */
+			if (rj->start + rj->mr > now ||
+			    (rj->mr > 0 && rj->cur >= me->priority))
 				continue;
-		} else if (!s->js[job].preemptible) {
-			continue;
+			if (sb_preempt_check(&s->p->cfg.preempt, me, &v, now)
+			    != SB_PREEMPT_YES)
+				continue;
+			c->key = rj->cur;	/* sb_preempt_victim_key() later */
+			c->lost = (double)i;	/* its rr index, meanwhile */
+		} else {
+			if (!rj->preemptible)
+				continue;
+			c->key = (uint32_t)bclass(&s->w->jobs[rj->job]);
+			c->lost = (double)rj->gpus * (double)(now - c->start);
 		}
-		s->cidx[s->ncand++] = (uint32_t)i;
+		n++;
 	}
-	cmp_now = now;
-	qsort_r(s->cidx, s->ncand, sizeof(*s->cidx), cand_cmp, s);
-	s->cands_valid = true;
+	return n;
 }
 
 /* Try to start pending @job at @now by preempting.  True if it started. */
@@ -810,58 +956,107 @@ static bool try_preempt(struct sim *s, uint32_t job, int64_t now)
 		{ j->min_runtime, j->resumable, allocated(j) }, now, 0, j->gpus,
 	};
 	uint64_t freeable = s->cl.total_free, mask;
-	uint32_t nn, k, i, nvict = 0;
+	uint32_t nn, k, i, a, b, nvict = 0, gpn = s->cl.gpn;
+	uint32_t need = (j->gpus + gpn - 1) / gpn, whole = 0;
+	size_t nc;
 	bool fits = false;
 	int64_t begin;
 
-	if (!s->cands_valid)
-		build_cands(s, now);
 	if (is_budget(s))
 		me.priority = job_priority(s, job, true);
-	for (k = 0; k < s->ncand; k++)
-		freeable += s->w->jobs[s->running[s->cidx[k]]].gpus;
+	nc = gather(s, &me, now);
+	for (k = 0; k < nc; k++)
+		freeable += s->w->jobs[s->cand[k].job].gpus;
 	if (freeable < j->gpus)
-		return false;
+		return false;	/* even all of them would not do */
+	/* Would all of them make it fit?  Per node: free + candidates' GPUs
+	 * (cheap; spares the victim order when the answer is no). */
 	memcpy(s->tmp.free, s->cl.free, s->cl.nodes * sizeof(*s->cl.free));
 	memcpy(s->tmp.nfree, s->cl.nfree, s->cl.nodes * sizeof(*s->cl.nfree));
 	s->tmp.total_free = s->cl.total_free;
-	for (k = 0; k < s->ncand && !fits; k++) {
-		uint32_t ri = s->cidx[k], v = s->running[ri];
+	for (k = 0; k < nc; k++) {
+		const struct js *v = &s->js[s->cand[k].job];
 
-		s->ctaken[k] = false;
-		if (is_budget(s) &&
-		    sb_preempt_check(&s->p->cfg.preempt, &me, &s->cj[ri], now)
-		    != SB_PREEMPT_YES)
-			continue;
-		s->ctaken[k] = true;
-		sim_release(&s->tmp, s->r->nodes + s->js[v].node_off,
-			    s->js[v].nnodes, s->js[v].mask);
-		fits = sim_fits(&s->tmp, j->gpus);
+		for (a = 0; a < v->nnodes; a++)
+			s->tmp.nfree[s->r->nodes[v->node_off + a]] +=
+				(uint32_t)__builtin_popcountll(v->mask);
+	}
+	for (a = 0; a < s->cl.nodes && !fits; a++)
+		fits = j->gpus <= gpn ? s->tmp.nfree[a] >= j->gpus
+				      : (whole += s->tmp.nfree[a] == gpn) >= need;
+	if (!fits)
+		return false;
+	fits = false;
+	whole = 0;
+	if (is_budget(s))
+		for (k = 0; k < nc; k++) {
+			const struct rrun *rj = &s->rr[(size_t)s->cand[k].lost];
+			struct sb_preempt_job v = {
+				{ rj->mr, rj->resumable, rj->mr > 0 },
+				rj->start, rj->cur, rj->gpus,
+			};
+
+			s->cand[k].key = sb_preempt_victim_key(&v, now);
+			s->cand[k].lost = 0;
+		}
+	memcpy(s->tmp.free, s->cl.free, s->cl.nodes * sizeof(*s->cl.free));
+	memcpy(s->tmp.nfree, s->cl.nfree, s->cl.nodes * sizeof(*s->cl.nfree));
+	s->tmp.total_free = s->cl.total_free;
+	if (j->gpus > gpn)
+		for (a = 0; a < s->cl.nodes; a++)
+			whole += s->tmp.nfree[a] == gpn;
+	/* take victims in order only until the job would fit; only the
+	 * victims' nodes change, so only they are looked at */
+	for (k = 0; k < nc && !fits; k++) {
+		const struct js *v;
+
+		/* victim order: select the next smallest (few are usually
+		 * needed); past 16, sort the rest once */
+		if (k < 16) {
+			size_t m = k, x;
+
+			for (x = k + 1; x < nc; x++)
+				if (cand_cmp(&s->cand[x], &s->cand[m]) < 0)
+					m = x;
+			if (m != k) {
+				struct cand tmp = s->cand[k];
+
+				s->cand[k] = s->cand[m];
+				s->cand[m] = tmp;
+			}
+		} else if (k == 16) {
+			qsort(s->cand + k, nc - k, sizeof(*s->cand), cand_cmp);
+		}
+		v = &s->js[s->cand[k].job];
+
+		for (a = 0; a < v->nnodes; a++) {
+			uint32_t node = s->r->nodes[v->node_off + a];
+
+			sim_release(&s->tmp, &node, 1, v->mask);
+			if (j->gpus <= gpn)
+				fits |= s->tmp.nfree[node] >= j->gpus;
+			else if (s->tmp.nfree[node] == gpn)
+				fits |= ++whole >= need;
+		}
 	}
 	if (!fits)
 		return false;
 	nn = sim_place(&s->tmp, j->gpus, s->nodebuf, &mask);
-	/* victims: the taken ones on the chosen nodes (node level, as
-	 * cons_tres); collect first, the running array changes below */
-	{
-		uint32_t *vict = s->cidx + s->ncand;	/* spare room */
+	/* the victims: the taken ones on the chosen nodes (node level, as
+	 * cons_tres does) */
+	for (i = 0; i < k; i++) {
+		const struct js *v = &s->js[s->cand[i].job];
+		bool on = false;
 
-		for (i = 0; i < k; i++) {
-			uint32_t ri = s->cidx[i], v = s->running[ri], a, b;
-			bool on = false;
-
-			if (!s->ctaken[i])
-				continue;
-			for (a = 0; a < s->js[v].nnodes && !on; a++)
-				for (b = 0; b < nn && !on; b++)
-					on = s->r->nodes[s->js[v].node_off + a]
-					     == s->nodebuf[b];
-			if (on)
-				vict[nvict++] = v;
-		}
-		for (i = 0; i < nvict; i++)
-			preempt(s, vict[i], now);
+		for (a = 0; a < v->nnodes && !on; a++)
+			for (b = 0; b < nn && !on; b++)
+				on = s->r->nodes[v->node_off + a] ==
+				     s->nodebuf[b];
+		if (on)
+			s->vict[nvict++] = s->cand[i].job;
 	}
+	for (i = 0; i < nvict; i++)
+		preempt(s, s->vict[i], now);
 	nn = sim_place(&s->cl, j->gpus, s->nodebuf, &mask);
 	if (!nn) {
 		snprintf(s->msg, s->msglen, "placement after preemption "
@@ -886,7 +1081,11 @@ static void pass(struct sim *s, int64_t now)
 		uint32_t g = is_budget(s) ? s->gorder[gi] : gi;
 		struct qv *q = &s->q[g];
 		uint32_t i = 0;
+		uint32_t lim = (is_budget(s) && g >= s->t->n) ? pf :
+			       pf > ef ? pf : ef;
 
+		if (!q->n || gmin_get(s->w, q) >= lim)
+			continue;	/* nobody here can do anything */
 		while (i < q->n && !s->err) {
 			uint32_t job = q->v[i], nn;
 			const struct sim_job *j = &s->w->jobs[job];
@@ -916,16 +1115,7 @@ static void pass(struct sim *s, int64_t now)
 					pf = UINT32_MAX; /* leftovers freed */
 					continue;
 				}
-				/* put it back where it was */
-				memmove(q->v + i + 1, q->v + i,
-					(q->n - i) * sizeof(*q->v));
-				q->v[i] = job;
-				q->n++;
-				s->npending++;
-				if (allocated(j))
-					s->hist_a[hbin(j->gpus)]++;
-				else
-					s->hist_u[hbin(j->gpus)]++;
+				enqueue_at(s, q, i, job);
 				if (is_budget(s) || within)
 					ef = j->gpus;
 			}
@@ -940,6 +1130,81 @@ static void pass(struct sim *s, int64_t now)
 			}
 		}
 	}
+}
+
+/*
+ * A pass when nothing changed since the last one but new jobs arrived (no
+ * GPUs freed, no recalculation, no protection ended): every job that
+ * failed then would fail again, so only the arrivals are tried, in pass
+ * order.  A preemption frees leftovers, so it is followed by a full pass.
+ */
+static struct sim *arr_sim;
+
+static int arr_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint32_t gx = arr_sim->grank[group_of(arr_sim, x)];
+	uint32_t gy = arr_sim->grank[group_of(arr_sim, y)];
+
+	if (gx != gy)
+		return gx < gy ? -1 : 1;
+	return q_before(arr_sim, x, y) ? -1 : q_before(arr_sim, y, x);
+}
+
+static void pass_arrivals(struct sim *s, int64_t now)
+{
+	size_t k;
+	bool again = false;
+
+	s->r->passes++;
+	arr_sim = s;
+	qsort(s->arrivals, s->narrivals, sizeof(*s->arrivals), arr_cmp);
+	for (k = 0; k < s->narrivals && !s->err; k++) {
+		uint32_t job = s->arrivals[k], lo = 0, hi, nn;
+		const struct sim_job *j = &s->w->jobs[job];
+		struct qv *q = &s->q[group_of(s, job)];
+		bool within = true;
+		uint64_t mask;
+
+		if (s->js[job].st != J_PENDING)
+			continue;
+		if (k && s->arrivals[k - 1] == job)
+			continue;
+		hi = q->n;
+		while (lo < hi) {	/* its place in its queue */
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (q_before(s, q->v[mid], job))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo >= q->n || q->v[lo] != job) {
+			snprintf(s->msg, s->msglen, "queue out of order (a bug)");
+			s->err = -1;
+			return;
+		}
+		if (!is_budget(s))
+			within = s->used_np[j->team_node] + j->gpus <=
+				 s->cap_np[j->team_node];
+		nn = sim_place(&s->cl, j->gpus, s->nodebuf, &mask);
+		if (nn) {
+			dequeue_at(s, q, lo);
+			start(s, job, now, nn, mask,
+			      is_budget(s) ? !allocated(j) : !within);
+			continue;
+		}
+		if (!(is_budget(s) ? allocated(j) : within))
+			continue;
+		dequeue_at(s, q, lo);
+		if (try_preempt(s, job, now)) {
+			again = true;
+			continue;
+		}
+		enqueue_at(s, q, lo, job);
+	}
+	if (again && !s->err)
+		pass(s, now);
 }
 
 /* --------------------------------------------------------------- run */
@@ -978,9 +1243,10 @@ static int setup(struct sim *s)
 	s->q = calloc(s->ngroups, sizeof(*s->q));
 	s->gorder = calloc(2 * na + 3, sizeof(*s->gorder));
 	s->running = calloc(n ? n : 1, sizeof(*s->running));
-	s->cj = calloc(n ? n : 1, sizeof(*s->cj));
-	s->cidx = calloc(2 * (n ? n : 1), sizeof(*s->cidx));
-	s->ctaken = calloc(n ? n : 1, sizeof(*s->ctaken));
+	s->cand = calloc(n ? n : 1, sizeof(*s->cand));
+	s->rr = calloc(n ? n : 1, sizeof(*s->rr));
+	s->grank = calloc(2 * na + 3, sizeof(*s->grank));
+	s->vict = calloc(n ? n : 1, sizeof(*s->vict));
 	s->nodebuf = calloc(s->p->nodes, sizeof(*s->nodebuf));
 	s->cap_np = calloc(na, sizeof(*s->cap_np));
 	s->used_np = calloc(na, sizeof(*s->used_np));
@@ -989,7 +1255,7 @@ static int setup(struct sim *s)
 	s->usage = calloc(na, sizeof(double));
 	s->committed = calloc(na, sizeof(double));
 	if (!s->r->jobs || !s->js || !s->q || !s->gorder || !s->running ||
-	    !s->cj || !s->cidx || !s->ctaken || !s->nodebuf || !s->cap_np ||
+	    !s->cand || !s->vict || !s->rr || !s->grank || !s->nodebuf || !s->cap_np ||
 	    !s->used_np || !s->cur_a || !s->cur_u || !s->usage ||
 	    !s->committed) {
 		oom(s);
@@ -1007,6 +1273,8 @@ static int setup(struct sim *s)
 		s->r->jobs[i].end = SIM_NEVER;
 		s->js[i].remaining = s->w->jobs[i].duration;
 	}
+	for (i = 0; i < 3; i++)
+		s->grank[i] = (uint32_t)i;	/* baseline: HIGH, NORMAL, LOW */
 	for (i = 0; i < na; i++) {
 		double cap = sb_tree_node(s->t->tree, (uint32_t)i)->entitled *
 			     (double)s->p->nodes * s->p->gpus_per_node;
@@ -1037,9 +1305,12 @@ static void teardown(struct sim *s)
 	free(s->heap);
 	free(s->gorder);
 	free(s->running);
-	free(s->cj);
-	free(s->cidx);
-	free(s->ctaken);
+	free(s->cand);
+	free(s->vict);
+	free(s->rr);
+	free(s->grank);
+	free(s->arrivals);
+	free(s->prot);
 	free(s->nodebuf);
 	free(s->cap_np);
 	free(s->used_np);
@@ -1122,6 +1393,7 @@ int sim_run(const struct sim_workload *w, const struct sim_tree *t,
 					    x->run != e.run)
 						break;	/* stale */
 					real = true;
+					s.dirty = true;	/* GPUs freed */
 					unrun(&s, e.job);
 					charge_end(&s, e.job, now);
 					add_seg(&s, e.job, now, false);
@@ -1155,10 +1427,21 @@ int sim_run(const struct sim_workload *w, const struct sim_tree *t,
 		}
 		if (real)
 			last = now;
-		if (s.npending && !s.err) {
+		if (!s.npending) {
+			s.dirty = false;
+			s.narrivals = 0;
+		}
+		if (!s.err && is_budget(&s) && prot_expired(&s, now))
+			s.dirty = true;
+		if (s.npending && !s.err && (s.dirty || s.narrivals)) {
 			size_t before = s.nrunning;
 
-			pass(&s, now);
+			if (s.dirty || p->backfill == SIM_BACKFILL_NONE)
+				pass(&s, now);
+			else
+				pass_arrivals(&s, now);
+			s.dirty = false;
+			s.narrivals = 0;
 			/* Nothing can ever change: pending jobs, nothing
 			 * running, no other event than ticks. */
 			if (!real && !s.nrunning && before == 0 &&
