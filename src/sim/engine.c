@@ -800,7 +800,8 @@ static void unrun(struct sim *s, uint32_t job)
 		s->used_np[s->w->jobs[job].team_node] -= s->w->jobs[job].gpus;
 }
 
-static void add_seg(struct sim *s, uint32_t job, int64_t end, bool preempted)
+static void add_seg(struct sim *s, uint32_t job, int64_t end, bool preempted,
+		    bool lost)
 {
 	struct sim_result *r = s->r;
 	struct js *x = &s->js[job];
@@ -821,6 +822,7 @@ static void add_seg(struct sim *s, uint32_t job, int64_t end, bool preempted)
 		.gpus = s->w->jobs[job].gpus, .node_off = x->node_off,
 		.nnodes = x->nnodes, .mask = x->mask,
 		.preemptible = x->preemptible, .preempted = preempted,
+		.lost = lost,
 	};
 }
 
@@ -832,8 +834,11 @@ static void stop(struct sim *s, uint32_t job, int64_t t)
 	struct sb_contract c = { j->min_runtime, j->resumable, allocated(j) };
 	bool natural = t >= x->end_at;
 
+	bool requeue = is_budget(s) ? sb_preempt_action(&s->p->cfg.preempt, &c)
+				      == SB_ACTION_REQUEUE : j->resumable;
+
 	charge_end(s, job, t);
-	add_seg(s, job, t, !natural);
+	add_seg(s, job, t, !natural, !natural && (s->p->restart || !requeue));
 	s->r->jobs[job].end = t;
 	if (natural) {
 		x->st = J_DONE;
@@ -844,8 +849,7 @@ static void stop(struct sim *s, uint32_t job, int64_t t)
 	s->r->jobs[job].preemptions++;
 	if (!s->p->restart)
 		x->remaining -= t - x->start;
-	if (is_budget(s) ? sb_preempt_action(&s->p->cfg.preempt, &c) ==
-			   SB_ACTION_REQUEUE : j->resumable) {
+	if (requeue) {
 		x->resumed = true;
 		x->run++;	/* retags: a stale END of this run is dropped */
 		if (s->p->requeue_delay > 0) {
@@ -1219,7 +1223,7 @@ static void finish(struct sim *s, int64_t t_end)
 		if (x->st == J_RUNNING || x->st == J_STOPPING) {
 			int64_t e = x->start < t_end ? t_end : x->start;
 
-			add_seg(s, (uint32_t)i, e, false);
+			add_seg(s, (uint32_t)i, e, false, false);
 			s->r->jobs[i].end = e;
 			s->r->jobs[i].how = SIM_END_UNFINISHED;
 		} else if (x->st == J_PENDING || x->st == J_WAITING ||
@@ -1396,7 +1400,7 @@ int sim_run(const struct sim_workload *w, const struct sim_tree *t,
 					s.dirty = true;	/* GPUs freed */
 					unrun(&s, e.job);
 					charge_end(&s, e.job, now);
-					add_seg(&s, e.job, now, false);
+					add_seg(&s, e.job, now, false, false);
 					x->st = J_DONE;
 					r->jobs[e.job].end = now;
 					r->jobs[e.job].how = SIM_END_DONE;

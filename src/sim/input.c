@@ -1518,11 +1518,12 @@ int sim_segments_parse(const char *name, const char *text,
 				continue;
 			if (parse_i64(f[k], &v[k]) || v[k] < 0 ||
 			    v[k] > SB_TIME_MAX || (k == 2 && v[k] == 0) ||
-			    (k == 7 && v[k] > 1)) {
+			    (k == 7 && v[k] > 2)) {
 				fail(msg, msglen, name, line,
 				     "%s '%s' is not accepted: %s", cols[k],
 				     f[k], k == 2 ? "a whole number >= 1" :
-				     k == 7 ? "0 or 1" : k >= 5 ?
+				     k == 7 ? "0 (no), 1 (preempted, work "
+				     "lost) or 2 (preempted, resumed)" : k >= 5 ?
 				     "seconds >= 0, or empty if it never ran" :
 				     "a whole number of seconds >= 0");
 				goto out;
@@ -1584,7 +1585,8 @@ int sim_segments_parse(const char *name, const char *text,
 			}
 			ms = a;
 		}
-		ms[ns++] = (struct sim_mseg){ id - 1, v[5], v[6], v[7] == 1 };
+		ms[ns++] = (struct sim_mseg){ id - 1, v[5], v[6], v[7] > 0,
+					      v[7] == 1 };
 		if (mj[id - 1].first_start == SIM_NEVER ||
 		    v[5] < mj[id - 1].first_start)
 			mj[id - 1].first_start = v[5];

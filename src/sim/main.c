@@ -74,7 +74,9 @@ static const char usage[] =
 "\n"
 "metrics: the report of run from observed run segments: a CSV with the\n"
 "header job,team,gpus,min_runtime_s,submit_s,start_s,end_s,preempted, one\n"
-"line per run (start_s and end_s empty for a job that never started);\n"
+"line per run (start_s and end_s empty for a job that never started;\n"
+"preempted 0 = no, 1 = preempted and its work lost, 2 = preempted and\n"
+"resumed later);\n"
 "options --tree, --gpus N, --window A:B, --json FILE, --quiet.\n"
 "\n"
 "Exit status: 0 on success, 2 for bad arguments or input.\n";
@@ -463,7 +465,8 @@ static int cmd_run(struct opts *o)
 	}
 	for (i = 0; i < r.nsegs; i++) {
 		ms[i] = (struct sim_mseg){ r.segs[i].job, r.segs[i].start,
-					   r.segs[i].end, r.segs[i].preempted };
+					   r.segs[i].end, r.segs[i].preempted,
+					   r.segs[i].lost };
 		un[i] = w.jobs[r.segs[i].job].min_runtime == 0;
 	}
 	{
@@ -592,7 +595,7 @@ static int cmd_run(struct opts *o)
 				",%" PRId64 ",%d\n", r.segs[i].job + 1,
 				t.path[j->team_node], j->gpus, j->min_runtime,
 				j->submit, r.segs[i].start, r.segs[i].end,
-				r.segs[i].preempted);
+				r.segs[i].preempted ? 2 - r.segs[i].lost : 0);
 		}
 		for (i = 0; i < w.njobs; i++)
 			if (!seen[i])

@@ -20,8 +20,10 @@
  *              min(delivered, owed), so a surplus in one hour does not hide
  *              a shortfall in another.  ratio = capped / owed.
  *   occupancy  delivered (all teams) / (GPUs x window).
- *   lost       GPUs x (end - start) of every preempted run ending in the
- *              window: the work since its last start.
+ *   preempted  GPUs x (end - start) of every preempted run ending in the
+ *   GPU-hours  window: the time since its last start;
+ *   lost       of those, the runs whose work was thrown away (cancelled,
+ *              or requeued to start over); a resumed run loses none.
  */
 #include <json-c/json.h>
 #include <math.h>
@@ -199,9 +201,13 @@ int sim_metrics(const struct sim_mjob *jobs, size_t njobs,
 				       s->start, s->end, j->gpus);
 		}
 		if (s->preempted && s->end >= t0 && s->end < t1) {
+			double gh = (double)j->gpus *
+				    (double)(s->end - s->start) / HOUR;
+
 			rep->preemptions++;
-			rep->lost_gpu_hours += (double)j->gpus *
-				(double)(s->end - s->start) / HOUR;
+			rep->preempted_gpu_hours += gh;
+			if (s->lost)
+				rep->lost_gpu_hours += gh;
 		}
 	}
 	for (k = 0; k < nteams; k++) {
@@ -290,8 +296,9 @@ void sim_report_text(const struct sim_report *rep, FILE *f)
 	fprintf(f, "occupancy %.2f%%, delivered %.1f GPU-h, unallocated "
 		"%.2f%% of it\n", 100 * rep->occupancy,
 		rep->delivered / HOUR, 100 * rep->unallocated_share);
-	fprintf(f, "preemptions %zu, GPU-hours lost %.2f\n", rep->preemptions,
-		rep->lost_gpu_hours);
+	fprintf(f, "preemptions %zu: preempted runs %.2f GPU-h, of which "
+		"lost %.2f GPU-h\n", rep->preemptions,
+		rep->preempted_gpu_hours, rep->lost_gpu_hours);
 	fprintf(f, "teams (owed = min(quota, demand) hour by hour):\n");
 	fprintf(f, "  %-24s %8s %10s %12s %12s %8s\n", "team", "share",
 		"jobs", "owed GPU-h", "deliv GPU-h", "del/owed");
@@ -362,6 +369,8 @@ struct json_object *sim_report_json(const struct sim_report *rep)
 			       sim_json_double(rep->unallocated_share, 6));
 	json_object_object_add(o, "preemptions",
 			       json_object_new_int64((int64_t)rep->preemptions));
+	json_object_object_add(o, "preempted_run_gpu_hours",
+			       sim_json_double(rep->preempted_gpu_hours, 3));
 	json_object_object_add(o, "lost_gpu_hours",
 			       sim_json_double(rep->lost_gpu_hours, 3));
 	ts = json_object_new_array();

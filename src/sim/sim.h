@@ -214,6 +214,8 @@ struct sim_seg {
 	uint64_t mask;		/* GPUs used on each of those nodes */
 	bool preemptible;	/* unallocated (budget) / over the cap (baseline) */
 	bool preempted;		/* ended by preemption */
+	bool lost;		/* ... and its work was thrown away (cancelled,
+				 * or requeued with --requeue-work restart) */
 };
 
 enum sim_job_end { SIM_END_DONE = 0, SIM_END_CANCELLED, SIM_END_UNFINISHED };
@@ -291,6 +293,7 @@ struct sim_mseg {
 	uint32_t job;
 	int64_t start, end;
 	bool preempted;
+	bool lost;		/* preempted and its work thrown away */
 };
 
 struct sim_team_report {
@@ -319,7 +322,9 @@ struct sim_report {
 	double unallocated;	/* of it, by unallocated jobs */
 	double unallocated_share;
 	size_t preemptions;
-	double lost_gpu_hours;	/* GPUs x (end - start) of preempted runs */
+	double preempted_gpu_hours;	/* GPUs x (end - start) of preempted
+					 * runs: the time since their start */
+	double lost_gpu_hours;	/* of those, the runs whose work was lost */
 	struct sim_team_report *teams;
 	uint32_t nteams;
 	double worst_ratio;	/* over teams with owed > 0 */
@@ -358,7 +363,8 @@ void sim_report_free(struct sim_report *rep);
  * sim_segments_parse - observed runs (sbudget-sim metrics): a CSV with the
  * header job,team,gpus,min_runtime_s,submit_s,start_s,end_s,preempted, one
  * line per run; a job never started has one line with start_s and end_s
- * empty.  Lines of one job must agree on team, gpus, min runtime, submit.
+ * empty.  preempted: 0 no, 1 preempted and its work lost (cancelled, or
+ * requeued to start over), 2 preempted and its work kept (resumed).  Lines of one job must agree on team, gpus, min runtime, submit.
  * Out: @jobs (team left 0), @job_node (the team's tree index per job),
  * @segs; the caller frees all three.  Return 0, or -1 with @msg
  * "file:line: reason".
