@@ -286,6 +286,40 @@ static void release_for_repair(job_record_t *job_ptr, const char *node,
 	}
 }
 
+/* A running job whose protected slice ended since the last tick is now
+ * preemptable, but nothing in Slurm's state changed, and the schedulers
+ * skip cycles when nothing did: tell them.  Job write lock held. */
+static void protection_ends(time_t last, time_t now)
+{
+	job_record_t *job_ptr;
+	ListIterator it;
+	int n = 0;
+
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		struct sb_preempt_job j;
+		int64_t until;
+
+		if (!IS_JOB_RUNNING(job_ptr))
+			continue;
+		slurm_mutex_lock(&state_lock);
+		job_view(job_ptr, &j);
+		slurm_mutex_unlock(&state_lock);
+		until = sb_preempt_protected_until(&j);
+		if (until > last && until <= now) {
+			debug("%s: %pJ ran its min runtime (%lld s): "
+			      "preemptable from now on", plugin_type, job_ptr,
+			      (long long)j.contract.min_runtime);
+			n++;
+		}
+	}
+	list_iterator_destroy(it);
+	if (n) {
+		last_job_update = now;
+		queue_job_scheduler();
+	}
+}
+
 /* Automated repair: every running job on a node drained for repair is
  * released once it has run its min runtime.  Job and node write locks. */
 static void repair(time_t now)
@@ -374,6 +408,8 @@ static void *tick_loop(void *arg)
 				   .node = WRITE_LOCK, .part = READ_LOCK,
 				   .fed = READ_LOCK };
 
+	time_t last = time(NULL), now;
+
 	(void)arg;
 	slurm_mutex_lock(&state_lock);
 	while (!stop_thread) {
@@ -385,8 +421,11 @@ static void *tick_loop(void *arg)
 		slurm_mutex_unlock(&state_lock);
 		refresh_config();
 		lock_slurmctld(locks);
-		repair(time(NULL));
-		finish_graced(time(NULL));
+		now = time(NULL);
+		protection_ends(last, now);
+		repair(now);
+		finish_graced(now);
+		last = now;
 		unlock_slurmctld(locks);
 		slurm_mutex_lock(&state_lock);
 	}
