@@ -18,7 +18,8 @@
  *   delivered  GPU-seconds the team's runs held in the window (allocated
  *              and unallocated alike); capped: per hour
  *              min(delivered, owed), so a surplus in one hour does not hide
- *              a shortfall in another.  ratio = capped / owed.
+ *              a shortfall in another.  ratio = capped / owed; over all
+ *              teams, sum of capped / sum of owed.
  *   occupancy  delivered (all teams) / (GPUs x window).
  *   preempted  GPUs x (end - start) of every preempted run ending in the
  *   GPU-hours  window: the time since its last start;
@@ -240,6 +241,15 @@ int sim_metrics(const struct sim_mjob *jobs, size_t njobs,
 			}
 		}
 	}
+	{
+		double o = 0, c = 0;
+
+		for (k = 0; k < nteams; k++) {
+			o += rep->teams[k].owed;
+			c += rep->teams[k].delivered_capped;
+		}
+		rep->overall_ratio = o > 0 ? c / o : 1;
+	}
 	rep->occupancy = gpus ? rep->delivered /
 				((double)gpus * (double)(t1 - t0)) : 0;
 	rep->unallocated_share = rep->delivered > 0 ?
@@ -309,6 +319,8 @@ void sim_report_text(const struct sim_report *rep, FILE *f)
 			t->name, 100 * t->entitled, t->jobs, t->owed / HOUR,
 			t->delivered / HOUR, 100 * t->ratio);
 	}
+	fprintf(f, "all teams: %.1f%% of owed delivered\n",
+		100 * rep->overall_ratio);
 	if (rep->worst_team != UINT32_MAX)
 		fprintf(f, "worst team %s: %.1f%% of owed; %u of %u teams "
 			">= 95%%\n", rep->teams[rep->worst_team].name,
@@ -395,6 +407,8 @@ struct json_object *sim_report_json(const struct sim_report *rep)
 		json_object_array_add(ts, x);
 	}
 	json_object_object_add(o, "teams", ts);
+	json_object_object_add(o, "delivered_over_owed_all_teams",
+			       sim_json_double(rep->overall_ratio, 6));
 	w = json_object_new_object();
 	json_object_object_add(w, "name", rep->worst_team == UINT32_MAX ? NULL :
 			       json_object_new_string(

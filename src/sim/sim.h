@@ -327,6 +327,8 @@ struct sim_report {
 	double lost_gpu_hours;	/* of those, the runs whose work was lost */
 	struct sim_team_report *teams;
 	uint32_t nteams;
+	double overall_ratio;	/* sum of capped delivered / sum of owed,
+				 * all teams: the seed's "98% of owed" */
 	double worst_ratio;	/* over teams with owed > 0 */
 	uint32_t worst_team;	/* index; UINT32_MAX if none */
 	uint32_t teams_ge95;

@@ -100,7 +100,7 @@ int sim_svg_gpus(FILE *f, const struct sim_result *r,
 						"fill=\"%s\"%s/>\n", x, y, wd,
 						ht, col, s->preempted ?
 						" stroke=\"red\" stroke-width="
-						"\"1\"" : "");
+						"\"2\"" : "");
 					if (s->preemptible)
 						fprintf(f, "<rect x=\"%.2f\" "
 							"y=\"%.2f\" width=\"%.2f\""
@@ -128,6 +128,14 @@ int sim_svg_gpus(FILE *f, const struct sim_result *r,
 	return ferror(f) ? -1 : 0;
 }
 
+/* Seconds of hour @h inside the report's window (the last may be short). */
+static double hour_len(const struct sim_report *rep, uint32_t h)
+{
+	int64_t hs = rep->t0 + (int64_t)h * 3600, he = hs + 3600;
+
+	return (double)((he < rep->t1 ? he : rep->t1) - hs);
+}
+
 int sim_svg_teams(FILE *f, const struct sim_report *rep)
 {
 	const double ph = 90, gap = 30;
@@ -149,10 +157,10 @@ int sim_svg_teams(FILE *f, const struct sim_report *rep)
 		char col[48];
 
 		for (h = 0; h < nh; h++) {
-			if (d[h] / 3600 > ymax)
-				ymax = d[h] / 3600;
-			if (q[h] / 3600 > ymax)
-				ymax = q[h] / 3600;
+			if (d[h] / hour_len(rep, h) > ymax)
+				ymax = d[h] / hour_len(rep, h);
+			if (q[h] / hour_len(rep, h) > ymax)
+				ymax = q[h] / hour_len(rep, h);
 		}
 		colour(k, 0, col, sizeof(col));
 		fprintf(f, "<text x=\"%.0f\" y=\"%.1f\">", LEFT, y0 - 4);
@@ -167,19 +175,19 @@ int sim_svg_teams(FILE *f, const struct sim_report *rep)
 			"%.1f,%.1f", col, LEFT, y0 + ph);
 		for (h = 0; h < nh; h++)
 			fprintf(f, " %.1f,%.1f %.1f,%.1f", LEFT + h * xs,
-				y0 + ph - ph * d[h] / 3600 / ymax,
+				y0 + ph - ph * d[h] / hour_len(rep, h) / ymax,
 				LEFT + (h + 1) * xs,
-				y0 + ph - ph * d[h] / 3600 / ymax);
+				y0 + ph - ph * d[h] / hour_len(rep, h) / ymax);
 		fprintf(f, " %.1f,%.1f\"/>\n", LEFT + nh * xs, y0 + ph);
 		fputs("<polyline fill=\"none\" stroke=\"#666\" points=\"", f);
 		for (h = 0; h < nh; h++)
 			fprintf(f, "%s%.1f,%.1f", h ? " " : "", LEFT + h * xs,
-				y0 + ph - ph * q[h] / 3600 / ymax);
+				y0 + ph - ph * q[h] / hour_len(rep, h) / ymax);
 		fputs("\"/>\n<polyline fill=\"none\" stroke=\"black\" "
 		      "stroke-dasharray=\"3,2\" points=\"", f);
 		for (h = 0; h < nh; h++)
 			fprintf(f, "%s%.1f,%.1f", h ? " " : "", LEFT + h * xs,
-				y0 + ph - ph * o[h] / 3600 / ymax);
+				y0 + ph - ph * o[h] / hour_len(rep, h) / ymax);
 		fputs("\"/>\n", f);
 	}
 	fputs("</svg>\n", f);

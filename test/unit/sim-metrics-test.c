@@ -99,6 +99,8 @@ START_TEST(test_owed_delivered)
 	ck_assert_uint_eq(r.worst_team, 0);
 	ck_assert_uint_eq(r.teams_ge95, 1);
 	ck_assert_uint_eq(r.teams_owed, 2);
+	/* (7200 + 14400) / (14400 + 14400) */
+	ck_assert(r.overall_ratio == 0.75);
 	ck_assert_uint_eq(r.all.n, 3);
 	ck_assert_uint_eq(r.debug.n, 1);
 	ck_assert_uint_eq(r.debug.never, 1);
