@@ -115,9 +115,19 @@ uint32_t sim_place(struct sim_cluster *c, uint32_t gpus, uint32_t *nodes,
 	if (!gpus || !sim_fits(c, gpus))
 		return 0;
 	if (gpus <= c->gpn) {
+		uint32_t best = UINT32_MAX;
+
 		for (i = 0; i < c->nodes; i++)
-			if (c->nfree[i] >= gpus)
-				break;
+			if (c->nfree[i] >= gpus) {
+				if (!c->best_fit) {
+					best = i;
+					break;
+				}
+				if (best == UINT32_MAX ||
+				    c->nfree[i] < c->nfree[best])
+					best = i;
+			}
+		i = best;
 		{
 			uint64_t m = 0, f = c->free[i];
 			uint32_t k;
@@ -163,7 +173,7 @@ void sim_release(struct sim_cluster *c, const uint32_t *nodes, uint32_t n,
 
 /* ------------------------------------------------------------- the loop */
 
-enum { EV_END = 0, EV_STOP = 1, EV_ELIGIBLE = 2, EV_TICK = 3 };
+enum { EV_END = 0, EV_STOP = 1, EV_ELIGIBLE = 2, EV_TICK = 3, EV_RELEASE = 4 };
 
 struct ev {
 	int64_t t;
@@ -273,6 +283,8 @@ struct sim {
 	/* scratch */
 	struct cand *cand;
 	uint32_t *vict;
+	struct { uint32_t node; uint64_t mask; } *holds;	/* leftovers */
+	size_t nholds, holds_cap;
 	struct sim_cluster tmp;
 	uint32_t *nodebuf;
 	char *msg;
@@ -293,6 +305,7 @@ void sim_params_init(struct sim_params *p)
 	p->restart = false;
 	p->backfill = SIM_BACKFILL_GREEDY;
 	p->until = SIM_NEVER;
+	p->hold_leftovers = true;
 }
 
 void sim_result_free(struct sim_result *r)
@@ -964,7 +977,7 @@ static bool try_preempt(struct sim *s, uint32_t job, int64_t now)
 	uint32_t need = (j->gpus + gpn - 1) / gpn, whole = 0;
 	size_t nc;
 	bool fits = false;
-	int64_t begin;
+	int64_t grace;
 
 	if (is_budget(s))
 		me.priority = job_priority(s, job, true);
@@ -1068,8 +1081,46 @@ static bool try_preempt(struct sim *s, uint32_t job, int64_t now)
 		s->err = -1;
 		return false;
 	}
-	begin = is_budget(s) ? now + s->p->cfg.preempt.grace_time : now;
-	start(s, job, begin, nn, mask, !allocated(j));
+	/* GPUs the victims free beyond the preemptor's need: the victims
+	 * hold them until they stop (the grace time); with no grace time,
+	 * until the end of this pass when hold_leftovers (Slurm: a victim
+	 * completes after the cycle that chose it) */
+	grace = is_budget(s) ? s->p->cfg.preempt.grace_time : 0;
+	if (grace > 0 || s->p->hold_leftovers)
+		for (i = 0; i < nvict; i++) {
+			const struct js *v = &s->js[s->vict[i]];
+
+			for (a = 0; a < v->nnodes; a++) {
+				uint32_t node = s->r->nodes[v->node_off + a];
+				uint64_t m = v->mask & s->cl.free[node];
+				uint32_t cnt = (uint32_t)__builtin_popcountll(m);
+
+				if (!m)
+					continue;
+				if (s->nholds == s->holds_cap) {
+					size_t cap = s->holds_cap ?
+						     2 * s->holds_cap : 64;
+					void *h = realloc(s->holds, cap *
+							  sizeof(*s->holds));
+
+					if (!h) {
+						oom(s);
+						return false;
+					}
+					s->holds = h;
+					s->holds_cap = cap;
+				}
+				s->cl.free[node] &= ~m;
+				s->cl.nfree[node] -= cnt;
+				s->cl.total_free -= cnt;
+				s->holds[s->nholds].node = node;
+				s->holds[s->nholds].mask = m;
+				push(s, now + grace, EV_RELEASE,
+				     (uint32_t)s->nholds, 0);
+				s->nholds++;
+			}
+		}
+	start(s, job, now + grace, nn, mask, !allocated(j));
 	return true;
 }
 
@@ -1272,6 +1323,7 @@ static int setup(struct sim *s)
 			 s->p->gpus_per_node);
 		return -1;
 	}
+	s->cl.best_fit = s->tmp.best_fit = s->p->best_fit;
 	for (i = 0; i < n; i++) {
 		s->r->jobs[i].first_start = SIM_NEVER;
 		s->r->jobs[i].end = SIM_NEVER;
@@ -1312,6 +1364,7 @@ static void teardown(struct sim *s)
 	free(s->cand);
 	free(s->vict);
 	free(s->rr);
+	free(s->holds);
 	free(s->grank);
 	free(s->arrivals);
 	free(s->prot);
@@ -1412,6 +1465,19 @@ int sim_run(const struct sim_workload *w, const struct sim_tree *t,
 					real = true;
 					stop(&s, e.job, now);
 					break;
+				case EV_RELEASE: {
+					uint32_t nd = s.holds[e.job].node;
+					uint64_t m = s.holds[e.job].mask;
+
+					s.cl.free[nd] |= m;
+					s.cl.nfree[nd] += (uint32_t)
+						__builtin_popcountll(m);
+					s.cl.total_free += (uint64_t)
+						__builtin_popcountll(m);
+					s.dirty = true;
+					real = true;
+					break;
+				}
 				case EV_ELIGIBLE:
 					if (x->st != J_WAITING ||
 					    x->run != e.run)

@@ -55,6 +55,13 @@ static const char usage[] =
 "  --backfill B         greedy (default: a lower job starts whenever it\n"
 "                       fits) or none (a pass stops at the first job that\n"
 "                       cannot start)\n"
+"  --placement P        first-fit (default: the lowest node with room) or\n"
+"                       best-fit (the node with the fewest free GPUs that\n"
+"                       are enough)\n"
+"  --leftovers L        next-pass (default: GPUs a preemption frees beyond\n"
+"                       the preemptor's need are usable after the pass, as\n"
+"                       in Slurm, where victims complete after the cycle\n"
+"                       that chose them) or at-once\n"
 "  --until S            stop the simulation at S seconds\n"
 "  --window A:B         report over [A, B) (default: first submit to the\n"
 "                       end of the simulation)\n"
@@ -196,6 +203,22 @@ static int parse_opts(int argc, char **argv, int i, struct opts *o,
 			else
 				return bad("--requeue-work '%s' is not "
 					   "accepted: restart or resume", v);
+		} else if (!strcmp(a, "--placement")) {
+			if (!strcmp(v, "first-fit"))
+				o->p.best_fit = false;
+			else if (!strcmp(v, "best-fit"))
+				o->p.best_fit = true;
+			else
+				return bad("--placement '%s' is not accepted: "
+					   "first-fit or best-fit", v);
+		} else if (!strcmp(a, "--leftovers")) {
+			if (!strcmp(v, "next-pass"))
+				o->p.hold_leftovers = true;
+			else if (!strcmp(v, "at-once"))
+				o->p.hold_leftovers = false;
+			else
+				return bad("--leftovers '%s' is not accepted: "
+					   "next-pass or at-once", v);
 		} else if (!strcmp(a, "--backfill")) {
 			if (!strcmp(v, "greedy"))
 				o->p.backfill = SIM_BACKFILL_GREEDY;
@@ -530,6 +553,10 @@ static int cmd_run(struct opts *o)
 			o->p.restart ? "restart" : "resume"));
 		json_object_object_add(x, "backfill", json_object_new_string(
 			o->p.backfill == SIM_BACKFILL_GREEDY ? "greedy" : "none"));
+		json_object_object_add(x, "placement", json_object_new_string(
+			o->p.best_fit ? "best-fit" : "first-fit"));
+		json_object_object_add(x, "leftovers", json_object_new_string(
+			o->p.hold_leftovers ? "next-pass" : "at-once"));
 		json_object_object_add(j, "options", x);
 		x = json_object_new_object();
 		json_object_object_add(x, "source",

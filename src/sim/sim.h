@@ -200,6 +200,12 @@ struct sim_params {
 	bool restart;			/* requeued work restarts from zero */
 	enum sim_backfill backfill;
 	int64_t until;			/* stop here; SIM_NEVER = run out */
+	bool best_fit;			/* placement (struct sim_cluster) */
+	bool hold_leftovers;		/* GPUs freed by preemption beyond the
+					 * preemptor's need are usable only
+					 * after the pass (as in Slurm, where
+					 * victims complete after the cycle
+					 * that chose them); false = at once */
 };
 
 void sim_params_init(struct sim_params *p);
@@ -259,13 +265,16 @@ struct sim_cluster {
 	uint64_t *free;		/* per node, bit i = GPU i free */
 	uint32_t *nfree;	/* per node */
 	uint64_t total_free;
+	bool best_fit;		/* single-node jobs: the node with the fewest
+				 * free GPUs that fit, not the first */
 };
 
 int sim_cluster_init(struct sim_cluster *c, uint32_t nodes, uint32_t gpn);
 void sim_cluster_free(struct sim_cluster *c);
 /*
  * sim_place - first fit: a job of @gpus <= gpn takes the lowest GPUs of the
- * lowest-numbered node with enough free; a bigger one takes the
+ * lowest-numbered node with enough free (best fit: of the node with the
+ * fewest free GPUs that are enough, lowest number first); a bigger one takes the
  * ceil(gpus/gpn) lowest-numbered whole free nodes.  On success @nodes (room
  * for ceil(gpus/gpn)) and @mask are written and the GPUs are taken.
  * Return: number of nodes used, 0 if it does not fit.

@@ -64,51 +64,52 @@ struct scen {
 	 * preempted and resumed later, L = preempted and its work lost */
 	const char *segs;
 	unsigned preemptions;
+	bool at_once;		/* --leftovers at-once (default next-pass) */
 };
 
 static const struct scen scens[] = {
 	{ "no contention: every job starts at its submit",
 	  "a 1\n", "", "0,10,1,a,,5,yes,512\n3,10,2,a,,5,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:3-13", 0 },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:3-13", 0, false },
 	{ "full node: the second job waits for the first to end",
 	  "a 1\n", "", "0,100,4,a,,5,yes,512\n10,50,2,a,,5,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-150", 0 },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-150", 0, false },
 	/* An allocated job takes an unallocated one's GPUs at once; the
 	 * victim gets PreemptGraceTime (30 s) and the preemptor starts when
 	 * it has stopped.  The victim resumes (requeue delay 0) when the
 	 * preemptor ends, with its 1000 - 40 = 960 s left. */
 	{ "allocated preempts unallocated after the grace time",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-40P 2:40-140 1:140-1100", 1 },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-40P 2:40-140 1:140-1100", 1, false },
 	{ "same with restart: the victim's work is lost, it runs 1000 s again",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, true, "1:0-40L 2:40-140 1:140-1140", 1 },
+	  SIM_POLICY_BUDGET, 1, 4, 0, true, "1:0-40L 2:40-140 1:140-1140", 1, false },
 	{ "requeue delay: eligible 121 s after it stopped",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 121, false, "1:0-40P 2:40-140 1:161-1121",
-	  1 },
+	  1, false },
 	{ "not resumable: cancelled (PreemptNonResumable=cancel)",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-40L 2:40-140", 1 },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-40L 2:40-140", 1, false },
 	{ "not resumable, PreemptNonResumable=keep: never preempted",
 	  "a 1\nb 1\n", "PreemptNonResumable=keep\n",
 	  "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1000 2:1000-1100", 0 },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1000 2:1000-1100", 0, false },
 	{ "an unallocated job never preempts",
 	  "a 1\nb 1\n", "", "0,100,4,a,,60,yes,512\n10,100,2,b,,0,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-200", 0 },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-200", 0, false },
 	/* a (RawShares 1) used 4 GPUs since 0; b (idle, better standing)
 	 * submits at 10 but a's job is protected for its 300 s min runtime.
 	 * Protection ends at 300, the pass then preempts (grace 30). */
 	{ "protected for its min runtime, then preempted by a better budget",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,300,yes,512\n10,100,4,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-330P 2:330-430 1:430-1100",
-	  1 },
+	  1, false },
 	/* The same budget: its own job's priority is not below the
 	 * preemptor's (same standing, same tier), so no preemption. */
 	{ "no preemption inside one budget at equal in-team priority",
 	  "a 1\n", "", "0,1000,4,a,,300,yes,512\n10,100,4,a,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1000 2:1000-1100", 0 },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1000 2:1000-1100", 0, false },
 	/* Two unallocated 4-GPU jobs fill 2 nodes; a 4-GPU allocated job
 	 * needs one node: exactly one victim (never more than needed).  Both
 	 * started at 0 and lose as much: the tie goes to input order. */
@@ -117,7 +118,7 @@ static const struct scen scens[] = {
 	  "0,1000,4,a,,0,yes,512\n0,1000,4,a,,0,yes,512\n"
 	  "10,100,4,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 2, 4, 0, false,
-	  "1:0-40P 3:40-140 2:0-1000 1:140-1100", 1 },
+	  "1:0-40P 3:40-140 2:0-1000 1:140-1100", 1, false },
 	/* At 10 the unallocated job (2 GPUs) alone would not suffice and the
 	 * allocated one is protected until 900: nobody is preempted (job 2
 	 * runs to its end).  At 900 job 1's protection ends and b's better
@@ -127,7 +128,7 @@ static const struct scen scens[] = {
 	  "0,1000,2,a,,900,yes,512\n0,500,2,a,,0,yes,512\n"
 	  "10,100,4,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 0, false,
-	  "2:0-500 1:0-930P 3:930-1030 1:1030-1100", 1 },
+	  "2:0-500 1:0-930P 3:930-1030 1:1030-1100", 1, false },
 	/* Victim order: unallocated before allocated, and among equals the
 	 * one that has run less (started later). */
 	{ "victims: unallocated first, then least work lost",
@@ -135,7 +136,7 @@ static const struct scen scens[] = {
 	  "0,1000,2,a,,10,yes,512\n0,1000,2,a,,0,yes,512\n"
 	  "20,1000,2,a,,0,yes,512\n100,100,2,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 3, 2, 0, false,
-	  "3:20-130P 4:130-230 1:0-1000 2:0-1000 3:230-1120", 1 },
+	  "3:20-130P 4:130-230 1:0-1000 2:0-1000 3:230-1120", 1, false },
 	/* Baseline: b's cap is 25% of 16 = 4 GPUs, so b's 8-GPU jobs run
 	 * preemptible; a's jobs are within a's cap of 12 and preempt them
 	 * at once (no grace, no protection in the old system). */
@@ -144,11 +145,30 @@ static const struct scen scens[] = {
 	  "0,1000,8,b,,600,yes,512\n0,1000,8,b,,600,yes,512\n"
 	  "10,500,8,a,,300,yes,512\n20,100,4,a,,60,yes,512\n",
 	  SIM_POLICY_BASELINE, 2, 8, 0, false,
-	  "1:0-10P 2:0-20P 4:20-120 3:10-510 1:120-1110 2:510-1490", 2 },
+	  "1:0-10P 2:0-20P 4:20-120 3:10-510 1:120-1110 2:510-1490", 2, false },
 	{ "baseline: FIFO inside a class, HIGH before LOW",
 	  "a 1\n", "",
 	  "0,100,4,a,,0,yes,512\n1,100,4,a,,0,yes,LOW\n2,100,4,a,,0,yes,HIGH\n",
-	  SIM_POLICY_BASELINE, 1, 4, 0, false, "1:0-100 3:100-200 2:200-300", 0 },
+	  SIM_POLICY_BASELINE, 1, 4, 0, false, "1:0-100 3:100-200 2:200-300", 0, false },
+	/* Two 1-GPU allocated jobs against two unallocated 4-GPU jobs on 2
+	 * nodes, no grace time.  Leftovers at once: job 3 takes job 1's node
+	 * and job 4 fits in the 3 GPUs left there: one victim. */
+	{ "leftovers at once: the second preemptor uses the first's leftovers",
+	  "a 1\nb 1\n", "PreemptGraceTime=0\n",
+	  "0,1000,4,a,,0,yes,512\n0,1000,4,a,,0,yes,512\n"
+	  "10,100,1,b,,60,yes,512\n10,100,1,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 2, 4, 0, false,
+	  "1:0-10P 3:10-110 4:10-110 2:0-1000 1:110-1100", 1, true },
+	/* Leftovers next pass (Slurm: the victim completes after the cycle
+	 * that chose it): job 4 does not see them and takes job 2.  (With a
+	 * grace time the victims hold them until they stop, in both modes.) */
+	{ "leftovers next pass: each preemptor takes its own victim",
+	  "a 1\nb 1\n", "PreemptGraceTime=0\n",
+	  "0,1000,4,a,,0,yes,512\n0,1000,4,a,,0,yes,512\n"
+	  "10,100,1,b,,60,yes,512\n10,100,1,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 2, 4, 0, false,
+	  "1:0-10P 2:0-10P 3:10-110 4:10-110 1:110-1100 2:110-1100", 2,
+	  false },
 };
 
 /* Segments as the expected string does: sorted by end, start, job. */
@@ -184,6 +204,7 @@ static int run(const struct scen *c, struct sim_result *r, char *got,
 	p.gpus_per_node = c->gpn;
 	p.requeue_delay = c->requeue_delay;
 	p.restart = c->restart;
+	p.hold_leftovers = !c->at_once;
 	ck_assert_msg(!sim_config_parse("conf", c->conf, &p.cfg, msg,
 					sizeof(msg)), "%s", msg);
 	ck_assert_msg(!sim_tree_parse("tree", c->tree, &t, msg, sizeof(msg)),
@@ -236,7 +257,7 @@ START_TEST(test_deterministic)
 	size_t i;
 
 	run(&scens[12], &a, ga, sizeof(ga));
-	run(&scens[12], &b, gb, sizeof(gb));
+	run(&scens[12], &b, gb, sizeof(gb));	/* victim order case */
 	ck_assert_str_eq(ga, gb);
 	ck_assert_uint_eq(a.nsegs, b.nsegs);
 	for (i = 0; i < a.nsegs; i++) {	/* field by field: padding */
