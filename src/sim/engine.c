@@ -208,8 +208,13 @@ struct rrun {
 	bool resumable, preemptible;
 };
 
+/* A queue entry: the job and its GPUs (the pass skips on GPUs alone). */
+struct qe {
+	uint32_t job, gpus;
+};
+
 struct qv {
-	uint32_t *v;
+	struct qe *v;
 	uint32_t n, cap;
 	uint32_t gmin;		/* fewest GPUs of a job in it, when gmin_ok */
 	bool gmin_ok;
@@ -225,15 +230,15 @@ static void gmin_add(struct qv *q, uint32_t gpus)
 	}
 }
 
-static uint32_t gmin_get(const struct sim_workload *w, struct qv *q)
+static uint32_t gmin_get(struct qv *q)
 {
 	uint32_t i;
 
 	if (!q->gmin_ok) {
 		q->gmin = UINT32_MAX;
 		for (i = 0; i < q->n; i++)
-			if (w->jobs[q->v[i]].gpus < q->gmin)
-				q->gmin = w->jobs[q->v[i]].gpus;
+			if (q->v[i].gpus < q->gmin)
+				q->gmin = q->v[i].gpus;
 		q->gmin_ok = true;
 	}
 	return q->gmin;
@@ -456,7 +461,7 @@ static void enqueue(struct sim *s, uint32_t job)
 
 	if (q->n == q->cap) {
 		uint32_t cap = q->cap ? q->cap * 2 : 16;
-		uint32_t *v = realloc(q->v, cap * sizeof(*v));
+		struct qe *v = realloc(q->v, cap * sizeof(*v));
 
 		if (!v) {
 			oom(s);
@@ -470,13 +475,14 @@ static void enqueue(struct sim *s, uint32_t job)
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (q_before(s, q->v[mid], job))
+		if (q_before(s, q->v[mid].job, job))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	memmove(q->v + lo + 1, q->v + lo, (q->n - lo) * sizeof(*q->v));
-	q->v[lo] = job;
+	q->v[lo].job = job;
+	q->v[lo].gpus = s->w->jobs[job].gpus;
 	q->n++;
 	gmin_add(q, s->w->jobs[job].gpus);
 	s->js[job].st = J_PENDING;
@@ -501,7 +507,7 @@ static void enqueue(struct sim *s, uint32_t job)
 
 static void dequeue_at(struct sim *s, struct qv *q, uint32_t i)
 {
-	uint32_t job = q->v[i];
+	uint32_t job = q->v[i].job;
 
 	memmove(q->v + i, q->v + i + 1, (q->n - i - 1) * sizeof(*q->v));
 	q->n--;
@@ -520,7 +526,8 @@ static void enqueue_at(struct sim *s, struct qv *q, uint32_t i, uint32_t job)
 	const struct sim_job *j = &s->w->jobs[job];
 
 	memmove(q->v + i + 1, q->v + i, (q->n - i) * sizeof(*q->v));
-	q->v[i] = job;
+	q->v[i].job = job;
+	q->v[i].gpus = j->gpus;
 	q->n++;
 	gmin_add(q, j->gpus);
 	s->npending++;
@@ -1139,13 +1146,24 @@ static void pass(struct sim *s, int64_t now)
 		uint32_t lim = (is_budget(s) && g >= s->t->n) ? pf :
 			       pf > ef ? pf : ef;
 
-		if (!q->n || gmin_get(s->w, q) >= lim)
+		if (!q->n || gmin_get(q) >= lim)
 			continue;	/* nobody here can do anything */
+		bool unalloc = is_budget(s) && g >= s->t->n;
+
 		while (i < q->n && !s->err) {
-			uint32_t job = q->v[i], nn;
-			const struct sim_job *j = &s->w->jobs[job];
+			uint32_t job, nn, qg = q->v[i].gpus;
+			const struct sim_job *j;
 			bool within = true, started = false;
 			uint64_t mask;
+
+			/* it would fail as a job with fewer GPUs did */
+			if (qg >= pf && (qg >= ef || unalloc) &&
+			    s->p->backfill != SIM_BACKFILL_NONE) {
+				i++;
+				continue;
+			}
+			job = q->v[i].job;
+			j = &s->w->jobs[job];
 
 			if (!is_budget(s))
 				within = s->used_np[j->team_node] + j->gpus <=
@@ -1229,12 +1247,12 @@ static void pass_arrivals(struct sim *s, int64_t now)
 		while (lo < hi) {	/* its place in its queue */
 			uint32_t mid = lo + (hi - lo) / 2;
 
-			if (q_before(s, q->v[mid], job))
+			if (q_before(s, q->v[mid].job, job))
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
-		if (lo >= q->n || q->v[lo] != job) {
+		if (lo >= q->n || q->v[lo].job != job) {
 			snprintf(s->msg, s->msglen, "queue out of order (a bug)");
 			s->err = -1;
 			return;
