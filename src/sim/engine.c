@@ -210,7 +210,7 @@ struct rrun {
 
 /* A queue entry: the job and its GPUs (the pass skips on GPUs alone). */
 struct qe {
-	uint32_t job, gpus;
+	uint32_t job, gpus, team;	/* team: its tree index (baseline cap) */
 };
 
 struct qv {
@@ -483,6 +483,7 @@ static void enqueue(struct sim *s, uint32_t job)
 	memmove(q->v + lo + 1, q->v + lo, (q->n - lo) * sizeof(*q->v));
 	q->v[lo].job = job;
 	q->v[lo].gpus = s->w->jobs[job].gpus;
+	q->v[lo].team = s->w->jobs[job].team_node;
 	q->n++;
 	gmin_add(q, s->w->jobs[job].gpus);
 	s->js[job].st = J_PENDING;
@@ -528,6 +529,7 @@ static void enqueue_at(struct sim *s, struct qv *q, uint32_t i, uint32_t job)
 	memmove(q->v + i + 1, q->v + i, (q->n - i) * sizeof(*q->v));
 	q->v[i].job = job;
 	q->v[i].gpus = j->gpus;
+	q->v[i].team = j->team_node;
 	q->n++;
 	gmin_add(q, j->gpus);
 	s->npending++;
@@ -1156,8 +1158,13 @@ static void pass(struct sim *s, int64_t now)
 			bool within = true, started = false;
 			uint64_t mask;
 
-			/* it would fail as a job with fewer GPUs did */
-			if (qg >= pf && (qg >= ef || unalloc) &&
+			/* it would fail as a job with fewer GPUs did, and it
+			 * may not preempt (unallocated; baseline: over its
+			 * team's cap) */
+			if (qg >= pf && (qg >= ef || unalloc ||
+					 (!is_budget(s) &&
+					  s->used_np[q->v[i].team] + qg >
+					  s->cap_np[q->v[i].team])) &&
 			    s->p->backfill != SIM_BACKFILL_NONE) {
 				i++;
 				continue;
