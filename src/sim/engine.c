@@ -1447,7 +1447,8 @@ int sim_run(const struct sim_workload *w, const struct sim_tree *t,
 		if (is_budget(&s) && !s.npending && !s.nrunning &&
 		    s.nheap == 1 && s.heap[0].type == EV_TICK &&
 		    s.next_submit < w->njobs &&
-		    w->jobs[s.next_submit].submit > s.heap[0].t) {
+		    w->jobs[s.next_submit].submit -
+		    w->jobs[s.next_submit].submit % cp > s.heap[0].t) {
 			int64_t sub = w->jobs[s.next_submit].submit;
 
 			s.nheap = 0;	/* only the tick is in the heap */

@@ -886,17 +886,20 @@ static struct sim_job *add_job(struct sim_workload *w)
 	return &w->jobs[w->njobs++];
 }
 
-/* Scaled time, or -1 when out of range. */
+/* Scaled time, or -1 when out of range; a positive time stays >= 1 s. */
 static int64_t scale(const struct sim_read_opts *o, int64_t t)
 {
 	double v = (double)t * o->time_scale;
 
 	if (!(v >= 0) || v > (double)SB_TIME_MAX / 4)
 		return -1;
+	if (t > 0 && v < 1)
+		return 1;
 	return (int64_t)llround(v);
 }
 
-/* Keep a job submitted at @submit (already scaled)?  Counts the rest. */
+/* Keep a job submitted at @submit (trace time, before --time-scale)?
+ * Counts the rest. */
 static bool in_slice(struct sim_workload *w, const struct sim_read_opts *o,
 		     int64_t submit)
 {
@@ -1045,7 +1048,9 @@ static int parse_csv(const char *name, char *text,
 			w->notes.skipped_nogpu++;
 			continue;
 		}
-		sub = scale(o, sub);
+		if (!in_slice(w, o, sub))
+			continue;
+		sub = scale(o, sub - o->from);
 		dur = scale(o, dur);
 		mr = scale(o, mr);
 		if (sub < 0 || dur < 0 || mr < 0) {
@@ -1054,14 +1059,12 @@ static int parse_csv(const char *name, char *text,
 			     o->time_scale);
 			return -1;
 		}
-		if (!in_slice(w, o, sub))
-			continue;
 		j = add_job(w);
 		if (!j) {
 			fail(msg, msglen, name, line, "out of memory");
 			return -1;
 		}
-		j->submit = sub - o->from;
+		j->submit = sub;
 		j->duration = dur;
 		j->gpus = (uint32_t)gpus;
 		j->min_runtime = mr;
@@ -1158,7 +1161,9 @@ static int parse_swf(const char *name, char *text,
 			w->notes.skipped_nogpu++;
 			continue;
 		}
-		v[1] = scale(o, v[1]);
+		if (!in_slice(w, o, v[1]))
+			continue;
+		v[1] = scale(o, v[1] - o->from);
 		v[3] = scale(o, v[3]);
 		if (v[1] < 0 || v[3] < 0) {
 			fail(msg, msglen, name, line,
@@ -1166,14 +1171,12 @@ static int parse_swf(const char *name, char *text,
 			     o->time_scale);
 			return -1;
 		}
-		if (!in_slice(w, o, v[1]))
-			continue;
 		j = add_job(w);
 		if (!j) {
 			fail(msg, msglen, name, line, "out of memory");
 			return -1;
 		}
-		j->submit = v[1] - o->from;
+		j->submit = v[1];
 		j->duration = v[3];
 		j->gpus = v[4] > 1000000 ? 1000000 : (uint32_t)v[4];
 		j->line = (uint32_t)line;
@@ -1246,8 +1249,9 @@ static int cmp_submit(const void *a, const void *b)
  * key the draws, so a job's draw does not depend on the others:
  *   team        b=1: a leaf with entitled > 0, chance proportional to it;
  *   min runtime b=2: 20% unallocated (0); else b=3 picks 15 min, 1 h, 4 h
- *               or 8 h (equally likely), capped by the duration and by
- *               MaxMinRuntime (a duration of 0 gives 0: unallocated);
+ *               or 8 h (equally likely) times --time-scale, capped by the
+ *               duration and by MaxMinRuntime (a duration of 0 gives 0:
+ *               unallocated);
  *   resumable   b=4: 50%;
  *   priority    b=5: LOW 20%, NORMAL 50%, HIGH 30%.
  */
@@ -1355,7 +1359,7 @@ int sim_workload_bind(struct sim_workload *w, const struct sim_tree *t,
 			} else {
 				int k = (int)(sim_rand(o->seed, j.line, 3) * 4);
 
-				j.min_runtime = mrs[k > 3 ? 3 : k];
+				j.min_runtime = scale(o, mrs[k > 3 ? 3 : k]);
 				if (j.min_runtime > j.duration)
 					j.min_runtime = j.duration;
 				if (j.min_runtime > o->max_min_runtime)

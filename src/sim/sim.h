@@ -127,8 +127,10 @@ struct sim_workload {
 /* How to read and slice a trace (sbudget-sim run/convert options). */
 struct sim_read_opts {
 	uint64_t seed;
-	int64_t from;		/* keep jobs submitted at or after (default 0) */
-	int64_t span;		/* ... and before from + span; < 0 = no end */
+	int64_t from;		/* keep jobs submitted at or after (default 0),
+				 * trace seconds (before time_scale) */
+	int64_t span;		/* ... and before from + span; < 0 = no end;
+				 * kept jobs' times become (t - from) * scale */
 	size_t max_jobs;	/* 0 = all */
 	double time_scale;	/* times multiplied by this (default 1) */
 	uint32_t max_gpus;	/* clamp GPUs to this; 0 = do not clamp */
@@ -146,7 +148,9 @@ uint32_t sim_intern(struct sim_workload *w, const char *s);
  * ".swf" or its first non-empty line starts with ';', else CSV with a
  * header naming at least submit_time_s, duration_s, gpus, team (optional
  * user, min_runtime_s, resumable, priority; other columns are ignored).
- * Lines are appended to @w; slicing (from/span/time_scale) is applied.
+ * Lines are appended to @w; slicing is applied: jobs submitted in
+ * [from, from + span) of the trace's time are kept, and their submit time
+ * becomes (submit - from) * time_scale (durations, min runtimes * scale).
  * Return: 0, or -1 with @msg "file:line: reason".
  */
 int sim_workload_read(const char *file, const struct sim_read_opts *o,

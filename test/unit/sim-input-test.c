@@ -291,9 +291,9 @@ START_TEST(test_slice_scale)
 
 	sim_read_opts_init(&o);
 	sim_workload_init(&w);
-	o.time_scale = 0.5;	/* submits 0, 50, 100, 150 */
-	o.from = 50;
-	o.span = 100;		/* keeps 50 and 100, shifted to 0 and 50 */
+	o.time_scale = 0.5;
+	o.from = 100;
+	o.span = 200;		/* keeps 100 and 200 -> 0 and 50 */
 	ck_assert_int_eq(sim_workload_parse("j", text, &o, &w, msg,
 					    sizeof(msg)), 0);
 	ck_assert_uint_eq(w.njobs, 2);
