@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# contrib/sim-compare.sh - baseline vs budget side by side with sbudget-sim.
+#
+# Usage: contrib/sim-compare.sh OUTDIR SBUDGET-SIM-ARGS...
+#   Runs `sbudget-sim run ARGS --policy baseline` and `... --policy budget`,
+#   writes OUTDIR/{baseline,budget}.{json,txt} (and the charts
+#   OUTDIR/{baseline,budget}-{gpus,teams}.svg), and prints the lines that
+#   matter: debug waits, delivered/owed, worst team, occupancy, preemptions.
+# Example (doc/sim.md, "Alibaba trace with Helios budgets"):
+#   contrib/sim-compare.sh /tmp/ali \
+#     --jobs ../shared/data/traces/alibaba_gpu_v2023_openb.csv \
+#     --tree ../shared/data/traces/helios_venus_cluster_gpu_number.csv \
+#     --assign-teams --seed 1 --from 9938242 --span 2963520 --until 2963520 \
+#     --nodes 2 --gpus-per-node 8
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+sim=${SBUDGET_SIM:-$repo/_build/src/sim/sbudget-sim}
+out=${1:?usage: $0 OUTDIR SBUDGET-SIM-ARGS...}
+shift
+mkdir -p "$out"
+for p in baseline budget; do
+	"$sim" run "$@" --policy "$p" --json "$out/$p.json" \
+		--svg-gpus "$out/$p-gpus.svg" --svg-teams "$out/$p-teams.svg" \
+		>"$out/$p.txt"
+done
+for p in baseline budget; do
+	echo "== $p"
+	grep -E '^  (all|debug|large) |^occupancy|^preemptions|^all teams|^worst team' "$out/$p.txt"
+done

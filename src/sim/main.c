@@ -1,0 +1,805 @@
+/*
+ * main.c - sbudget-sim: run | convert | metrics.  See sbudget-sim(1) and
+ * doc/sim.md.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/resource.h>
+
+#include "sb/error.h"
+#include "sb/ledger.h"
+#include "sb/priority.h"
+#include "sim.h"
+
+static const char usage[] =
+"usage: sbudget-sim [run] --jobs FILE --tree FILE [options]\n"
+"       sbudget-sim convert --jobs FILE --tree FILE [options] [--out FILE]\n"
+"       sbudget-sim metrics --segments FILE --tree FILE --gpus N [options]\n"
+"\n"
+"run: simulate a job table on a GPU cluster with the policy core of the\n"
+"slurm-budget plugins (tree, ledger, standing, priority, contract,\n"
+"preemption) and report queue waits, owed vs delivered GPU time per team,\n"
+"occupancy and preemptions.\n"
+"  --jobs FILE          job table: CSV with a header naming submit_time_s,\n"
+"                       duration_s,gpus,team[,user,min_runtime_s,resumable,\n"
+"                       priority], or SWF (*.swf, or ';' header lines)\n"
+"  --tree FILE          budget tree: lines 'path shares', or the output of\n"
+"                       `sacctmgr -P show assoc format=account,user,\n"
+"                       parentname,fairshare`, or Helios per-VC GPU counts\n"
+"  --conf FILE          budget.conf (the plugins' keys: CalcPeriod,\n"
+"                       LookbackWindow, BucketWidth, MaxMinRuntime,\n"
+"                       PreemptGraceTime, PreemptNonResumable, ...)\n"
+"  --policy P           budget (default) or baseline (static LOW/NORMAL/HIGH,\n"
+"                       per-team cap of non-preemptible GPUs)\n"
+"  --nodes N            nodes (default 128)\n"
+"  --gpus-per-node G    GPUs per node, 1..64 (default 8)\n"
+"  --seed N             seed of every assignment (default 1)\n"
+"  --assign-teams       ignore the trace's team column: assign each job a\n"
+"                       budget with shares > 0, seeded, chance proportional\n"
+"                       to its entitled share\n"
+"  --from S --span S    keep jobs submitted in [S, S+span) of the trace's\n"
+"                       time; their times become (t - S) x --time-scale\n"
+"  --max-jobs N         keep the first N jobs (by submit time)\n"
+"  --time-scale F       multiply every time by F (> 0)\n"
+"  --max-gpus N         clamp jobs to N GPUs\n"
+"  --requeue-delay S    a requeued job waits S s before it is eligible\n"
+"                       (default 121: Slurm's cred_expire + 1)\n"
+"  --requeue-work W     restart (default: a requeued job runs its whole\n"
+"                       duration again) or resume (it keeps what it ran)\n"
+"  --backfill B         greedy (default: a lower job starts whenever it\n"
+"                       fits) or none (a pass stops at the first job that\n"
+"                       cannot start)\n"
+"  --placement P        first-fit (default: the lowest node with room) or\n"
+"                       best-fit (the node with the fewest free GPUs that\n"
+"                       are enough)\n"
+"  --leftovers L        next-pass (default: GPUs a preemption frees beyond\n"
+"                       the preemptor's need are usable after the pass, as\n"
+"                       in Slurm, where victims complete after the cycle\n"
+"                       that chose them) or at-once\n"
+"  --until S            stop the simulation at S seconds\n"
+"  --window A:B         report over [A, B) (default: first submit to the\n"
+"                       end of the simulation)\n"
+"  --json FILE          the report as JSON ('-' = stdout)\n"
+"  --svg-gpus FILE      per-GPU chart, of --svg-range A:B (default the\n"
+"                       first 24 h of the window)\n"
+"  --svg-teams FILE     per-team delivered vs quota chart\n"
+"  --segments FILE      write the run segments in the format `metrics`\n"
+"                       reads\n"
+"  --quiet              no text summary on stdout\n"
+"  --stats              wall time, events/s and peak RSS on stderr\n"
+"\n"
+"convert: read a trace (as run, same slicing and assignment options, plus\n"
+"--gpus-per-node G to round multi-node jobs up to whole nodes) and write\n"
+"the canonical CSV with all eight columns to --out (default stdout); what\n"
+"was assigned goes to stderr.\n"
+"\n"
+"metrics: the report of run from observed run segments: a CSV with the\n"
+"header job,team,gpus,min_runtime_s,submit_s,start_s,end_s,preempted, one\n"
+"line per run (start_s and end_s empty for a job that never started;\n"
+"preempted 0 = no, 1 = preempted and its work lost, 2 = preempted and\n"
+"resumed later);\n"
+"options --tree, --gpus N, --window A:B, --json FILE, --quiet.\n"
+"\n"
+"Exit status: 0 on success, 2 for bad arguments or input.\n";
+
+struct opts {
+	const char *jobs, *tree, *conf, *json, *svg_gpus, *svg_teams;
+	const char *segments, *out;
+	struct sim_read_opts ro;
+	struct sim_params p;
+	int64_t win_a, win_b, svg_a, svg_b;
+	bool has_window, has_svg_range, quiet, stats;
+	uint64_t gpus;		/* metrics */
+	bool gpn_given;
+};
+
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("sbudget-sim: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
+static int num(const char *opt, const char *v, int64_t lo, int64_t hi,
+	       int64_t *out)
+{
+	char *end;
+	long long x;
+
+	errno = 0;
+	x = v ? strtoll(v, &end, 10) : 0;
+	if (!v || !*v || errno || *end || x < lo || x > hi)
+		return bad("%s '%s' is not accepted: a whole number %" PRId64
+			   "..%" PRId64, opt, v ? v : "", lo, hi);
+	*out = x;
+	return 0;
+}
+
+static int range(const char *opt, const char *v, int64_t *a, int64_t *b)
+{
+	const char *colon = v ? strchr(v, ':') : NULL;
+	char left[64];
+
+	if (!colon || (size_t)(colon - v) >= sizeof(left))
+		return bad("%s '%s' is not accepted: give FROM:TO in seconds, "
+			   "FROM < TO", opt, v ? v : "");
+	memcpy(left, v, (size_t)(colon - v));
+	left[colon - v] = '\0';
+	if (num(opt, left, 0, SB_TIME_MAX, a) ||
+	    num(opt, colon + 1, 0, SB_TIME_MAX, b))
+		return 2;
+	if (*a >= *b)
+		return bad("%s '%s' is not accepted: FROM must be below TO",
+			   opt, v);
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, int i, struct opts *o,
+		      const char *cmd)
+{
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int64_t x;
+		bool takes = true;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(usage, stdout);
+			exit(0);
+		} else if (!strcmp(a, "--assign-teams")) {
+			o->ro.assign_teams = true;
+			takes = false;
+		} else if (!strcmp(a, "--quiet")) {
+			o->quiet = true;
+			takes = false;
+		} else if (!strcmp(a, "--stats")) {
+			o->stats = true;
+			takes = false;
+		} else if (!v) {
+			return bad("%s: '%s' needs a value, or is not an option "
+				   "(see --help)", cmd, a);
+		} else if (!strcmp(a, "--jobs")) {
+			o->jobs = v;
+		} else if (!strcmp(a, "--tree")) {
+			o->tree = v;
+		} else if (!strcmp(a, "--conf")) {
+			o->conf = v;
+		} else if (!strcmp(a, "--json")) {
+			o->json = v;
+		} else if (!strcmp(a, "--svg-gpus")) {
+			o->svg_gpus = v;
+		} else if (!strcmp(a, "--svg-teams")) {
+			o->svg_teams = v;
+		} else if (!strcmp(a, "--segments")) {
+			o->segments = v;
+		} else if (!strcmp(a, "--out")) {
+			o->out = v;
+		} else if (!strcmp(a, "--policy")) {
+			if (!strcmp(v, "budget"))
+				o->p.policy = SIM_POLICY_BUDGET;
+			else if (!strcmp(v, "baseline"))
+				o->p.policy = SIM_POLICY_BASELINE;
+			else
+				return bad("--policy '%s' is not accepted: "
+					   "budget or baseline", v);
+		} else if (!strcmp(a, "--requeue-work")) {
+			if (!strcmp(v, "restart"))
+				o->p.restart = true;
+			else if (!strcmp(v, "resume"))
+				o->p.restart = false;
+			else
+				return bad("--requeue-work '%s' is not "
+					   "accepted: restart or resume", v);
+		} else if (!strcmp(a, "--placement")) {
+			if (!strcmp(v, "first-fit"))
+				o->p.best_fit = false;
+			else if (!strcmp(v, "best-fit"))
+				o->p.best_fit = true;
+			else
+				return bad("--placement '%s' is not accepted: "
+					   "first-fit or best-fit", v);
+		} else if (!strcmp(a, "--leftovers")) {
+			if (!strcmp(v, "next-pass"))
+				o->p.hold_leftovers = true;
+			else if (!strcmp(v, "at-once"))
+				o->p.hold_leftovers = false;
+			else
+				return bad("--leftovers '%s' is not accepted: "
+					   "next-pass or at-once", v);
+		} else if (!strcmp(a, "--backfill")) {
+			if (!strcmp(v, "greedy"))
+				o->p.backfill = SIM_BACKFILL_GREEDY;
+			else if (!strcmp(v, "none"))
+				o->p.backfill = SIM_BACKFILL_NONE;
+			else
+				return bad("--backfill '%s' is not accepted: "
+					   "greedy or none", v);
+		} else if (!strcmp(a, "--nodes")) {
+			if (num(a, v, 1, 1000000, &x))
+				return 2;
+			o->p.nodes = (uint32_t)x;
+		} else if (!strcmp(a, "--gpus-per-node")) {
+			if (num(a, v, 1, 64, &x))
+				return 2;
+			o->p.gpus_per_node = (uint32_t)x;
+			o->gpn_given = true;
+		} else if (!strcmp(a, "--gpus")) {
+			if (num(a, v, 1, 100000000, &x))
+				return 2;
+			o->gpus = (uint64_t)x;
+		} else if (!strcmp(a, "--seed")) {
+			if (num(a, v, 0, INT64_MAX, &x))
+				return 2;
+			o->ro.seed = (uint64_t)x;
+		} else if (!strcmp(a, "--from")) {
+			if (num(a, v, 0, SB_TIME_MAX, &o->ro.from))
+				return 2;
+		} else if (!strcmp(a, "--span")) {
+			if (num(a, v, 1, SB_TIME_MAX, &o->ro.span))
+				return 2;
+		} else if (!strcmp(a, "--max-jobs")) {
+			if (num(a, v, 1, 100000000, &x))
+				return 2;
+			o->ro.max_jobs = (size_t)x;
+		} else if (!strcmp(a, "--max-gpus")) {
+			if (num(a, v, 1, 1000000, &x))
+				return 2;
+			o->ro.max_gpus = (uint32_t)x;
+		} else if (!strcmp(a, "--requeue-delay")) {
+			if (num(a, v, 0, 86400 * 365, &o->p.requeue_delay))
+				return 2;
+		} else if (!strcmp(a, "--until")) {
+			if (num(a, v, 0, SB_TIME_MAX, &o->p.until))
+				return 2;
+		} else if (!strcmp(a, "--time-scale")) {
+			char *end;
+			double d;
+
+			errno = 0;
+			d = strtod(v, &end);
+			if (errno || *end || !*v || !isfinite(d) || !(d > 0) ||
+			    d > 1e6)
+				return bad("--time-scale '%s' is not accepted: "
+					   "a number > 0 and <= 1e6", v);
+			o->ro.time_scale = d;
+		} else if (!strcmp(a, "--window")) {
+			if (range(a, v, &o->win_a, &o->win_b))
+				return 2;
+			o->has_window = true;
+		} else if (!strcmp(a, "--svg-range")) {
+			if (range(a, v, &o->svg_a, &o->svg_b))
+				return 2;
+			o->has_svg_range = true;
+		} else {
+			return bad("%s: unknown option '%s' (see --help)", cmd, a);
+		}
+		if (takes)
+			i++;
+	}
+	return 0;
+}
+
+/* Teams of the report: the distinct team nodes of the jobs, tree order. */
+struct teams {
+	uint32_t *of_node;	/* tree index -> report index */
+	uint32_t *node;		/* report index -> tree index */
+	const char **names;
+	double *entitled;
+	uint32_t n;
+};
+
+static int teams_build(const struct sim_tree *t, const uint32_t *job_node,
+		       size_t njobs, struct teams *tm)
+{
+	uint32_t i;
+	size_t j;
+	bool *used = calloc(t->n + 1, sizeof(bool));
+
+	tm->of_node = calloc(t->n + 1, sizeof(uint32_t));
+	tm->node = calloc(t->n + 1, sizeof(uint32_t));
+	tm->names = calloc(t->n + 1, sizeof(char *));
+	tm->entitled = calloc(t->n + 1, sizeof(double));
+	if (!used || !tm->of_node || !tm->node || !tm->names || !tm->entitled) {
+		free(used);
+		return -1;
+	}
+	for (j = 0; j < njobs; j++)
+		used[job_node[j]] = true;
+	tm->n = 0;
+	for (i = 0; i < t->n; i++) {
+		tm->of_node[i] = UINT32_MAX;
+		if (!used[i])
+			continue;
+		tm->of_node[i] = tm->n;
+		tm->node[tm->n] = i;
+		tm->names[tm->n] = t->path[i];
+		tm->entitled[tm->n] = sb_tree_node(t->tree, i)->entitled;
+		tm->n++;
+	}
+	free(used);
+	return 0;
+}
+
+static void teams_free(struct teams *tm)
+{
+	free(tm->of_node);
+	free(tm->node);
+	free(tm->names);
+	free(tm->entitled);
+}
+
+static int write_json(const char *file, struct json_object *o)
+{
+	const char *s = json_object_to_json_string_ext(o,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+		JSON_C_TO_STRING_NOSLASHESCAPE);
+	FILE *f = strcmp(file, "-") ? fopen(file, "w") : stdout;
+
+	if (!f)
+		return bad("--json '%s': cannot open: %s", file,
+			   strerror(errno));
+	fprintf(f, "%s\n", s);
+	if (f != stdout && fclose(f))
+		return bad("--json '%s': write error", file);
+	return 0;
+}
+
+static FILE *open_out(const char *opt, const char *file)
+{
+	FILE *f = strcmp(file, "-") ? fopen(file, "w") : stdout;
+
+	if (!f)
+		bad("%s '%s': cannot open: %s", opt, file, strerror(errno));
+	return f;
+}
+
+static int close_out(const char *opt, const char *file, FILE *f)
+{
+	if (f == stdout)
+		return fflush(f) ? bad("%s: write error", opt) : 0;
+	if (ferror(f) | fclose(f))
+		return bad("%s '%s': write error", opt, file);
+	return 0;
+}
+
+static struct json_object *notes_json(const struct sim_notes *n, size_t jobs)
+{
+	struct json_object *o = json_object_new_object();
+
+#define ADD(k, v) json_object_object_add(o, k, json_object_new_int64((int64_t)(v)))
+	json_object_object_add(o, "format", json_object_new_string(n->format));
+	ADD("seed", n->seed);
+	ADD("data_lines", n->lines);
+	ADD("jobs", jobs);
+	ADD("skipped_unknown", n->skipped_unknown);
+	ADD("skipped_no_gpu", n->skipped_nogpu);
+	ADD("outside_slice", n->skipped_slice);
+	ADD("skipped_too_big", n->skipped_toobig);
+	ADD("clamped_gpus", n->clamped);
+	ADD("rounded_to_whole_nodes", n->rounded);
+	ADD("assigned_teams", n->teams_assigned);
+	ADD("assigned_min_runtime", n->contracts_assigned);
+	ADD("assigned_resumable", n->resumable_assigned);
+	ADD("assigned_priority", n->prio_assigned);
+	ADD("unbudgeted_made_unallocated", n->unbudgeted);
+#undef ADD
+	return o;
+}
+
+static int load_common(struct opts *o, struct sim_tree *t,
+		       struct sim_workload *w, uint32_t gpn, uint32_t cluster)
+{
+	char msg[SIM_MSG];
+
+	if (!o->jobs)
+		return bad("--jobs FILE is required");
+	if (!o->tree)
+		return bad("--tree FILE is required");
+	if (o->conf && sim_config_load(o->conf, &o->p.cfg, msg, sizeof(msg)))
+		return bad("%s", msg);
+	o->ro.max_min_runtime = o->p.cfg.contract.max_min_runtime;
+	if (sim_tree_load(o->tree, t, msg, sizeof(msg)))
+		return bad("%s", msg);
+	if (sim_workload_read(o->jobs, &o->ro, w, msg, sizeof(msg)) ||
+	    sim_workload_bind(w, t, &o->ro, gpn, cluster, msg, sizeof(msg))) {
+		return bad("%s", msg);
+	}
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int cmd_run(struct opts *o)
+{
+	struct sim_tree t = { 0 };
+	struct sim_workload w;
+	struct sim_result r = { 0 };
+	struct sim_report rep = { 0 };
+	struct teams tm = { 0 };
+	struct sim_mjob *mj = NULL;
+	struct sim_mseg *ms = NULL;
+	bool *un = NULL;
+	uint32_t *job_node = NULL, *job_team = NULL;
+	uint32_t gpus = o->p.nodes * o->p.gpus_per_node;
+	char msg[SIM_MSG];
+	double t_start, t_sim = 0;
+	size_t i;
+	int rc;
+
+	sim_workload_init(&w);
+	if ((uint64_t)o->p.nodes * o->p.gpus_per_node > 100000000) {
+		rc = bad("--nodes x --gpus-per-node is above 1e8 GPUs");
+		goto out;
+	}
+	rc = load_common(o, &t, &w, o->p.gpus_per_node, gpus);
+	if (rc)
+		goto out;
+	t_start = now_s();
+	if (sim_run(&w, &t, &o->p, &r, msg, sizeof(msg))) {
+		rc = bad("simulation: %s", msg);
+		goto out;
+	}
+	t_sim = now_s() - t_start;
+	mj = calloc(w.njobs + 1, sizeof(*mj));
+	ms = calloc(r.nsegs + 1, sizeof(*ms));
+	un = calloc(r.nsegs + 1, sizeof(*un));
+	job_node = calloc(w.njobs + 1, sizeof(*job_node));
+	job_team = calloc(w.njobs + 1, sizeof(*job_team));
+	rc = 2;
+	if (!mj || !ms || !un || !job_node || !job_team) {
+		bad("out of memory");
+		goto out;
+	}
+	for (i = 0; i < w.njobs; i++)
+		job_node[i] = w.jobs[i].team_node;
+	if (teams_build(&t, job_node, w.njobs, &tm)) {
+		bad("out of memory");
+		goto out;
+	}
+	for (i = 0; i < w.njobs; i++) {
+		job_team[i] = tm.of_node[w.jobs[i].team_node];
+		mj[i] = (struct sim_mjob){
+			.team = job_team[i], .gpus = w.jobs[i].gpus,
+			.min_runtime = w.jobs[i].min_runtime,
+			.submit = w.jobs[i].submit,
+			.first_start = r.jobs[i].first_start,
+			.end = r.jobs[i].how == SIM_END_UNFINISHED ? SIM_NEVER :
+			       r.jobs[i].end,
+		};
+	}
+	for (i = 0; i < r.nsegs; i++) {
+		ms[i] = (struct sim_mseg){ r.segs[i].job, r.segs[i].start,
+					   r.segs[i].end, r.segs[i].preempted,
+					   r.segs[i].lost };
+		un[i] = w.jobs[r.segs[i].job].min_runtime == 0;
+	}
+	{
+		int64_t a = w.njobs ? w.jobs[0].submit : 0, b = r.t_end;
+
+		if (o->has_window) {
+			a = o->win_a;
+			b = o->win_b;
+		}
+		if (sim_metrics(mj, w.njobs, ms, r.nsegs, un, tm.names,
+				tm.entitled, tm.n, gpus, a, b, &rep)) {
+			bad("out of memory");
+			goto out;
+		}
+	}
+	if (!o->quiet) {
+		char cfg[512];
+
+		printf("sbudget-sim: policy %s, %u nodes x %u GPUs, %zu jobs, "
+		       "tree %s (%u budgets)\n",
+		       o->p.policy == SIM_POLICY_BUDGET ? "budget" : "baseline",
+		       o->p.nodes, o->p.gpus_per_node, w.njobs, t.source, t.n);
+		printf("budget.conf: %s\n",
+		       sb_config_describe(&o->p.cfg, cfg, sizeof(cfg)));
+		sim_notes_print(&w.notes, stdout);
+		printf("simulated %" PRIu64 " events, %" PRIu64 " scheduling "
+		       "passes, %" PRIu64 " recalculations, to t=%" PRId64 " s\n",
+		       r.events, r.passes, r.recalcs, r.t_end);
+		sim_report_text(&rep, stdout);
+	}
+	if (o->stats) {
+		struct rusage ru;
+
+		getrusage(RUSAGE_SELF, &ru);
+		fprintf(stderr, "stats: simulation %.3f s wall, %" PRIu64
+			" events, %.0f events/s, peak RSS %ld KiB\n", t_sim,
+			r.events, t_sim > 0 ? (double)r.events / t_sim : 0,
+			ru.ru_maxrss);
+	}
+	if (o->json) {
+		struct json_object *j = json_object_new_object(), *x;
+		char cfg[512];
+
+		json_object_object_add(j, "format",
+				       json_object_new_string("sbudget-sim"));
+		json_object_object_add(j, "version", json_object_new_int(1));
+		json_object_object_add(j, "policy", json_object_new_string(
+			o->p.policy == SIM_POLICY_BUDGET ? "budget" : "baseline"));
+		x = json_object_new_object();
+		json_object_object_add(x, "nodes", json_object_new_int64(o->p.nodes));
+		json_object_object_add(x, "gpus_per_node",
+				       json_object_new_int64(o->p.gpus_per_node));
+		json_object_object_add(x, "gpus", json_object_new_int64(gpus));
+		json_object_object_add(j, "cluster", x);
+		json_object_object_add(j, "budget_conf", json_object_new_string(
+			sb_config_describe(&o->p.cfg, cfg, sizeof(cfg))));
+		x = json_object_new_object();
+		json_object_object_add(x, "requeue_delay_s",
+				       json_object_new_int64(o->p.requeue_delay));
+		json_object_object_add(x, "requeue_work", json_object_new_string(
+			o->p.restart ? "restart" : "resume"));
+		json_object_object_add(x, "backfill", json_object_new_string(
+			o->p.backfill == SIM_BACKFILL_GREEDY ? "greedy" : "none"));
+		json_object_object_add(x, "placement", json_object_new_string(
+			o->p.best_fit ? "best-fit" : "first-fit"));
+		json_object_object_add(x, "leftovers", json_object_new_string(
+			o->p.hold_leftovers ? "next-pass" : "at-once"));
+		json_object_object_add(j, "options", x);
+		x = json_object_new_object();
+		json_object_object_add(x, "source",
+				       json_object_new_string(t.source));
+		json_object_object_add(x, "budgets", json_object_new_int64(t.n));
+		json_object_object_add(j, "tree", x);
+		json_object_object_add(j, "input", notes_json(&w.notes, w.njobs));
+		x = json_object_new_object();
+		json_object_object_add(x, "events", json_object_new_int64((int64_t)r.events));
+		json_object_object_add(x, "passes", json_object_new_int64((int64_t)r.passes));
+		json_object_object_add(x, "recalculations",
+				       json_object_new_int64((int64_t)r.recalcs));
+		json_object_object_add(x, "end_s", json_object_new_int64(r.t_end));
+		json_object_object_add(j, "simulation", x);
+		json_object_object_add(j, "report", sim_report_json(&rep));
+		if (write_json(o->json, j)) {
+			json_object_put(j);
+			goto out;
+		}
+		json_object_put(j);
+	}
+	if (o->svg_gpus) {
+		FILE *f = open_out("--svg-gpus", o->svg_gpus);
+		int64_t a = rep.t0, b = rep.t0 + 86400;
+
+		if (!f)
+			goto out;
+		if (o->has_svg_range) {
+			a = o->svg_a;
+			b = o->svg_b;
+		} else if (b > rep.t1) {
+			b = rep.t1;
+		}
+		sim_svg_gpus(f, &r, job_team, tm.names, tm.n, o->p.nodes,
+			     o->p.gpus_per_node, a, b);
+		if (close_out("--svg-gpus", o->svg_gpus, f))
+			goto out;
+	}
+	if (o->svg_teams) {
+		FILE *f = open_out("--svg-teams", o->svg_teams);
+
+		if (!f)
+			goto out;
+		sim_svg_teams(f, &rep);
+		if (close_out("--svg-teams", o->svg_teams, f))
+			goto out;
+	}
+	if (o->segments) {
+		FILE *f = open_out("--segments", o->segments);
+		bool *seen = calloc(w.njobs + 1, sizeof(bool));
+
+		if (!f || !seen) {
+			free(seen);
+			goto out;
+		}
+		fprintf(f, "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,"
+			"preempted\n");
+		for (i = 0; i < r.nsegs; i++) {
+			const struct sim_job *j = &w.jobs[r.segs[i].job];
+
+			seen[r.segs[i].job] = true;
+			fprintf(f, "%u,%s,%u,%" PRId64 ",%" PRId64 ",%" PRId64
+				",%" PRId64 ",%d\n", r.segs[i].job + 1,
+				t.path[j->team_node], j->gpus, j->min_runtime,
+				j->submit, r.segs[i].start, r.segs[i].end,
+				r.segs[i].preempted ? 2 - r.segs[i].lost : 0);
+		}
+		for (i = 0; i < w.njobs; i++)
+			if (!seen[i])
+				fprintf(f, "%zu,%s,%u,%" PRId64 ",%" PRId64
+					",,,0\n", i + 1,
+					t.path[w.jobs[i].team_node],
+					w.jobs[i].gpus, w.jobs[i].min_runtime,
+					w.jobs[i].submit);
+		free(seen);
+		if (close_out("--segments", o->segments, f))
+			goto out;
+	}
+	rc = 0;
+out:
+	free(mj);
+	free(ms);
+	free(un);
+	free(job_node);
+	free(job_team);
+	teams_free(&tm);
+	sim_report_free(&rep);
+	sim_result_free(&r);
+	sim_workload_free(&w);
+	sim_tree_free(&t);
+	return rc;
+}
+
+static int cmd_convert(struct opts *o)
+{
+	struct sim_tree t = { 0 };
+	struct sim_workload w;
+	FILE *f;
+	int rc;
+
+	sim_workload_init(&w);
+	rc = load_common(o, &t, &w, o->gpn_given ? o->p.gpus_per_node : 0, 0);
+	if (rc)
+		goto out;
+	f = open_out("--out", o->out ? o->out : "-");
+	rc = 2;
+	if (!f)
+		goto out;
+	sim_workload_write_csv(&w, &t, f);
+	if (close_out("--out", o->out ? o->out : "-", f))
+		goto out;
+	fprintf(stderr, "sbudget-sim convert: %zu jobs written\n", w.njobs);
+	sim_notes_print(&w.notes, stderr);
+	rc = 0;
+out:
+	sim_workload_free(&w);
+	sim_tree_free(&t);
+	return rc;
+}
+
+static int cmd_metrics(struct opts *o)
+{
+	struct sim_tree t = { 0 };
+	struct sim_mjob *mj = NULL;
+	struct sim_mseg *ms = NULL;
+	struct sim_report rep = { 0 };
+	struct teams tm = { 0 };
+	uint32_t *job_node = NULL;
+	bool *un = NULL;
+	size_t nj = 0, ns = 0, i;
+	char msg[SIM_MSG], *text = NULL;
+	int rc = 2;
+
+	if (!o->segments)
+		return bad("metrics: --segments FILE is required");
+	if (!o->tree)
+		return bad("metrics: --tree FILE is required");
+	if (!o->gpus)
+		return bad("metrics: --gpus N (the cluster's GPUs) is required");
+	if (sim_tree_load(o->tree, &t, msg, sizeof(msg))) {
+		bad("%s", msg);
+		goto out;
+	}
+	text = sim_slurp(o->segments, msg, sizeof(msg));
+	if (!text || sim_segments_parse(o->segments, text, &t, &mj, &nj,
+					&job_node, &ms, &ns, msg,
+					sizeof(msg))) {
+		bad("%s", msg);
+		goto out;
+	}
+	un = calloc(ns + 1, sizeof(*un));
+	if (!un || teams_build(&t, job_node, nj, &tm)) {
+		bad("out of memory");
+		goto out;
+	}
+	for (i = 0; i < nj; i++)
+		mj[i].team = tm.of_node[job_node[i]];
+	for (i = 0; i < ns; i++)
+		un[i] = mj[ms[i].job].min_runtime == 0;
+	{
+		int64_t a = INT64_MAX, b = 0;
+
+		for (i = 0; i < nj; i++) {
+			if (mj[i].submit < a)
+				a = mj[i].submit;
+			if (mj[i].end != SIM_NEVER && mj[i].end > b)
+				b = mj[i].end;
+		}
+		if (!nj)
+			a = 0;
+		if (o->has_window) {
+			a = o->win_a;
+			b = o->win_b;
+		}
+		if (sim_metrics(mj, nj, ms, ns, un, tm.names, tm.entitled, tm.n,
+				o->gpus, a, b, &rep)) {
+			bad("out of memory");
+			goto out;
+		}
+	}
+	if (!o->quiet)
+		sim_report_text(&rep, stdout);
+	if (o->json) {
+		struct json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "format",
+				       json_object_new_string("sbudget-sim-metrics"));
+		json_object_object_add(j, "version", json_object_new_int(1));
+		json_object_object_add(j, "report", sim_report_json(&rep));
+		rc = write_json(o->json, j);
+		json_object_put(j);
+		if (rc)
+			goto out;
+	}
+	if (o->svg_teams) {
+		FILE *f = open_out("--svg-teams", o->svg_teams);
+
+		if (!f)
+			goto out;
+		sim_svg_teams(f, &rep);
+		if (close_out("--svg-teams", o->svg_teams, f))
+			goto out;
+	}
+	rc = 0;
+out:
+	free(text);
+	free(mj);
+	free(ms);
+	free(un);
+	free(job_node);
+	teams_free(&tm);
+	sim_report_free(&rep);
+	sim_tree_free(&t);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	const char *cmd = "run";
+	int i = 1, rc;
+
+	memset(&o, 0, sizeof(o));
+	sim_read_opts_init(&o.ro);
+	sim_params_init(&o.p);
+	if (argc > 1 && argv[1][0] != '-') {
+		cmd = argv[1];
+		i = 2;
+		if (strcmp(cmd, "run") && strcmp(cmd, "convert") &&
+		    strcmp(cmd, "metrics"))
+			return bad("unknown command '%s': run, convert or "
+				   "metrics (see --help)", cmd);
+	}
+	if (argc == 1) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	rc = parse_opts(argc, argv, i, &o, cmd);
+	if (rc)
+		return rc;
+	if (!strcmp(cmd, "convert"))
+		return cmd_convert(&o);
+	if (!strcmp(cmd, "metrics"))
+		return cmd_metrics(&o);
+	return cmd_run(&o);
+}

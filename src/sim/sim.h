@@ -1,0 +1,414 @@
+/*
+ * sim.h - sbudget-sim: an event-driven simulator that runs the policy core
+ * (sb/tree.h, sb/ledger.h, sb/standing.h, sb/priority.h, sb/contract.h,
+ * sb/config.h, sb/preempt.h) exactly as the plugins call it.
+ *
+ * Pieces (one file each):
+ *   input.c    job tables (canonical CSV, SWF), budget trees (our format,
+ *              `sacctmgr -P show assoc`, Helios per-VC GPU counts),
+ *              budget.conf, slicing and seeded assignment of what a trace
+ *              lacks; bad lines are refused with file:line and the reason.
+ *   engine.c   the cluster (nodes x GPUs, first-fit placement, whole nodes
+ *              for multi-node jobs), the event loop and the two policies.
+ *   metrics.c  queue-wait percentiles, owed vs delivered per team,
+ *              occupancy, preemptions: from run segments, so the simulator
+ *              and `sbudget-sim metrics` (observed runs) share the code;
+ *              text and JSON reports.
+ *   svg.c      the per-GPU chart and the per-team allocation chart.
+ *
+ * Times are int64_t seconds on the trace's scale; nothing reads the clock.
+ */
+#ifndef SB_SIM_H
+#define SB_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sb/config.h"
+#include "sb/tree.h"
+
+/* Longest message written by the functions below. */
+#define SIM_MSG 512
+
+/* "No time": a job that never started or never ended. */
+#define SIM_NEVER INT64_MIN
+
+/* In-team priorities for the words LOW, NORMAL, HIGH (canonical CSV). */
+#define SIM_PRIO_LOW 256
+#define SIM_PRIO_NORMAL 512
+#define SIM_PRIO_HIGH 768
+
+/* Debug jobs (MISSION.md): at most 8 GPUs, min runtime in (0, 15 min]. */
+#define SIM_DEBUG_MAX_GPUS 8
+#define SIM_DEBUG_MAX_MR 900
+/* Large jobs: at least 32 GPUs. */
+#define SIM_LARGE_MIN_GPUS 32
+
+/* ------------------------------------------------------------ the tree */
+
+/* A budget tree with a path name per node ("physics/phys-a"). */
+struct sim_tree {
+	struct sb_tree *tree;	/* finalized */
+	char **path;		/* per tree index, owned */
+	uint32_t n;
+	char source[64];	/* "tree", "sacctmgr", "helios" */
+};
+
+/*
+ * sim_tree_load - read @file, format detected from its first line:
+ *   "date,..."          Helios per-VC GPU counts per day: one top-level
+ *                       budget per VC column (not "total"), RawShares =
+ *                       the column's sum over all days (the mean times the
+ *                       number of days: same ratios as the mean).
+ *   a line with '|'     `sacctmgr -P show assoc format=account,user,
+ *                       parentname,fairshare` (User optional): a header
+ *                       naming Account, Par Name and Share, then rows.
+ *   otherwise           our format: "path shares" per line, '#' comments;
+ *                       "a/b" is a child of "a" (which must be defined);
+ *                       shares a decimal integer or "parent".
+ * Return: 0, or -1 with @msg "file:line: reason".
+ */
+int sim_tree_load(const char *file, struct sim_tree *out, char *msg,
+		  size_t msglen);
+int sim_tree_parse(const char *name, const char *text, struct sim_tree *out,
+		   char *msg, size_t msglen);
+void sim_tree_free(struct sim_tree *t);
+/* sim_tree_find - index of the node whose path is @path, or whose last
+ * component is @path if exactly one is; SB_NONE otherwise. */
+uint32_t sim_tree_find(const struct sim_tree *t, const char *path);
+
+/* --------------------------------------------------------- the workload */
+
+struct sim_job {
+	int64_t submit;		/* seconds */
+	int64_t duration;	/* run time needed, seconds, >= 0 */
+	int64_t min_runtime;	/* seconds; 0 = unallocated */
+	uint32_t gpus;		/* >= 1 */
+	uint32_t team;		/* index into sim_workload.names */
+	uint32_t user;		/* index into names; 0 = none ("") */
+	uint32_t prio;		/* in-team priority 0..1023 */
+	bool resumable;
+	uint32_t line;		/* input line, for messages */
+	uint32_t assoc;		/* tree index (sim_workload_bind) */
+	uint32_t team_node;	/* tree index of the team */
+};
+
+/* What was assigned, skipped or changed while reading; reported. */
+struct sim_notes {
+	uint64_t seed;
+	size_t lines;		/* data lines read */
+	size_t skipped_unknown;	/* duration or GPUs unknown (-1) */
+	size_t skipped_nogpu;	/* 0 GPUs (CPU-only) */
+	size_t skipped_slice;	/* outside --from/--span/--max-jobs */
+	size_t skipped_toobig;	/* more GPUs than the cluster */
+	size_t clamped;		/* GPUs clamped by --max-gpus */
+	size_t rounded;		/* multi-node jobs rounded to whole nodes */
+	size_t teams_assigned;
+	size_t contracts_assigned;	/* min runtime assigned */
+	size_t resumable_assigned;
+	size_t prio_assigned;
+	size_t unbudgeted;	/* allocated on a budget of 0: made unallocated */
+	char format[16];	/* "csv" or "swf" */
+};
+
+struct sim_workload {
+	struct sim_job *jobs;
+	size_t njobs, cap;
+	char **names;		/* interned team and user names; [0] = "" */
+	uint32_t nnames, names_cap;
+	uint32_t *hash;		/* open addressing over names, 0 = empty */
+	uint32_t hash_cap;
+	bool has_user, has_mr, has_res, has_prio;
+	struct sim_notes notes;
+};
+
+/* How to read and slice a trace (sbudget-sim run/convert options). */
+struct sim_read_opts {
+	uint64_t seed;
+	int64_t from;		/* keep jobs submitted at or after (default 0),
+				 * trace seconds (before time_scale) */
+	int64_t span;		/* ... and before from + span; < 0 = no end;
+				 * kept jobs' times become (t - from) * scale */
+	size_t max_jobs;	/* 0 = all */
+	double time_scale;	/* times multiplied by this (default 1) */
+	uint32_t max_gpus;	/* clamp GPUs to this; 0 = do not clamp */
+	bool assign_teams;	/* ignore the trace's team column */
+	int64_t max_min_runtime;	/* cap for assigned min runtimes */
+};
+
+void sim_read_opts_init(struct sim_read_opts *o);
+void sim_workload_init(struct sim_workload *w);
+void sim_workload_free(struct sim_workload *w);
+uint32_t sim_intern(struct sim_workload *w, const char *s);
+
+/*
+ * sim_workload_read - read a job table: SWF when the file name ends in
+ * ".swf" or its first non-empty line starts with ';', else CSV with a
+ * header naming at least submit_time_s, duration_s, gpus, team (optional
+ * user, min_runtime_s, resumable, priority; other columns are ignored).
+ * Lines are appended to @w; slicing is applied: jobs submitted in
+ * [from, from + span) of the trace's time are kept, and their submit time
+ * becomes (submit - from) * time_scale (durations, min runtimes * scale).
+ * Return: 0, or -1 with @msg "file:line: reason".
+ */
+int sim_workload_read(const char *file, const struct sim_read_opts *o,
+		      struct sim_workload *w, char *msg, size_t msglen);
+int sim_workload_parse(const char *name, const char *text,
+		       const struct sim_read_opts *o, struct sim_workload *w,
+		       char *msg, size_t msglen);
+
+/*
+ * sim_workload_bind - finish the table against a tree: sort by submit time
+ * (stable), keep max_jobs, clamp to max_gpus, round multi-node jobs up to
+ * whole nodes of @gpus_per_node (0 = no rounding), drop jobs bigger than
+ * @cluster_gpus (0 = no limit), assign teams/contracts/priorities where the
+ * trace has none (seeded, see sim_assign_*), and find each job's
+ * association (the node "team/user" if the tree has it, else "team").
+ * Return: 0, or -1 with @msg (an unknown team names the job's line).
+ */
+int sim_workload_bind(struct sim_workload *w, const struct sim_tree *t,
+		      const struct sim_read_opts *o, uint32_t gpus_per_node,
+		      uint32_t cluster_gpus, char *msg, size_t msglen);
+
+/* sim_workload_write_csv - the canonical CSV, all eight columns. */
+int sim_workload_write_csv(const struct sim_workload *w,
+			   const struct sim_tree *t, FILE *f);
+
+/* sim_notes_print - what was assigned/skipped, one line each, to @f. */
+void sim_notes_print(const struct sim_notes *n, FILE *f);
+
+/* Deterministic uniform [0,1) from (seed, a, b): splitmix64. */
+double sim_rand(uint64_t seed, uint64_t a, uint64_t b);
+
+/* budget.conf: key=value lines through sb_config_set()/sb_config_check(). */
+int sim_config_load(const char *file, struct sb_config *cfg, char *msg,
+		    size_t msglen);
+int sim_config_parse(const char *name, const char *text, struct sb_config *cfg,
+		     char *msg, size_t msglen);
+
+/* Read a whole file (NUL-terminated).  NULL with @msg on failure. */
+char *sim_slurp(const char *file, char *msg, size_t msglen);
+
+/* ------------------------------------------------------------- the engine */
+
+enum sim_policy { SIM_POLICY_BUDGET = 0, SIM_POLICY_BASELINE = 1 };
+enum sim_backfill { SIM_BACKFILL_GREEDY = 0, SIM_BACKFILL_NONE = 1 };
+
+struct sim_params {
+	enum sim_policy policy;
+	uint32_t nodes, gpus_per_node;	/* <= 64 GPUs per node */
+	struct sb_config cfg;		/* budget.conf */
+	int64_t requeue_delay;		/* a requeued job's BeginTime offset */
+	bool restart;			/* requeued work restarts from zero */
+	enum sim_backfill backfill;
+	int64_t until;			/* stop here; SIM_NEVER = run out */
+	bool best_fit;			/* placement (struct sim_cluster) */
+	bool hold_leftovers;		/* GPUs freed by preemption beyond the
+					 * preemptor's need are usable only
+					 * after the pass (as in Slurm, where
+					 * victims complete after the cycle
+					 * that chose them); false = at once */
+};
+
+void sim_params_init(struct sim_params *p);
+
+/* One run of a job on its GPUs. */
+struct sim_seg {
+	uint32_t job;
+	int64_t start, end;
+	uint32_t gpus;
+	uint32_t node_off;	/* into sim_result.nodes */
+	uint32_t nnodes;
+	uint64_t mask;		/* GPUs used on each of those nodes */
+	bool preemptible;	/* unallocated (budget) / over the cap (baseline) */
+	bool preempted;		/* ended by preemption */
+	bool lost;		/* ... and its work was thrown away (cancelled,
+				 * or requeued with --requeue-work restart) */
+};
+
+enum sim_job_end { SIM_END_DONE = 0, SIM_END_CANCELLED, SIM_END_UNFINISHED };
+
+/* Per-job outcome. */
+struct sim_outcome {
+	int64_t first_start;	/* SIM_NEVER if it never started */
+	int64_t end;		/* last run's end, or the stop time */
+	uint32_t preemptions;
+	enum sim_job_end how;
+};
+
+struct sim_result {
+	struct sim_seg *segs;
+	size_t nsegs, segs_cap;
+	uint32_t *nodes;
+	size_t nnodes, nodes_cap;
+	struct sim_outcome *jobs;	/* per job */
+	size_t njobs;
+	int64_t t_end;			/* time of the last event */
+	uint64_t events;		/* events processed */
+	uint64_t passes;		/* scheduling passes */
+	uint64_t recalcs;		/* standing recalculations */
+	uint64_t preemptions;
+};
+
+void sim_result_free(struct sim_result *r);
+
+/*
+ * sim_run - simulate @w (bound to @t) under @p.  Return: 0, or -1 with
+ * @msg (out of memory, or a core call failing: a bug).
+ */
+int sim_run(const struct sim_workload *w, const struct sim_tree *t,
+	    const struct sim_params *p, struct sim_result *r, char *msg,
+	    size_t msglen);
+
+/* --- placement, exposed for the unit tests --- */
+
+struct sim_cluster {
+	uint32_t nodes, gpn;
+	uint64_t *free;		/* per node, bit i = GPU i free */
+	uint32_t *nfree;	/* per node */
+	uint64_t total_free;
+	bool best_fit;		/* single-node jobs: the node with the fewest
+				 * free GPUs that fit, not the first */
+};
+
+int sim_cluster_init(struct sim_cluster *c, uint32_t nodes, uint32_t gpn);
+void sim_cluster_free(struct sim_cluster *c);
+/*
+ * sim_place - first fit: a job of @gpus <= gpn takes the lowest GPUs of the
+ * lowest-numbered node with enough free (best fit: of the node with the
+ * fewest free GPUs that are enough, lowest number first); a bigger one takes the
+ * ceil(gpus/gpn) lowest-numbered whole free nodes.  On success @nodes (room
+ * for ceil(gpus/gpn)) and @mask are written and the GPUs are taken.
+ * Return: number of nodes used, 0 if it does not fit.
+ */
+uint32_t sim_place(struct sim_cluster *c, uint32_t gpus, uint32_t *nodes,
+		   uint64_t *mask);
+bool sim_fits(const struct sim_cluster *c, uint32_t gpus);
+void sim_release(struct sim_cluster *c, const uint32_t *nodes, uint32_t n,
+		 uint64_t mask);
+
+/* ------------------------------------------------------------- metrics */
+
+/* One job as the metrics see it (from the simulator or observed runs). */
+struct sim_mjob {
+	uint32_t team;		/* index into the report's teams */
+	uint32_t gpus;
+	int64_t min_runtime;
+	int64_t submit;
+	int64_t first_start;	/* SIM_NEVER: never started */
+	int64_t end;		/* end of its last run; SIM_NEVER: never ran */
+};
+
+/* One run segment. */
+struct sim_mseg {
+	uint32_t job;
+	int64_t start, end;
+	bool preempted;
+	bool lost;		/* preempted and its work thrown away */
+};
+
+struct sim_team_report {
+	const char *name;
+	double entitled;	/* fraction of the cluster */
+	double owed;		/* GPU-seconds, sum over hours of
+				 * min(quota, demand) */
+	double delivered;	/* GPU-seconds run in the window */
+	double delivered_capped;	/* sum over hours of min(delivered, owed) */
+	double ratio;		/* delivered_capped / owed; 1 when owed = 0 */
+	size_t jobs;
+};
+
+struct sim_wait {
+	size_t n;		/* jobs in the class */
+	size_t never;		/* never started (waited to the end) */
+	double p50, p90, p99, mean;
+};
+
+struct sim_report {
+	int64_t t0, t1;		/* the window */
+	uint64_t gpus;		/* cluster GPUs */
+	struct sim_wait all, debug, large, other;
+	double occupancy;	/* delivered / (gpus * window) */
+	double delivered;	/* GPU-seconds in the window */
+	double unallocated;	/* of it, by unallocated jobs */
+	double unallocated_share;
+	size_t preemptions;
+	double preempted_gpu_hours;	/* GPUs x (end - start) of preempted
+					 * runs: the time since their start */
+	double lost_gpu_hours;	/* of those, the runs whose work was lost */
+	struct sim_team_report *teams;
+	uint32_t nteams;
+	double overall_ratio;	/* sum of capped delivered / sum of owed,
+				 * all teams: the seed's "98% of owed" */
+	double worst_ratio;	/* over teams with owed > 0 */
+	uint32_t worst_team;	/* index; UINT32_MAX if none */
+	uint32_t teams_ge95;
+	uint32_t teams_owed;	/* teams with owed > 0 */
+	/* hourly series for the SVG: [team * nhours + h] */
+	uint32_t nhours;
+	double *hourly_delivered, *hourly_owed, *hourly_quota;
+};
+
+/*
+ * sim_percentile - nearest rank: the ceil(p/100 * n)-th smallest of the n
+ * values (sorted in place); 0 for n == 0.
+ */
+double sim_percentile(double *v, size_t n, double p);
+
+/*
+ * sim_metrics - the report over the window [t0, t1) for @nteams teams
+ * (@names, @entitled fractions), @gpus GPUs.  Waits: first start - submit
+ * of the jobs submitted in the window; a job that never started counts as
+ * waiting until max(t1, its submit).  Owed per team and hour: min(quota,
+ * demand), quota = entitled * gpus * seconds of the hour in the window,
+ * demand = GPUs of the team's jobs submitted and not ended (pending or
+ * running) over the hour.  @unalloc_seg (may be NULL) flags segments of
+ * unallocated occupancy.  Return 0, or -1 (out of memory).
+ */
+int sim_metrics(const struct sim_mjob *jobs, size_t njobs,
+		const struct sim_mseg *segs, size_t nsegs,
+		const bool *unalloc_seg, const char *const *names,
+		const double *entitled, uint32_t nteams, uint64_t gpus,
+		int64_t t0, int64_t t1, struct sim_report *rep);
+void sim_report_free(struct sim_report *rep);
+
+/*
+ * sim_segments_parse - observed runs (sbudget-sim metrics): a CSV with the
+ * header job,team,gpus,min_runtime_s,submit_s,start_s,end_s,preempted, one
+ * line per run; a job never started has one line with start_s and end_s
+ * empty.  preempted: 0 no, 1 preempted and its work lost (cancelled, or
+ * requeued to start over), 2 preempted and its work kept (resumed).  Lines of one job must agree on team, gpus, min runtime, submit.
+ * Out: @jobs (team left 0), @job_node (the team's tree index per job),
+ * @segs; the caller frees all three.  Return 0, or -1 with @msg
+ * "file:line: reason".
+ */
+int sim_segments_parse(const char *name, const char *text,
+		       const struct sim_tree *t, struct sim_mjob **jobs,
+		       size_t *njobs, uint32_t **job_node,
+		       struct sim_mseg **segs, size_t *nsegs, char *msg,
+		       size_t msglen);
+
+/* Text summary. */
+void sim_report_text(const struct sim_report *rep, FILE *f);
+/* JSON object (json-c), keys in a fixed order, doubles with fixed
+ * precision, so that same input gives byte-identical output.  The caller
+ * owns the returned json_object. */
+struct json_object *sim_report_json(const struct sim_report *rep);
+/* A double for JSON printed as "%.*f". */
+struct json_object *sim_json_double(double v, int prec);
+
+/* ------------------------------------------------------------------ SVG */
+
+/* Per-GPU chart of [from, to): one row per GPU, colour family per team
+ * (@job_team[job] < @nteams), hatching on preemptible runs, a red border
+ * on preempted ones. */
+int sim_svg_gpus(FILE *f, const struct sim_result *r,
+		 const uint32_t *job_team, const char *const *team_names,
+		 uint32_t nteams, uint32_t nodes, uint32_t gpn, int64_t from,
+		 int64_t to);
+/* Each team's delivered GPUs per hour against its quota and owed. */
+int sim_svg_teams(FILE *f, const struct sim_report *rep);
+
+#endif /* SB_SIM_H */

@@ -1,0 +1,340 @@
+/*
+ * sim-engine-test.c - placement and the event loop on small scenarios whose
+ * every start, stop and preemption is worked out by hand in the comments.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+/* ----------------------------------------------------------- placement */
+
+START_TEST(test_place_first_fit)
+{
+	struct sim_cluster c;
+	uint32_t nodes[4];
+	uint64_t mask;
+
+	ck_assert_int_eq(sim_cluster_init(&c, 3, 4), 0);
+	/* 3 GPUs: node 0, GPUs 0-2 */
+	ck_assert_uint_eq(sim_place(&c, 3, nodes, &mask), 1);
+	ck_assert_uint_eq(nodes[0], 0);
+	ck_assert_uint_eq(mask, 0x7);
+	/* 2 GPUs: node 0 has 1 left, so node 1 */
+	ck_assert_uint_eq(sim_place(&c, 2, nodes, &mask), 1);
+	ck_assert_uint_eq(nodes[0], 1);
+	ck_assert_uint_eq(mask, 0x3);
+	/* 1 GPU: first fit is node 0's last GPU */
+	ck_assert_uint_eq(sim_place(&c, 1, nodes, &mask), 1);
+	ck_assert_uint_eq(nodes[0], 0);
+	ck_assert_uint_eq(mask, 0x8);
+	/* 8 GPUs = 2 whole nodes: only node 2 is whole */
+	ck_assert(!sim_fits(&c, 8));
+	ck_assert_uint_eq(sim_place(&c, 8, nodes, &mask), 0);
+	ck_assert_uint_eq(c.total_free, 12 - 6);
+	/* free node 1, then 8 GPUs take nodes 1 and 2 */
+	nodes[0] = 1;
+	sim_release(&c, nodes, 1, 0x3);
+	ck_assert_uint_eq(sim_place(&c, 8, nodes, &mask), 2);
+	ck_assert_uint_eq(nodes[0], 1);
+	ck_assert_uint_eq(nodes[1], 2);
+	ck_assert_uint_eq(mask, 0xF);
+	ck_assert_uint_eq(c.total_free, 0);
+	/* 5 GPUs on 4-GPU nodes is multi-node: 2 whole nodes */
+	sim_release(&c, nodes, 2, 0xF);
+	ck_assert_uint_eq(sim_place(&c, 5, nodes, &mask), 2);
+	sim_cluster_free(&c);
+}
+END_TEST
+
+/* ----------------------------------------------------------- scenarios */
+
+struct scen {
+	const char *what;
+	const char *tree;
+	const char *conf;
+	const char *jobs;	/* canonical CSV body (header added) */
+	enum sim_policy policy;
+	uint32_t nodes, gpn;
+	int64_t requeue_delay;
+	bool restart;
+	/* expected run segments, in the order they end (then by start, then
+	 * job): "job:start-end[P|L]", job = 1-based input order, P =
+	 * preempted and resumed later, L = preempted and its work lost */
+	const char *segs;
+	unsigned preemptions;
+	bool at_once;		/* --leftovers at-once (default next-pass) */
+};
+
+static const struct scen scens[] = {
+	{ "no contention: every job starts at its submit",
+	  "a 1\n", "", "0,10,1,a,,5,yes,512\n3,10,2,a,,5,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:3-13", 0, false },
+	/* Idle from 10 s; the tick at 60 is pending when the next job comes
+	 * at 70, inside the same CalcPeriod (once an endless loop). */
+	{ "idle gap shorter than a CalcPeriod",
+	  "a 1\n", "", "0,10,1,a,,5,yes,512\n70,10,1,a,,5,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:70-80", 0, false },
+	{ "idle gap of many CalcPeriods",
+	  "a 1\n", "", "0,10,1,a,,5,yes,512\n1000,10,1,a,,5,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:1000-1010", 0, false },
+	{ "full node: the second job waits for the first to end",
+	  "a 1\n", "", "0,100,4,a,,5,yes,512\n10,50,2,a,,5,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-150", 0, false },
+	/* An allocated job takes an unallocated one's GPUs at once; the
+	 * victim gets PreemptGraceTime (30 s) and the preemptor starts when
+	 * it has stopped.  The victim resumes (requeue delay 0) when the
+	 * preemptor ends, with its 1000 - 40 = 960 s left. */
+	{ "allocated preempts unallocated after the grace time",
+	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-40P 2:40-140 1:140-1100", 1, false },
+	{ "same with restart: the victim's work is lost, it runs 1000 s again",
+	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, true, "1:0-40L 2:40-140 1:140-1140", 1, false },
+	{ "requeue delay: eligible 121 s after it stopped",
+	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 121, false, "1:0-40P 2:40-140 1:161-1121",
+	  1, false },
+	{ "not resumable: cancelled (PreemptNonResumable=cancel)",
+	  "a 1\nb 1\n", "", "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-40L 2:40-140", 1, false },
+	{ "not resumable, PreemptNonResumable=keep: never preempted",
+	  "a 1\nb 1\n", "PreemptNonResumable=keep\n",
+	  "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1000 2:1000-1100", 0, false },
+	{ "an unallocated job never preempts",
+	  "a 1\nb 1\n", "", "0,100,4,a,,60,yes,512\n10,100,2,b,,0,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-200", 0, false },
+	/* a (RawShares 1) used 4 GPUs since 0; b (idle, better standing)
+	 * submits at 10 but a's job is protected for its 300 s min runtime.
+	 * Protection ends at 300, the pass then preempts (grace 30). */
+	{ "protected for its min runtime, then preempted by a better budget",
+	  "a 1\nb 1\n", "", "0,1000,4,a,,300,yes,512\n10,100,4,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-330P 2:330-430 1:430-1100",
+	  1, false },
+	/* The same budget: its own job's priority is not below the
+	 * preemptor's (same standing, same tier), so no preemption. */
+	{ "no preemption inside one budget at equal in-team priority",
+	  "a 1\n", "", "0,1000,4,a,,300,yes,512\n10,100,4,a,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1000 2:1000-1100", 0, false },
+	/* Two unallocated 4-GPU jobs fill 2 nodes; a 4-GPU allocated job
+	 * needs one node: exactly one victim (never more than needed).  Both
+	 * started at 0 and lose as much: the tie goes to input order. */
+	{ "never more victims than needed",
+	  "a 1\nb 1\n", "",
+	  "0,1000,4,a,,0,yes,512\n0,1000,4,a,,0,yes,512\n"
+	  "10,100,4,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 2, 4, 0, false,
+	  "1:0-40P 3:40-140 2:0-1000 1:140-1100", 1, false },
+	/* At 10 the unallocated job (2 GPUs) alone would not suffice and the
+	 * allocated one is protected until 900: nobody is preempted (job 2
+	 * runs to its end).  At 900 job 1's protection ends and b's better
+	 * standing takes its GPUs (grace 30); job 1 resumes its last 70 s. */
+	{ "no preemption when even all candidates would not make it fit",
+	  "a 1\nb 1\n", "",
+	  "0,1000,2,a,,900,yes,512\n0,500,2,a,,0,yes,512\n"
+	  "10,100,4,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false,
+	  "2:0-500 1:0-930P 3:930-1030 1:1030-1100", 1, false },
+	/* Victim order: unallocated before allocated, and among equals the
+	 * one that has run less (started later). */
+	{ "victims: unallocated first, then least work lost",
+	  "a 1\nb 1\n", "",
+	  "0,1000,2,a,,10,yes,512\n0,1000,2,a,,0,yes,512\n"
+	  "20,1000,2,a,,0,yes,512\n100,100,2,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 3, 2, 0, false,
+	  "3:20-130P 4:130-230 1:0-1000 2:0-1000 3:230-1120", 1, false },
+	/* Baseline: b's cap is 25% of 16 = 4 GPUs, so b's 8-GPU jobs run
+	 * preemptible; a's jobs are within a's cap of 12 and preempt them
+	 * at once (no grace, no protection in the old system). */
+	{ "baseline: within the cap preempts over the cap",
+	  "a 3\nb 1\n", "",
+	  "0,1000,8,b,,600,yes,512\n0,1000,8,b,,600,yes,512\n"
+	  "10,500,8,a,,300,yes,512\n20,100,4,a,,60,yes,512\n",
+	  SIM_POLICY_BASELINE, 2, 8, 0, false,
+	  "1:0-10P 2:0-20P 4:20-120 3:10-510 1:120-1110 2:510-1490", 2, false },
+	{ "baseline: FIFO inside a class, HIGH before LOW",
+	  "a 1\n", "",
+	  "0,100,4,a,,0,yes,512\n1,100,4,a,,0,yes,LOW\n2,100,4,a,,0,yes,HIGH\n",
+	  SIM_POLICY_BASELINE, 1, 4, 0, false, "1:0-100 3:100-200 2:200-300", 0, false },
+	/* Two 1-GPU allocated jobs against two unallocated 4-GPU jobs on 2
+	 * nodes, no grace time.  Leftovers at once: job 3 takes job 1's node
+	 * and job 4 fits in the 3 GPUs left there: one victim. */
+	{ "leftovers at once: the second preemptor uses the first's leftovers",
+	  "a 1\nb 1\n", "PreemptGraceTime=0\n",
+	  "0,1000,4,a,,0,yes,512\n0,1000,4,a,,0,yes,512\n"
+	  "10,100,1,b,,60,yes,512\n10,100,1,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 2, 4, 0, false,
+	  "1:0-10P 3:10-110 4:10-110 2:0-1000 1:110-1100", 1, true },
+	/* Leftovers next pass (Slurm: the victim completes after the cycle
+	 * that chose it): job 4 does not see them and takes job 2.  (With a
+	 * grace time the victims hold them until they stop, in both modes.) */
+	{ "leftovers next pass: each preemptor takes its own victim",
+	  "a 1\nb 1\n", "PreemptGraceTime=0\n",
+	  "0,1000,4,a,,0,yes,512\n0,1000,4,a,,0,yes,512\n"
+	  "10,100,1,b,,60,yes,512\n10,100,1,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 2, 4, 0, false,
+	  "1:0-10P 2:0-10P 3:10-110 4:10-110 1:110-1100 2:110-1100", 2,
+	  false },
+};
+
+/* Segments as the expected string does: sorted by end, start, job. */
+static int seg_cmp(const void *a, const void *b)
+{
+	const struct sim_seg *x = a, *y = b;
+
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->job < y->job ? -1 : x->job > y->job;
+}
+
+static int run(const struct scen *c, struct sim_result *r, char *got,
+	       size_t len)
+{
+	struct sim_read_opts o;
+	struct sim_workload w;
+	struct sim_tree t;
+	struct sim_params p;
+	char text[2048], msg[SIM_MSG];
+	size_t i, n = 0;
+	struct sim_seg *sorted;
+
+	snprintf(text, sizeof(text), "submit_time_s,duration_s,gpus,team,user,"
+		 "min_runtime_s,resumable,priority\n%s", c->jobs);
+	sim_read_opts_init(&o);
+	sim_workload_init(&w);
+	sim_params_init(&p);
+	p.policy = c->policy;
+	p.nodes = c->nodes;
+	p.gpus_per_node = c->gpn;
+	p.requeue_delay = c->requeue_delay;
+	p.restart = c->restart;
+	p.hold_leftovers = !c->at_once;
+	ck_assert_msg(!sim_config_parse("conf", c->conf, &p.cfg, msg,
+					sizeof(msg)), "%s", msg);
+	ck_assert_msg(!sim_tree_parse("tree", c->tree, &t, msg, sizeof(msg)),
+		      "%s", msg);
+	ck_assert_msg(!sim_workload_parse("jobs", text, &o, &w, msg,
+					  sizeof(msg)), "%s", msg);
+	ck_assert_msg(!sim_workload_bind(&w, &t, &o, c->gpn, 0, msg,
+					 sizeof(msg)), "%s", msg);
+	ck_assert_msg(!sim_run(&w, &t, &p, r, msg, sizeof(msg)), "%s", msg);
+	sorted = malloc((r->nsegs + 1) * sizeof(*sorted));
+	memcpy(sorted, r->segs, r->nsegs * sizeof(*sorted));
+	qsort(sorted, r->nsegs, sizeof(*sorted), seg_cmp);
+	got[0] = '\0';
+	for (i = 0; i < r->nsegs; i++) {
+		const struct sim_seg *s = &sorted[i];
+
+		/* input order = the job's line - 1 (header is line 1) */
+		n += (size_t)snprintf(got + n, len - n, "%s%u:%lld-%lld%s",
+				      i ? " " : "", w.jobs[s->job].line - 1,
+				      (long long)s->start, (long long)s->end,
+				      s->lost ? "L" : s->preempted ? "P" : "");
+	}
+	free(sorted);
+	sim_workload_free(&w);
+	sim_tree_free(&t);
+	return 0;
+}
+
+START_TEST(test_scenarios)
+{
+	const struct scen *c = &scens[_i];
+	struct sim_result r;
+	char got[2048];
+
+	run(c, &r, got, sizeof(got));
+	ck_assert_msg(!strcmp(got, c->segs), "%s:\n  want %s\n  got  %s",
+		      c->what, c->segs, got);
+	ck_assert_msg(r.preemptions == c->preemptions,
+		      "%s: want %u preemptions, got %llu", c->what,
+		      c->preemptions, (unsigned long long)r.preemptions);
+	sim_result_free(&r);
+}
+END_TEST
+
+/* Same input, same result, bit for bit (the JSON is built from these). */
+START_TEST(test_deterministic)
+{
+	struct sim_result a, b;
+	char ga[2048], gb[2048];
+	size_t i;
+
+	run(&scens[14], &a, ga, sizeof(ga));
+	run(&scens[14], &b, gb, sizeof(gb));	/* victim order case */
+	ck_assert_str_eq(ga, gb);
+	ck_assert_uint_eq(a.nsegs, b.nsegs);
+	for (i = 0; i < a.nsegs; i++) {	/* field by field: padding */
+		const struct sim_seg *x = &a.segs[i], *y = &b.segs[i];
+
+		ck_assert(x->job == y->job && x->start == y->start &&
+			  x->end == y->end && x->gpus == y->gpus &&
+			  x->nnodes == y->nnodes && x->mask == y->mask &&
+			  x->preemptible == y->preemptible &&
+			  x->preempted == y->preempted && x->lost == y->lost);
+		ck_assert(!memcmp(a.nodes + x->node_off, b.nodes + y->node_off,
+				  x->nnodes * sizeof(*a.nodes)));
+	}
+	ck_assert_uint_eq(a.events, b.events);
+	sim_result_free(&a);
+	sim_result_free(&b);
+}
+END_TEST
+
+/* --until stops the clock: running runs end there, unfinished. */
+START_TEST(test_until)
+{
+	struct sim_read_opts o;
+	struct sim_workload w;
+	struct sim_tree t;
+	struct sim_params p;
+	struct sim_result r;
+	char msg[SIM_MSG];
+
+	sim_read_opts_init(&o);
+	sim_workload_init(&w);
+	sim_params_init(&p);
+	p.nodes = 1;
+	p.gpus_per_node = 2;
+	p.until = 50;
+	ck_assert(!sim_tree_parse("t", "a 1\n", &t, msg, sizeof(msg)));
+	ck_assert(!sim_workload_parse("j", "submit_time_s,duration_s,gpus,team\n"
+				      "0,100,2,a\n10,100,2,a\n", &o, &w, msg,
+				      sizeof(msg)));
+	ck_assert(!sim_workload_bind(&w, &t, &o, 2, 0, msg, sizeof(msg)));
+	ck_assert(!sim_run(&w, &t, &p, &r, msg, sizeof(msg)));
+	ck_assert_uint_eq(r.nsegs, 1);
+	ck_assert_int_eq(r.segs[0].end, 50);
+	ck_assert_int_eq(r.jobs[0].how, SIM_END_UNFINISHED);
+	ck_assert_int_eq(r.jobs[1].how, SIM_END_UNFINISHED);
+	ck_assert(r.jobs[1].first_start == SIM_NEVER);
+	ck_assert_int_eq(r.t_end, 50);
+	sim_result_free(&r);
+	sim_workload_free(&w);
+	sim_tree_free(&t);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("sim-engine");
+	TCase *tc = tcase_create("engine");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, test_place_first_fit);
+	tcase_add_loop_test(tc, test_scenarios, 0,
+			    sizeof(scens) / sizeof(scens[0]));
+	tcase_add_test(tc, test_deterministic);
+	tcase_add_test(tc, test_until);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,508 @@
+/*
+ * sim-input-test.c - sbudget-sim's readers: every kind of bad line is
+ * refused with file:line and a reason; good job tables, SWF, trees
+ * (ours, sacctmgr, Helios), budget.conf and observed segments read back
+ * exactly; seeded assignment is deterministic.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sb/priority.h"
+#include "sim.h"
+
+#define HDR "submit_time_s,duration_s,gpus,team,user,min_runtime_s," \
+	    "resumable,priority\n"
+
+static const char tree_ab[] = "a 3\nb 1\na/x 1\n";
+
+/* ----------------------------------------------------- bad job lines */
+
+struct bad_case {
+	const char *what;
+	const char *text;	/* whole file */
+	const char *where;	/* expected "name:line:" prefix */
+	const char *reason;	/* expected substring */
+};
+
+static const struct bad_case bad_jobs[] = {
+	{ "no header", "", "jobs.csv: ", "no header" },
+	{ "header lacks gpus", "submit_time_s,duration_s,team\n1,2,a\n",
+	  "jobs.csv:1:", "lacks column 'gpus'" },
+	{ "field count", HDR "0,10,1,a,,60,yes\n", "jobs.csv:2:",
+	  "7 fields, the header has 8" },
+	{ "submit not a number", HDR "x,10,1,a,,60,yes,512\n", "jobs.csv:2:",
+	  "submit_time_s 'x'" },
+	{ "submit negative", HDR "-5,10,1,a,,60,yes,512\n", "jobs.csv:2:",
+	  "submit_time_s '-5'" },
+	{ "submit with junk", HDR "5s,10,1,a,,60,yes,512\n", "jobs.csv:2:",
+	  "submit_time_s '5s'" },
+	{ "duration -2", HDR "0,-2,1,a,,60,yes,512\n", "jobs.csv:2:",
+	  "duration_s '-2'" },
+	{ "gpus word", HDR "0,10,many,a,,60,yes,512\n", "jobs.csv:2:",
+	  "gpus 'many'" },
+	{ "gpus too many", HDR "0,10,2000000,a,,60,yes,512\n", "jobs.csv:2:",
+	  "gpus '2000000'" },
+	{ "empty team", HDR "0,10,1,,,60,yes,512\n", "jobs.csv:2:",
+	  "team ''" },
+	{ "team with a blank", HDR "0,10,1,a b,,60,yes,512\n", "jobs.csv:2:",
+	  "team 'a b'" },
+	{ "user with a bar", HDR "0,10,1,a,u|v,60,yes,512\n", "jobs.csv:2:",
+	  "user 'u|v'" },
+	{ "min runtime negative", HDR "0,10,1,a,,-1,yes,512\n", "jobs.csv:2:",
+	  "min_runtime_s '-1'" },
+	{ "min runtime above a year", HDR "0,10,1,a,,40000000,yes,512\n",
+	  "jobs.csv:2:", "min_runtime_s '40000000'" },
+	{ "resumable maybe", HDR "0,10,1,a,,60,maybe,512\n", "jobs.csv:2:",
+	  "resumable 'maybe'" },
+	{ "priority word", HDR "0,10,1,a,,60,yes,URGENT\n", "jobs.csv:2:",
+	  "priority 'URGENT'" },
+	{ "priority too big", HDR "0,10,1,a,,60,yes,1024\n", "jobs.csv:2:",
+	  "priority '1024'" },
+	{ "bad line after good ones", HDR "0,10,1,a,,60,yes,512\n"
+	  "# a comment\n\n1,10,1,a,,60,yes,NORMAL\n2,1e3,1,a,,60,yes,1\n",
+	  "jobs.csv:6:", "duration_s '1e3'" },
+};
+
+START_TEST(test_bad_jobs)
+{
+	const struct bad_case *c = &bad_jobs[_i];
+	struct sim_read_opts o;
+	struct sim_workload w;
+	char msg[SIM_MSG] = "";
+	int rc;
+
+	sim_read_opts_init(&o);
+	sim_workload_init(&w);
+	rc = sim_workload_parse("jobs.csv", c->text, &o, &w, msg, sizeof(msg));
+	ck_assert_msg(rc == -1, "%s: accepted", c->what);
+	ck_assert_msg(!strncmp(msg, c->where, strlen(c->where)),
+		      "%s: want prefix '%s', got '%s'", c->what, c->where, msg);
+	ck_assert_msg(strstr(msg, c->reason), "%s: want '%s' in '%s'",
+		      c->what, c->reason, msg);
+	sim_workload_free(&w);
+}
+END_TEST
+
+static const struct bad_case bad_swf[] = {
+	{ "17 fields", "; header\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1\n",
+	  "log.swf:2:", "17 fields" },
+	{ "a word", "1 0 0 ten 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n",
+	  "log.swf:1:", "field 4 'ten'" },
+	{ "negative submit", "1 -3 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n",
+	  "log.swf:1:", "submit time '-3'" },
+};
+
+START_TEST(test_bad_swf)
+{
+	const struct bad_case *c = &bad_swf[_i];
+	struct sim_read_opts o;
+	struct sim_workload w;
+	char msg[SIM_MSG] = "";
+
+	sim_read_opts_init(&o);
+	sim_workload_init(&w);
+	ck_assert_int_eq(sim_workload_parse("log.swf", c->text, &o, &w, msg,
+					    sizeof(msg)), -1);
+	ck_assert_msg(!strncmp(msg, c->where, strlen(c->where)) &&
+		      strstr(msg, c->reason), "%s: got '%s'", c->what, msg);
+	sim_workload_free(&w);
+}
+END_TEST
+
+static const struct bad_case bad_trees[] = {
+	{ "one field", "a\n", "t:1:", "two fields" },
+	{ "three fields", "a 1 2\n", "t:1:", "two fields" },
+	{ "shares a word", "a lots\n", "t:1:", "shares 'lots'" },
+	{ "shares negative", "a -1\n", "t:1:", "shares '-1'" },
+	{ "shares too big", "a 2000000000000\n", "t:1:",
+	  "shares '2000000000000'" },
+	{ "parent missing", "a 1\nb/c 1\n", "t:2:", "parent 'b'" },
+	{ "twice", "a 1\nb 1\na 2\n", "t:3:", "defined twice" },
+	{ "leading slash", "/a 1\n", "t:1:", "path '/a'" },
+	{ "double slash", "a 1\na//b 1\n", "t:2:", "path 'a//b'" },
+	{ "empty", "# nothing\n", "t: ", "no budgets" },
+	{ "sacctmgr without Share", "Account|Par Name\nphys|root\n", "t:1:",
+	  "needs Account, Par Name and Share" },
+	{ "sacctmgr bad share", "Account|Par Name|Share\nphys|root|x\n", "t:2:",
+	  "Share 'x'" },
+	{ "sacctmgr short row", "Account|Par Name|Share\nphys|root\n", "t:2:",
+	  "2 fields, the header has 3" },
+	{ "sacctmgr unknown parent", "Account|Par Name|Share\nphys|sci|1\n",
+	  "t:2:", "parent 'sci' is not listed" },
+	{ "helios bad count", "date,vcA,vcB,total\n2020-04-01,8,x,8\n", "t:2:",
+	  "'x' for vcB" },
+	{ "helios short row", "date,vcA,vcB,total\n2020-04-01,8,8\n", "t:2:",
+	  "3 fields, the header has 4" },
+};
+
+START_TEST(test_bad_trees)
+{
+	const struct bad_case *c = &bad_trees[_i];
+	struct sim_tree t;
+	char msg[SIM_MSG] = "";
+
+	ck_assert_msg(sim_tree_parse("t", c->text, &t, msg, sizeof(msg)) == -1,
+		      "%s: accepted", c->what);
+	ck_assert_msg(!strncmp(msg, c->where, strlen(c->where)) &&
+		      strstr(msg, c->reason), "%s: want '%s' '%s', got '%s'",
+		      c->what, c->where, c->reason, msg);
+}
+END_TEST
+
+static const struct bad_case bad_confs[] = {
+	{ "no equals", "CalcPeriod 60\n", "budget.conf:1:", "Key=Value" },
+	{ "unknown key", "# c\nCalcPerod=60\n", "budget.conf:2:", "CalcPerod" },
+	{ "bad value", "PreemptNonResumable=maybe\n", "budget.conf:1:",
+	  "PreemptNonResumable='maybe'" },
+	{ "cross-key", "MaxMinRuntime=1:00:00\nDefaultMinRuntime=2:00:00\n",
+	  "budget.conf: ", "DefaultMinRuntime" },
+};
+
+START_TEST(test_bad_confs)
+{
+	const struct bad_case *c = &bad_confs[_i];
+	struct sb_config cfg;
+	char msg[SIM_MSG] = "";
+
+	sb_config_init(&cfg);
+	ck_assert_msg(sim_config_parse("budget.conf", c->text, &cfg, msg,
+				       sizeof(msg)) == -1, "%s: accepted",
+		      c->what);
+	ck_assert_msg(!strncmp(msg, c->where, strlen(c->where)) &&
+		      strstr(msg, c->reason), "%s: want '%s' '%s', got '%s'",
+		      c->what, c->where, c->reason, msg);
+}
+END_TEST
+
+#define SHDR "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,preempted\n"
+
+static const struct bad_case bad_segs[] = {
+	{ "header", "job,team\n", "s.csv:1:", "header must be exactly" },
+	{ "fields", SHDR "1,a,1,0,0,0\n", "s.csv:2:", "6 fields" },
+	{ "team", SHDR "1,zz,1,0,0,0,5,0\n", "s.csv:2:", "team 'zz'" },
+	{ "gpus 0", SHDR "1,a,0,0,0,0,5,0\n", "s.csv:2:", "gpus '0'" },
+	{ "preempted 3", SHDR "1,a,1,0,0,0,5,3\n", "s.csv:2:",
+	  "preempted '3'" },
+	{ "end before start", SHDR "1,a,1,0,0,9,5,0\n", "s.csv:2:",
+	  "start_s '9' and end_s '5'" },
+	{ "start before submit", SHDR "1,a,1,0,10,9,15,0\n", "s.csv:2:",
+	  "start_s '9'" },
+	{ "only a start", SHDR "1,a,1,0,0,9,,0\n", "s.csv:2:", "both empty" },
+	{ "job changes", SHDR "1,a,1,0,0,0,5,1\n1,a,2,0,0,6,9,0\n", "s.csv:3:",
+	  "listed before" },
+};
+
+START_TEST(test_bad_segments)
+{
+	const struct bad_case *c = &bad_segs[_i];
+	struct sim_tree t;
+	struct sim_mjob *j = NULL;
+	struct sim_mseg *sg = NULL;
+	uint32_t *jn = NULL;
+	size_t nj, ns;
+	char msg[SIM_MSG] = "";
+
+	ck_assert_int_eq(sim_tree_parse("t", tree_ab, &t, msg, sizeof(msg)), 0);
+	ck_assert_msg(sim_segments_parse("s.csv", c->text, &t, &j, &nj, &jn,
+					 &sg, &ns, msg, sizeof(msg)) == -1,
+		      "%s: accepted", c->what);
+	ck_assert_msg(!strncmp(msg, c->where, strlen(c->where)) &&
+		      strstr(msg, c->reason), "%s: want '%s' '%s', got '%s'",
+		      c->what, c->where, c->reason, msg);
+	sim_tree_free(&t);
+}
+END_TEST
+
+/* ------------------------------------------------------------ good input */
+
+START_TEST(test_csv_good)
+{
+	static const char text[] = HDR
+		"30,100,2,a,alice,60,no,HIGH\n"
+		"10,-1,1,a,,60,yes,1\n"		/* never ran: skipped */
+		"10,100,0,a,,60,yes,1\n"	/* CPU only: skipped */
+		"10,50,12,b,,0,on,7\n";		/* rounded to 16 */
+	struct sim_read_opts o;
+	struct sim_workload w;
+	struct sim_tree t;
+	char msg[SIM_MSG];
+
+	sim_read_opts_init(&o);
+	sim_workload_init(&w);
+	ck_assert_int_eq(sim_tree_parse("t", "a 3\nb 1\na/alice 1\n", &t, msg,
+					sizeof(msg)), 0);
+	ck_assert_int_eq(sim_workload_parse("j", text, &o, &w, msg,
+					    sizeof(msg)), 0);
+	ck_assert_int_eq(sim_workload_bind(&w, &t, &o, 8, 64, msg,
+					   sizeof(msg)), 0);
+	ck_assert_uint_eq(w.njobs, 2);
+	ck_assert_uint_eq(w.notes.skipped_unknown, 1);
+	ck_assert_uint_eq(w.notes.skipped_nogpu, 1);
+	ck_assert_uint_eq(w.notes.rounded, 1);
+	/* sorted by submit: the b job first */
+	ck_assert_int_eq(w.jobs[0].submit, 10);
+	ck_assert_uint_eq(w.jobs[0].gpus, 16);
+	ck_assert_str_eq(t.path[w.jobs[0].assoc], "b");
+	ck_assert(w.jobs[0].resumable);
+	ck_assert_uint_eq(w.jobs[0].prio, 7);
+	ck_assert_int_eq(w.jobs[1].min_runtime, 60);
+	ck_assert_uint_eq(w.jobs[1].prio, SIM_PRIO_HIGH);
+	ck_assert(!w.jobs[1].resumable);
+	/* the user's own association when the tree has it */
+	ck_assert_str_eq(t.path[w.jobs[1].assoc], "a/alice");
+	ck_assert_str_eq(t.path[w.jobs[1].team_node], "a");
+	ck_assert_uint_eq(w.notes.contracts_assigned, 0);
+	sim_workload_free(&w);
+	sim_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_unknown_team)
+{
+	struct sim_read_opts o;
+	struct sim_workload w;
+	struct sim_tree t;
+	char msg[SIM_MSG] = "";
+
+	sim_read_opts_init(&o);
+	sim_workload_init(&w);
+	ck_assert_int_eq(sim_tree_parse("t", tree_ab, &t, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(sim_workload_parse("j", HDR "0,1,1,a,,0,no,1\n"
+					    "5,1,1,qos_LS,,0,no,1\n", &o, &w,
+					    msg, sizeof(msg)), 0);
+	ck_assert_int_eq(sim_workload_bind(&w, &t, &o, 8, 0, msg, sizeof(msg)),
+			 -1);
+	ck_assert_msg(strstr(msg, ":3:") && strstr(msg, "team 'qos_LS'") &&
+		      strstr(msg, "--assign-teams"), "got '%s'", msg);
+	sim_workload_free(&w);
+	sim_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_slice_scale)
+{
+	static const char text[] = "submit_time_s,duration_s,gpus,team\n"
+		"0,100,1,a\n100,100,1,a\n200,100,1,a\n300,100,1,a\n";
+	struct sim_read_opts o;
+	struct sim_workload w;
+	char msg[SIM_MSG];
+
+	sim_read_opts_init(&o);
+	sim_workload_init(&w);
+	o.time_scale = 0.5;
+	o.from = 100;
+	o.span = 200;		/* keeps 100 and 200 -> 0 and 50 */
+	ck_assert_int_eq(sim_workload_parse("j", text, &o, &w, msg,
+					    sizeof(msg)), 0);
+	ck_assert_uint_eq(w.njobs, 2);
+	ck_assert_int_eq(w.jobs[0].submit, 0);
+	ck_assert_int_eq(w.jobs[1].submit, 50);
+	ck_assert_int_eq(w.jobs[1].duration, 50);
+	ck_assert_uint_eq(w.notes.skipped_slice, 2);
+	sim_workload_free(&w);
+}
+END_TEST
+
+/* Assignment: deterministic in the seed, team chances follow the shares. */
+START_TEST(test_assign)
+{
+	static char text[200000];
+	struct sim_read_opts o;
+	struct sim_workload w1, w2, w3;
+	struct sim_tree t;
+	char msg[SIM_MSG];
+	size_t i, n = 4000, len, na = 0, unalloc = 0, same = 0;
+
+	len = (size_t)snprintf(text, sizeof(text),
+			       "submit_time_s,duration_s,gpus,team\n");
+	for (i = 0; i < n; i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len,
+					"%zu,7200,1,qos_LS\n", i);
+	ck_assert_int_eq(sim_tree_parse("t", tree_ab, &t, msg, sizeof(msg)), 0);
+	sim_read_opts_init(&o);
+	o.assign_teams = true;
+	sim_workload_init(&w1);
+	sim_workload_init(&w2);
+	sim_workload_init(&w3);
+	ck_assert_int_eq(sim_workload_parse("j", text, &o, &w1, msg,
+					    sizeof(msg)), 0);
+	ck_assert_int_eq(sim_workload_bind(&w1, &t, &o, 8, 0, msg,
+					   sizeof(msg)), 0);
+	ck_assert_int_eq(sim_workload_parse("j", text, &o, &w2, msg,
+					    sizeof(msg)), 0);
+	ck_assert_int_eq(sim_workload_bind(&w2, &t, &o, 8, 0, msg,
+					   sizeof(msg)), 0);
+	o.seed = 2;
+	ck_assert_int_eq(sim_workload_parse("j", text, &o, &w3, msg,
+					    sizeof(msg)), 0);
+	ck_assert_int_eq(sim_workload_bind(&w3, &t, &o, 8, 0, msg,
+					   sizeof(msg)), 0);
+	ck_assert_uint_eq(w1.notes.teams_assigned, n);
+	ck_assert_uint_eq(w1.notes.contracts_assigned, n);
+	for (i = 0; i < n; i++) {
+		const struct sim_job *x = &w1.jobs[i], *y = &w2.jobs[i];
+
+		ck_assert(x->team_node == y->team_node &&
+			  x->min_runtime == y->min_runtime &&
+			  x->resumable == y->resumable && x->prio == y->prio &&
+			  x->submit == y->submit && x->gpus == y->gpus);
+		/* leaves with shares: a/x (entitled 0.75) and b (0.25) */
+		na += !strcmp(t.path[w1.jobs[i].team_node], "a/x");
+		unalloc += w1.jobs[i].min_runtime == 0;
+		same += w1.jobs[i].team_node == w3.jobs[i].team_node &&
+			w1.jobs[i].min_runtime == w3.jobs[i].min_runtime;
+		ck_assert(w1.jobs[i].min_runtime <= 7200);
+	}
+	/* 0.75 of 4000 = 3000, 5 sigma is about 140 */
+	ck_assert_msg(na > 2860 && na < 3140, "a/x got %zu of %zu", na, n);
+	ck_assert_msg(unalloc > 680 && unalloc < 920, "unallocated %zu", unalloc);
+	ck_assert_msg(same < n / 2, "seed 2 repeats seed 1: %zu", same);
+	sim_workload_free(&w1);
+	sim_workload_free(&w2);
+	sim_workload_free(&w3);
+	sim_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_swf_good)
+{
+	static const char text[] =
+		"; Version: 2.2\n"
+		"1 0 5 100 4 -1 -1 4 -1 -1 1 7 2 -1 1 -1 -1 -1\n"
+		"2 10 5 -1 4 -1 -1 4 -1 -1 0 7 2 -1 1 -1 -1 -1\n"
+		"3 20 5 50 -1 12.5 -1 2 -1 -1 1 8 1 -1 1 -1 -1 -1\n";
+	struct sim_read_opts o;
+	struct sim_workload w;
+	char msg[SIM_MSG];
+
+	sim_read_opts_init(&o);
+	sim_workload_init(&w);
+	ck_assert_int_eq(sim_workload_parse("log", text, &o, &w, msg,
+					    sizeof(msg)), 0);
+	ck_assert_str_eq(w.notes.format, "swf");
+	ck_assert_uint_eq(w.njobs, 2);
+	ck_assert_uint_eq(w.notes.skipped_unknown, 1);
+	ck_assert_str_eq(w.names[w.jobs[0].team], "g2");
+	ck_assert_str_eq(w.names[w.jobs[0].user], "u7");
+	ck_assert_uint_eq(w.jobs[0].gpus, 4);
+	ck_assert_uint_eq(w.jobs[1].gpus, 2);	/* requested, as allocated -1 */
+	ck_assert_int_eq(w.jobs[1].duration, 50);
+	ck_assert(!w.has_mr);
+	sim_workload_free(&w);
+}
+END_TEST
+
+START_TEST(test_trees_good)
+{
+	struct sim_tree t;
+	char msg[SIM_MSG];
+	uint32_t i;
+
+	ck_assert_int_eq(sim_tree_parse("t", "Account|User|Par Name|Share\n"
+					"root|||1\n"
+					"phys||root|3\n"
+					"phys-a||phys|1\n"
+					"phys-a|alice||2\n"
+					"bio||root|1\n", &t, msg, sizeof(msg)),
+			 0);
+	ck_assert_str_eq(t.source, "sacctmgr");
+	ck_assert_uint_eq(t.n, 4);
+	i = sim_tree_find(&t, "phys/phys-a/alice");
+	ck_assert_uint_ne(i, SB_NONE);
+	ck_assert(fabs(sb_tree_node(t.tree, i)->entitled - 0.75) < 1e-12);
+	ck_assert_uint_eq(sim_tree_find(&t, "alice"), i);	/* unique name */
+	sim_tree_free(&t);
+
+	ck_assert_int_eq(sim_tree_parse("h", "date,vcA,vcB,vcC,total\n"
+					"2020-04-01,8,0,24,32\n"
+					"2020-04-02,16,0,24,40\n", &t, msg,
+					sizeof(msg)), 0);
+	ck_assert_str_eq(t.source, "helios");
+	ck_assert_uint_eq(t.n, 3);
+	i = sim_tree_find(&t, "vcA");
+	ck_assert_uint_eq(sb_tree_node(t.tree, i)->raw_shares, 24);
+	ck_assert(fabs(sb_tree_node(t.tree, i)->entitled - 24.0 / 72) < 1e-12);
+	ck_assert(sb_tree_node(t.tree, sim_tree_find(&t, "vcB"))->entitled == 0);
+	sim_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_conf_good)
+{
+	struct sb_config cfg;
+	char msg[SIM_MSG];
+
+	sb_config_init(&cfg);
+	ck_assert_int_eq(sim_config_parse("b", "# c\n CalcPeriod = 5 \n"
+					  "PreemptGraceTime=0\n"
+					  "LookbackWindow=2-00:00:00\n", &cfg,
+					  msg, sizeof(msg)), 0);
+	ck_assert_int_eq(cfg.calc_period, 5);
+	ck_assert_int_eq(cfg.preempt.grace_time, 0);
+	ck_assert_int_eq(cfg.lookback_window, 2 * 86400);
+}
+END_TEST
+
+START_TEST(test_segments_good)
+{
+	struct sim_tree t;
+	struct sim_mjob *j = NULL;
+	struct sim_mseg *sg = NULL;
+	uint32_t *jn = NULL;
+	size_t nj, ns;
+	char msg[SIM_MSG];
+
+	ck_assert_int_eq(sim_tree_parse("t", tree_ab, &t, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(sim_segments_parse("s", SHDR
+		"j1,a,2,60,0,5,20,2\nj2,b,1,0,3,,,0\nj1,a,2,60,0,30,40,0\n",
+		&t, &j, &nj, &jn, &sg, &ns, msg, sizeof(msg)), 0);
+	ck_assert_uint_eq(nj, 2);
+	ck_assert_uint_eq(ns, 2);
+	ck_assert_int_eq(j[0].first_start, 5);
+	ck_assert_int_eq(j[0].end, 40);
+	ck_assert(j[1].first_start == SIM_NEVER);
+	ck_assert(sg[0].preempted && !sg[0].lost);
+	ck_assert_str_eq(t.path[jn[1]], "b");
+	free(j);
+	free(sg);
+	free(jn);
+	sim_tree_free(&t);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("sim-input");
+	TCase *tc = tcase_create("refused");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_loop_test(tc, test_bad_jobs, 0,
+			    sizeof(bad_jobs) / sizeof(bad_jobs[0]));
+	tcase_add_loop_test(tc, test_bad_swf, 0,
+			    sizeof(bad_swf) / sizeof(bad_swf[0]));
+	tcase_add_loop_test(tc, test_bad_trees, 0,
+			    sizeof(bad_trees) / sizeof(bad_trees[0]));
+	tcase_add_loop_test(tc, test_bad_confs, 0,
+			    sizeof(bad_confs) / sizeof(bad_confs[0]));
+	tcase_add_loop_test(tc, test_bad_segments, 0,
+			    sizeof(bad_segs) / sizeof(bad_segs[0]));
+	tcase_add_test(tc, test_unknown_team);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("read");
+	tcase_add_test(tc, test_csv_good);
+	tcase_add_test(tc, test_slice_scale);
+	tcase_add_test(tc, test_assign);
+	tcase_add_test(tc, test_swf_good);
+	tcase_add_test(tc, test_trees_good);
+	tcase_add_test(tc, test_conf_good);
+	tcase_add_test(tc, test_segments_good);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
