@@ -80,7 +80,7 @@ hms() { printf '%d:%02d:%02d' $(($1 / 3600)) $(($1 % 3600 / 60)) $(($1 % 60)); }
 scaled() { awk -v v="$1" -v f="$scale" 'BEGIN { s = v / f; r = int(s); if (r < s) r++; if (v > 0 && r < 1) r = 1; print r }'; }
 n=$(($(wc -l <"$jobs") - 1))
 t0=$(($(date +%s) + 5 + n / 20))	# after the submissions below
-declare -a id row_team row_gpus row_mr row_sub
+declare -a id row_team row_gpus row_mr row_sub row_res
 ckpt=$SB_CLUSTER_DIR/work/replay-$tag	# resumable jobs' progress
 mkdir -p "$ckpt"; chown "$user" "$ckpt"
 k=0 last=0
@@ -99,7 +99,7 @@ while IFS=, read -r sub dur g team _u mr res _prio; do
 	fi
 	id[k]=$(runuser -u "$user" -- env SLURM_CONF="$SLURM_CONF" sbatch --parsable -o /dev/null \
 		"${args[@]}" --wrap "$script" | cut -d';' -f1)
-	row_team[k]=$team row_gpus[k]=$g row_mr[k]=$mr row_sub[k]=$sub
+	row_team[k]=$team row_gpus[k]=$g row_mr[k]=$mr row_sub[k]=$sub row_res[k]=$res
 done <"$jobs"
 echo "replay: $k jobs submitted; the trace starts at $(date -d "@$t0" +%T), time x1/$scale," \
 	"last submission at +${last}s" >&2
@@ -131,10 +131,13 @@ for ((k = 1; k <= n; k++)); do
 		i=$((i + 1))
 		case $st in Unknown|None) continue ;; esac
 		[ "$en" = Unknown ] && en=$(date +%FT%T)
+		# a preempted run of a resumable job that ran again later kept its
+		# work (checkpoint): 2; otherwise it was lost: 1
 		p=0
 		case $state in
-		PREEMPTED*) p=1 ;;
-		REQUEUE*) if [ "$i" -lt "$nr" ]; then p=2; else p=1; fi ;;
+		PREEMPTED*|REQUEUE*)
+			p=1
+			[ "${row_res[k]}" = yes ] && [ "$i" -lt "$nr" ] && p=2 ;;
 		esac
 		echo "$k,${row_team[k]},${row_gpus[k]},${row_mr[k]},${row_sub[k]},$(tr_s "$(date -d "$st" +%s)"),$(tr_s "$(date -d "$en" +%s)"),$p" >>"$out"
 		any=1
