@@ -247,6 +247,8 @@ void sbc_table_print(const struct sbc_table *t, FILE *out, enum sbc_style style,
 					&t->cells[r * t->ndefs +
 						  (size_t)t->col[c]];
 
+				if (x->kind == SBC_NULL)
+					continue;	/* does not apply */
 				if (noheader)
 					fprintf(out, "%s\n", text_of(x));
 				else

@@ -470,20 +470,27 @@ static const char *const budget_defaults[] = {
 	"Delivered", "Unallocated", "DelivOwed", "Standing", "Status", NULL,
 };
 
-/* In words, from sshare's LevelFS and the shares. */
-static const char *status_of(const struct sbs_share *s, uint64_t raw)
+/*
+ * In words: the budget's share of the cluster's charged usage in the window
+ * (sshare's NormUsage, as priority/budget publishes it) against its
+ * entitled fraction of the cluster; within 1% is "on target".
+ */
+static const char *status_of(const struct sbs_share *s, double entitled)
 {
+	double r;
+
 	if (!s)
 		return "unknown";
-	if (raw == 0)
+	if (!(entitled > 0))
 		return "no budget";
-	if (s->level_fs >= DBL_MAX / 2 || isinf(s->level_fs))
+	if (s->usage_raw == 0)
 		return "idle";
-	if (s->level_fs > 1.0 + 1e-9)
+	r = s->usage_norm / entitled;
+	if (r < 0.99)
 		return "under-served";
-	if (s->level_fs < 1.0 - 1e-9)
+	if (r > 1.01)
 		return "over-served";
-	return "even";
+	return "on target";
 }
 
 static double hours(double secs) { return secs / 3600.0; }
@@ -584,8 +591,7 @@ static int cmd_show_budget(struct ctx *c)
 				sbc_table_text(&t, "LevelFS", "inf");
 			sbc_table_int(&t, "RawUsage", (int64_t)s->usage_raw);
 		}
-		snprintf(raw, sizeof(raw), "%s",
-			 status_of(s, nd->entitled > 0 ? 1 : 0));
+		snprintf(raw, sizeof(raw), "%s", status_of(s, nd->entitled));
 		sbc_table_text(&t, "Status", raw);
 	}
 	sbc_table_print(&t, stdout, c->cmd->style, c->cmd->noheader, false,
@@ -655,8 +661,7 @@ static int cmd_modify_budget(struct ctx *c)
 		die_msg("modify budget refused by slurmdbd: %s; nothing was "
 			"changed", slurm_strerror(errno ? errno :
 						  SLURM_ERROR));
-		slurmdb_connection_commit(c->db, 0);
-		goto out;
+		goto out;	/* nothing to roll back */
 	}
 	if (!slurm_list_count(ret)) {
 		die_msg("nothing modified: no association matched");
@@ -767,6 +772,16 @@ static const struct sbs_share *job_share(const struct ctx *c,
 		    !strcasecmp(c->shares[i].account, j->account))
 			return &c->shares[i];
 	return NULL;
+}
+
+/* Entitled fraction of the cluster of association @id; 0 if unknown. */
+static double entitled_of(const struct ctx *c, uint32_t id)
+{
+	uint32_t i;
+
+	if (!c->tree || sb_tree_index(c->tree, id, &i) != SB_OK)
+		return 0;
+	return sb_tree_node(c->tree, i)->entitled;
 }
 
 static double job_tres(const struct ctx *c, const slurm_job_info_t *j)
@@ -897,7 +912,7 @@ static int cmd_show_job(struct ctx *c)
 		goto out;
 	}
 	j = &msg->job_array[0];
-	if (load_jobs(c) || load_shares(c) || load_capacity(c))
+	if (load_jobs(c) || load_shares(c) || load_capacity(c) || load_tree(c))
 		goto out;
 	snprintf(uname, sizeof(uname), "%s", j->user_name ? j->user_name :
 		 user_name(j->user_id, buf, sizeof(buf)));
@@ -982,8 +997,7 @@ static int cmd_show_job(struct ctx *c)
 				snprintf(buf, sizeof(buf), "inf");
 			sbc_table_text(&t, "BudgetLevelFS", buf);
 			sbc_table_text(&t, "BudgetStatus",
-				       status_of(s, s->shares_norm > 0 ||
-						 s->shares_raw ? 1 : 0));
+				       status_of(s, entitled_of(c, s->assoc_id)));
 		}
 	}
 	if (IS_JOB_PENDING(j)) {
@@ -1061,9 +1075,9 @@ static const char *const report_defaults[] = {
  * unless account=/user= choose. */
 static bool report_wanted(const struct ctx *c, const slurmdb_assoc_rec_t *a)
 {
-	if (c->cmd->naccounts || c->cmd->nusers)
+	if (c->cmd->nusers)
 		return wanted(c->cmd, a);
-	return !a->user;
+	return !a->user && wanted(c->cmd, a);
 }
 
 static int cmd_report(struct ctx *c)
