@@ -396,6 +396,10 @@ write_configs() {
 			CalcPeriod=1
 			LookbackWindow=1-0
 			BucketWidth=1
+			# Preempt at once (site default: 30 s of SIGTERM first); drain a
+			# node with a reason starting "repair" to release its jobs.
+			PreemptGraceTime=0
+			RepairReason=repair*
 		EOF
 	fi
 

@@ -8,7 +8,9 @@
  *   - an allocated job is preemptable only once it has run its min runtime
  *     in the current run (start + min_runtime <= now), and only by a job
  *     whose priority is strictly higher than the victim's *current*
- *     priority (its budget's standing as of now, see sb/priority.h);
+ *     priority (its budget's standing as of now, see sb/priority.h; the
+ *     resumed bit is not compared: a requeued job never preempts a
+ *     teammate of equal standing);
  *   - victims are taken unallocated first, then lowest current priority,
  *     then least work lost (TRES-seconds of the current run).
  *

@@ -3,10 +3,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "src/common/assoc_mgr.h"
 #include "src/common/log.h"
 #include "src/common/parse_config.h"
 #include "src/common/read_config.h"
 #include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
 
 #include "budget_conf.h"
 
@@ -120,4 +122,22 @@ void budget_conf_refresh(struct sb_config *cfg, struct budget_conf_seen *seen,
 	if (budget_conf_load(cfg, who) != SLURM_SUCCESS)
 		error("%s: keeping the previous settings until budget.conf is "
 		      "fixed", who);
+}
+
+int budget_tres_pos(const char *charge_tres)
+{
+	slurmdb_tres_rec_t rec;
+	char *type, *slash;
+	int pos;
+
+	memset(&rec, 0, sizeof(rec));
+	type = xstrdup(charge_tres);
+	if ((slash = strchr(type, '/'))) {
+		*slash = '\0';
+		rec.name = slash + 1;
+	}
+	rec.type = type;
+	pos = assoc_mgr_find_tres_pos(&rec, false);
+	xfree(type);
+	return pos;
 }

@@ -47,4 +47,12 @@ void budget_conf_refresh(struct sb_config *cfg, struct budget_conf_seen *seen,
 /* budget_conf_mark - record the current state in @seen (after a load). */
 void budget_conf_mark(struct budget_conf_seen *seen);
 
+/*
+ * budget_tres_pos - position of @charge_tres ("gres/gpu") in the TRES
+ * arrays of jobs (tres_alloc_cnt); -1 if it is not an accounted TRES (not
+ * in AccountingStorageTRES).  Takes the assoc_mgr TRES read lock: call with
+ * no assoc_mgr lock held.
+ */
+int budget_tres_pos(const char *charge_tres);
+
 #endif /* SB_BUDGET_CONF_H */

@@ -139,8 +139,6 @@ static uint32_t job_priority(const job_record_t *job_ptr)
 /* Position of ChargeTRES in the job's TRES arrays; -1 if not accounted. */
 static int charge_tres_pos(void)
 {
-	slurmdb_tres_rec_t rec;
-	char *type, *slash;
 	int pos;
 
 	slurm_mutex_lock(&state_lock);
@@ -148,19 +146,11 @@ static int charge_tres_pos(void)
 	slurm_mutex_unlock(&state_lock);
 	if (pos != -2)
 		return pos;
-	memset(&rec, 0, sizeof(rec));
-	type = xstrdup(cfg.charge_tres);
-	if ((slash = strchr(type, '/'))) {
-		*slash = '\0';
-		rec.name = slash + 1;
-	}
-	rec.type = type;
-	pos = assoc_mgr_find_tres_pos(&rec, false);
+	pos = budget_tres_pos(cfg.charge_tres);
 	if (pos < 0)
 		error("%s: ChargeTRES=%s is not in AccountingStorageTRES: "
 		      "nothing is charged until it is added there",
 		      plugin_type, cfg.charge_tres);
-	xfree(type);
 	slurm_mutex_lock(&state_lock);	/* priority_p_job_end reads it */
 	tres_pos = pos;
 	slurm_mutex_unlock(&state_lock);

@@ -52,8 +52,11 @@ enum sb_preempt_verdict sb_preempt_check(const struct sb_preempt_policy *pol,
 		return SB_PREEMPT_UNALLOCATED;
 	if (now < sb_preempt_protected_until(victim))
 		return SB_PREEMPT_PROTECTED;
+	/* The resumed bit orders the queue only: a requeued job must not
+	 * preempt its teammate of equal standing (that would ping-pong). */
 	if (victim->contract.allocated &&
-	    victim->priority >= preemptor->priority)
+	    (victim->priority & ~SB_PRIO_RESUMED) >=
+	    (preemptor->priority & ~SB_PRIO_RESUMED))
 		return SB_PREEMPT_OUTRANKED;
 	if (sb_preempt_action(pol, &victim->contract) == SB_ACTION_NONE)
 		return SB_PREEMPT_KEPT;
