@@ -462,7 +462,8 @@ static const struct sbc_fielddef budget_fields[] = {
 	{ "DelivOwed", 0, true },	{ "Standing", 0, true },
 	{ "Status", 0, false },		{ "LevelFS", 0, true },
 	{ "RawUsage", 0, true },	{ "DeliveredRaw", 0, true },
-	{ "OwedRaw", 0, true },		{ "Demand", 0, true },
+	{ "OwedRaw", 0, true },		{ "UnallocatedRaw", 0, true },
+	{ "Demand", 0, true },
 	{ "Quota", 0, true },		{ "AssocId", 0, true },
 };
 static const char *const budget_defaults[] = {
@@ -580,6 +581,8 @@ static int cmd_show_budget(struct ctx *c)
 		sbc_table_int(&t, "DeliveredRaw",
 			      (int64_t)llround(fig[i].delivered));
 		sbc_table_int(&t, "OwedRaw", (int64_t)llround(fig[i].owed));
+		sbc_table_int(&t, "UnallocatedRaw",
+			      (int64_t)llround(fig[i].unallocated));
 		sbc_table_num(&t, "Demand", hours(fig[i].demand), 3);
 		sbc_table_num(&t, "Quota", hours(fig[i].quota), 3);
 		sbc_table_int(&t, "AssocId", a->id);
@@ -707,7 +710,7 @@ static const struct sbc_fielddef job_fields[] = {
 	{ "JobId", 0, false },		{ "JobName", 0, false },
 	{ "User", 0, false },		{ "Account", 0, false },
 	{ "State", 0, false },		{ "Reason", 0, false },
-	{ "Contract", 0, false },	{ "MinRuntime", 0, false },
+	{ "Stopping", 0, false },	{ "Contract", 0, false },	{ "MinRuntime", 0, false },
 	{ "Resumable", 0, false },	{ "Allocated", 0, false },
 	{ "GPUs", 0, false },		{ "StartTime", 0, false },
 	{ "RunTime", 0, false },	{ "ProtectedLeft", 0, false },
@@ -721,7 +724,8 @@ static const struct sbc_fielddef job_fields[] = {
 	{ "Restarts", 0, false },
 };
 static const char *const job_defaults[] = {
-	"JobId", "JobName", "User", "Account", "State", "Reason", "Contract",
+	"JobId", "JobName", "User", "Account", "State", "Reason", "Stopping",
+	"Contract",
 	"MinRuntime", "Resumable", "Allocated", "GPUs", "StartTime", "RunTime",
 	"ProtectedLeft", "ProtectedUntil", "Priority", "PrioTier", "PrioLevel",
 	"PrioInTeam", "PrioResumed", "BudgetStanding", "BudgetStatus",
@@ -923,6 +927,16 @@ static int cmd_show_job(struct ctx *c)
 	sbc_table_text(&t, "JobName", j->name ? j->name : "");
 	sbc_table_text(&t, "User", uname);
 	sbc_table_text(&t, "Account", j->account ? j->account : "");
+	if (running && j->preempt_time > 0) {
+		char when[64];
+
+		fmt_time(j->preempt_time, when, sizeof(when));
+		snprintf(buf, sizeof(buf), "being preempted since %s: SIGTERM "
+			 "sent, %s after the grace time", when,
+			 contract_of(j->admin_comment, &ct) == SB_OK &&
+			 ct.resumable ? "requeued" : "stopped");
+		sbc_table_text(&t, "Stopping", buf);
+	}
 	sbc_table_text(&t, "State", sbs_job_state(j->job_state));
 	sbc_table_text(&t, "Reason", sbs_job_reason(j->state_reason));
 	sbc_table_int(&t, "Restarts", j->restart_cnt);
@@ -1336,8 +1350,8 @@ static void usage(FILE *o)
 "Fields (format=Name[%%WIDTH],...):\n"
 "  show budget: Account User RawShares ParentPct ClusterPct Owed Delivered\n"
 "    Unallocated DelivOwed Standing Status LevelFS RawUsage DeliveredRaw\n"
-"    OwedRaw Demand Quota AssocId\n"
-"  show job: JobId JobName User Account State Reason Contract MinRuntime\n"
+"    OwedRaw UnallocatedRaw Demand Quota AssocId\n"
+"  show job: JobId JobName User Account State Reason Stopping Contract MinRuntime\n"
 "    Resumable Allocated GPUs StartTime RunTime ProtectedLeft ProtectedUntil\n"
 "    Priority PrioTier PrioLevel PrioInTeam PrioResumed BudgetStanding\n"
 "    BudgetStatus BudgetLevelFS JobsAhead WaitsFor PreemptedBy PreemptedAt\n"
