@@ -640,6 +640,14 @@ static int cmd_modify_budget(struct ctx *c)
 
 	if (load_tree(c) || check_names(c))
 		return 1;
+	for (k = 0; k < cmd->naccounts; k++) {
+		if (!strcmp(cmd->accounts[k], "root")) {
+			die_msg("account 'root': the root of the tree has no "
+				"budget to change; change its children's "
+				"shares");
+			return 1;
+		}
+	}
 	memset(&cond, 0, sizeof(cond));
 	cond.cluster_list = slurm_list_create(NULL);
 	slurm_list_append(cond.cluster_list, c->cluster);

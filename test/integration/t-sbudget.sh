@@ -159,6 +159,7 @@ test_sbudget_bad_arguments_change_nothing() {
 		"show budget account=nosuch|unknown account 'nosuch'"
 		"show budget account=bio user=sb-alice|no association of user 'sb-alice'"
 		"modify budget where account=nosuch set share=3|unknown account 'nosuch'"
+		"modify budget where account=root set share=3|account 'root': the root of the tree"
 		"modify budget where account=bio set share=abc|share 'abc': not a whole number"
 		"modify budget where account=bio set share=-2|share '-2': negative"
 		"modify budget where account=bio set share=99999999999|too large"
