@@ -52,7 +52,7 @@ test_sbudget_help_version() {
 # The tree: RawShares and normalised shares as sshare shows them; % of the
 # cluster is the product along the path (physics 3 of 3:1:0, phys-a 2 of 2:1).
 test_sbudget_show_budget_tree() {
-	local out line acct user raw ppct cpct s_raw s_norm
+	local out acct user raw ppct s_raw s_norm
 	out=$(sb -P -n show budget format=Account,User,RawShares,ParentPct,ClusterPct)
 	say "$out"
 	expect_in "$out" "physics||3|75.00|75.00"
@@ -60,7 +60,7 @@ test_sbudget_show_budget_tree() {
 	expect_in "$out" "phys-b|sb-dave|1|50.00|12.50"
 	expect_in "$out" "nobudget||0|0.00|0.00"
 	# every association agrees with sshare's RawShares and NormShares
-	while IFS='|' read -r acct user raw ppct cpct; do
+	while IFS='|' read -r acct user raw ppct _; do
 		IFS='|' read -r s_raw s_norm < <(sshare -n -P -A "$acct" ${user:+-u "$user"} \
 			-o Account,User,RawShares,NormShares | awk -F'|' -v u="$user" \
 			'{ gsub(/ /, "", $1) } $2 == u { print $3 "|" $4; exit }')
@@ -188,7 +188,7 @@ test_sbudget_bad_arguments_change_nothing() {
 # show job: the contract, the protected time left, the priority in parts
 # (which add up, and agree with sprio for a pending job), what it waits for.
 test_sbudget_show_job_running_and_pending() {
-	local run pend out prio tier level team resumed sp
+	local run pend out prio tier level team resumed sp sp_prio sp_tier sp_fs sp_site
 	run=$(submit sb-alice --min-runtime=2:00 --resumable -N 4 --gpus-per-node=8 --wrap 'sleep 60')
 	wait_state "$run" RUNNING 30
 	pend=$(submit sb-bob --min-runtime=0:30 -G 8 --nice=10 --wrap 'sleep 1')
@@ -295,7 +295,7 @@ test_sbudget_metrics() {
 	[ -n "$raw" ] && [ "$raw" = "$s_raw" ]
 	# the dashboard queries only metrics that exist
 	local m
-	for m in $(grep -o 'sbudget_[a-z_]*' "$SB_REPO/contrib/grafana/sbudget-dashboard.json" | sort -u); do
+	while read -r m; do
 		expect_in "$out" "$m"
-	done
+	done < <(grep -o 'sbudget_[a-z_]*' "$SB_REPO/contrib/grafana/sbudget-dashboard.json" | sort -u)
 }
