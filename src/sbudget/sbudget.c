@@ -1055,8 +1055,11 @@ static int cmd_show_job(struct ctx *c)
 				 b.level,
 				 !b.allocated ? "; unallocated jobs are "
 				 "preemptable at any time" :
-				 a.level > b.level ? "; its budget stood "
-				 "better" : "");
+				 a.level > b.level ? "; this job had run its "
+				 "minimum runtime (no longer protected) and the "
+				 "preemptor's budget stood better" :
+				 "; this job had run its minimum runtime (no "
+				 "longer protected)");
 		else
 			snprintf(buf, sizeof(buf), "job %u had priority %u, "
 				 "this job %u", note.by_job,
