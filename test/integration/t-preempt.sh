@@ -1,0 +1,321 @@
+# shellcheck shell=bash
+# t-preempt.sh - preempt/budget on the real cluster: the minimum-runtime
+# contract, standing-ordered preemption, requeue keeping its place, exact
+# charging of requeued jobs, automated repair and the grace signal.
+# The cluster has 4 nodes x 8 GPUs; budget.conf preempts at once
+# (PreemptGraceTime=0) and a requeued job may restart 6 s later
+# (cred_expire=5).
+
+# clear_cluster - cancel every job and wait until no job holds a GPU, so
+# each test starts on an empty cluster.
+clear_cluster() {
+	local i
+	for i in sb-alice sb-bob sb-carol sb-dave; do scancel -u "$i" 2>/dev/null || true; done
+	for ((i = 0; i < 120; i++)); do
+		[ -z "$(squeue -h -t R,CG,S -o %i)" ] && return 0
+		sleep 0.5
+	done
+	say "jobs still hold the cluster after 60 s: $(squeue -h -o '%i %T')"
+	return 1
+}
+
+# fresh_budgets PARENT NAME:SHARE:USER... - a new top-level account PARENT
+# (RawShares 1) with the given children and users.  Fresh each run: usage
+# is windowed per association, so an old account would carry history.
+# The caller sets a trap that zeroes PARENT's share when it ends.
+fresh_budgets() {
+	local parent=$1 spec name share user; shift
+	sacctmgr -i add account "$parent" parent=root fairshare=1 cluster=sbcluster >/dev/null
+	for spec in "$@"; do
+		IFS=: read -r name share user <<<"$spec"
+		sacctmgr -i add account "$name" parent="$parent" fairshare="$share" cluster=sbcluster >/dev/null
+		sacctmgr -i add user "$user" account="$name" cluster=sbcluster >/dev/null
+	done
+	sleep 3	# assoc_mgr learns the associations from slurmdbd
+}
+
+# restarts JOBID - Slurm's restart count of the job.
+restarts() { job_field "$1" Restarts; }
+
+# started JOBID - the job's current start time, epoch seconds.
+started() { date -d "$(job_field "$1" StartTime)" +%s; }
+
+# wait_running JOBID... - wait up to 30 s until every job runs.
+wait_running() {
+	local id
+	for id in "$@"; do wait_state "$id" RUNNING 30; done
+}
+
+# fill_nodes USER ARGS... - one 8-GPU job per node, pinned; prints the ids.
+fill_nodes() {
+	local user=$1 n; shift
+	for n in gpu01 gpu02 gpu03 gpu04; do
+		submit "$user" -w "$n" -G 8 "$@"
+	done
+}
+
+# An allocated job preempts a running unallocated job at once; only as many
+# victims as it needs; the victim, resumable, is requeued, later finishes,
+# and is charged nothing.
+test_preempt_unallocated_at_once() {
+	clear_cluster
+	local v=() id a t0 t1 victim= n=0 before after
+	before=$(raw_usage nobudget sb-carol)
+	mapfile -t v < <(fill_nodes sb-carol --min-runtime=0 --resumable --wrap 'sleep 25')
+	wait_running "${v[@]}"
+	t0=$(date +%s)
+	a=$(submit sb-alice --min-runtime=0:05 -G 2 --wrap 'sleep 5')
+	wait_state "$a" RUNNING 10
+	t1=$(started "$a")
+	say "allocated job $a started $((t1 - t0)) s after submission"
+	[ $((t1 - t0)) -le 4 ] || { say "took too long"; return 1; }
+	for id in "${v[@]}"; do
+		if [ "$(restarts "$id")" != 0 ]; then victim=$id; n=$((n + 1)); fi
+	done
+	say "victims: $n ($victim)"
+	[ "$n" = 1 ] || { say "expected exactly one victim for 2 GPUs"; return 1; }
+	expect_in "$(job_field "$victim" SystemComment)" "budget:preempted_by=$a,"
+	# requeued, not cancelled, and it finishes later
+	wait_state "$victim" COMPLETED 90
+	after=$(raw_usage nobudget sb-carol)
+	say "carol's charged usage before $before after $after"
+	[ "$before" = "$after" ] || { say "unallocated work was charged"; return 1; }
+	clear_cluster
+}
+
+# An allocated job is not preempted inside its min runtime; after it, a job
+# of a budget with better standing preempts it and one with worse standing
+# never does.  Its charge is exactly what it ran in all segments.
+test_preempt_protected_then_standing() {
+	clear_cluster
+	local t P V G W v=() w0 g w id t_start t_g victim= n=0
+	t=$(date +%s); P=pre$t; V=pre$t-v; G=pre$t-g; W=pre$t-w
+	# shellcheck disable=SC2064 # expand $P now
+	trap "scancel -A '$V,$G,$W' 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	# G: never used, so ranks first; W: 1/1000 of V's share, with a little
+	# usage, so it ranks below V once V runs; V: the victims.
+	fresh_budgets "$P" "$V:1000:sb-dave" "$G:1000:sb-alice" "$W:1:sb-bob"
+	w0=$(submit sb-bob -A "$W" --min-runtime=0:03 -G 8 --wrap 'sleep 3')
+	wait_state "$w0" COMPLETED 30
+	sleep 2
+	mapfile -t v < <(fill_nodes sb-dave -A "$V" --min-runtime=0:12 --resumable --wrap 'sleep 40')
+	wait_running "${v[@]}"
+	t_start=$(started "${v[3]}")
+	w=$(submit sb-bob -A "$W" --min-runtime=0:05 -G 8 --wrap 'sleep 5')
+	g=$(submit sb-alice -A "$G" --min-runtime=0:05 -G 8 --wrap 'sleep 10')
+	sleep 6
+	say "priorities: good $(prio "$g") worse $(prio "$w") victim $(prio "${v[0]}")"
+	for id in "${v[@]}"; do
+		[ "$(restarts "$id")" = 0 ] || { say "$id preempted inside its min runtime"; return 1; }
+	done
+	[ "$(job_field "$g" JobState)" = PENDING ] || { say "good job ran inside the victims' min runtime"; return 1; }
+	wait_state "$g" RUNNING 20
+	t_g=$(started "$g")
+	say "victims started $t_start (min runtime 12 s), good job started $t_g"
+	[ "$t_g" -ge $((t_start + 12)) ] || { say "preempted before start + min runtime"; return 1; }
+	for id in "${v[@]}"; do
+		if [ "$(restarts "$id")" != 0 ]; then victim=$id; n=$((n + 1)); fi
+	done
+	[ "$n" = 1 ] || { say "expected one victim, got $n"; return 1; }
+	expect_in "$(job_field "$victim" SystemComment)" "budget:preempted_by=$g,"
+	# the worse budget never preempts, though the victims are past their
+	# min runtime (and when the good job ends after 10 s, the requeued
+	# victim, eligible again after 6 s, outranks the worse job for it)
+	sleep 8
+	[ "$(job_field "$w" JobState)" = PENDING ] || { say "worse job $w is $(job_field "$w" JobState)"; return 1; }
+	n=0
+	for id in "${v[@]}"; do [ "$(restarts "$id")" = 0 ] || n=$((n + 1)); done
+	[ "$n" = 1 ] || { say "the worse budget preempted: $n victims"; return 1; }
+	# charging: every segment of the requeued victim, exactly
+	scancel "$w"
+	wait_state "$victim" COMPLETED 120
+	local segs charged
+	segs=$(sacct -n -P -D -X -j "$victim" -o ElapsedRaw | awk '{ s += $1 } END { print s * 8 }')
+	charged=$(ledger_charged "$victim")
+	say "victim $victim: sacct segments x 8 GPUs = $segs GPU-s; ledger charged $charged"
+	[ "$segs" = "$charged" ] || return 1
+	clear_cluster
+}
+
+# A 1-GPU debug job (min runtime 15 s) on a full cluster starts within two
+# scheduling cycles, taking unallocated capacity before allocated capacity
+# that is past its min runtime.
+test_preempt_debug_job_starts_fast() {
+	clear_cluster
+	local t P D B u=() d=() b t0 t1 id
+	t=$(date +%s); P=dbg$t; D=dbg$t-d; B=dbg$t-b
+	# shellcheck disable=SC2064
+	trap "scancel -A '$D,$B' 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	fresh_budgets "$P" "$D:1:sb-dave" "$B:1:sb-bob"
+	mapfile -t u < <(for n in gpu01 gpu02; do submit sb-carol -w "$n" -G 8 --min-runtime=0 --resumable --wrap 'sleep 60'; done)
+	mapfile -t d < <(for n in gpu03 gpu04; do submit sb-dave -A "$D" -w "$n" -G 8 --min-runtime=0:02 --resumable --wrap 'sleep 60'; done)
+	wait_running "${u[@]}" "${d[@]}"
+	sleep 3	# dave's jobs are past their min runtime
+	t0=$(date +%s)
+	b=$(submit sb-bob -A "$B" --min-runtime=0:15 -G 1 --wrap 'sleep 15')
+	wait_state "$b" RUNNING 10
+	t1=$(started "$b")
+	say "debug job started $((t1 - t0)) s after submission on $(job_field "$b" NodeList)"
+	[ $((t1 - t0)) -le 2 ] || { say "more than two 1-second cycles"; return 1; }
+	for id in "${d[@]}"; do
+		[ "$(restarts "$id")" = 0 ] || { say "allocated $id preempted while unallocated work ran"; return 1; }
+	done
+	[ "$(restarts "${u[0]}")$(restarts "${u[1]}")" != 00 ] || { say "no unallocated victim"; return 1; }
+	clear_cluster
+}
+
+# No loop: a best-effort job requeued after preemption never preempts the
+# budgeted job that preempted it, and each victim is preempted once in the
+# contention episode.
+test_preempt_no_loop() {
+	clear_cluster
+	local u=() a id
+	mapfile -t u < <(fill_nodes sb-carol --min-runtime=0 --resumable --wrap 'sleep 20')
+	wait_running "${u[@]}"
+	a=$(submit sb-alice --min-runtime=0:03 -G 8 -w gpu01 --wrap 'sleep 20')
+	wait_state "$a" RUNNING 10
+	sleep 12	# well past the min runtime; the victim is eligible again
+	[ "$(job_field "$a" JobState)" = RUNNING ] || { say "preemptor $a is $(job_field "$a" JobState)"; return 1; }
+	[ "$(restarts "$a")" = 0 ] || { say "preemptor $a was preempted"; return 1; }
+	[ "$(restarts "${u[0]}")" = 1 ] || { say "victim restarts $(restarts "${u[0]}")"; return 1; }
+	for id in "${u[@]:1}"; do [ "$(restarts "$id")" = 0 ] || { say "$id preempted too"; return 1; }; done
+	wait_state "${u[0]}" COMPLETED 90
+	# two runs in slurmdbd: the preempted one and the one that finished
+	local runs
+	runs=$(sacct -n -X -D -P -j "${u[0]}" -o State | tr '\n' ' ')
+	say "victim's runs: $runs"
+	[ "$(sacct -n -X -D -P -j "${u[0]}" -o State | wc -l)" = 2 ] || return 1
+	clear_cluster
+}
+
+# A requeued job keeps its place ahead of younger jobs of its team; after
+# six preemptions it is still eligible, not held, with restart count 6.
+test_preempt_requeue_keeps_place_six_times() {
+	clear_cluster
+	local o=() j y k a st
+	mapfile -t o < <(for n in gpu02 gpu03 gpu04; do submit sb-carol -w "$n" -G 8 --min-runtime=0 --resumable --wrap 'sleep 300'; done)
+	wait_running "${o[@]}"
+	sleep 2
+	j=$(submit sb-carol -G 8 --min-runtime=0 --resumable --wrap 'sleep 300')
+	wait_state "$j" RUNNING 10
+	y=$(submit sb-carol -G 8 --min-runtime=0 --resumable --wrap 'sleep 5')
+	for k in 1 2 3 4 5 6; do
+		# 1 GPU is enough to evict J (the victim that lost least); it
+		# runs 8 s, past J's requeue delay, so J is eligible when it ends
+		a=$(submit sb-alice --min-runtime=0:02 -G 1 --wrap 'sleep 8')
+		wait_state "$a" RUNNING 10
+		[ "$(restarts "$j")" = "$k" ] || { say "round $k: J restarts $(restarts "$j")"; return 1; }
+		wait_state "$a" COMPLETED 30
+		wait_state "$j" RUNNING 15 || { say "round $k: J $(job_field "$j" JobState) $(job_field "$j" Reason), younger $(job_field "$y" JobState)"; return 1; }
+		[ "$(job_field "$y" JobState)" = PENDING ] || { say "round $k: younger job $y ran before J"; return 1; }
+	done
+	st=$(scontrol -o show job "$j")
+	say "after six preemptions: $(tr ' ' '\n' <<<"$st" | grep -E '^(JobState|Reason|Restarts|Priority)=' | tr '\n' ' ')"
+	expect_in "$st" "Restarts=6"
+	expect_in "$st" "JobState=RUNNING"
+	clear_cluster
+}
+
+# Repair: gpu02 drained for repair while it runs one job past its min
+# runtime and one inside it: the first is requeued at once, the second at
+# its min runtime, and the node ends DRAINED without anyone cancelling.
+test_preempt_repair_drains_node() {
+	clear_cluster
+	local past inside t_in t_rel state
+	trap 'scontrol update nodename=gpu02 state=resume 2>/dev/null || true' EXIT
+	past=$(submit sb-alice -w gpu02 -G 4 --min-runtime=0:02 --resumable --wrap 'sleep 120')
+	wait_state "$past" RUNNING 10
+	inside=$(submit sb-bob -w gpu02 -G 4 --min-runtime=0:20 --resumable --wrap 'sleep 120')
+	wait_state "$inside" RUNNING 10
+	t_in=$(started "$inside")
+	sleep 3
+	scontrol update nodename=gpu02 state=drain reason="repair: test GPU fell off the bus"
+	sleep 3
+	[ "$(restarts "$past")" = 1 ] || { say "past-min-runtime job not requeued at once"; return 1; }
+	expect_in "$(job_field "$past" SystemComment)" "budget:released_for_repair=gpu02"
+	[ "$(restarts "$inside")" = 0 ] || { say "job inside its min runtime was released"; return 1; }
+	for ((i = 0; i < 40; i++)); do
+		[ "$(restarts "$inside")" = 1 ] && break
+		sleep 1
+	done
+	t_rel=$(date +%s)
+	say "inside job started $t_in, min runtime 20 s, released by $t_rel"
+	[ "$(restarts "$inside")" = 1 ] && [ "$t_rel" -ge $((t_in + 20)) ] || return 1
+	for ((i = 0; i < 30; i++)); do
+		state=$(sinfo -h -n gpu02 -o %T)
+		[ "$state" = drained ] && break
+		sleep 1
+	done
+	say "gpu02 is $state"
+	[ "$state" = drained ]
+	clear_cluster
+}
+
+# Grace: with PreemptGraceTime=3 a non-resumable victim gets SIGTERM, sees
+# it, and is cancelled after the grace time; a resumable one that exits on
+# the signal is requeued all the same.
+test_preempt_grace_signal() {
+	clear_cluster
+	keep_budget_conf
+	set_budget_conf "$(grep -v '^PreemptGraceTime' "$SB_CLUSTER_DIR/budget.conf")
+PreemptGraceTime=3"
+	local mark=$WORK/grace.$$ u=() r a t0 t_end
+	rm -f "$mark".*
+	# gpu01-03: non-resumable unallocated, trapping TERM and carrying on
+	mapfile -t u < <(for n in gpu01 gpu02 gpu03; do submit sb-carol -w "$n" -G 8 --min-runtime=0 --wrap "trap 'echo TERM >> $mark.\$SLURM_JOB_ID' TERM; sleep 120 & wait; sleep 120"; done)
+	# gpu04: resumable, exits at once on TERM (after its "checkpoint")
+	r=$(submit sb-carol -w gpu04 -G 8 --min-runtime=0 --resumable --wrap "trap 'echo TERM >> $mark.r; exit 0' TERM; sleep 120 & wait")
+	wait_running "${u[@]}" "$r"
+	sleep 2
+	t0=$(date +%s)
+	a=$(submit sb-alice -w gpu01 --min-runtime=0:05 -G 8 --wrap 'sleep 5')
+	wait_state "${u[0]}" PREEMPTED 20
+	wait_state "$a" RUNNING 10
+	t_end=$(started "$a")
+	say "victim signalled at ~$t0, preemptor started $t_end; marks: $(cat "$mark".* 2>/dev/null | tr '\n' ' ')"
+	[ -s "$mark.${u[0]}" ] || { say "the victim never saw SIGTERM"; return 1; }
+	[ $((t_end - t0)) -ge 3 ] || { say "killed before the grace time"; return 1; }
+	[ "$(restarts "${u[0]}")" = 0 ] || { say "non-resumable victim requeued"; return 1; }
+	# the resumable job: preempted by a job that needs gpu04
+	a=$(submit sb-alice -w gpu04 --min-runtime=0:05 -G 8 --wrap 'sleep 5')
+	wait_state "$a" RUNNING 20
+	[ -s "$mark.r" ] || { say "resumable victim never saw SIGTERM"; return 1; }
+	for ((i = 0; i < 20; i++)); do [ "$(restarts "$r")" = 1 ] && break; sleep 0.5; done
+	say "resumable victim: $(job_field "$r" JobState) restarts $(restarts "$r")"
+	[ "$(restarts "$r")" = 1 ]
+	rm -f "$mark".*
+	clear_cluster
+}
+
+# Charging: a job placed and preempted within one priority cycle
+# (CalcPeriod=5 here) is charged only what it ran, in every segment.
+test_preempt_charge_within_one_cycle() {
+	clear_cluster
+	keep_budget_conf
+	local conf t P V G o=() v g first segs charged
+	conf=$(cat "$SB_CLUSTER_DIR/budget.conf")
+	set_budget_conf "$(grep -v '^CalcPeriod' <<<"$conf")
+CalcPeriod=5"
+	t=$(date +%s); P=chg$t; V=chg$t-v; G=chg$t-g
+	# shellcheck disable=SC2064
+	trap "scancel -A '$V,$G' 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null; mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure" EXIT
+	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
+	mapfile -t o < <(for n in gpu01 gpu02 gpu03; do submit sb-dave -A "$V" -w "$n" -G 8 --min-runtime=1:00 --resumable --wrap 'sleep 60'; done)
+	wait_running "${o[@]}"
+	v=$(submit sb-dave -A "$V" -w gpu04 -G 8 --min-runtime=0:01 --resumable --wrap 'sleep 4')
+	wait_state "$v" RUNNING 10
+	g=$(submit sb-alice -A "$G" -G 8 --min-runtime=0:02 --wrap 'sleep 8')
+	wait_state "$g" RUNNING 10
+	[ "$(restarts "$v")" = 1 ] || { say "victim not preempted"; return 1; }
+	first=$(sacct -n -P -D -X -j "$v" -o ElapsedRaw | head -n 1)
+	say "victim's first segment ran $first s"
+	[ "$first" -le 4 ] || { say "not within one 5 s cycle"; return 1; }
+	scancel "${o[@]}"
+	wait_state "$v" COMPLETED 60
+	set_budget_conf "$conf"
+	segs=$(sacct -n -P -D -X -j "$v" -o ElapsedRaw | awk '{ s += $1 } END { print s * 8 }')
+	charged=$(ledger_charged "$v")
+	say "victim $v: segments $(sacct -n -P -D -X -j "$v" -o ElapsedRaw | tr '\n' ' ')x 8 GPUs = $segs GPU-s; ledger charged $charged"
+	[ "$segs" = "$charged" ]
+	clear_cluster
+}
