@@ -35,6 +35,7 @@
 #include "sb/error.h"
 #include "sb/preempt.h"
 #include "sb/priority.h"
+#include "sb/standing.h"
 #include "sb/tree.h"
 #include "sb_config.h"
 #include "shares.h"
@@ -817,16 +818,91 @@ static void job_preempt_view(const struct ctx *c, const slurm_job_info_t *j,
 	out->tres = (uint64_t)job_tres(c, j);
 }
 
+/*
+ * Committed usage per tree index, subtree sums: the uncharged rest of
+ * running allocated jobs' minimum runtimes, which priority/budget adds to
+ * the charged usage it publishes when it judges standing and reclaim.
+ * NULL when out of memory.
+ */
+static double *committed_usage(const struct ctx *c)
+{
+	uint32_t n = sb_tree_count(c->tree), i, idx;
+	double *u = calloc(n ? n : 1, sizeof(*u));
+
+	for (i = 0; u && i < c->jobs->record_count; i++) {
+		const slurm_job_info_t *o = &c->jobs->job_array[i];
+		struct sb_contract ct;
+		int64_t left;
+
+		if (!IS_JOB_RUNNING(o) ||
+		    contract_of(o->admin_comment, &ct) != SB_OK ||
+		    !ct.allocated ||
+		    sb_tree_index(c->tree, o->assoc_id, &idx) != SB_OK)
+			continue;
+		left = (int64_t)o->start_time + ct.min_runtime - c->now;
+		if (left > 0)
+			sb_usage_commit(c->tree, u, idx,
+					(double)left * job_tres(c, o));
+	}
+	return u;
+}
+
+/*
+ * The reclaim rule as preempt/budget applies it (sb_preempt_reclaim_ok):
+ * where the two jobs' paths diverge, the preemptor's side must stay no
+ * more over-used than the victim's after taking @delta.  Fills @who with
+ * the two sides when it refuses.
+ */
+static bool reclaim_ok(const struct ctx *c, const double *committed,
+		       uint32_t pre_assoc, uint32_t vic_assoc, double delta,
+		       char *who, size_t len)
+{
+	uint32_t pp[64], vp[64], ip, iv, p, v;
+	const struct sbs_share *sp, *sv;
+	size_t np = 0, nv = 0;
+	double up, uv;
+
+	if (pre_assoc == vic_assoc || !committed ||
+	    sb_tree_index(c->tree, pre_assoc, &ip) != SB_OK ||
+	    sb_tree_index(c->tree, vic_assoc, &iv) != SB_OK)
+		return true;
+	for (p = ip; p != SB_NONE && np < 64; p = sb_tree_node(c->tree, p)->parent)
+		pp[np++] = p;
+	for (v = iv; v != SB_NONE && nv < 64; v = sb_tree_node(c->tree, v)->parent)
+		vp[nv++] = v;
+	/* from the top down while the paths agree */
+	while (np && nv && pp[np - 1] == vp[nv - 1]) {
+		np--;
+		nv--;
+	}
+	if (!np || !nv)
+		return true;	/* one is the other's ancestor */
+	p = pp[np - 1];
+	v = vp[nv - 1];
+	sp = share_of(c, sb_tree_node(c->tree, p)->id);
+	sv = share_of(c, sb_tree_node(c->tree, v)->id);
+	up = (sp ? (double)sp->usage_raw : 0) + committed[p];
+	uv = (sv ? (double)sv->usage_raw : 0) + committed[v];
+	if (sb_preempt_reclaim_ok(sb_tree_node(c->tree, p)->shares_norm, up,
+				  delta, sb_tree_node(c->tree, v)->shares_norm,
+				  uv))
+		return true;
+	snprintf(who, len, "%s would be more over-used than %s",
+		 sb_tree_node(c->tree, p)->name, sb_tree_node(c->tree, v)->name);
+	return false;
+}
+
 /* Why a pending job waits: jobs ahead, free GPUs, what it may preempt. */
 static void explain_wait(const struct ctx *c, const slurm_job_info_t *j,
 			 char *buf, size_t len, int64_t *ahead_out)
 {
 	struct sb_preempt_job me, v;
-	double busy = 0, now_free, preemptable = 0, want = job_tres(c, j);
+	double busy = 0, now_free, preemptable = 0, kept = 0;
+	double want = job_tres(c, j), *committed = committed_usage(c);
 	int64_t ahead = 0, next_at = INT64_MAX;
 	uint32_t next_job = 0, first_ahead = 0, i, first_prio = 0;
 	size_t off = 0;
-	char when[64];
+	char when[64], who[600] = "";
 
 	job_preempt_view(c, j, &me);
 	for (i = 0; i < c->jobs->record_count; i++) {
@@ -845,11 +921,22 @@ static void explain_wait(const struct ctx *c, const slurm_job_info_t *j,
 		}
 		if (IS_JOB_RUNNING(o) || IS_JOB_SUSPENDED(o)) {
 			double g = job_tres(c, o);
+			enum sb_preempt_verdict vd;
 
 			busy += g;
 			job_preempt_view(c, o, &v);
-			if (sb_preempt_check(&c->cfg.preempt, &me, &v, c->now) ==
-			    SB_PREEMPT_YES) {
+			/* as preempt/budget: a victim in its grace time is on
+			 * its way out for any allocated job */
+			vd = o->preempt_time ? (me.contract.allocated ?
+				SB_PREEMPT_YES : SB_PREEMPT_UNALLOCATED) :
+				sb_preempt_check(&c->cfg.preempt, &me, &v, c->now);
+			if (vd == SB_PREEMPT_YES && v.contract.allocated &&
+			    !o->preempt_time &&
+			    !reclaim_ok(c, committed, j->assoc_id, o->assoc_id,
+					want * (double)me.contract.min_runtime,
+					who, sizeof(who))) {
+				kept += g;
+			} else if (vd == SB_PREEMPT_YES) {
 				preemptable += g;
 			} else if (me.contract.allocated && v.contract.allocated &&
 				   v.priority < me.priority &&
@@ -859,6 +946,7 @@ static void explain_wait(const struct ctx *c, const slurm_job_info_t *j,
 			}
 		}
 	}
+	free(committed);
 	now_free = c->capacity - busy;
 	if (now_free < 0)
 		now_free = 0;
@@ -876,6 +964,10 @@ static void explain_wait(const struct ctx *c, const slurm_job_info_t *j,
 	if (!me.contract.allocated && off < len)
 		off += (size_t)snprintf(buf + off, len - off,
 			" (unallocated jobs never preempt)");
+	if (kept > 0 && off < len)
+		off += (size_t)snprintf(buf + off, len - off,
+			"; %.0f more held back by the reclaim rule (taking "
+			"them, %s)", kept, who);
 	if (next_job && off < len) {
 		fmt_time(next_at, when, sizeof(when));
 		off += (size_t)snprintf(buf + off, len - off,
