@@ -1129,7 +1129,11 @@ static bool try_preempt(struct sim *s, uint32_t job, int64_t now)
 				s->nholds++;
 			}
 		}
-	start(s, job, now + grace, nn, mask, !allocated(j));
+	/* budget: an allocated preemptor is protected for its min runtime;
+	 * baseline: a preemptor is within its team's cap, non-preemptible.
+	 * Either way it cannot be taken back at once (no ping-pong). */
+	start(s, job, now + grace, nn, mask,
+	      is_budget(s) ? !allocated(j) : false);
 	return true;
 }
 
