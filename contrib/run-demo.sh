@@ -1,22 +1,73 @@
 #!/usr/bin/env bash
 # contrib/run-demo.sh - the main job: a local GPU cluster with the
-# slurm-budget plugins, a small mixed workload replayed through real sbatch,
-# srun and salloc, and a report of what happened.
+# slurm-budget plugins, a workload replayed through it with time compressed,
+# and a report of what happened.
 #
-# Usage: contrib/run-demo.sh [--no-build] [--help]
-#   --no-build   use the existing build in $SB_BUILD_DIR (default <repo>/_build)
-# The cluster is left running afterwards (`contrib/cluster.sh down` stops it).
+# Usage: contrib/run-demo.sh [options]
+#   --trace FILE       replay this job table: CSV with a header naming
+#                      submit_time_s,duration_s,gpus,team (optional
+#                      min_runtime_s,resumable,priority) or SWF; default: the
+#                      built-in scenario contrib/scenarios/demo.csv
+#   --tree FILE        budget tree ('path shares' lines, sacctmgr output or a
+#                      Helios per-team GPU table); default: the scenario's own
+#                      tree, or with --trace ../shared/data/traces'
+#                      helios_venus_cluster_gpu_number.csv beside the project
+#   --time-scale F     trace seconds per wall second (default 20)
+#   --from S --span S  replay the trace's jobs submitted in [S, S+span)
+#   --max-jobs N       at most N jobs
+#   --seed N           seed of the assignment of teams and contracts a trace
+#                      lacks (default 1)
+#   --gpus N           use N of the cluster's 32 GPUs (a multiple of 8; the
+#                      other nodes are drained for the demo; default 32)
+#   --max-wall S       wall seconds to let jobs finish after the last
+#                      submission (default 150)
+#   --out DIR          where the job table, segments and report go
+#                      (default <cluster dir>/demo)
+#   --no-build         use the existing build in $SB_BUILD_DIR (<repo>/_build)
+# Teams and contracts missing from the trace are assigned by sbudget-sim
+# convert (seeded) and listed.  The report comes from `sbudget-sim metrics`:
+# the simulator's own metric code over the runs slurmdbd recorded.  The
+# cluster is left running (`contrib/cluster.sh down` stops it).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-do_build=1
+do_build=1 trace= tree= scale=20 from= span= max_jobs= seed=1 gpus=32 max_wall=150 out=
+die() { echo "run-demo.sh: $*" >&2; exit 2; }
+need() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (see --help)"; }
+posint() { [[ "$2" =~ ^[0-9]+$ ]] || die "$1 '$2' is not accepted: give a whole number of ${3:-seconds}"; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-build) do_build=0; shift ;;
-	-h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "run-demo.sh: unknown argument '$1' (accepted: --no-build, --help)" >&2; exit 2 ;;
+	--trace) need "$@"; trace=$2; shift 2 ;;
+	--tree) need "$@"; tree=$2; shift 2 ;;
+	--time-scale) need "$@"; [[ "$2" =~ ^[0-9]+([.][0-9]+)?$ ]] && [ "$(awk -v v="$2" 'BEGIN{print (v > 0)}')" = 1 ] ||
+		die "--time-scale '$2' is not accepted: give a positive number"; scale=$2; shift 2 ;;
+	--from) need "$@"; posint "$1" "$2"; from=$2; shift 2 ;;
+	--span) need "$@"; posint "$1" "$2"; span=$2; shift 2 ;;
+	--max-jobs) need "$@"; posint "$1" "$2" jobs; max_jobs=$2; shift 2 ;;
+	--seed) need "$@"; posint "$1" "$2" "(seed)"; seed=$2; shift 2 ;;
+	--gpus) need "$@"; posint "$1" "$2" GPUs; gpus=$2
+		{ [ "$gpus" -ge 8 ] && [ "$gpus" -le 32 ] && [ $((gpus % 8)) = 0 ]; } ||
+			die "--gpus '$gpus' is not accepted: give 8, 16, 24 or 32"; shift 2 ;;
+	--max-wall) need "$@"; posint "$1" "$2"; max_wall=$2; shift 2 ;;
+	--out) need "$@"; out=$2; shift 2 ;;
+	-h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
+if [ -n "$trace" ]; then
+	[ -r "$trace" ] || die "--trace '$trace': not a readable file"
+	trace=$(realpath "$trace")
+	if [ -z "$tree" ]; then
+		tree=$repo/../shared/data/traces/helios_venus_cluster_gpu_number.csv
+		[ -r "$tree" ] || die "--trace needs --tree FILE (no Helios table at $tree)"
+	fi
+else
+	[ -z "$from$span$max_jobs" ] || die "--from, --span and --max-jobs slice a --trace"
+	tree=${tree:-$repo/contrib/scenarios/demo.tree}
+fi
+[ -r "$tree" ] || die "--tree '$tree': not a readable file"
+tree=$(realpath "$tree")
 
 t0=$SECONDS
 if [ "$do_build" = 1 ]; then
@@ -24,40 +75,25 @@ if [ "$do_build" = 1 ]; then
 	SB_BUILD_DIR=$("$repo/contrib/build.sh" | tail -n 1)
 fi
 export SB_BUILD_DIR=${SB_BUILD_DIR:-$repo/_build}
+sim=$SB_BUILD_DIR/src/sim/sbudget-sim
+[ -x "$sim" ] || die "no $sim: build first (without --no-build)"
 echo "== bringing up the local cluster: 4 nodes x 8 GPUs (contrib/cluster.sh up)"
 "$repo/contrib/cluster.sh" up
 eval "$("$repo/contrib/cluster.sh" env)"
+out=${out:-$SB_CLUSTER_DIR/demo}
+mkdir -p "$out"
+out=$(realpath "$out")
 work=$SB_CLUSTER_DIR/work
 as() { local u=$1; shift; (cd "$work" && runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" "$@"); }
 
-ids=()
-sub() {	# sub USER LABEL ARGS... : submit, remember the job id
-	local u=$1 label=$2 id; shift 2
-	id=$(as "$u" sbatch --parsable -o /dev/null -J "$label" "$@" | cut -d';' -f1)
-	ids+=("$id")
-	printf '   %-8s %-9s job %-5s %s\n' "$u" "$label" "$id" "$*"
-}
-
 echo
-echo "== submitting a mixed workload"
-sub sb-alice  train     --min-runtime=0:30 --resumable -N 2 --gpus-per-node=8 --wrap 'sleep 20'
-sub sb-bob    finetune  --min-runtime=0:20 -G 8 --wrap 'sleep 15'
-sub sb-carol  sweep     --min-runtime=0 --resumable -G 4 --wrap 'sleep 10'
-sub sb-carol  sweep     --min-runtime=0 -G 4 --wrap 'sleep 10'
-sub sb-dave   eval      --min-runtime=0:10 -G 2 --wrap 'sleep 8'
-sub sb-bob    debug     --min-runtime=0:15 -G 1 --wrap 'sleep 3'
-sub sb-alice  debug     --min-runtime=0:15 -G 1 --wrap 'sleep 3'
-sub sb-alice  wide      --min-runtime=0:10 -N 4 --gpus-per-node=8 --wrap 'sleep 5'
-echo "   sb-alice  srun      $(as sb-alice srun -J srun-debug --min-runtime=0:05 -G 1 hostname) (interactive step, ran to completion)"
-
-echo
-echo "== refused at submit (each message says what to do)"
+echo "== the contract at submit: refused, each message says what to do"
 refuse() {	# refuse USER ARGS...
-	local u=$1 out; shift
-	if out=$(as "$u" sbatch -o /dev/null "$@" --wrap true 2>&1); then
+	local u=$1 msg; shift
+	if msg=$(as "$u" sbatch -o /dev/null "$@" --wrap true 2>&1); then
 		echo "   UNEXPECTED: accepted: $u sbatch $*"; return
 	fi
-	printf '   %-8s sbatch %-26s -> %s\n' "$u" "$*" "$(grep -m1 'budget' <<<"$out" | sed 's/^sbatch: error: //')"
+	printf '   %-8s sbatch %-26s -> %s\n' "$u" "$*" "$(grep -m1 'budget' <<<"$msg" | sed 's/^sbatch: error: //')"
 }
 refuse sb-alice -G 1
 refuse sb-alice -G 1 --min-runtime=2h
@@ -65,42 +101,51 @@ refuse sb-alice -G 1 --min-runtime=9:00:00
 refuse sb-carol -G 1 --min-runtime=1:00:00
 
 echo
-echo "== waiting for the workload to finish"
-deadline=$((SECONDS + 180))
-while [ -n "$(squeue -h -j "$(IFS=,; echo "${ids[*]}")" -o %i 2>/dev/null)" ]; do
-	[ "$SECONDS" -lt "$deadline" ] || { echo "   still running after 180 s; reporting what finished"; break; }
-	sleep 2
-done
-sleep 2	# let slurmdbd receive the last records
+echo "== the workload"
+jobs=$out/jobs.csv
+if [ -n "$trace" ]; then
+	conv=("$sim" convert --jobs "$trace" --tree "$tree" --seed "$seed"
+	      --max-gpus "$gpus" --gpus-per-node 8 --out "$jobs")
+	[ -n "$from" ] && conv+=(--from "$from")
+	[ -n "$span" ] && conv+=(--span "$span")
+	[ -n "$max_jobs" ] && conv+=(--max-jobs "$max_jobs")
+	echo "   $(basename "$trace"), tree $(basename "$tree"): ${conv[*]:1}"
+	if ! "${conv[@]}" 2>"$out/convert.log"; then
+		if grep -q "not in the tree\|not a team\|unknown team" "$out/convert.log"; then
+			echo "   the trace's teams are not budgets of the tree: assigning teams (seeded)"
+			conv+=(--assign-teams)
+			"${conv[@]}" 2>"$out/convert.log" || { cat "$out/convert.log" >&2; exit 2; }
+		else
+			cat "$out/convert.log" >&2; exit 2
+		fi
+	fi
+	sed 's/^/   /' "$out/convert.log"
+else
+	cp "$repo/contrib/scenarios/demo.csv" "$jobs"
+	echo "   built-in scenario contrib/scenarios/demo.csv: $(($(wc -l <"$jobs") - 1)) jobs, teams" \
+		"vision:nlp:speech with RawShares 3:2:1; best-effort sweeps (unallocated), large" \
+		"training, fine-tuning, and debug jobs (1-2 GPUs, min runtime <= 15 min)"
+fi
+"$sim" tree --tree "$tree" >"$out/tree.txt"
+
+if [ "$gpus" -lt 32 ]; then
+	drain=$(printf 'gpu%02d,' $(seq $((gpus / 8 + 1)) 4)); drain=${drain%,}
+	echo "   using $gpus GPUs: draining $drain for the demo"
+	scontrol update nodename="$drain" state=drain reason="run-demo: cluster reduced to $gpus GPUs"
+	trap 'scontrol update nodename="$drain" state=resume 2>/dev/null || true' EXIT
+fi
 
 echo
-echo "== report (from slurmdbd via sacct)"
-printf '   %-5s %-8s %-9s %-8s %-12s %-9s %4s %5s %6s %7s %s\n' JOB USER NAME ACCOUNT KIND MINRUN RESUM GPUS WAIT_S RUN_S STATE
-sacct -n -X -P -j "$(IFS=,; echo "${ids[*]}")" \
-	-o JobID,User,JobName,Account,AdminComment,AllocTRES,Submit,Start,Elapsed,State |
-while IFS='|' read -r id user name acct ac tres submit start elapsed state; do
-	mr=$(sed -n 's/.*min_runtime=\([0-9]*\).*/\1/p' <<<"$ac")
-	res=$(sed -n 's/.*resumable=\([a-z]*\).*/\1/p' <<<"$ac")
-	kind=unallocated; [ "${mr:-0}" -gt 0 ] && kind=allocated
-	[ "${mr:-0}" -gt 0 ] && [ "${mr:-0}" -le 900 ] && [[ "$name" == debug* ]] && kind="alloc/debug"
-	gpus=$(sed -n 's/.*gres\/gpu=\([0-9]*\).*/\1/p' <<<"$tres")
-	wait=-; [ "$start" != Unknown ] && [ "$start" != None ] && wait=$(( $(date -d "$start" +%s) - $(date -d "$submit" +%s) ))
-	run=$(awk -F: '{print $1*3600+$2*60+$3}' <<<"$elapsed")
-	printf '   %-5s %-8s %-9s %-8s %-12s %-9s %4s %5s %6s %7s %s\n' "$id" "$user" "$name" "$acct" "$kind" "${mr:-?}s" "${res:-?}" "${gpus:-0}" "$wait" "$run" "$state"
-done
+echo "== replaying through slurmctld (time x1/$scale; contrib/replay.sh)"
+"$repo/contrib/replay.sh" --jobs "$jobs" --tree "$out/tree.txt" --segments "$out/segments.csv" \
+	--time-scale "$scale" --max-wall "$max_wall" 2>&1 | sed 's/^/   /'
+sleep 2
+
 echo
-echo "   GPU-seconds by account (allocated jobs are charged; unallocated are free):"
-sacct -n -X -P -j "$(IFS=,; echo "${ids[*]}")" -o Account,AdminComment,AllocTRES,ElapsedRaw |
-awk -F'|' '{ g=0; if (match($3, /gres\/gpu=[0-9]+/)) g=substr($3, RSTART+9, RLENGTH-9);
-	     k = ($2 ~ /allocated=yes/) ? "allocated" : "unallocated";
-	     s[$1 " " k] += g * $4 }
-	   END { for (a in s) printf "     %-22s %8d GPU-s\n", a, s[a] }' | sort
+echo "== report: sbudget-sim metrics over the runs slurmdbd recorded (trace seconds)"
+"$sim" metrics --segments "$out/segments.csv" --tree "$out/tree.txt" --gpus "$gpus" \
+	--json "$out/report.json" | sed 's/^/   /'
 echo
-echo "   Budgets as priority/budget sees them (sshare; RawUsage = windowed allocated"
-echo "   GPU-seconds, FairShare = standing, 1 = first in line):"
-sshare -a -o Account%14,User%10,RawShares%9,NormShares%10,RawUsage%9,FairShare%9,LevelFS%10 |
-	grep -v '^ *conv\|^ *bench' | sed 's/^/     /'
-echo
-echo "== done in $((SECONDS - t0)) s; the cluster is still up:"
-echo "   eval \"\$(contrib/cluster.sh env)\"; squeue; sacct -X -o JobID,User,AdminComment%60"
+echo "== done in $((SECONDS - t0)) s; files in $out (jobs.csv, segments.csv, report.json)"
+echo "   the cluster is still up: eval \"\$(contrib/cluster.sh env)\"; sshare -a; sacct -X -D"
 echo "   contrib/cluster.sh down    # to stop it"

@@ -144,6 +144,30 @@ int sb_preempt_victim_cmp(const struct sb_preempt_job *a,
 			  const struct sb_preempt_job *b, int64_t now);
 
 /*
+ * sb_preempt_reclaim_ok - KAI-Scheduler's reclaim rule (DESIGN.md
+ * "Preemption"): a victim of another budget is taken only if, after the
+ * transfer, the preemptor's side is still no more over-used than the
+ * victim's, so that the next cycle does not want to reverse it
+ * (ping-pong).  Judged where the two budgets' paths diverge: siblings p
+ * (the preemptor's side) and v (the victim's) under one parent:
+ *
+ *     S_p / (U_p + delta)  >=  S_v / U_v
+ *
+ * computed cross-multiplied (S_p * U_v >= S_v * (U_p + delta)), so no
+ * division, no infinity.
+ * @s_p, @s_v:  shares of the two siblings, normalised among their siblings
+ *              (or raw: they share a parent), >= 0;
+ * @u_p, @u_v:  their subtrees' usage in the window, charged plus the
+ *              committed rest of running jobs' min runtimes, TRES-seconds;
+ * @delta:      what the preemptor commits by starting: its charged TRES x
+ *              its min runtime, TRES-seconds.
+ * A victim side without shares (S_v = 0) is always reclaimable.  Any
+ * negative or NaN argument gives false (no preemption on bad data).
+ */
+bool sb_preempt_reclaim_ok(double s_p, double u_p, double delta, double s_v,
+			   double u_v);
+
+/*
  * sb_repair_reason_matches - does a node's drain @reason call for automated
  * repair (RepairReason glob, case-insensitive)?  False when the pattern is
  * empty or @reason is NULL.

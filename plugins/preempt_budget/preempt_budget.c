@@ -21,6 +21,8 @@
  *   - automated repair: a job on a node drained with a reason matching
  *     RepairReason is released once it has run its min runtime (requeued if
  *     resumable), so the node reaches DRAINED without anyone asking;
+ *   - it wakes the schedulers when a protected slice ends or a requeued
+ *     job's begin time passes (they skip cycles in which nothing changed);
  *   - it completes preemptions whose grace time is over at once, rather
  *     than at slurmctld's next 30 s time-limit pass;
  *   - a resumable victim that exits by itself during its grace time (say,
@@ -38,6 +40,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "src/common/assoc_mgr.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
@@ -68,6 +71,15 @@ static bool thread_running, stop_thread;
 /* The job Slurm last asked about as a preemptor: the victims it then
  * preempts (in the same locked pass) are preempted for this job. */
 static uint32_t last_preemptor_id, last_preemptor_prio;
+/* Committed usage (the uncharged rest of running allocated jobs' min
+ * runtimes, TRES-seconds) per association id, own + subtree, from the last
+ * tick: open addressing, capacity a power of two, id 0 = empty. */
+struct committed_slot {
+	uint32_t id;
+	double tres_s;
+};
+static struct committed_slot *committed;
+static size_t committed_cap;
 /* Resumable victims inside their grace time, to requeue if they exit. */
 static uint32_t *graced;
 static size_t graced_n, graced_cap;
@@ -120,6 +132,138 @@ static void refresh_config(void)
 	}
 }
 
+/* The committed usage of association @id's subtree.  state_lock held. */
+static double committed_get(uint32_t id)
+{
+	size_t i;
+
+	if (!committed_cap)
+		return 0;
+	for (i = id & (committed_cap - 1); committed[i].id;
+	     i = (i + 1) & (committed_cap - 1))
+		if (committed[i].id == id)
+			return committed[i].tres_s;
+	return 0;
+}
+
+/* Add @v to association @id's committed usage.  state_lock held; the table
+ * is sized by the caller to stay at most half full. */
+static void committed_add(uint32_t id, double v)
+{
+	size_t i;
+
+	for (i = id & (committed_cap - 1); committed[i].id && committed[i].id != id;
+	     i = (i + 1) & (committed_cap - 1))
+		;
+	committed[i].id = id;
+	committed[i].tres_s += v;
+}
+
+/* Recompute the committed usage of every association with running
+ * allocated jobs in its subtree.  Job read lock held; takes the assoc_mgr
+ * read lock and state_lock. */
+static void committed_refresh(time_t now)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK };
+	size_t want = 64, slots = 0;
+	job_record_t *job_ptr;
+	ListIterator it;
+
+	if (job_list)
+		slots = (size_t)list_count(job_list) * 8;
+	while (want < 2 * slots)
+		want *= 2;
+	assoc_mgr_lock(&locks);
+	slurm_mutex_lock(&state_lock);
+	if (want != committed_cap) {
+		xfree(committed);
+		committed = xcalloc(want, sizeof(*committed));
+		committed_cap = want;
+	} else {
+		memset(committed, 0, want * sizeof(*committed));
+	}
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		slurmdb_assoc_rec_t *a;
+		struct sb_preempt_job j;
+		int64_t left;
+		int depth = 0;
+
+		if (!IS_JOB_RUNNING(job_ptr) || !job_ptr->assoc_ptr)
+			continue;
+		job_view(job_ptr, &j);
+		left = sb_preempt_protected_until(&j) - now;
+		if (!j.contract.allocated || left <= 0 || !j.tres)
+			continue;
+		/* at most 8 levels per job: the table's sizing assumes it */
+		for (a = job_ptr->assoc_ptr; a && a->usage && depth < 8;
+		     a = a->usage->parent_assoc_ptr, depth++)
+			committed_add(a->id, (double)j.tres * (double)left);
+	}
+	list_iterator_destroy(it);
+	slurm_mutex_unlock(&state_lock);
+	assoc_mgr_unlock(&locks);
+}
+
+/*
+ * The reclaim rule (sb_preempt_reclaim_ok) for two jobs of different
+ * budgets, where their paths in the association tree diverge.  Usage is
+ * what priority/budget published (charged, subtree) plus committed.
+ * Job write lock held; takes the assoc_mgr read lock and state_lock.
+ * Fills @why for the log when it refuses.
+ */
+static bool reclaim_ok(job_record_t *preemptor, job_record_t *victim,
+		       const struct sb_preempt_job *or, char *why, size_t len)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK };
+	slurmdb_assoc_rec_t *pp[32], *vp[32], *p, *v;
+	int np = 0, nv = 0;
+	double delta, up, uv;
+	uint64_t req = 0;
+	bool ok = true;
+
+	if (!preemptor->assoc_ptr || !victim->assoc_ptr ||
+	    preemptor->assoc_ptr == victim->assoc_ptr)
+		return true;	/* one budget: in-team priority decides */
+	assoc_mgr_lock(&locks);
+	for (p = preemptor->assoc_ptr; p && p->usage && np < 32;
+	     p = p->usage->parent_assoc_ptr)
+		pp[np++] = p;
+	for (v = victim->assoc_ptr; v && v->usage && nv < 32;
+	     v = v->usage->parent_assoc_ptr)
+		vp[nv++] = v;
+	/* walk down from the root while the paths agree */
+	while (np > 1 && nv > 1 && pp[np - 1] == vp[nv - 1] &&
+	       pp[np - 2] == vp[nv - 2]) {
+		np--;
+		nv--;
+	}
+	if (np < 2 || nv < 2 || pp[np - 1] != vp[nv - 1]) {
+		assoc_mgr_unlock(&locks);
+		return true;	/* one is the other's ancestor: no siblings */
+	}
+	p = pp[np - 2];
+	v = vp[nv - 2];
+	if (tres_pos >= 0 && preemptor->tres_req_cnt &&
+	    preemptor->tres_req_cnt[tres_pos] != NO_CONSUME_VAL64)
+		req = preemptor->tres_req_cnt[tres_pos];
+	delta = (double)req * (double)or->contract.min_runtime;
+	slurm_mutex_lock(&state_lock);
+	up = (double)p->usage->usage_raw + committed_get(p->id);
+	uv = (double)v->usage->usage_raw + committed_get(v->id);
+	slurm_mutex_unlock(&state_lock);
+	ok = sb_preempt_reclaim_ok(p->usage->shares_norm, up, delta,
+				   v->usage->shares_norm, uv);
+	if (!ok)
+		snprintf(why, len, "reclaim rule: %s would be more over-used "
+			 "than %s after the transfer (S %.4f / U %.0f+%.0f < "
+			 "S %.4f / U %.0f)", p->acct, v->acct,
+			 p->usage->shares_norm, up, delta,
+			 v->usage->shares_norm, uv);
+	assoc_mgr_unlock(&locks);
+	return ok;
+}
+
 extern bool preempt_p_job_preempt_check(job_queue_rec_t *preemptor,
 					job_queue_rec_t *preemptee)
 {
@@ -136,6 +280,7 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 	struct sb_preempt_job or, ee;
 	enum sb_preempt_verdict v;
 	time_t now = time(NULL);
+	char why[256];
 
 	if (!IS_JOB_RUNNING(preemptee) || IS_JOB_COMPLETING(preemptee))
 		return false;
@@ -152,6 +297,13 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 	last_preemptor_id = preemptor->job_id;
 	last_preemptor_prio = preemptor->priority;
 	slurm_mutex_unlock(&state_lock);
+	if (v == SB_PREEMPT_YES && ee.contract.allocated &&
+	    !preemptee->preempt_time &&
+	    !reclaim_ok(preemptor, preemptee, &or, why, sizeof(why))) {
+		debug2("%s: %pJ may not preempt %pJ: %s", plugin_type,
+		       preemptor, preemptee, why);
+		return false;
+	}
 	if (v == SB_PREEMPT_YES)
 		debug("%s: %pJ may preempt %pJ (priority %u > %u, %s)",
 		      plugin_type, preemptor, preemptee, or.priority,
@@ -287,9 +439,11 @@ static void release_for_repair(job_record_t *job_ptr, const char *node,
 }
 
 /* A running job whose protected slice ended since the last tick is now
- * preemptable, but nothing in Slurm's state changed, and the schedulers
- * skip cycles when nothing did: tell them.  Job write lock held. */
-static void protection_ends(time_t last, time_t now)
+ * preemptable, and a pending job whose begin time passed (a requeued job
+ * waits cred_expire + 1 s) may now start, but nothing in Slurm's state
+ * changed, and the schedulers skip cycles when nothing did (the main one
+ * runs every sched_interval, 60 s): tell them.  Job write lock held. */
+static void wake_schedulers(time_t last, time_t now)
 {
 	job_record_t *job_ptr;
 	ListIterator it;
@@ -300,6 +454,12 @@ static void protection_ends(time_t last, time_t now)
 		struct sb_preempt_job j;
 		int64_t until;
 
+		if (IS_JOB_PENDING(job_ptr) && job_ptr->details &&
+		    job_ptr->details->begin_time > last &&
+		    job_ptr->details->begin_time <= now) {
+			n++;
+			continue;
+		}
 		if (!IS_JOB_RUNNING(job_ptr))
 			continue;
 		slurm_mutex_lock(&state_lock);
@@ -422,7 +582,8 @@ static void *tick_loop(void *arg)
 		refresh_config();
 		lock_slurmctld(locks);
 		now = time(NULL);
-		protection_ends(last, now);
+		committed_refresh(now);
+		wake_schedulers(last, now);
 		repair(now);
 		finish_graced(now);
 		last = now;
@@ -469,5 +630,7 @@ extern void fini(void)
 	slurm_mutex_lock(&state_lock);
 	xfree(graced);
 	graced_n = graced_cap = 0;
+	xfree(committed);
+	committed_cap = 0;
 	slurm_mutex_unlock(&state_lock);
 }

@@ -118,6 +118,18 @@ int sb_preempt_victim_cmp(const struct sb_preempt_job *a,
 	return 0;
 }
 
+bool sb_preempt_reclaim_ok(double s_p, double u_p, double delta, double s_v,
+			   double u_v)
+{
+	/* !(x >= 0) also catches NaN */
+	if (!(s_p >= 0) || !(u_p >= 0) || !(delta >= 0) || !(s_v >= 0) ||
+	    !(u_v >= 0))
+		return false;
+	if (s_v == 0)
+		return true;
+	return s_p * u_v >= s_v * (u_p + delta);
+}
+
 bool sb_repair_reason_matches(const struct sb_preempt_policy *pol,
 			      const char *reason)
 {

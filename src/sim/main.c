@@ -21,6 +21,7 @@ static const char usage[] =
 "usage: sbudget-sim [run] --jobs FILE --tree FILE [options]\n"
 "       sbudget-sim convert --jobs FILE --tree FILE [options] [--out FILE]\n"
 "       sbudget-sim metrics --segments FILE --tree FILE --gpus N [options]\n"
+"       sbudget-sim tree --tree FILE\n"
 "\n"
 "run: simulate a job table on a GPU cluster with the policy core of the\n"
 "slurm-budget plugins (tree, ledger, standing, priority, contract,\n"
@@ -85,6 +86,10 @@ static const char usage[] =
 "preempted 0 = no, 1 = preempted and its work lost, 2 = preempted and\n"
 "resumed later);\n"
 "options --tree, --gpus N, --window A:B, --json FILE, --quiet.\n"
+"\n"
+"tree: print the budget tree as 'path shares' lines (RawShares as read;\n"
+"a Helios table gives one top-level team per column), the format --tree\n"
+"reads and contrib/replay.sh turns into accounts.\n"
 "\n"
 "Exit status: 0 on success, 2 for bad arguments or input.\n";
 
@@ -677,6 +682,28 @@ out:
 	return rc;
 }
 
+static int cmd_tree(struct opts *o)
+{
+	struct sim_tree t = { 0 };
+	char msg[SIM_MSG];
+	uint32_t i, n;
+
+	if (!o->tree)
+		return bad("tree: --tree FILE is required");
+	if (sim_tree_load(o->tree, &t, msg, sizeof(msg))) {
+		bad("%s", msg);
+		sim_tree_free(&t);
+		return 2;
+	}
+	printf("# budget tree of %s (%s)\n", o->tree, t.source);
+	n = sb_tree_count(t.tree);
+	for (i = 0; i < n; i++)
+		printf("%s %llu\n", t.path[i], (unsigned long long)
+		       sb_tree_node(t.tree, i)->raw_shares);
+	sim_tree_free(&t);
+	return 0;
+}
+
 static int cmd_metrics(struct opts *o)
 {
 	struct sim_tree t = { 0 };
@@ -786,9 +813,9 @@ int main(int argc, char **argv)
 		cmd = argv[1];
 		i = 2;
 		if (strcmp(cmd, "run") && strcmp(cmd, "convert") &&
-		    strcmp(cmd, "metrics"))
-			return bad("unknown command '%s': run, convert or "
-				   "metrics (see --help)", cmd);
+		    strcmp(cmd, "metrics") && strcmp(cmd, "tree"))
+			return bad("unknown command '%s': run, convert, "
+				   "metrics or tree (see --help)", cmd);
 	}
 	if (argc == 1) {
 		fputs(usage, stderr);
@@ -801,5 +828,7 @@ int main(int argc, char **argv)
 		return cmd_convert(&o);
 	if (!strcmp(cmd, "metrics"))
 		return cmd_metrics(&o);
+	if (!strcmp(cmd, "tree"))
+		return cmd_tree(&o);
 	return cmd_run(&o);
 }

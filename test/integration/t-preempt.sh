@@ -286,3 +286,36 @@ PreemptGraceTime=3"
 	rm -f "$mark".*
 	clear_cluster
 }
+
+# Charging: a job placed and preempted within one priority cycle
+# (CalcPeriod=5 here) is charged only what it ran, in every segment.
+test_preempt_charge_within_one_cycle() {
+	clear_cluster
+	keep_budget_conf
+	local conf t P V G o=() v g first segs charged
+	conf=$(cat "$SB_CLUSTER_DIR/budget.conf")
+	set_budget_conf "$(grep -v '^CalcPeriod' <<<"$conf")
+CalcPeriod=5"
+	t=$(date +%s); P=chg$t; V=chg$t-v; G=chg$t-g
+	# shellcheck disable=SC2064
+	trap "scancel -A '$V,$G' 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null; mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure" EXIT
+	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
+	mapfile -t o < <(for n in gpu01 gpu02 gpu03; do submit sb-dave -A "$V" -w "$n" -G 8 --min-runtime=1:00 --resumable --wrap 'sleep 60'; done)
+	wait_running "${o[@]}"
+	v=$(submit sb-dave -A "$V" -w gpu04 -G 8 --min-runtime=0:01 --resumable --wrap 'sleep 4')
+	wait_state "$v" RUNNING 10
+	g=$(submit sb-alice -A "$G" -G 8 --min-runtime=0:02 --wrap 'sleep 8')
+	wait_state "$g" RUNNING 10
+	[ "$(restarts "$v")" = 1 ] || { say "victim not preempted"; return 1; }
+	first=$(sacct -n -P -D -X -j "$v" -o ElapsedRaw | head -n 1)
+	say "victim's first segment ran $first s"
+	[ "$first" -le 4 ] || { say "not within one 5 s cycle"; return 1; }
+	scancel "${o[@]}"
+	wait_state "$v" COMPLETED 60
+	set_budget_conf "$conf"
+	segs=$(sacct -n -P -D -X -j "$v" -o ElapsedRaw | awk '{ s += $1 } END { print s * 8 }')
+	charged=$(ledger_charged "$v")
+	say "victim $v: segments $(sacct -n -P -D -X -j "$v" -o ElapsedRaw | tr '\n' ' ')x 8 GPUs = $segs GPU-s; ledger charged $charged"
+	[ "$segs" = "$charged" ]
+	clear_cluster
+}

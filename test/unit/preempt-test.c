@@ -3,6 +3,7 @@
  * victim order, the action taken, the config keys, and repair release.
  */
 #include <check.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -197,6 +198,38 @@ START_TEST(test_action)
 }
 END_TEST
 
+/* The reclaim rule, hand-computed. */
+struct reclaim_case {
+	const char *what;
+	double s_p, u_p, delta, s_v, u_v;
+	bool ok;
+};
+
+static const struct reclaim_case reclaims[] = {
+	{ "idle preemptor, busy victim", 0.5, 0, 100, 0.5, 1000, true },
+	/* 0.5 / (900 + 200) = 0.00045 < 0.5 / 1000 = 0.0005 */
+	{ "would be more over-used after the transfer", 0.5, 900, 200, 0.5, 1000, false },
+	/* 0.5 / (700 + 300) = 0.0005 = 0.5 / 1000: equal is enough */
+	{ "equal after the transfer", 0.5, 700, 300, 0.5, 1000, true },
+	/* 3:1 shares: 0.75 / (2000 + 400) = 0.0003125 >= 0.25 / 1000 */
+	{ "larger share carries more usage", 0.75, 2000, 400, 0.25, 1000, true },
+	{ "victim side without shares", 0.1, 1e9, 1e9, 0, 0, true },
+	{ "victim side with shares and no usage", 0.5, 0, 1, 0.5, 0, false },
+	{ "no charged TRES at all", 0.5, 0, 0, 0.5, 0, true },
+	{ "huge values do not overflow", 1, 1e300, 1e300, 1e-300, 1e300, true },
+	{ "negative usage is refused", 0.5, -1, 0, 0.5, 10, false },
+	{ "NaN is refused", 0.5, NAN, 0, 0.5, 10, false },
+};
+
+START_TEST(test_reclaim)
+{
+	const struct reclaim_case *c = &reclaims[_i];
+
+	ck_assert_msg(sb_preempt_reclaim_ok(c->s_p, c->u_p, c->delta, c->s_v,
+					    c->u_v) == c->ok, "%s", c->what);
+}
+END_TEST
+
 struct repair_case {
 	const char *pattern, *reason;
 	bool match;
@@ -316,6 +349,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_order, 0, sizeof(orders) / sizeof(orders[0]));
 	tcase_add_test(tc, test_key);
 	tcase_add_test(tc, test_action);
+	tcase_add_loop_test(tc, test_reclaim, 0,
+			    sizeof(reclaims) / sizeof(reclaims[0]));
 	tcase_add_loop_test(tc, test_repair_match, 0,
 			    sizeof(repairs) / sizeof(repairs[0]));
 	tcase_add_test(tc, test_repair_release);

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# contrib/replay.sh - replay a job table through the local cluster, with time
+# compressed, and write what happened as run segments.
+#
+# Usage: contrib/replay.sh --jobs CANON.csv --tree TREE.txt --segments OUT.csv
+#                          [--time-scale F] [--max-wall S] [--user USER]
+#   --jobs FILE        the canonical job table (sbudget-sim convert writes it):
+#                      submit_time_s,duration_s,gpus,team,user,min_runtime_s,
+#                      resumable,priority
+#   --tree FILE        budget tree as 'path shares' lines (sbudget-sim tree);
+#                      each team of the table becomes an account
+#   --segments FILE    output: job,team,gpus,min_runtime_s,submit_s,start_s,
+#                      end_s,preempted in trace seconds (sbudget-sim metrics)
+#   --time-scale F     trace seconds per wall second (default 30): every time,
+#                      duration and minimum runtime is divided by F
+#   --max-wall S       stop waiting after S wall seconds past the last
+#                      submission and cancel what is left (default 240)
+#   --user USER        the Linux user that submits (default sb-alice)
+# The cluster must be up (contrib/cluster.sh up; same SB_* variables).  A
+# fresh top-level account (RawShares 1) gets one child per team, RawShares
+# from the tree (the team's own line), so no earlier usage weighs on the
+# standing; its share is set to 0 at the end.  Each job sleeps its
+# duration, submitted at once with --begin at its (scaled) submit time, with
+# --min-runtime, --resumable and -G from the table (whole nodes above 8
+# GPUs).  A resumable job checkpoints: it counts its progress in a file,
+# second by second, and a requeued run carries on from there; a job that
+# is not resumable starts over (or, preempted, is cancelled).
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+jobs= tree= out= scale=30 max_wall=240 user=sb-alice
+die() { echo "replay.sh: $*" >&2; exit 2; }
+num() { [[ "$2" =~ ^[0-9]+([.][0-9]+)?$ ]] && [ "$(awk -v v="$2" 'BEGIN{print (v > 0)}')" = 1 ] ||
+	die "$1 '$2' is not accepted: give a positive number"; }
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--jobs) jobs=${2:-}; shift 2 ;;
+	--tree) tree=${2:-}; shift 2 ;;
+	--segments) out=${2:-}; shift 2 ;;
+	--time-scale) num "$1" "${2:-}"; scale=$2; shift 2 ;;
+	--max-wall) num "$1" "${2:-}"; max_wall=$2; shift 2 ;;
+	--user) user=${2:-}; shift 2 ;;
+	-h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown argument '$1' (see --help)" ;;
+	esac
+done
+[ -r "$jobs" ] || die "--jobs '$jobs': not a readable file"
+[ -r "$tree" ] || die "--tree '$tree': not a readable file"
+[ -n "$out" ] || die "--segments FILE is required"
+jobs=$(realpath "$jobs"); tree=$(realpath "$tree"); out=$(realpath "$out")
+head -n 1 "$jobs" | grep -q '^submit_time_s,duration_s,gpus,team,user,min_runtime_s,resumable,priority' ||
+	die "--jobs '$jobs': not the canonical table (header submit_time_s,duration_s,gpus,team,user,min_runtime_s,resumable,priority)"
+
+eval "$("$repo/contrib/cluster.sh" env)"
+cd "$SB_CLUSTER_DIR/work"
+
+# --- accounts: one per team, fresh each run ---------------------------------
+tag=$(date +%s); tag=${tag: -6}
+parent=rp$tag
+mapfile -t teams < <(tail -n +2 "$jobs" | cut -d, -f4 | sort -u)
+[ "${#teams[@]}" -gt 0 ] || die "--jobs '$jobs' has no jobs"
+declare -A acct
+sacctmgr -i add account "$parent" parent=root fairshare=1 cluster=sbcluster >/dev/null
+trap 'sacctmgr -i modify account "$parent" set fairshare=0 >/dev/null 2>&1 || true' EXIT
+accts=()
+for t in "${teams[@]}"; do
+	share=$(awk -v t="$t" '!/^#/ && NF >= 2 && $1 == t { print $2; exit }' "$tree")
+	[ -n "$share" ] || die "team '$t' of --jobs is not in --tree '$tree'"
+	a=$parent-$(tr -c 'a-zA-Z0-9\n' '_' <<<"$t" | tr 'A-Z' 'a-z')
+	acct[$t]=$a
+	accts+=("$a")
+	sacctmgr -i add account "$a" parent="$parent" fairshare="$share" cluster=sbcluster >/dev/null
+done
+sacctmgr -i add user "$user" account="$(IFS=,; echo "${accts[*]}")" cluster=sbcluster >/dev/null
+sleep 3	# assoc_mgr learns the associations from slurmdbd
+echo "replay: ${#teams[@]} teams as accounts under $parent (RawShares from $tree)" >&2
+
+# --- submission: every job at once, each eligible at its scaled time -------
+hms() { printf '%d:%02d:%02d' $(($1 / 3600)) $(($1 % 3600 / 60)) $(($1 % 60)); }
+scaled() { awk -v v="$1" -v f="$scale" 'BEGIN { s = v / f; r = int(s); if (r < s) r++; if (v > 0 && r < 1) r = 1; print r }'; }
+n=$(($(wc -l <"$jobs") - 1))
+t0=$(($(date +%s) + 5 + n / 20))	# after the submissions below
+declare -a id row_team row_gpus row_mr row_sub row_res
+ckpt=$SB_CLUSTER_DIR/work/replay-$tag	# resumable jobs' progress
+mkdir -p "$ckpt"; chown "$user" "$ckpt"
+k=0 last=0
+while IFS=, read -r sub dur g team _u mr res _prio; do
+	[ "$sub" = submit_time_s ] && continue
+	k=$((k + 1))
+	s=$(scaled "$sub"); d=$(scaled "$dur"); m=$(scaled "$mr")
+	[ "$s" -gt "$last" ] && last=$s
+	args=(-J "rp$k" -A "${acct[$team]}" --begin="$(date -d "@$((t0 + s))" +%FT%T)"
+	      --min-runtime="$(hms "$m")" -G "$g")
+	[ "$g" -gt 8 ] && args+=(-N $(((g + 7) / 8)))
+	script="sleep $d"
+	if [ "$res" = yes ]; then
+		args+=(--resumable)
+		script="f=$ckpt/$k; d=\$(cat \$f 2>/dev/null || echo 0); while [ \$d -lt $d ]; do sleep 1; d=\$((d + 1)); echo \$d > \$f; done"
+	fi
+	id[k]=$(runuser -u "$user" -- env SLURM_CONF="$SLURM_CONF" sbatch --parsable -o /dev/null \
+		"${args[@]}" --wrap "$script" | cut -d';' -f1)
+	row_team[k]=$team row_gpus[k]=$g row_mr[k]=$mr row_sub[k]=$sub row_res[k]=$res
+done <"$jobs"
+echo "replay: $k jobs submitted; the trace starts at $(date -d "@$t0" +%T), time x1/$scale," \
+	"last submission at +${last}s" >&2
+
+# --- wait: until all ended, or --max-wall past the last submission ---------
+ids=$(IFS=,; echo "${id[*]:1}")
+deadline=$((t0 + last + ${max_wall%.*}))
+while :; do
+	left=$(squeue -h -j "$ids" -o %i 2>/dev/null | wc -l)
+	[ "$left" -eq 0 ] && break
+	if [ "$(date +%s)" -ge "$deadline" ]; then
+		echo "replay: --max-wall reached: cancelling $left jobs still queued or running" >&2
+		scancel $(squeue -h -j "$ids" -o %i) 2>/dev/null || true
+		sleep 3
+		break
+	fi
+	sleep 2
+done
+
+# --- segments: every run of every job (sacct --duplicates), trace seconds --
+tr_s() { awk -v t="$1" -v z="$t0" -v f="$scale" 'BEGIN { printf "%d", (t - z) * f }'; }
+echo "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,preempted" >"$out"
+for ((k = 1; k <= n; k++)); do
+	runs=$(sacct -n -X -D -P -j "${id[k]}" -o Start,End,State 2>/dev/null || true)
+	nr=$(grep -c . <<<"$runs" || true)
+	i=0 any=0
+	while IFS='|' read -r st en state; do
+		[ -z "$st" ] && continue
+		i=$((i + 1))
+		case $st in Unknown|None) continue ;; esac
+		[ "$en" = Unknown ] && en=$(date +%FT%T)
+		# a preempted run of a resumable job that ran again later kept its
+		# work (checkpoint): 2; otherwise it was lost: 1
+		p=0
+		case $state in
+		PREEMPTED*|REQUEUE*)
+			p=1
+			[ "${row_res[k]}" = yes ] && [ "$i" -lt "$nr" ] && p=2 ;;
+		esac
+		echo "$k,${row_team[k]},${row_gpus[k]},${row_mr[k]},${row_sub[k]},$(tr_s "$(date -d "$st" +%s)"),$(tr_s "$(date -d "$en" +%s)"),$p" >>"$out"
+		any=1
+	done <<<"$runs"
+	[ $any = 1 ] || echo "$k,${row_team[k]},${row_gpus[k]},${row_mr[k]},${row_sub[k]},,,0" >>"$out"
+done
+rm -rf "$ckpt"
+echo "replay: segments written to $out" >&2
