@@ -3,9 +3,11 @@
  *
  * Events, in this order when they share a time: a run ends (END), a
  * preempted run's grace time ends (STOP), a requeued job becomes eligible
- * (ELIGIBLE), a job is submitted (SUBMIT), the priority recalculation
- * (TICK, every CalcPeriod, budget policy only).  After all events of one
- * time, one scheduling pass (a "scheduling moment") if jobs are pending.
+ * (ELIGIBLE), the priority recalculation (TICK, every CalcPeriod, budget
+ * policy only), GPUs held by preemption victims come back (RELEASE); then
+ * the jobs submitted at that time (read in order from the sorted table,
+ * not from the heap).  After all events of one time, one scheduling pass
+ * (a "scheduling moment") if jobs are pending and something changed.
  *
  * Budget policy, as the plugins do it:
  *   TICK at T (a multiple of CalcPeriod): charge every run's GPU-seconds up
