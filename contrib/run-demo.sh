@@ -111,7 +111,7 @@ if [ -n "$trace" ]; then
 	[ -n "$max_jobs" ] && conv+=(--max-jobs "$max_jobs")
 	echo "   $(basename "$trace"), tree $(basename "$tree"): ${conv[*]:1}"
 	if ! "${conv[@]}" 2>"$out/convert.log"; then
-		if grep -q "not in the tree\|not a team\|unknown team" "$out/convert.log"; then
+		if grep -q "is not a budget of the tree" "$out/convert.log"; then
 			echo "   the trace's teams are not budgets of the tree: assigning teams (seeded)"
 			conv+=(--assign-teams)
 			"${conv[@]}" 2>"$out/convert.log" || { cat "$out/convert.log" >&2; exit 2; }

@@ -1,0 +1,726 @@
+/*
+ * cli.c - sbudget's command grammar and value parsers (no Slurm).
+ *
+ *   sbudget [OPTIONS] show|list budget [where] [account=A[,B]] [user=U[,V]]
+ *                                      [window=TIME] [format=F[%W],...]
+ *   sbudget [OPTIONS] modify budget where account=A [user=U] set share=N
+ *   sbudget [OPTIONS] show|list job JOBID [format=...]
+ *   sbudget [OPTIONS] report [account=...] [window=TIME] [step=TIME]
+ *                            [plot=FILE.svg] [format=...]
+ *   sbudget [OPTIONS] metrics [window=TIME]
+ *   OPTIONS: -p -P -n -i -Q --parsable --parsable2 --noheader --immediate
+ *            --quiet --json -h --help -V --version (anywhere, as sacctmgr)
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+#include "sb/config.h"
+#include "sb/contract.h"
+#include "sb/duration.h"
+#include "sb/error.h"
+
+static int fail(char *msg, size_t msglen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *msg, size_t msglen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (msg && msglen) {
+		va_start(ap, fmt);
+		vsnprintf(msg, msglen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* Whether @word is one of the NULL-terminated @names (case-insensitive). */
+static bool is_one_of(const char *word, const char *const *names)
+{
+	for (; *names; names++)
+		if (!strcasecmp(word, *names))
+			return true;
+	return false;
+}
+
+static const char *const w_show[] = { "show", "list", NULL };
+static const char *const w_modify[] = { "modify", "update", NULL };
+static const char *const w_budget[] = { "budget", "budgets", NULL };
+static const char *const w_job[] = { "job", "jobs", NULL };
+static const char *const k_account[] = { "account", "accounts", "acct",
+					  "name", "names", NULL };
+static const char *const k_user[] = { "user", "users", NULL };
+static const char *const k_share[] = { "share", "shares", "fairshare",
+					"rawshares", NULL };
+
+int sbc_parse_share(const char *s, uint32_t *out, char *msg, size_t msglen)
+{
+	char q[80];
+	uint64_t v = 0;
+	const char *p;
+
+	if (!s || !*s)
+		return fail(msg, msglen, "share '': empty; accepted: a whole "
+			    "number 0..2147483646, or 'parent'");
+	if (!strcasecmp(s, "parent")) {
+		*out = SB_SHARES_USE_PARENT;
+		return 0;
+	}
+	sb_quote(s, q, sizeof(q));
+	if (*s == '-')
+		return fail(msg, msglen, "share '%s': negative; accepted: a "
+			    "whole number 0..2147483646, or 'parent'", q);
+	for (p = s; *p; p++) {
+		if (!isdigit((unsigned char)*p))
+			return fail(msg, msglen, "share '%s': not a whole "
+				    "number; accepted: 0..2147483646, or "
+				    "'parent'", q);
+		v = v * 10 + (uint64_t)(*p - '0');
+		if (v >= SB_SHARES_USE_PARENT)
+			return fail(msg, msglen, "share '%s': too large; "
+				    "accepted: 0..2147483646, or 'parent'", q);
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int sbc_parse_window(const char *what, const char *s, int64_t *out, char *msg,
+		     size_t msglen)
+{
+	char q[80];
+	int64_t v;
+	int rc;
+
+	sb_quote(s, q, sizeof(q));
+	rc = sb_duration_parse(s, &v);
+	if (rc == SB_ERANGE || (rc == SB_OK && v > SB_DURATION_MAX))
+		return fail(msg, msglen, "%s '%s': too long; accepted: up to "
+			    "365 days", what, q);
+	if (rc != SB_OK)
+		return fail(msg, msglen, "%s '%s': %s; accepted: Slurm's time "
+			    "syntax, as --time (M, M:S, H:M:S, D-H, D-H:M, "
+			    "D-H:M:S), for example 7-0 or 12:00:00", what, q,
+			    rc == SB_ENEGATIVE ? "negative" :
+			    "not a duration");
+	if (v <= 0)
+		return fail(msg, msglen, "%s '%s': must be longer than 0",
+			    what, q);
+	*out = v;
+	return 0;
+}
+
+int sbc_parse_jobid(const char *s, uint32_t *out, char *msg, size_t msglen)
+{
+	char q[80];
+	uint64_t v = 0;
+	const char *p;
+
+	sb_quote(s, q, sizeof(q));
+	if (!s || !*s)
+		return fail(msg, msglen, "job id '': empty; give the number "
+			    "squeue shows");
+	if (strpbrk(s, "_+"))
+		return fail(msg, msglen, "job id '%s': array tasks and "
+			    "heterogeneous components are not supported; give "
+			    "the job's own number (squeue -o %%A)", q);
+	for (p = s; *p; p++) {
+		if (!isdigit((unsigned char)*p))
+			return fail(msg, msglen, "job id '%s': not a number; "
+				    "give the number squeue shows", q);
+		v = v * 10 + (uint64_t)(*p - '0');
+		if (v > UINT32_C(0xFFFFFFFD))
+			return fail(msg, msglen, "job id '%s': too large; "
+				    "Slurm job ids are below 4294967294", q);
+	}
+	if (v == 0)
+		return fail(msg, msglen, "job id '%s': job ids start at 1", q);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* A comma-separated list of names into @dst; lower-cased if @lower. */
+static int parse_names(const char *key, const char *val, size_t *n,
+		       char (*dst)[SBC_NAME_MAX], bool lower, char *msg,
+		       size_t msglen)
+{
+	char q[80];
+	const char *p = val, *e;
+
+	sb_quote(val, q, sizeof(q));
+	if (*n)
+		return fail(msg, msglen, "%s given twice; give one list, "
+			    "comma-separated", key);
+	if (!*val)
+		return fail(msg, msglen, "%s '': empty; give one or more "
+			    "names, comma-separated", key);
+	while (*p) {
+		size_t len, i;
+
+		e = strchr(p, ',');
+		len = e ? (size_t)(e - p) : strlen(p);
+		if (len == 0)
+			return fail(msg, msglen, "%s '%s': empty name in the "
+				    "list", key, q);
+		if (len >= SBC_NAME_MAX)
+			return fail(msg, msglen, "%s '%s': a name is longer "
+				    "than %d characters", key, q,
+				    SBC_NAME_MAX - 1);
+		if (*n >= SBC_MAX_NAMES)
+			return fail(msg, msglen, "%s '%s': more than %d names",
+				    key, q, SBC_MAX_NAMES);
+		for (i = 0; i < len; i++) {
+			unsigned char c = (unsigned char)p[i];
+
+			if (!isgraph(c) || c == '=' || c == '\'' || c == '"')
+				return fail(msg, msglen, "%s '%s': names may "
+					    "not contain spaces, quotes, '=' "
+					    "or control characters", key, q);
+			dst[*n][i] = lower ? (char)tolower(c) : (char)c;
+		}
+		dst[*n][len] = '\0';
+		(*n)++;
+		p += len;
+		if (*p == ',')
+			p++;
+		if (e && !*p)
+			return fail(msg, msglen, "%s '%s': empty name in the "
+				    "list", key, q);
+	}
+	return 0;
+}
+
+static int parse_format(struct sbc_cmd *cmd, const char *val, char *msg,
+			size_t msglen)
+{
+	char q[80];
+	const char *p = val;
+
+	sb_quote(val, q, sizeof(q));
+	if (cmd->nfields)
+		return fail(msg, msglen, "format given twice; give one list, "
+			    "comma-separated");
+	if (!*val)
+		return fail(msg, msglen, "format '': empty; give field names, "
+			    "comma-separated (see --help)");
+	while (*p) {
+		const char *e = strchr(p, ','), *pct;
+		size_t len = e ? (size_t)(e - p) : strlen(p), nlen;
+		struct sbc_field_req *f;
+
+		if (len == 0 || (e && !e[1]))
+			return fail(msg, msglen, "format '%s': empty field "
+				    "name in the list", q);
+		if (cmd->nfields >= SBC_MAX_FIELDS)
+			return fail(msg, msglen, "format '%s': more than %d "
+				    "fields", q, SBC_MAX_FIELDS);
+		f = &cmd->fields[cmd->nfields];
+		pct = memchr(p, '%', len);
+		nlen = pct ? (size_t)(pct - p) : len;
+		if (nlen == 0 || nlen >= SBC_NAME_MAX)
+			return fail(msg, msglen, "format '%s': a field name is "
+				    "empty or too long", q);
+		memcpy(f->name, p, nlen);
+		f->name[nlen] = '\0';
+		f->width = 0;
+		if (pct) {
+			const char *d = pct + 1;
+			long w = 0;
+
+			if (d >= p + len)
+				return fail(msg, msglen, "format '%s': '%%' "
+					    "must be followed by a width", q);
+			for (; d < p + len; d++) {
+				if (!isdigit((unsigned char)*d))
+					return fail(msg, msglen, "format '%s': "
+						    "width after '%%' must be "
+						    "a number", q);
+				w = w * 10 + (*d - '0');
+				if (w > 1000)
+					return fail(msg, msglen, "format '%s':"
+						    " width above 1000", q);
+			}
+			if (w == 0)
+				return fail(msg, msglen, "format '%s': width "
+					    "must be at least 1", q);
+			f->width = (int)w;
+		}
+		cmd->nfields++;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+/* Which keys each verb takes, and in which clause. */
+enum clause { C_ANY, C_WHERE, C_SET };
+
+static int apply_kv(struct sbc_cmd *cmd, enum clause cl, const char *word,
+		    char *msg, size_t msglen)
+{
+	char key[64], q[80];
+	const char *eq = strchr(word, '='), *val;
+	size_t klen;
+	enum sbc_verb v = cmd->verb;
+
+	sb_quote(word, q, sizeof(q));
+	if (!eq)
+		return fail(msg, msglen, "'%s': expected KEY=VALUE here", q);
+	klen = (size_t)(eq - word);
+	if (klen == 0 || klen >= sizeof(key))
+		return fail(msg, msglen, "'%s': expected KEY=VALUE here", q);
+	memcpy(key, word, klen);
+	key[klen] = '\0';
+	val = eq + 1;
+
+	if (is_one_of(key, k_share)) {
+		if (v != SBC_MODIFY_BUDGET || cl != C_SET)
+			return fail(msg, msglen, "'%s': share is set only by "
+				    "'modify budget where ... set share=N'", q);
+		if (cmd->has_share)
+			return fail(msg, msglen, "share given twice");
+		if (sbc_parse_share(val, &cmd->share, msg, msglen))
+			return -1;
+		cmd->has_share = true;
+		return 0;
+	}
+	if (cl == C_SET)
+		return fail(msg, msglen, "'%s': only share=N can be set", q);
+	if (is_one_of(key, k_account)) {
+		if (v == SBC_SHOW_JOB || v == SBC_METRICS)
+			goto not_here;
+		return parse_names("account", val, &cmd->naccounts,
+				   cmd->accounts, true, msg, msglen);
+	}
+	if (is_one_of(key, k_user)) {
+		if (v != SBC_SHOW_BUDGET && v != SBC_MODIFY_BUDGET)
+			goto not_here;
+		return parse_names("user", val, &cmd->nusers, cmd->users,
+				   false, msg, msglen);
+	}
+	if (v == SBC_MODIFY_BUDGET)
+		goto not_here;
+	if (!strcasecmp(key, "format")) {
+		if (v == SBC_METRICS)
+			goto not_here;
+		return parse_format(cmd, val, msg, msglen);
+	}
+	if (!strcasecmp(key, "window")) {
+		if (v == SBC_SHOW_JOB)
+			goto not_here;
+		if (cmd->window)
+			return fail(msg, msglen, "window given twice");
+		return sbc_parse_window("window", val, &cmd->window, msg,
+					msglen);
+	}
+	if (!strcasecmp(key, "step")) {
+		if (v != SBC_REPORT)
+			goto not_here;
+		if (cmd->step)
+			return fail(msg, msglen, "step given twice");
+		return sbc_parse_window("step", val, &cmd->step, msg, msglen);
+	}
+	if (!strcasecmp(key, "plot")) {
+		if (v != SBC_REPORT)
+			goto not_here;
+		if (cmd->plot[0])
+			return fail(msg, msglen, "plot given twice");
+		if (!*val || strlen(val) >= sizeof(cmd->plot))
+			return fail(msg, msglen, "plot '%s': give a file name "
+				    "ending in .svg", q);
+		if (strlen(val) < 5 ||
+		    strcasecmp(val + strlen(val) - 4, ".svg"))
+			return fail(msg, msglen, "plot '%s': the file name "
+				    "must end in .svg (the plot is SVG)", q);
+		memcpy(cmd->plot, val, strlen(val) + 1);	/* fits: checked */
+		return 0;
+	}
+	if (!strcasecmp(key, "jobid") || !strcasecmp(key, "job")) {
+		if (v != SBC_SHOW_JOB)
+			goto not_here;
+		if (cmd->job_id)
+			return fail(msg, msglen, "job id given twice");
+		return sbc_parse_jobid(val, &cmd->job_id, msg, msglen);
+	}
+	return fail(msg, msglen, "'%s': unknown key '%s'; see sbudget --help "
+		    "for the keys of each command", q, key);
+not_here:
+	return fail(msg, msglen, "'%s': key '%s' does not apply to this "
+		    "command; see sbudget --help", q, key);
+}
+
+/* Options: return 1 when @arg is an option (and applied), 0 when it is a
+ * word, -1 on error. */
+static int apply_option(struct sbc_cmd *cmd, const char *arg, bool *help,
+			bool *version, char *msg, size_t msglen)
+{
+	static const struct { const char *name; char c; } longs[] = {
+		{ "--parsable", 'p' }, { "--parsable2", 'P' },
+		{ "--noheader", 'n' }, { "--immediate", 'i' },
+		{ "--quiet", 'Q' }, { "--json", 'j' }, { "--help", 'h' },
+		{ "--version", 'V' }, { "--usage", 'h' },
+	};
+	char q[80], shorts[64];
+	size_t i;
+	const char *p;
+
+	if (arg[0] != '-' || !arg[1])
+		return 0;
+	sb_quote(arg, q, sizeof(q));
+	if (arg[1] == '-') {
+		for (i = 0; i < sizeof(longs) / sizeof(longs[0]); i++)
+			if (!strcmp(arg, longs[i].name))
+				break;
+		if (i == sizeof(longs) / sizeof(longs[0]))
+			return fail(msg, msglen, "unknown option '%s'; see "
+				    "sbudget --help", q);
+		shorts[0] = longs[i].c;
+		shorts[1] = '\0';
+		p = shorts;
+	} else {
+		p = arg + 1;
+	}
+	for (; *p; p++) {
+		switch (*p) {
+		case 'p': cmd->style = SBC_STYLE_PARSABLE; break;
+		case 'P': cmd->style = SBC_STYLE_PARSABLE2; break;
+		case 'j': cmd->style = SBC_STYLE_JSON; break;
+		case 'n': cmd->noheader = true; break;
+		case 'i': cmd->immediate = true; break;
+		case 'Q': cmd->quiet = true; break;
+		case 'h': *help = true; break;
+		case 'V': *version = true; break;
+		default:
+			return fail(msg, msglen, "unknown option '-%c' in '%s';"
+				    " see sbudget --help", *p, q);
+		}
+	}
+	return 1;
+}
+
+int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
+		   size_t msglen)
+{
+	const char *words[256];
+	size_t nwords = 0, i = 0;
+	bool help = false, version = false, opts_done = false;
+	enum clause cl = C_ANY;
+	int a, rc;
+	char q[80];
+
+	memset(cmd, 0, sizeof(*cmd));
+	if (msg && msglen)
+		msg[0] = '\0';
+	for (a = 1; a < argc; a++) {
+		if (!opts_done && !strcmp(argv[a], "--")) {
+			opts_done = true;
+			continue;
+		}
+		rc = opts_done ? 0 : apply_option(cmd, argv[a], &help,
+						  &version, msg, msglen);
+		if (rc < 0)
+			return -1;
+		if (rc == 0) {
+			if (nwords >= sizeof(words) / sizeof(words[0]))
+				return fail(msg, msglen, "too many words");
+			words[nwords++] = argv[a];
+		}
+	}
+	if (help) {
+		cmd->verb = SBC_HELP;
+		return 0;
+	}
+	if (version) {
+		cmd->verb = SBC_VERSION;
+		return 0;
+	}
+	if (nwords == 0)
+		return fail(msg, msglen, "no command given; try 'sbudget show "
+			    "budget' or see sbudget --help");
+	sb_quote(words[0], q, sizeof(q));
+	if (is_one_of(words[0], w_show) || is_one_of(words[0], w_modify)) {
+		bool modify = is_one_of(words[0], w_modify);
+
+		if (nwords < 2)
+			return fail(msg, msglen, "'%s' needs an entity: budget "
+				    "or job (for example 'sbudget %s budget')",
+				    q, modify ? "modify" : "show");
+		sb_quote(words[1], q, sizeof(q));
+		if (is_one_of(words[1], w_budget)) {
+			cmd->verb = modify ? SBC_MODIFY_BUDGET :
+					     SBC_SHOW_BUDGET;
+		} else if (is_one_of(words[1], w_job) && !modify) {
+			cmd->verb = SBC_SHOW_JOB;
+		} else if (is_one_of(words[1], w_job)) {
+			return fail(msg, msglen, "jobs cannot be modified "
+				    "here; use scontrol update job");
+		} else {
+			return fail(msg, msglen, "unknown entity '%s'; "
+				    "accepted: budget%s", q,
+				    modify ? "" : ", job");
+		}
+		i = 2;
+	} else if (!strcasecmp(words[0], "report")) {
+		cmd->verb = SBC_REPORT;
+		i = 1;
+	} else if (!strcasecmp(words[0], "metrics")) {
+		cmd->verb = SBC_METRICS;
+		i = 1;
+	} else if (!strcasecmp(words[0], "help")) {
+		cmd->verb = SBC_HELP;
+		return 0;
+	} else if (!strcasecmp(words[0], "version")) {
+		cmd->verb = SBC_VERSION;
+		return 0;
+	} else {
+		return fail(msg, msglen, "unknown command '%s'; accepted: "
+			    "show, list, modify, report, metrics, help, "
+			    "version", q);
+	}
+
+	for (; i < nwords; i++) {
+		const char *w = words[i];
+
+		sb_quote(w, q, sizeof(q));
+		if (!strcasecmp(w, "where")) {
+			if (cmd->verb != SBC_SHOW_BUDGET &&
+			    cmd->verb != SBC_MODIFY_BUDGET &&
+			    cmd->verb != SBC_REPORT)
+				return fail(msg, msglen, "'where' does not "
+					    "apply to this command");
+			if (cl == C_SET && cmd->verb == SBC_MODIFY_BUDGET)
+				return fail(msg, msglen, "'where' after 'set':"
+					    " write 'where ... set ...'");
+			cl = C_WHERE;
+			continue;
+		}
+		if (!strcasecmp(w, "set")) {
+			if (cmd->verb != SBC_MODIFY_BUDGET)
+				return fail(msg, msglen, "'set' applies only "
+					    "to 'modify budget'");
+			cl = C_SET;
+			continue;
+		}
+		if (cmd->verb == SBC_SHOW_JOB && !strchr(w, '=')) {
+			if (cmd->job_id)
+				return fail(msg, msglen, "'%s': one job id at a"
+					    " time", q);
+			if (sbc_parse_jobid(w, &cmd->job_id, msg, msglen))
+				return -1;
+			continue;
+		}
+		if (cmd->verb == SBC_MODIFY_BUDGET && cl == C_ANY)
+			return fail(msg, msglen, "'%s': write 'modify budget "
+				    "where account=A set share=N'", q);
+		if (apply_kv(cmd, cl, w, msg, msglen))
+			return -1;
+	}
+
+	if (cmd->verb == SBC_SHOW_JOB && !cmd->job_id)
+		return fail(msg, msglen, "show job needs a job id, for example "
+			    "'sbudget show job 42'");
+	if (cmd->verb == SBC_MODIFY_BUDGET) {
+		if (!cmd->naccounts)
+			return fail(msg, msglen, "modify budget needs 'where "
+				    "account=A' (the budget to change)");
+		if (!cmd->has_share)
+			return fail(msg, msglen, "modify budget needs 'set "
+				    "share=N' (the new RawShares)");
+	}
+	if (cmd->verb == SBC_REPORT && cmd->step && cmd->window &&
+	    cmd->step > cmd->window)
+		return fail(msg, msglen, "step is longer than the window; give"
+			    " a step at most as long as window=");
+	return 0;
+}
+
+/* ------------------------------------------------------------- parsers */
+
+double sbc_tres_count(const char *s, const char *key)
+{
+	size_t klen;
+	const char *p = s;
+
+	if (!s || !key)
+		return 0;
+	klen = strlen(key);
+	while (*p) {
+		const char *e = strchr(p, ','), *eq;
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		eq = memchr(p, '=', len);
+		if (eq && (size_t)(eq - p) == klen && !strncmp(p, key, klen)) {
+			char buf[64], *end;
+			size_t vlen = len - klen - 1;
+			double v, mul = 1;
+
+			if (vlen == 0 || vlen >= sizeof(buf))
+				return -1;
+			memcpy(buf, eq + 1, vlen);
+			buf[vlen] = '\0';
+			errno = 0;
+			v = strtod(buf, &end);
+			if (end == buf || errno || v < 0)
+				return -1;
+			switch (*end) {
+			case '\0': break;
+			case 'K': mul = 1024.0; end++; break;
+			case 'M': mul = 1024.0 * 1024; end++; break;
+			case 'G': mul = 1024.0 * 1024 * 1024; end++; break;
+			case 'T': mul = 1024.0 * 1024 * 1024 * 1024; end++;
+				break;
+			case 'P': mul = 1024.0 * 1024 * 1024 * 1024 * 1024;
+				end++; break;
+			default: return -1;
+			}
+			if (*end)
+				return -1;
+			return v * mul;
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+/* Parse "key=u32" / "key=i64" members of a note. */
+static int note_u64(const char *val, size_t len, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (len == 0 || len > 20)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)val[i]))
+			return -1;
+		if (v > (max - (uint64_t)(val[i] - '0')) / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(val[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+int sbc_parse_system_comment(const char *s, struct sbc_preempt_note *out)
+{
+	static const char tag[] = "budget:";
+	const char *p, *last = NULL;
+	struct sbc_preempt_note n;
+
+	memset(out, 0, sizeof(*out));
+	if (!s)
+		return 0;
+	/* the last note that starts a word */
+	for (p = s; (p = strstr(p, tag)); p++)
+		if (p == s || isspace((unsigned char)p[-1]) || p[-1] == ';')
+			last = p;
+	if (!last)
+		return 0;
+	memset(&n, 0, sizeof(n));
+	p = last + sizeof(tag) - 1;
+	while (*p && !isspace((unsigned char)*p) && *p != ';') {
+		const char *e = p, *eq;
+		size_t len, klen;
+		uint64_t v;
+
+		while (*e && *e != ',' && !isspace((unsigned char)*e) &&
+		       *e != ';')
+			e++;
+		len = (size_t)(e - p);
+		eq = memchr(p, '=', len);
+		if (!eq)
+			return -1;
+		klen = (size_t)(eq - p);
+		eq++;
+#define KEY(k) (klen == sizeof(k) - 1 && !strncmp(p, k, klen))
+		if (KEY("preempted_by")) {
+			if (note_u64(eq, (size_t)(e - eq), UINT32_MAX, &v) ||
+			    v == 0)
+				return -1;
+			n.preempted = true;
+			n.by_job = (uint32_t)v;
+		} else if (KEY("at")) {
+			if (note_u64(eq, (size_t)(e - eq), (uint64_t)1 << 40,
+				     &v))
+				return -1;
+			n.at = (int64_t)v;
+		} else if (KEY("preemptor_priority")) {
+			if (note_u64(eq, (size_t)(e - eq), UINT32_MAX, &v))
+				return -1;
+			n.preemptor_priority = (uint32_t)v;
+		} else if (KEY("victim_priority")) {
+			if (note_u64(eq, (size_t)(e - eq), UINT32_MAX, &v))
+				return -1;
+			n.victim_priority = (uint32_t)v;
+		} else if (KEY("released_for_repair")) {
+			size_t nl = (size_t)(e - eq);
+
+			if (nl == 0 || nl >= sizeof(n.node))
+				return -1;
+			memcpy(n.node, eq, nl);
+			n.node[nl] = '\0';
+			n.repair = true;
+		}	/* other keys: a newer plugin's, ignored */
+#undef KEY
+		p = e;
+		if (*p == ',')
+			p++;
+	}
+	if (n.preempted == n.repair)	/* neither, or both: not ours */
+		return -1;
+	*out = n;
+	return 1;
+}
+
+int sbc_budget_conf_parse(const char *text, struct sb_config *cfg, char *msg,
+			  size_t msglen)
+{
+	const char *p = text;
+	int line = 1;
+	char word[512], m[SBC_MSG_MAX];
+
+	while (p && *p) {
+		size_t len = 0;
+		char *eq;
+
+		if (*p == '#') {
+			while (*p && *p != '\n')
+				p++;
+			continue;
+		}
+		if (isspace((unsigned char)*p)) {
+			if (*p == '\n')
+				line++;
+			p++;
+			continue;
+		}
+		while (p[len] && !isspace((unsigned char)p[len]) &&
+		       p[len] != '#')
+			len++;
+		if (len >= sizeof(word))
+			return fail(msg, msglen, "budget.conf line %d: a word "
+				    "longer than %zu characters", line,
+				    sizeof(word) - 1);
+		memcpy(word, p, len);
+		word[len] = '\0';
+		p += len;
+		if (!(eq = strchr(word, '=')) || eq == word)
+			return fail(msg, msglen, "budget.conf line %d: '%s' is "
+				    "not Key=Value", line, word);
+		*eq = '\0';
+		if (sb_config_set(cfg, word, eq + 1, m, sizeof(m)) != SB_OK)
+			return fail(msg, msglen, "budget.conf line %d: %s",
+				    line, m);
+	}
+	if (sb_config_check(cfg, m, sizeof(m)) != SB_OK)
+		return fail(msg, msglen, "budget.conf: %s", m);
+	return 0;
+}
