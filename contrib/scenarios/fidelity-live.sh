@@ -20,7 +20,7 @@ scen=$repo/contrib/scenarios/fidelity.csv
 eval "$("$repo/contrib/cluster.sh" env)"
 : "${SB_CLUSTER_DIR:=$repo/_build/cluster}"
 export SB_CLUSTER_DIR
-# shellcheck source=../../test/integration/lib.sh
+# shellcheck source=test/integration/lib.sh
 source "$repo/test/integration/lib.sh"
 
 tag=$(date +%s)

@@ -3,9 +3,11 @@
  *
  * Events, in this order when they share a time: a run ends (END), a
  * preempted run's grace time ends (STOP), a requeued job becomes eligible
- * (ELIGIBLE), a job is submitted (SUBMIT), the priority recalculation
- * (TICK, every CalcPeriod, budget policy only).  After all events of one
- * time, one scheduling pass (a "scheduling moment") if jobs are pending.
+ * (ELIGIBLE), the priority recalculation (TICK, every CalcPeriod, budget
+ * policy only), GPUs held by preemption victims come back (RELEASE); then
+ * the jobs submitted at that time (read in order from the sorted table,
+ * not from the heap).  After all events of one time, one scheduling pass
+ * (a "scheduling moment") if jobs are pending and something changed.
  *
  * Budget policy, as the plugins do it:
  *   TICK at T (a multiple of CalcPeriod): charge every run's GPU-seconds up
@@ -278,6 +280,8 @@ struct sim {
 	struct sb_standing *st;
 	double *cur_a, *cur_u;	/* GPUs of "old" runs per association */
 	double *usage, *committed;
+	uint32_t *par, *dep;	/* the tree's parents and depths, by index */
+	double *snorm;		/* and shares_norm */
 	struct { uint32_t job, run; } *fresh;	/* runs started since tprev */
 	size_t nfresh, fresh_cap;
 	int64_t tprev;
@@ -930,11 +934,45 @@ static int cand_cmp(const void *a, const void *b)
 	return x->job < y->job ? -1 : x->job > y->job;
 }
 
+/*
+ * KAI's reclaim rule, as preempt/budget applies it to an allocated victim
+ * of another budget: sb_preempt_reclaim_ok() on the siblings where the two
+ * paths diverge (the virtual root's children for two top-level budgets),
+ * with their shares_norm and their subtree usage, charged plus committed,
+ * as of the last recalculation (the plugin adds the committed usage as of
+ * the check; the difference is at most one CalcPeriod), and delta = the
+ * preemptor's GPUs x its min runtime.  True when one budget is the other's
+ * ancestor, or the same.
+ */
+static bool reclaim_ok(const struct sim *s, const struct sim_job *pj,
+		       uint32_t vassoc)
+{
+	const uint32_t *par = s->par, *dep = s->dep;
+	uint32_t a = pj->assoc, b = vassoc;
+
+	if (a == b)
+		return true;
+	/* climb the deeper one, then both, until their parents agree */
+	while (dep[a] > dep[b])
+		a = par[a];
+	while (dep[b] > dep[a])
+		b = par[b];
+	if (a == b)
+		return true;	/* one is the other's ancestor */
+	while (par[a] != par[b]) {
+		a = par[a];
+		b = par[b];
+	}
+	return sb_preempt_reclaim_ok(s->snorm[a], s->usage[a],
+				     (double)pj->gpus * (double)pj->min_runtime,
+				     s->snorm[b], s->usage[b]);
+}
+
 /* The running jobs @me may preempt at @now (sb_preempt_check() with the
  * victim's current priority; baseline: runs over their team's cap), in
  * victim order, into s->cand.  Return their number. */
 static size_t gather(struct sim *s, const struct sb_preempt_job *me,
-		     int64_t now)
+		     const struct sim_job *pj, int64_t now)
 {
 	size_t i, n = 0;
 
@@ -959,7 +997,8 @@ static size_t gather(struct sim *s, const struct sb_preempt_job *me,
 			    (rj->mr > 0 && rj->cur >= me->priority))
 				continue;
 			if (sb_preempt_check(&s->p->cfg.preempt, me, &v, now)
-			    != SB_PREEMPT_YES)
+			    != SB_PREEMPT_YES ||
+			    (rj->mr > 0 && !reclaim_ok(s, pj, rj->assoc)))
 				continue;
 			c->key = rj->cur;	/* sb_preempt_victim_key() later */
 			c->lost = (double)i;	/* its rr index, meanwhile */
@@ -990,7 +1029,7 @@ static bool try_preempt(struct sim *s, uint32_t job, int64_t now)
 
 	if (is_budget(s))
 		me.priority = job_priority(s, job, true);
-	nc = gather(s, &me, now);
+	nc = gather(s, &me, j, now);
 	for (k = 0; k < nc; k++)
 		freeable += s->w->jobs[s->cand[k].job].gpus;
 	if (freeable < j->gpus)
@@ -1129,7 +1168,11 @@ static bool try_preempt(struct sim *s, uint32_t job, int64_t now)
 				s->nholds++;
 			}
 		}
-	start(s, job, now + grace, nn, mask, !allocated(j));
+	/* budget: an allocated preemptor is protected for its min runtime;
+	 * baseline: a preemptor is within its team's cap, non-preemptible.
+	 * Either way it cannot be taken back at once (no ping-pong). */
+	start(s, job, now + grace, nn, mask,
+	      is_budget(s) ? !allocated(j) : false);
 	return true;
 }
 
@@ -1333,10 +1376,14 @@ static int setup(struct sim *s)
 	s->cur_a = calloc(na, sizeof(double));
 	s->cur_u = calloc(na, sizeof(double));
 	s->usage = calloc(na, sizeof(double));
+	s->par = calloc(na + 1, sizeof(uint32_t));
+	s->dep = calloc(na + 1, sizeof(uint32_t));
+	s->snorm = calloc(na + 1, sizeof(double));
 	s->committed = calloc(na, sizeof(double));
 	if (!s->r->jobs || !s->js || !s->q || !s->gorder || !s->running ||
 	    !s->cand || !s->vict || !s->rr || !s->grank || !s->nodebuf || !s->cap_np ||
 	    !s->used_np || !s->cur_a || !s->cur_u || !s->usage ||
+	    !s->par || !s->dep || !s->snorm ||
 	    !s->committed) {
 		oom(s);
 		return -1;
@@ -1356,6 +1403,14 @@ static int setup(struct sim *s)
 	}
 	for (i = 0; i < 3; i++)
 		s->grank[i] = (uint32_t)i;	/* baseline: HIGH, NORMAL, LOW */
+	for (i = 0; i < na; i++) {
+		const struct sb_tree_node *nd = sb_tree_node(s->t->tree,
+							     (uint32_t)i);
+
+		s->par[i] = nd->parent;	/* SB_NONE at the top: all equal */
+		s->dep[i] = nd->depth;
+		s->snorm[i] = nd->shares_norm;
+	}
 	for (i = 0; i < na; i++) {
 		double cap = sb_tree_node(s->t->tree, (uint32_t)i)->entitled *
 			     (double)s->p->nodes * s->p->gpus_per_node;
@@ -1399,6 +1454,9 @@ static void teardown(struct sim *s)
 	free(s->cur_a);
 	free(s->cur_u);
 	free(s->usage);
+	free(s->par);
+	free(s->dep);
+	free(s->snorm);
 	free(s->committed);
 	free(s->fresh);
 	sim_cluster_free(&s->cl);

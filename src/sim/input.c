@@ -659,6 +659,189 @@ static int tree_helios(const char *name, char *text, struct tlist *l,
 	return 0;
 }
 
+/* The value of 'Key=' in a dump line ("Fairshare=3" or "Fairshare='3'"),
+ * copied to @out; false if absent. */
+static bool dump_field(const char *line, const char *key, char *out,
+		       size_t len)
+{
+	const char *p = line;
+	size_t kl = strlen(key), n = 0;
+
+	while ((p = strstr(p, key))) {
+		if ((p == line || p[-1] == ':') && p[kl] == '=') {
+			p += kl + 1;
+			if (*p == '\'')
+				p++;
+			while (*p && *p != '\'' && *p != ':' && n + 1 < len)
+				out[n++] = *p++;
+			out[n] = '\0';
+			return true;
+		}
+		p += kl;
+	}
+	return false;
+}
+
+/* The quoted name after "Kind - '": copied to @out; false if malformed. */
+static bool dump_name(const char *line, char *out, size_t len)
+{
+	const char *q = strstr(line, " - '"), *e;
+
+	if (!q)
+		return false;
+	q += 4;
+	e = strchr(q, '\'');
+	if (!e || e == q || (size_t)(e - q) >= len)
+		return false;
+	memcpy(out, q, (size_t)(e - q));
+	out[e - q] = '\0';
+	return true;
+}
+
+/*
+ * `sacctmgr dump CLUSTER` flat file: "Parent - 'ACCOUNT'" sets where the
+ * following "Account - 'NAME':...:Fairshare=N" and "User - 'NAME':...:
+ * Fairshare=N" lines go (Fairshare absent = 1, Slurm's default; "parent"
+ * allowed).  Accounts under 'root' are top-level; users are leaves
+ * "account path/user".
+ */
+static int tree_dump(const char *name, char *text, struct tlist *l,
+		     char *msg, size_t msglen)
+{
+	char *cur = text, *s;
+	char parent[256] = "", nm[256], fs[64], path[1024];
+	size_t line = 0;
+	struct tlist acc = { 0 };	/* account name -> parent name */
+	struct tlist usr = { 0 };	/* user "parent\x1fname" */
+	size_t i;
+	int rc = -1;
+
+	while ((s = next_line(&cur))) {
+		uint64_t sh = 1;
+		bool is_acct, is_user;
+
+		line++;
+		s = trim(s);
+		if (!*s || *s == '#' || !strncmp(s, "Cluster - ", 10))
+			continue;
+		if (!strncmp(s, "Parent - ", 9)) {
+			if (!dump_name(s, parent, sizeof(parent))) {
+				fail(msg, msglen, name, line, "expected "
+				     "Parent - 'ACCOUNT'");
+				goto out;
+			}
+			continue;
+		}
+		is_acct = !strncmp(s, "Account - ", 10);
+		is_user = !strncmp(s, "User - ", 7);
+		if (!is_acct && !is_user) {
+			fail(msg, msglen, name, line, "not a line of "
+			     "`sacctmgr dump`: expected Cluster, Parent, "
+			     "Account or User - 'NAME'");
+			goto out;
+		}
+		if (!*parent) {
+			fail(msg, msglen, name, line, "%s before any Parent "
+			     "line", is_acct ? "Account" : "User");
+			goto out;
+		}
+		if (!dump_name(s, nm, sizeof(nm))) {
+			fail(msg, msglen, name, line, "expected %s - 'NAME'",
+			     is_acct ? "Account" : "User");
+			goto out;
+		}
+		if (dump_field(s, "Fairshare", fs, sizeof(fs)) &&
+		    parse_shares(fs, &sh)) {
+			fail(msg, msglen, name, line, "Fairshare '%s' is not "
+			     "accepted: a whole number or 'parent'", fs);
+			goto out;
+		}
+		if (is_acct) {
+			if (tlist_find(&acc, nm) >= 0) {
+				fail(msg, msglen, name, line,
+				     "account '%s' listed twice", nm);
+				goto out;
+			}
+			if (tlist_add(&acc, nm, strcmp(parent, "root") ?
+				      parent : NULL, sh, line))
+				goto oom;
+		} else {
+			snprintf(path, sizeof(path), "%s\x1f%s", parent, nm);
+			if (tlist_add(&usr, path, parent, sh, line))
+				goto oom;
+		}
+	}
+	/* account paths: chains of parents */
+	for (i = 0; i < acc.n; i++) {
+		char tmp[1024];
+		const char *p = acc.v[i].parent;
+		size_t depth = 0;
+
+		snprintf(path, sizeof(path), "%s", acc.v[i].path);
+		while (p) {
+			ssize_t k = tlist_find(&acc, p);
+
+			if (k < 0) {
+				fail(msg, msglen, name, acc.v[i].line,
+				     "account '%s': parent '%s' is not listed",
+				     acc.v[i].path, p);
+				goto out;
+			}
+			if (++depth > acc.n ||
+			    (size_t)snprintf(tmp, sizeof(tmp), "%s/%s", p,
+					     path) >= sizeof(path)) {
+				fail(msg, msglen, name, acc.v[i].line,
+				     "account '%s': a cycle or a path too "
+				     "long", acc.v[i].path);
+				goto out;
+			}
+			memcpy(path, tmp, sizeof(path));
+			p = acc.v[k].parent;
+		}
+		if (add_path(l, path, acc.v[i].shares, acc.v[i].line))
+			goto oom;
+	}
+	for (i = 0; i < usr.n; i++) {
+		const char *u = strchr(usr.v[i].path, '\x1f') + 1;
+		const char *par = usr.v[i].parent;
+
+		if (!strcmp(par, "root")) {
+			snprintf(path, sizeof(path), "%s", u);
+		} else {
+			size_t k;
+
+			for (k = 0; k < l->n; k++) {
+				const char *last = strrchr(l->v[k].path, '/');
+
+				if (!strcmp(last ? last + 1 : l->v[k].path, par))
+					break;
+			}
+			if (k == l->n) {
+				fail(msg, msglen, name, usr.v[i].line,
+				     "user '%s' under account '%s', which is "
+				     "not listed", u, par);
+				goto out;
+			}
+			snprintf(path, sizeof(path), "%s/%s", l->v[k].path, u);
+		}
+		if (tlist_find(l, path) >= 0) {
+			fail(msg, msglen, name, usr.v[i].line,
+			     "'%s' is listed twice", path);
+			goto out;
+		}
+		if (add_path(l, path, usr.v[i].shares, usr.v[i].line))
+			goto oom;
+	}
+	rc = 0;
+	goto out;
+oom:
+	fail(msg, msglen, name, line, "out of memory");
+out:
+	tlist_free(&acc);
+	tlist_free(&usr);
+	return rc;
+}
+
 int sim_tree_parse(const char *name, const char *text, struct sim_tree *out,
 		   char *msg, size_t msglen)
 {
@@ -675,6 +858,24 @@ int sim_tree_parse(const char *name, const char *text, struct sim_tree *out,
 	while (*first == '\n' || *first == '\r' || *first == ' ')
 		first++;
 	p = strchr(first, '\n');
+	{	/* a dump may start with comments */
+		char *q = first;
+
+		while (*q == '#') {
+			q = strchr(q, '\n');
+			if (!q)
+				break;
+			while (*q == '\n' || *q == '\r' || *q == ' ' ||
+			       *q == '\t')
+				q++;
+		}
+		if (q && (!strncmp(q, "Cluster - ", 10) ||
+			  !strncmp(q, "Parent - ", 9))) {
+			snprintf(out->source, sizeof(out->source), "dump");
+			rc = tree_dump(name, copy, &l, msg, msglen);
+			goto built;
+		}
+	}
 	if (!strncmp(first, "date,", 5)) {
 		snprintf(out->source, sizeof(out->source), "helios");
 		rc = tree_helios(name, copy, &l, msg, msglen);
@@ -685,6 +886,7 @@ int sim_tree_parse(const char *name, const char *text, struct sim_tree *out,
 		snprintf(out->source, sizeof(out->source), "tree");
 		rc = tree_ours(name, copy, &l, msg, msglen);
 	}
+built:
 	if (!rc && !l.n) {
 		fail(msg, msglen, name, 0, "no budgets defined");
 		rc = -1;

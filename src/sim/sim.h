@@ -65,6 +65,10 @@ struct sim_tree {
  *   a line with '|'     `sacctmgr -P show assoc format=account,user,
  *                       parentname,fairshare` (User optional): a header
  *                       naming Account, Par Name and Share, then rows.
+ *   "Cluster - " or "Parent - " (after '#' comments): an association dump
+ *                       (`sacctmgr dump CLUSTER`, the file `sacctmgr load`
+ *                       reads): Parent/Account/User lines, Fairshare=N
+ *                       (absent: 1).
  *   otherwise           our format: "path shares" per line, '#' comments;
  *                       "a/b" is a child of "a" (which must be defined);
  *                       shares a decimal integer or "parent".

@@ -319,6 +319,133 @@ START_TEST(test_until)
 }
 END_TEST
 
+
+/*
+ * Invariants on seeded random workloads, every mode: the run ends; no GPU
+ * holds two runs at once; a finished job ran exactly its duration
+ * (--requeue-work resume) or its last run did (restart); a run starts no
+ * earlier than its submission; preemptions counted = preempted runs.
+ */
+static uint64_t fz;
+
+struct ivl {
+	uint32_t gpu, job;
+	int64_t start, end;
+};
+
+static int ivl_cmp(const void *a, const void *b)
+{
+	const struct ivl *x = a, *y = b;
+
+	if (x->gpu != y->gpu)
+		return x->gpu < y->gpu ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static uint32_t fuzz_rand(uint32_t n)
+{
+	fz = fz * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (uint32_t)((fz >> 33) % n);
+}
+
+START_TEST(test_invariants)
+{
+	struct sim_read_opts o;
+	struct sim_workload w;
+	struct sim_tree t;
+	struct sim_params p;
+	struct sim_result r;
+	char text[65536], msg[SIM_MSG];
+	size_t len, i, k, n = 60, niv;
+	int64_t *ran;
+	struct ivl *iv;
+	static const char *const teams[3] = { "a", "b", "c" };
+	static const uint32_t sizes[7] = { 1, 1, 2, 4, 8, 12, 16 };
+
+	fz = 12345 + (uint64_t)_i * 7919;
+	len = (size_t)snprintf(text, sizeof(text), "submit_time_s,duration_s,"
+			       "gpus,team,user,min_runtime_s,resumable,"
+			       "priority\n");
+	for (i = 0; i < n; i++) {	/* draws in this order */
+		uint32_t dur = 1 + fuzz_rand(400), sub = fuzz_rand(600);
+		uint32_t g = sizes[fuzz_rand(7)], tm = fuzz_rand(3);
+		uint32_t mr = fuzz_rand(3) ? fuzz_rand(dur + 1) : 0;
+		uint32_t res = fuzz_rand(2), pr = fuzz_rand(1024);
+
+		len += (size_t)snprintf(text + len, sizeof(text) - len,
+					"%u,%u,%u,%s,,%u,%s,%u\n", sub, dur, g,
+					teams[tm], mr, res ? "yes" : "no", pr);
+	}
+	sim_read_opts_init(&o);
+	sim_workload_init(&w);
+	sim_params_init(&p);
+	p.policy = _i % 2 ? SIM_POLICY_BASELINE : SIM_POLICY_BUDGET;
+	p.nodes = 3;
+	p.gpus_per_node = 4;
+	p.restart = _i % 3 == 0;
+	p.hold_leftovers = _i % 4 != 1;
+	p.best_fit = _i % 5 == 2;
+	p.backfill = _i % 7 == 3 ? SIM_BACKFILL_NONE : SIM_BACKFILL_GREEDY;
+	p.requeue_delay = _i % 2 ? 0 : 7;
+	ck_assert(!sim_config_parse("c", _i % 3 == 1 ? "PreemptGraceTime=0\n"
+				    "CalcPeriod=5\n" : "CalcPeriod=7\n"
+				    "PreemptNonResumable=keep\n", &p.cfg, msg,
+				    sizeof(msg)));
+	ck_assert(!sim_tree_parse("t", "a 3\nb 1\nc 1\n", &t, msg, sizeof(msg)));
+	ck_assert_msg(!sim_workload_parse("j", text, &o, &w, msg, sizeof(msg)),
+		      "%s", msg);
+	ck_assert_msg(!sim_workload_bind(&w, &t, &o, 4, 12, msg, sizeof(msg)),
+		      "%s", msg);
+	ck_assert_msg(!sim_run(&w, &t, &p, &r, msg, sizeof(msg)), "%s", msg);
+	ran = calloc(w.njobs, sizeof(*ran));
+	/* one interval per GPU and run; sorted by GPU then start, each must
+	 * begin no earlier than the previous one on its GPU ended */
+	iv = malloc((r.nsegs * 12 + 1) * sizeof(*iv));
+	niv = 0;
+	for (i = 0; i < r.nsegs; i++) {
+		const struct sim_seg *x = &r.segs[i];
+		uint32_t a, g;
+
+		ck_assert_int_ge(x->start, w.jobs[x->job].submit);
+		ck_assert_int_le(x->start, x->end);
+		ran[x->job] += x->end - x->start;
+		if (x->start == x->end)
+			continue;
+		for (a = 0; a < x->nnodes; a++)
+			for (g = 0; g < 4; g++)
+				if (x->mask >> g & 1)
+					iv[niv++] = (struct ivl){
+						r.nodes[x->node_off + a] * 4 + g,
+						x->job, x->start, x->end };
+	}
+	qsort(iv, niv, sizeof(*iv), ivl_cmp);
+	for (k = 1; k < niv; k++)
+		if (iv[k].gpu == iv[k - 1].gpu)
+			ck_assert_msg(iv[k].start >= iv[k - 1].end,
+				      "case %d: jobs %u and %u share GPU %u "
+				      "at %lld", _i, iv[k - 1].job, iv[k].job,
+				      iv[k].gpu, (long long)iv[k].start);
+	free(iv);
+	for (i = 0; i < w.njobs; i++) {
+		ck_assert_msg(r.jobs[i].how != SIM_END_UNFINISHED,
+			      "case %d: job %zu unfinished", _i, i);
+		if (r.jobs[i].how == SIM_END_DONE && !p.restart)
+			ck_assert_msg(ran[i] == w.jobs[i].duration,
+				      "case %d: job %zu ran %lld of %lld", _i,
+				      i, (long long)ran[i],
+				      (long long)w.jobs[i].duration);
+	}
+	k = 0;
+	for (i = 0; i < r.nsegs; i++)
+		k += r.segs[i].preempted;
+	ck_assert_uint_eq(k, r.preemptions);
+	free(ran);
+	sim_result_free(&r);
+	sim_workload_free(&w);
+	sim_tree_free(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim-engine");
@@ -331,6 +458,7 @@ int main(void)
 			    sizeof(scens) / sizeof(scens[0]));
 	tcase_add_test(tc, test_deterministic);
 	tcase_add_test(tc, test_until);
+	tcase_add_loop_test(tc, test_invariants, 0, 40);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

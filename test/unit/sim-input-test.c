@@ -133,6 +133,19 @@ static const struct bad_case bad_trees[] = {
 	  "t:2:", "parent 'sci' is not listed" },
 	{ "helios bad count", "date,vcA,vcB,total\n2020-04-01,8,x,8\n", "t:2:",
 	  "'x' for vcB" },
+	{ "dump: a stranger line", "Cluster - 'c'\nParent - 'root'\nBudget - 'x'\n",
+	  "t:3:", "not a line of `sacctmgr dump`" },
+	{ "dump: account before a parent", "Cluster - 'c'\nAccount - 'a'\n",
+	  "t:2:", "Account before any Parent" },
+	{ "dump: bad fairshare", "Parent - 'root'\nAccount - 'a':Fairshare=lots\n",
+	  "t:2:", "Fairshare 'lots'" },
+	{ "dump: unquoted name", "Parent - 'root'\nAccount - a:Fairshare=1\n",
+	  "t:2:", "expected Account - 'NAME'" },
+	{ "dump: unknown parent", "Parent - 'root'\nAccount - 'a'\n"
+	  "Parent - 'zz'\nAccount - 'b'\n", "t:4:", "parent 'zz' is not listed" },
+	{ "dump: user under an unknown account", "Parent - 'root'\n"
+	  "Account - 'a'\nParent - 'zz'\nUser - 'u'\n", "t:4:",
+	  "user 'u' under account 'zz'" },
 	{ "helios short row", "date,vcA,vcB,total\n2020-04-01,8,8\n", "t:2:",
 	  "3 fields, the header has 4" },
 };
@@ -413,6 +426,25 @@ START_TEST(test_trees_good)
 	ck_assert_uint_ne(i, SB_NONE);
 	ck_assert(fabs(sb_tree_node(t.tree, i)->entitled - 0.75) < 1e-12);
 	ck_assert_uint_eq(sim_tree_find(&t, "alice"), i);	/* unique name */
+	sim_tree_free(&t);
+
+	ck_assert_int_eq(sim_tree_parse("d", "# sacctmgr dump\n"
+					"Cluster - 'c':Fairshare=1\n"
+					"Parent - 'root'\n"
+					"Account - 'phys':Description='p':Fairshare=3\n"
+					"Account - 'bio'\n"	/* default 1 */
+					"Parent - 'phys'\n"
+					"Account - 'phys-a':Fairshare=1\n"
+					"Parent - 'phys-a'\n"
+					"User - 'alice':DefaultAccount='phys-a':Fairshare=2\n",
+					&t, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(t.source, "dump");
+	ck_assert_uint_eq(t.n, 4);
+	i = sim_tree_find(&t, "phys/phys-a/alice");
+	ck_assert_uint_ne(i, SB_NONE);
+	ck_assert(fabs(sb_tree_node(t.tree, i)->entitled - 0.75) < 1e-12);
+	ck_assert_uint_eq(sb_tree_node(t.tree, sim_tree_find(&t, "bio"))->raw_shares,
+			  1);
 	sim_tree_free(&t);
 
 	ck_assert_int_eq(sim_tree_parse("h", "date,vcA,vcB,vcC,total\n"
