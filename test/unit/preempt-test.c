@@ -304,8 +304,10 @@ START_TEST(test_keys)
 	char msg[512];
 	int rc;
 
+	/* zeroed first, so the padding compares equal too */
+	memset(&cfg, 0, sizeof(cfg));
 	sb_config_init(&cfg);
-	before = cfg;
+	memcpy(&before, &cfg, sizeof(cfg));
 	rc = sb_config_set(&cfg, c->key, c->value, msg, sizeof(msg));
 	ck_assert_msg(rc == c->rc, "%s=%s: rc %d (%s), want %d", c->key,
 		      c->value ? c->value : "(null)", rc, msg, c->rc);
