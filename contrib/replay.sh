@@ -30,26 +30,46 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 jobs= tree= out= scale=30 max_wall=240 user=sb-alice
 die() { echo "replay.sh: $*" >&2; exit 2; }
+need() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (see --help)"; }
 num() { [[ "$2" =~ ^[0-9]+([.][0-9]+)?$ ]] && [ "$(awk -v v="$2" 'BEGIN{print (v > 0)}')" = 1 ] ||
 	die "$1 '$2' is not accepted: give a positive number"; }
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--jobs) jobs=${2:-}; shift 2 ;;
-	--tree) tree=${2:-}; shift 2 ;;
-	--segments) out=${2:-}; shift 2 ;;
-	--time-scale) num "$1" "${2:-}"; scale=$2; shift 2 ;;
-	--max-wall) num "$1" "${2:-}"; max_wall=$2; shift 2 ;;
-	--user) user=${2:-}; shift 2 ;;
+	--jobs) need "$@"; jobs=$2; shift 2 ;;
+	--tree) need "$@"; tree=$2; shift 2 ;;
+	--segments) need "$@"; out=$2; shift 2 ;;
+	--time-scale) need "$@"; num "$1" "$2"; scale=$2; shift 2 ;;
+	--max-wall) need "$@"; num "$1" "$2"; max_wall=$2; shift 2 ;;
+	--user) need "$@"; user=$2; shift 2 ;;
 	-h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
-[ -r "$jobs" ] || die "--jobs '$jobs': not a readable file"
-[ -r "$tree" ] || die "--tree '$tree': not a readable file"
+[ -f "$jobs" ] && [ -r "$jobs" ] || die "--jobs '$jobs': not a readable file"
+[ -f "$tree" ] && [ -r "$tree" ] || die "--tree '$tree': not a readable file"
 [ -n "$out" ] || die "--segments FILE is required"
-jobs=$(realpath "$jobs"); tree=$(realpath "$tree"); out=$(realpath "$out")
-head -n 1 "$jobs" | grep -q '^submit_time_s,duration_s,gpus,team,user,min_runtime_s,resumable,priority' ||
-	die "--jobs '$jobs': not the canonical table (header submit_time_s,duration_s,gpus,team,user,min_runtime_s,resumable,priority)"
+jobs=$(realpath "$jobs"); tree=$(realpath "$tree"); out=$(realpath -m "$out")
+{ : >>"$out"; } 2>/dev/null || die "--segments '$out': cannot write there"
+hdr=submit_time_s,duration_s,gpus,team,user,min_runtime_s,resumable,priority
+[ "$(head -n 1 "$jobs" | tr -d '\r')" = "$hdr" ] ||
+	die "--jobs '$jobs': not the canonical table (header $hdr)"
+# Every line, before anything is created on the cluster: a bad line would
+# otherwise be submitted as garbage (awk reads 'abc' as 0) or stop the
+# replay half-way with the jobs already submitted left behind.
+bad=$(awk -F, -v max_gpus="${SB_REPLAY_MAX_GPUS:-32}" '
+	{ sub(/\r$/, "") }
+	NR == 1 { next }
+	function err(m) { printf "line %d: %s: %s\n", NR, m, $0; n++ }
+	NF != 8 { err("expected 8 comma-separated fields, got " NF); next }
+	$1 !~ /^[0-9]+([.][0-9]+)?$/ { err("submit_time_s is not a number >= 0") }
+	$2 !~ /^[0-9]+([.][0-9]+)?$/ || $2 + 0 <= 0 { err("duration_s is not a number > 0") }
+	$3 !~ /^[0-9]+$/ || $3 < 1 || $3 > max_gpus { err("gpus is not a whole number from 1 to " max_gpus) }
+	$4 == "" { err("team is empty") }
+	$6 !~ /^[0-9]+$/ { err("min_runtime_s is not a whole number of seconds") }
+	$7 != "yes" && $7 != "no" { err("resumable is not yes or no") }
+	END { exit n > 0 }' "$jobs" | head -n 20) ||
+	die "--jobs '$jobs' has bad lines (first 20 shown; nothing was submitted):
+$bad"
 
 eval "$("$repo/contrib/cluster.sh" env)"
 cd "$SB_CLUSTER_DIR/work"
@@ -59,17 +79,20 @@ tag=$(date +%s); tag=${tag: -6}
 parent=rp$tag
 mapfile -t teams < <(tail -n +2 "$jobs" | cut -d, -f4 | sort -u)
 [ "${#teams[@]}" -gt 0 ] || die "--jobs '$jobs' has no jobs"
-declare -A acct
+declare -A acct share seen
+for t in "${teams[@]}"; do	# all checked before the first sacctmgr call
+	share[$t]=$(awk -v t="$t" '!/^#/ && NF >= 2 && $1 == t { print $2; exit }' "$tree")
+	[ -n "${share[$t]}" ] || die "team '$t' of --jobs is not in --tree '$tree' (nothing was created)"
+	a=$parent-$(tr -c 'a-zA-Z0-9\n' '_' <<<"$t" | tr 'A-Z' 'a-z')
+	[ -z "${seen[$a]:-}" ] || die "teams '${seen[$a]}' and '$t' would both be account $a: rename one"
+	seen[$a]=$t acct[$t]=$a
+done
 sacctmgr -i add account "$parent" parent=root fairshare=1 cluster=sbcluster >/dev/null
 trap 'sacctmgr -i modify account "$parent" set fairshare=0 >/dev/null 2>&1 || true' EXIT
 accts=()
 for t in "${teams[@]}"; do
-	share=$(awk -v t="$t" '!/^#/ && NF >= 2 && $1 == t { print $2; exit }' "$tree")
-	[ -n "$share" ] || die "team '$t' of --jobs is not in --tree '$tree'"
-	a=$parent-$(tr -c 'a-zA-Z0-9\n' '_' <<<"$t" | tr 'A-Z' 'a-z')
-	acct[$t]=$a
-	accts+=("$a")
-	sacctmgr -i add account "$a" parent="$parent" fairshare="$share" cluster=sbcluster >/dev/null
+	accts+=("${acct[$t]}")
+	sacctmgr -i add account "${acct[$t]}" parent="$parent" fairshare="${share[$t]}" cluster=sbcluster >/dev/null
 done
 sacctmgr -i add user "$user" account="$(IFS=,; echo "${accts[*]}")" cluster=sbcluster >/dev/null
 sleep 3	# assoc_mgr learns the associations from slurmdbd
@@ -78,13 +101,13 @@ echo "replay: ${#teams[@]} teams as accounts under $parent (RawShares from $tree
 # --- submission: every job at once, each eligible at its scaled time -------
 hms() { printf '%d:%02d:%02d' $(($1 / 3600)) $(($1 % 3600 / 60)) $(($1 % 60)); }
 scaled() { awk -v v="$1" -v f="$scale" 'BEGIN { s = v / f; r = int(s); if (r < s) r++; if (v > 0 && r < 1) r = 1; print r }'; }
-n=$(($(wc -l <"$jobs") - 1))
+n=$(tail -n +2 "$jobs" | grep -c . || true)	# data lines (also without a final newline)
 t0=$(($(date +%s) + 5 + n / 20))	# after the submissions below
 declare -a id row_team row_gpus row_mr row_sub row_res
 ckpt=$SB_CLUSTER_DIR/work/replay-$tag	# resumable jobs' progress
 mkdir -p "$ckpt"; chown "$user" "$ckpt"
 k=0 last=0
-while IFS=, read -r sub dur g team _u mr res _prio; do
+while IFS=, read -r sub dur g team _u mr res _prio || [ -n "$sub" ]; do	# last line may lack its newline
 	[ "$sub" = submit_time_s ] && continue
 	k=$((k + 1))
 	s=$(scaled "$sub"); d=$(scaled "$dur"); m=$(scaled "$mr")
@@ -97,8 +120,11 @@ while IFS=, read -r sub dur g team _u mr res _prio; do
 		args+=(--resumable)
 		script="f=$ckpt/$k; d=\$(cat \$f 2>/dev/null || echo 0); while [ \$d -lt $d ]; do sleep 1; d=\$((d + 1)); echo \$d > \$f; done"
 	fi
-	id[k]=$(runuser -u "$user" -- env SLURM_CONF="$SLURM_CONF" sbatch --parsable -o /dev/null \
-		"${args[@]}" --wrap "$script" | cut -d';' -f1)
+	if ! id[k]=$(runuser -u "$user" -- env SLURM_CONF="$SLURM_CONF" sbatch --parsable -o /dev/null \
+		"${args[@]}" --wrap "$script" | cut -d';' -f1) || [ -z "${id[k]}" ]; then
+		[ "$k" -gt 1 ] && scancel "${id[@]:1:k-1}" 2>/dev/null || true
+		die "job $k (line $((k + 1)) of '$jobs') was refused by sbatch (message above); the $((k - 1)) jobs already submitted were cancelled"
+	fi
 	row_team[k]=$team row_gpus[k]=$g row_mr[k]=$mr row_sub[k]=$sub row_res[k]=$res
 done <"$jobs"
 echo "replay: $k jobs submitted; the trace starts at $(date -d "@$t0" +%T), time x1/$scale," \

@@ -34,7 +34,10 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 do_build=1 trace= tree= scale=20 from= span= max_jobs= seed=1 gpus=32 max_wall=150 out=
 die() { echo "run-demo.sh: $*" >&2; exit 2; }
 need() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (see --help)"; }
-posint() { [[ "$2" =~ ^[0-9]+$ ]] || die "$1 '$2' is not accepted: give a whole number of ${3:-seconds}"; }
+# decimal, no leading zero (bash reads 08 as octal), at most 9 digits (no overflow)
+posint() { [[ "$2" =~ ^(0|[1-9][0-9]{0,8})$ ]] || die "$1 '$2' is not accepted: give a whole number of ${3:-seconds}"; }
+positive() { posint "$@"; [ "$2" -gt 0 ] || die "$1 '$2' is not accepted: give a number of ${3:-seconds} above 0"; }
+file() { [ -f "$2" ] && [ -r "$2" ] || die "$1 '$2': not a readable file"; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-build) do_build=0; shift ;;
@@ -43,20 +46,20 @@ while [ $# -gt 0 ]; do
 	--time-scale) need "$@"; [[ "$2" =~ ^[0-9]+([.][0-9]+)?$ ]] && [ "$(awk -v v="$2" 'BEGIN{print (v > 0)}')" = 1 ] ||
 		die "--time-scale '$2' is not accepted: give a positive number"; scale=$2; shift 2 ;;
 	--from) need "$@"; posint "$1" "$2"; from=$2; shift 2 ;;
-	--span) need "$@"; posint "$1" "$2"; span=$2; shift 2 ;;
-	--max-jobs) need "$@"; posint "$1" "$2" jobs; max_jobs=$2; shift 2 ;;
+	--span) need "$@"; positive "$1" "$2"; span=$2; shift 2 ;;
+	--max-jobs) need "$@"; positive "$1" "$2" jobs; max_jobs=$2; shift 2 ;;
 	--seed) need "$@"; posint "$1" "$2" "(seed)"; seed=$2; shift 2 ;;
 	--gpus) need "$@"; posint "$1" "$2" GPUs; gpus=$2
 		{ [ "$gpus" -ge 8 ] && [ "$gpus" -le 32 ] && [ $((gpus % 8)) = 0 ]; } ||
 			die "--gpus '$gpus' is not accepted: give 8, 16, 24 or 32"; shift 2 ;;
-	--max-wall) need "$@"; posint "$1" "$2"; max_wall=$2; shift 2 ;;
+	--max-wall) need "$@"; positive "$1" "$2"; max_wall=$2; shift 2 ;;
 	--out) need "$@"; out=$2; shift 2 ;;
 	-h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
 if [ -n "$trace" ]; then
-	[ -r "$trace" ] || die "--trace '$trace': not a readable file"
+	file --trace "$trace"
 	trace=$(realpath "$trace")
 	if [ -z "$tree" ]; then
 		tree=$repo/../shared/data/traces/helios_venus_cluster_gpu_number.csv
@@ -66,8 +69,11 @@ else
 	[ -z "$from$span$max_jobs" ] || die "--from, --span and --max-jobs slice a --trace"
 	tree=${tree:-$repo/contrib/scenarios/demo.tree}
 fi
-[ -r "$tree" ] || die "--tree '$tree': not a readable file"
+file --tree "$tree"
 tree=$(realpath "$tree")
+if [ -n "$out" ]; then
+	mkdir -p "$out" 2>/dev/null && [ -w "$out" ] || die "--out '$out': cannot create or write to it"
+fi
 
 t0=$SECONDS
 if [ "$do_build" = 1 ]; then
@@ -77,29 +83,12 @@ fi
 export SB_BUILD_DIR=${SB_BUILD_DIR:-$repo/_build}
 sim=$SB_BUILD_DIR/src/sim/sbudget-sim
 [ -x "$sim" ] || die "no $sim: build first (without --no-build)"
-echo "== bringing up the local cluster: 4 nodes x 8 GPUs (contrib/cluster.sh up)"
-"$repo/contrib/cluster.sh" up
+# the cluster path (cluster.sh env only prints it), then everything that can
+# be refused without a cluster: the trace and the tree, before bringing it up
 eval "$("$repo/contrib/cluster.sh" env)"
 out=${out:-$SB_CLUSTER_DIR/demo}
 mkdir -p "$out"
 out=$(realpath "$out")
-work=$SB_CLUSTER_DIR/work
-as() { local u=$1; shift; (cd "$work" && runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" "$@"); }
-
-echo
-echo "== the contract at submit: refused, each message says what to do"
-refuse() {	# refuse USER ARGS...
-	local u=$1 msg; shift
-	if msg=$(as "$u" sbatch -o /dev/null "$@" --wrap true 2>&1); then
-		echo "   UNEXPECTED: accepted: $u sbatch $*"; return
-	fi
-	printf '   %-8s sbatch %-26s -> %s\n' "$u" "$*" "$(grep -m1 'budget' <<<"$msg" | sed 's/^sbatch: error: //')"
-}
-refuse sb-alice -G 1
-refuse sb-alice -G 1 --min-runtime=2h
-refuse sb-alice -G 1 --min-runtime=9:00:00
-refuse sb-carol -G 1 --min-runtime=1:00:00
-
 echo
 echo "== the workload"
 jobs=$out/jobs.csv
@@ -126,7 +115,27 @@ else
 		"vision:nlp:speech with RawShares 3:2:1; best-effort sweeps (unallocated), large" \
 		"training, fine-tuning, and debug jobs (1-2 GPUs, min runtime <= 15 min)"
 fi
-"$sim" tree --tree "$tree" >"$out/tree.txt"
+"$sim" tree --tree "$tree" >"$out/tree.txt" || die "--tree '$tree': sbudget-sim tree refused it (message above)"
+
+echo "== bringing up the local cluster: 4 nodes x 8 GPUs (contrib/cluster.sh up)"
+"$repo/contrib/cluster.sh" up
+work=$SB_CLUSTER_DIR/work
+as() { local u=$1; shift; (cd "$work" && runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" "$@"); }
+
+echo
+echo "== the contract at submit: refused, each message says what to do"
+refuse() {	# refuse USER ARGS...
+	local u=$1 msg; shift
+	if msg=$(as "$u" sbatch -o /dev/null "$@" --wrap true 2>&1); then
+		echo "   UNEXPECTED: accepted: $u sbatch $*"; return
+	fi
+	printf '   %-8s sbatch %-26s -> %s\n' "$u" "$*" "$(grep -m1 'budget' <<<"$msg" | sed 's/^sbatch: error: //')"
+}
+refuse sb-alice -G 1
+refuse sb-alice -G 1 --min-runtime=2h
+refuse sb-alice -G 1 --min-runtime=9:00:00
+refuse sb-carol -G 1 --min-runtime=1:00:00
+
 
 if [ "$gpus" -lt 32 ]; then
 	drain=$(printf 'gpu%02d,' $(seq $((gpus / 8 + 1)) 4)); drain=${drain%,}

@@ -34,6 +34,8 @@
  *
  * Lock order: slurmctld locks, then state_lock.
  */
+#define _GNU_SOURCE	/* dladdr, RTLD_NODELETE */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -68,6 +70,10 @@ static struct budget_conf_seen cfg_seen;
 static int tres_pos = -2;		/* -2: not looked up */
 static pthread_t tick_thread;
 static bool thread_running, stop_thread;
+static bool in_tick;		/* between the wait and the end of a tick */
+static bool thread_done;	/* tick_loop() returned */
+static unsigned generation;	/* init() count: a detached tick of an
+				 * earlier load exits when it changes */
 /* The job Slurm last asked about as a preemptor: the victims it then
  * preempts (in the same locked pass) are preempted for this job. */
 static uint32_t last_preemptor_id, last_preemptor_prio;
@@ -94,6 +100,12 @@ static void job_contract(const job_record_t *job_ptr, struct sb_contract *c)
 		c->allocated = true;
 		c->resumable = false;
 	}
+	/* Slurm can requeue only batch jobs with the requeue flag (an admin
+	 * may have cleared it): anything else would be killed by
+	 * slurm_job_preempt's fallback, so it is not resumable here. */
+	if (!job_ptr->batch_flag ||
+	    (job_ptr->details && !job_ptr->details->requeue))
+		c->resumable = false;
 }
 
 /* Charged TRES (GPUs) allocated to a running job.  state_lock held. */
@@ -118,14 +130,24 @@ static void job_view(const job_record_t *job_ptr, struct sb_preempt_job *j)
 
 static void refresh_config(void)
 {
+	struct budget_conf_seen before;
+	char charge[sizeof(cfg.charge_tres)];
 	int pos;
 
 	slurm_mutex_lock(&state_lock);
+	before = cfg_seen;
 	budget_conf_refresh(&cfg, &cfg_seen, plugin_type);
+	if (before.conf_update != cfg_seen.conf_update ||
+	    before.mtime.tv_sec != cfg_seen.mtime.tv_sec ||
+	    before.mtime.tv_nsec != cfg_seen.mtime.tv_nsec)
+		tres_pos = -2;	/* re-read: ChargeTRES may have changed */
 	pos = tres_pos;
+	memcpy(charge, cfg.charge_tres, sizeof(charge));
 	slurm_mutex_unlock(&state_lock);
-	if (pos == -2) {
-		pos = budget_tres_pos(cfg.charge_tres);
+	/* -1 too: assoc_mgr may not have had its TRES yet (retried each
+	 * tick until it has; the tick runs only once slurmctld is up). */
+	if (pos < 0) {
+		pos = budget_tres_pos(charge);
 		slurm_mutex_lock(&state_lock);
 		tres_pos = pos;
 		slurm_mutex_unlock(&state_lock);
@@ -159,9 +181,13 @@ static void committed_add(uint32_t id, double v)
 	committed[i].tres_s += v;
 }
 
+/* Levels of the association tree that carry committed usage (and that the
+ * reclaim rule compares at); deeper levels are not charged committed. */
+#define COMMIT_DEPTH 16
+
 /* Recompute the committed usage of every association with running
- * allocated jobs in its subtree.  Job read lock held; takes the assoc_mgr
- * read lock and state_lock. */
+ * allocated jobs in its subtree.  Job write lock held (the tick's); takes
+ * the assoc_mgr read lock and state_lock. */
 static void committed_refresh(time_t now)
 {
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK };
@@ -169,8 +195,15 @@ static void committed_refresh(time_t now)
 	job_record_t *job_ptr;
 	ListIterator it;
 
-	if (job_list)
-		slots = (size_t)list_count(job_list) * 8;
+	if (!job_list)
+		return;
+	/* sized by the running jobs, not the whole queue: the table is
+	 * cleared every second */
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it)))
+		if (IS_JOB_RUNNING(job_ptr))
+			slots += COMMIT_DEPTH;
+	list_iterator_destroy(it);
 	while (want < 2 * slots)
 		want *= 2;
 	assoc_mgr_lock(&locks);
@@ -195,8 +228,8 @@ static void committed_refresh(time_t now)
 		left = sb_preempt_protected_until(&j) - now;
 		if (!j.contract.allocated || left <= 0 || !j.tres)
 			continue;
-		/* at most 8 levels per job: the table's sizing assumes it */
-		for (a = job_ptr->assoc_ptr; a && a->usage && depth < 8;
+		/* at most COMMIT_DEPTH levels: the table's sizing assumes it */
+		for (a = job_ptr->assoc_ptr; a && a->usage && depth < COMMIT_DEPTH;
 		     a = a->usage->parent_assoc_ptr, depth++)
 			committed_add(a->id, (double)j.tres * (double)left);
 	}
@@ -547,10 +580,16 @@ static void finish_graced(time_t now)
 		job_ptr = find_job_record(id);
 		if (!job_ptr || IS_JOB_PENDING(job_ptr))
 			continue;	/* gone, or requeued: done */
+		if (!job_ptr->preempt_time)
+			continue;	/* requeued (reset to 0) and running
+					 * again: that run was not graced */
 		if (IS_JOB_RUNNING(job_ptr) || IS_JOB_COMPLETING(job_ptr)) {
 			graced[keep++] = id;	/* not settled yet */
 			continue;
 		}
+		if (IS_JOB_CANCELLED(job_ptr))
+			continue;	/* scancel during the grace time: the
+					 * user's (or admin's) word is final */
 		slurm_mutex_unlock(&state_lock);
 		if (job_requeue(0, id, NULL, true, 0) == SLURM_SUCCESS)
 			info("%s: %pJ exited during its preemption grace time "
@@ -569,18 +608,42 @@ static void *tick_loop(void *arg)
 				   .fed = READ_LOCK };
 
 	time_t last = time(NULL), now;
+	bool stop;
+	unsigned my_gen;
 
 	(void)arg;
 	slurm_mutex_lock(&state_lock);
-	while (!stop_thread) {
+	my_gen = generation;
+	while (!stop_thread && my_gen == generation) {
 		struct timespec ts = { .tv_sec = time(NULL) + 1 };
 
 		pthread_cond_timedwait(&wake_cond, &state_lock, &ts);
-		if (stop_thread)
+		if (stop_thread || my_gen != generation)
 			break;
+		/* Not before read_slurm_conf() finished (the state-save thread,
+		 * created after it and zeroed on leaving control: controller.c
+		 * 760/798), not on a backup in standby, not while shutting
+		 * down: then job_list, the node table and assoc_mgr are not
+		 * (or no longer) this controller's to act on. */
+		if (!slurmctld_config.thread_id_save ||
+		    slurmctld_config.shutdown_time) {
+			continue;	/* state_lock still held */
+		}
+		in_tick = true;
 		slurm_mutex_unlock(&state_lock);
 		refresh_config();
 		lock_slurmctld(locks);
+		slurm_mutex_lock(&state_lock);
+		stop = stop_thread || my_gen != generation;
+		slurm_mutex_unlock(&state_lock);
+		if (stop || !job_list || !slurmctld_config.thread_id_save ||
+		    slurmctld_config.shutdown_time) {
+			unlock_slurmctld(locks);
+			slurm_mutex_lock(&state_lock);
+			if (my_gen == generation)
+				in_tick = false;
+			continue;
+		}
 		now = time(NULL);
 		committed_refresh(now);
 		wake_schedulers(last, now);
@@ -589,7 +652,10 @@ static void *tick_loop(void *arg)
 		last = now;
 		unlock_slurmctld(locks);
 		slurm_mutex_lock(&state_lock);
+		in_tick = false;
 	}
+	if (my_gen == generation)	/* not an earlier load's thread */
+		thread_done = true;
 	slurm_mutex_unlock(&state_lock);
 	return NULL;
 }
@@ -611,7 +677,19 @@ extern int init(void)
 		     plugin_type);
 	verbose("%s loaded: %s", plugin_type,
 		sb_config_describe(&cfg, desc, sizeof(desc)));
-	stop_thread = false;
+	{
+		/* Pin this .so: fini() may detach a tick still waiting for
+		 * the slurmctld locks, and dlclose() must not unmap it. */
+		Dl_info self;
+
+		if (dladdr((void *)tick_loop, &self) && self.dli_fname)
+			(void)dlopen(self.dli_fname,
+				     RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+	}
+	slurm_mutex_lock(&state_lock);
+	generation++;
+	stop_thread = thread_done = in_tick = false;
+	slurm_mutex_unlock(&state_lock);
 	slurm_thread_create(&tick_thread, tick_loop, NULL);
 	thread_running = true;
 	return SLURM_SUCCESS;
@@ -620,10 +698,23 @@ extern int init(void)
 extern void fini(void)
 {
 	if (thread_running) {
+		bool busy;
+
 		slurm_mutex_lock(&state_lock);
 		stop_thread = true;
 		pthread_cond_signal(&wake_cond);
+		busy = in_tick && !thread_done;
 		slurm_mutex_unlock(&state_lock);
+		if (busy) {
+			/* It may wait in lock_slurmctld() for locks our caller
+			 * (read_slurm_conf(), PreemptType changed) holds:
+			 * joining would deadlock slurmctld.  It sees
+			 * stop_thread once it has them and exits; keep the
+			 * code mapped until then (see init()). */
+			pthread_detach(tick_thread);
+			thread_running = false;
+			return;	/* its state is freed by nobody: a few KB */
+		}
 		pthread_join(tick_thread, NULL);
 		thread_running = false;
 	}

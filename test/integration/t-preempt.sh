@@ -319,3 +319,25 @@ CalcPeriod=5"
 	[ "$segs" = "$charged" ]
 	clear_cluster
 }
+
+# Changing PreemptType on `scontrol reconfigure` unloads preempt/budget
+# while slurmctld holds its locks: the plugin's thread must not deadlock
+# it.  Three switches away and back; slurmctld answers and preempts after.
+test_preempt_type_switch_at_reconfigure() {
+	local conf=$SB_CLUSTER_DIR/slurm.conf i
+	cp "$conf" "$conf.keep"
+	trap 'mv -f "$conf.keep" "$conf"; scontrol reconfigure' EXIT
+	for i in 1 2 3; do
+		sed 's#^PreemptType=preempt/budget#PreemptType=preempt/qos#' "$conf.keep" >"$conf"
+		timeout 60 scontrol reconfigure || { say "reconfigure to preempt/qos hung or failed"; return 1; }
+		sleep 1.5	# a tick of the old thread is due
+		cp "$conf.keep" "$conf"
+		timeout 60 scontrol reconfigure || { say "reconfigure back hung or failed"; return 1; }
+		sleep 1.5
+	done
+	mv -f "$conf.keep" "$conf"
+	trap - EXIT
+	expect_in "$(scontrol show config)" "preempt/budget"
+	ctld_alive
+	test_preempt_debug_job_starts_fast	# preempts as before
+}
