@@ -33,7 +33,11 @@ make -C "$build" -s check >/dev/null 2>&1 || unit_rc=$?
 for log in "$build"/test/unit/*.log; do
 	[ "$(basename "$log")" = test-suite.log ] && continue
 	printf '%s: ' "$(basename "$log" .log)"
-	grep -E '^[0-9]+%: Checks:' "$log" || echo "no summary (crashed?)"
+	if ! grep -E '^[0-9]+%: Checks:' "$log"; then
+		# a script test (sim-cli-test.sh): automake's verdict, or a crash
+		r=$(sed -n 's/^:test-result: //p' "${log%.log}.trs" 2>/dev/null)
+		echo "${r:-no result (crashed?)} (script test, $(grep -c '^FAIL:' "$log") failures)"
+	fi
 	grep -E ':[EF]:' "$log" || true
 done
 [ "$unit_rc" -eq 0 ] || { cat "$build/test-suite.log" 2>/dev/null || true; }
