@@ -75,6 +75,18 @@ int sb_contract_format(const struct sb_contract *c, char *buf, size_t len);
 int sb_contract_parse_tag(const char *s, struct sb_contract *out);
 
 /*
+ * sb_contract_tag_allocated - only the allocated flag of the tag at the
+ * start of @s, for hot paths (Slurm's queue sort compares jobs pairwise,
+ * millions of times per pass for a long queue): a tag as
+ * sb_contract_format() writes it is decided from its min_runtime field in
+ * a few comparisons; anything else goes through sb_contract_parse_tag().
+ * Return: 1 allocated, 0 unallocated, -1 no valid tag (missing or
+ * damaged; a damaged tag whose min_runtime field is well formed is read
+ * from that field).
+ */
+int sb_contract_tag_allocated(const char *s);
+
+/*
  * sb_bool_parse - "yes/no/true/false/1/0/on/off" (any case) into @out.
  * Return: SB_OK, SB_EMISSING (NULL), SB_ESYNTAX (anything else: invalid is
  * its own answer, never a silent "no").

@@ -300,10 +300,13 @@ static bool reclaim_ok(job_record_t *preemptor, job_record_t *victim,
 extern bool preempt_p_job_preempt_check(job_queue_rec_t *preemptor,
 					job_queue_rec_t *preemptee)
 {
-	struct sb_contract a, b;
+	/* Called twice per comparison of Slurm's queue sort: the tag's
+	 * allocated flag only, no full parse.  A job without a tag counts
+	 * as allocated, as in job_contract(). */
+	struct sb_contract a = { 0 }, b = { 0 };
 
-	job_contract(preemptor->job_ptr, &a);
-	job_contract(preemptee->job_ptr, &b);
+	a.allocated = sb_contract_tag_allocated(preemptor->job_ptr->admin_comment);
+	b.allocated = sb_contract_tag_allocated(preemptee->job_ptr->admin_comment);
 	return sb_preempt_static(&a, &b);
 }
 

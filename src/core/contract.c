@@ -165,6 +165,30 @@ int sb_contract_parse_tag(const char *s, struct sb_contract *out)
 	return SB_OK;
 }
 
+int sb_contract_tag_allocated(const char *s)
+{
+	static const char pre[] = TAG_PREFIX "min_runtime=";
+	struct sb_contract c;
+	const char *p;
+
+	if (s && !strncmp(s, pre, sizeof(pre) - 1)) {
+		p = s + sizeof(pre) - 1;
+		/* sb_contract_format writes 0 or a number without leading
+		 * zeros, then ',' */
+		if (p[0] == '0' && p[1] == ',')
+			return 0;
+		if (p[0] >= '1' && p[0] <= '9') {
+			while (*p >= '0' && *p <= '9')
+				p++;
+			if (*p == ',')
+				return 1;
+		}
+	}
+	if (sb_contract_parse_tag(s, &c) != SB_OK)
+		return -1;
+	return c.allocated;
+}
+
 int sb_bool_parse(const char *s, bool *out)
 {
 	static const char *const yes[] = { "yes", "true", "1", "on" };

@@ -265,6 +265,46 @@ START_TEST(test_tag_parse)
 }
 END_TEST
 
+/* The fast allocated flag agrees with the full parse on every valid and
+ * every missing tag, and reads damaged ones from min_runtime. */
+START_TEST(test_tag_allocated)
+{
+	static const struct { const char *tag; int want; } damaged[] = {
+		{ "budget:", -1 },
+		{ "budget:min_runtime=60", -1 },
+		{ "budget:min_runtime=-60,resumable=no,allocated=yes", -1 },
+		{ "budget:min_runtime=6x,resumable=no,allocated=yes", -1 },
+		{ "budget:min_runtime=60,resumable=no,allocated=no", 1 },
+		{ "budget:min_runtime=0,resumable=no,allocated=yes", 0 },
+		{ "budget:min_runtime=007,resumable=no,allocated=yes", 1 },
+	};
+	static const int64_t mr[] = { 0, 1, 9, 10, 900, 28800 };
+	struct sb_contract c;
+	char buf[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+		int got = sb_contract_tag_allocated(tags[i].tag);
+
+		if (tags[i].rc == SB_OK)
+			ck_assert_msg(got == tags[i].allocated, "'%s': %d",
+				      tags[i].tag, got);
+		else if (tags[i].rc == SB_EMISSING)
+			ck_assert_msg(got == -1, "'%s': %d", tags[i].tag, got);
+	}
+	for (i = 0; i < sizeof(damaged) / sizeof(damaged[0]); i++)
+		ck_assert_msg(sb_contract_tag_allocated(damaged[i].tag) ==
+			      damaged[i].want, "'%s'", damaged[i].tag);
+	for (i = 0; i < sizeof(mr) / sizeof(mr[0]); i++) {
+		c.min_runtime = mr[i];
+		c.allocated = mr[i] > 0;
+		c.resumable = i % 2;
+		sb_contract_format(&c, buf, sizeof(buf));
+		ck_assert_int_eq(sb_contract_tag_allocated(buf), c.allocated);
+	}
+}
+END_TEST
+
 START_TEST(test_tag_round_trip)
 {
 	struct sb_contract in = { 28800, true, true }, out;
@@ -324,6 +364,7 @@ static Suite *contract_suite(void)
 	tc = tcase_create("tag");
 	tcase_add_loop_test(tc, test_tag_parse, 0, sizeof(tags) / sizeof(tags[0]));
 	tcase_add_test(tc, test_tag_round_trip);
+	tcase_add_test(tc, test_tag_allocated);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("budget-path");
