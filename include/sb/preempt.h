@@ -70,6 +70,11 @@ enum sb_preempt_verdict {
 	SB_PREEMPT_OUTRANKED,	/* the victim's current priority >= the
 				 * preemptor's */
 	SB_PREEMPT_KEPT,	/* not resumable, and the site keeps those */
+	SB_PREEMPT_RECLAIM,	/* the reclaim rule refuses (sb/view.h,
+				 * sb_preempt_decide()) */
+	SB_PREEMPT_NOVIEW,	/* an allocated victim of another budget, and
+				 * no standing is known (the priority plugin
+				 * is not priority/budget) */
 };
 
 /* What to do with a victim (PREEMPT_DATA_MODE in the plugin). */

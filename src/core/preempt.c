@@ -76,6 +76,12 @@ const char *sb_preempt_verdict_str(enum sb_preempt_verdict v)
 		return "its budget's standing is at least the preemptor's";
 	case SB_PREEMPT_KEPT:
 		return "not resumable, and PreemptNonResumable=keep";
+	case SB_PREEMPT_RECLAIM:
+		return "the reclaim rule: the preemptor's budget would end up "
+		       "more over-used than the victim's";
+	case SB_PREEMPT_NOVIEW:
+		return "no budget standing is known (PriorityType is not "
+		       "priority/budget): allocated victims are kept";
 	}
 	return "unknown verdict";
 }

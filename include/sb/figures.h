@@ -1,0 +1,88 @@
+/*
+ * sb/figures.h - owed, delivered and unallocated GPU time per budget: the
+ * one definition that `sbudget show budget`, `sbudget report`, `sbudget
+ * metrics`, `sbudget-sim metrics` (simulated and observed runs) and the
+ * demo report all print.  No Slurm, no clock.
+ *
+ * Input: run segments of jobs (one per run of a job: a requeued job has one
+ * segment per run), each with its association's tree index, its charged
+ * TRES (GPUs), whether it ran allocated, and three times (seconds):
+ *   eligible  when the job began to ask for this run (submit, begin time,
+ *             or the requeue); 0 = no demand is counted;
+ *   start     when the run started; 0 = it never started (pending only);
+ *   end       when the run (or the pending span) ended; 0 = still open,
+ *             counted until @now.
+ *
+ * Definitions, per association and over its whole subtree (as sshare's
+ * RawUsage), in TRES-seconds, over [from, to) cut into slots of @slot
+ * seconds (the last may be shorter); slot k is [s_k, e_k):
+ *   delivered_k   sum over ALLOCATED segments of tres x |[start, end) ∩ slot|
+ *   unallocated_k sum over UNALLOCATED segments of the same: occupancy that
+ *                 no budget paid for;
+ *   demand_k      sum over ALLOCATED segments of tres x |[eligible, end) ∩
+ *                 slot|: what the budget asked for and backed (pending or
+ *                 running);
+ *   quota_k       entitled x capacity x (e_k - s_k);
+ *   owed_k        min(quota_k, demand_k): the quota capped by demand, slot by
+ *                 slot (MISSION.md: "owed = quota, capped hourly by actual
+ *                 demand");
+ *   capped_k      min(delivered_k, owed_k): what was delivered of what was
+ *                 owed, so a surplus in one slot does not hide a shortfall
+ *                 in another.
+ * Totals are sums over the slots; the ratio a report shows is
+ * capped / owed (1 when nothing is owed), over all budgets
+ * sum(capped) / sum(owed) of the top-level budgets.
+ *
+ * Unallocated demand is owed nothing: a job of min runtime 0 is, by its own
+ * contract, backed by no budget (it is free and preemptable); its GPU time
+ * is reported apart (unallocated), never as delivered against owed.
+ */
+#ifndef SB_FIGURES_H
+#define SB_FIGURES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sb/tree.h"
+
+/* One run (or pending span) of a job; see the top of this file. */
+struct sb_fig_seg {
+	uint32_t index;		/* tree index of its association; SB_NONE
+				 * or out of range: ignored, counted */
+	double tres;		/* charged TRES held (running) or asked for
+				 * (pending), >= 0 */
+	bool allocated;		/* min runtime > 0 (sb_contract_of_job) */
+	int64_t eligible, start, end;	/* seconds, see above */
+};
+
+/* Figures of one association (subtree) over a span, TRES-seconds. */
+struct sb_fig {
+	double delivered, unallocated, demand, quota, owed, capped;
+};
+
+/*
+ * sb_fig_nslots - the number of slots of @slot seconds in [@from, @to)
+ * (the last may be shorter); 0 when @to <= @from or @slot <= 0.
+ */
+size_t sb_fig_nslots(int64_t from, int64_t to, int64_t slot);
+
+/*
+ * sb_figures - compute the figures over [@from, @to) in slots of @slot
+ * seconds, for a cluster of @capacity TRES (GPUs), with @now closing open
+ * segments.
+ * @total:   out, sb_tree_count() entries (index order), over [from, to).
+ * @series:  out, may be NULL: count x nslots entries, row-major by index
+ *           ([i * nslots + k]).
+ * @unknown: out, may be NULL: segments whose index is not in the tree.
+ * Memory: O(count x nslots) doubles, freed before returning.
+ * Return: SB_OK; SB_EINVAL (NULL tree/total, unfinalized tree, from >= to,
+ * slot <= 0, capacity < 0 or not finite, nsegs > 0 with NULL segs),
+ * SB_ENOMEM.
+ */
+int sb_figures(const struct sb_tree *tree, const struct sb_fig_seg *segs,
+	       size_t nsegs, int64_t from, int64_t to, int64_t slot,
+	       int64_t now, double capacity, struct sb_fig *total,
+	       struct sb_fig *series, size_t *unknown);
+
+#endif /* SB_FIGURES_H */

@@ -1,0 +1,126 @@
+/* figures.c - owed, delivered and unallocated per budget; see sb/figures.h
+ * for the definitions. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sb/error.h"
+#include "sb/figures.h"
+
+size_t sb_fig_nslots(int64_t from, int64_t to, int64_t slot)
+{
+	if (to <= from || slot <= 0)
+		return 0;
+	return (size_t)((to - from + slot - 1) / slot);
+}
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* Add @tres x |[a, b) ∩ slot k| to row[k] for every slot.  Slots are
+ * [from + k*slot, min(from + (k+1)*slot, to)). */
+static void spread(double *row, int64_t a, int64_t b, int64_t from,
+		   int64_t to, int64_t slot, double tres)
+{
+	int64_t lo = max64(a, from), hi = min64(b, to);
+	int64_t k;
+
+	if (hi <= lo || !(tres > 0))
+		return;
+	for (k = (lo - from) / slot; from + k * slot < hi; k++) {
+		int64_t s0 = from + k * slot, s1 = min64(s0 + slot, to);
+		int64_t d = min64(hi, s1) - max64(lo, s0);
+
+		if (d > 0)
+			row[k] += (double)d * tres;
+	}
+}
+
+int sb_figures(const struct sb_tree *tree, const struct sb_fig_seg *segs,
+	       size_t nsegs, int64_t from, int64_t to, int64_t slot,
+	       int64_t now, double capacity, struct sb_fig *total,
+	       struct sb_fig *series, size_t *unknown)
+{
+	size_t ns = sb_fig_nslots(from, to, slot), k, j;
+	double *dem = NULL, *del = NULL, *una = NULL;
+	uint32_t n, i;
+	int rc = SB_ENOMEM;
+
+	if (unknown)
+		*unknown = 0;
+	if (!tree || !total || !sb_tree_finalized(tree) || ns == 0 ||
+	    !(capacity >= 0) || !isfinite(capacity) || (nsegs && !segs))
+		return SB_EINVAL;
+	n = sb_tree_count(tree);
+	if (n == 0)
+		return SB_OK;
+	dem = calloc((size_t)n * ns, sizeof(*dem));
+	del = calloc((size_t)n * ns, sizeof(*del));
+	una = calloc((size_t)n * ns, sizeof(*una));
+	if (!dem || !del || !una)
+		goto out;
+	memset(total, 0, n * sizeof(*total));
+
+	for (j = 0; j < nsegs; j++) {
+		const struct sb_fig_seg *s = &segs[j];
+		int64_t end = s->end ? s->end : now;
+		size_t row = (size_t)s->index * ns;
+
+		if (s->index >= n) {
+			if (unknown)
+				(*unknown)++;
+			continue;
+		}
+		if (s->start)
+			spread((s->allocated ? del : una) + row, s->start,
+			       end, from, to, slot, s->tres);
+		if (s->allocated && s->eligible)
+			spread(dem + row, s->eligible, end, from, to, slot,
+			       s->tres);
+	}
+	/* Subtree sums: indices are pre-order, a parent's index is below its
+	 * children's, so adding each row to its parent's from the last index
+	 * down sums every subtree exactly once. */
+	for (i = n; i-- > 0;) {
+		uint32_t p = sb_tree_node(tree, i)->parent;
+
+		if (p == SB_NONE)
+			continue;
+		for (k = 0; k < ns; k++) {
+			dem[(size_t)p * ns + k] += dem[(size_t)i * ns + k];
+			del[(size_t)p * ns + k] += del[(size_t)i * ns + k];
+			una[(size_t)p * ns + k] += una[(size_t)i * ns + k];
+		}
+	}
+	for (i = 0; i < n; i++) {
+		double ent = sb_tree_node(tree, i)->entitled;
+
+		for (k = 0; k < ns; k++) {
+			size_t c = (size_t)i * ns + k;
+			int64_t s0 = from + (int64_t)k * slot;
+			int64_t len = min64(s0 + slot, to) - s0;
+			struct sb_fig f;
+
+			f.delivered = del[c];
+			f.unallocated = una[c];
+			f.demand = dem[c];
+			f.quota = ent * capacity * (double)len;
+			f.owed = f.demand < f.quota ? f.demand : f.quota;
+			f.capped = f.delivered < f.owed ? f.delivered : f.owed;
+			total[i].delivered += f.delivered;
+			total[i].unallocated += f.unallocated;
+			total[i].demand += f.demand;
+			total[i].quota += f.quota;
+			total[i].owed += f.owed;
+			total[i].capped += f.capped;
+			if (series)
+				series[c] = f;
+		}
+	}
+	rc = SB_OK;
+out:
+	free(dem);
+	free(del);
+	free(una);
+	return rc;
+}

@@ -1,0 +1,228 @@
+/* view.c - the budget view: contract as run, committed usage, the full
+ * preemption verdict; see sb/view.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sb/error.h"
+#include "sb/view.h"
+
+int sb_contract_of_job(const char *tag, bool requeue_ok,
+		       struct sb_contract *out)
+{
+	int rc;
+
+	if (!out)
+		return SB_EINVAL;
+	rc = sb_contract_parse_tag(tag, out);
+	if (rc != SB_OK) {
+		out->min_runtime = 0;
+		out->allocated = false;
+		out->resumable = false;
+		rc = SB_EMISSING;
+	}
+	if (!requeue_ok)
+		out->resumable = false;
+	return rc;
+}
+
+bool sb_contract_job_allocated(const char *tag)
+{
+	return sb_contract_tag_allocated(tag) == 1;
+}
+
+double sb_committed_rest(const struct sb_preempt_job *job, int64_t now)
+{
+	int64_t until;
+
+	if (!job || !job->contract.allocated || job->start > now ||
+	    !job->tres)
+		return 0;
+	until = sb_preempt_protected_until(job);
+	if (until <= now)
+		return 0;
+	return (double)job->tres * ((double)until - (double)now);
+}
+
+int sb_view_init(struct sb_view *v, const struct sb_tree *tree)
+{
+	uint32_t n;
+
+	if (!v)
+		return SB_EINVAL;
+	memset(v, 0, sizeof(*v));
+	if (!tree || !sb_tree_finalized(tree) ||
+	    sb_tree_max_depth(tree) >= SB_VIEW_MAX_DEPTH)
+		return SB_EINVAL;
+	n = sb_tree_count(tree);
+	v->charged = calloc(n ? n : 1, sizeof(*v->charged));
+	v->committed = calloc(n ? n : 1, sizeof(*v->committed));
+	if (!v->charged || !v->committed) {
+		sb_view_free(v);
+		return SB_ENOMEM;
+	}
+	v->tree = tree;
+	v->n = n;
+	return SB_OK;
+}
+
+void sb_view_free(struct sb_view *v)
+{
+	if (!v)
+		return;
+	free(v->charged);
+	free(v->committed);
+	memset(v, 0, sizeof(*v));
+}
+
+int sb_view_set_charged(struct sb_view *v, const double *usage)
+{
+	uint32_t i;
+
+	if (!v || !usage || (v->n && !v->charged))
+		return SB_EINVAL;
+	for (i = 0; i < v->n; i++)
+		if (!(usage[i] >= 0) || !isfinite(usage[i]))
+			return SB_EINVAL;
+	memcpy(v->charged, usage, v->n * sizeof(*usage));
+	return SB_OK;
+}
+
+void sb_view_clear_committed(struct sb_view *v)
+{
+	if (v && v->committed)
+		memset(v->committed, 0, v->n * sizeof(*v->committed));
+}
+
+int sb_view_commit(struct sb_view *v, uint32_t index,
+		   const struct sb_preempt_job *job, int64_t now)
+{
+	double rest;
+	uint32_t i;
+
+	if (!v || !v->tree || index >= v->n || !job)
+		return SB_EINVAL;
+	rest = sb_committed_rest(job, now);
+	if (rest <= 0)
+		return SB_OK;
+	for (i = index; i != SB_NONE; i = sb_tree_node(v->tree, i)->parent)
+		v->committed[i] += rest;
+	return SB_OK;
+}
+
+double sb_view_usage(const struct sb_view *v, uint32_t index)
+{
+	if (!v || index >= v->n)
+		return 0;
+	return v->charged[index] + v->committed[index];
+}
+
+int sb_view_usage_all(const struct sb_view *v, double *out)
+{
+	uint32_t i;
+
+	if (!v || !out)
+		return SB_EINVAL;
+	for (i = 0; i < v->n; i++)
+		out[i] = v->charged[i] + v->committed[i];
+	return SB_OK;
+}
+
+bool sb_tree_diverge(const struct sb_tree *tree, uint32_t a, uint32_t b,
+		     uint32_t *pa, uint32_t *pb)
+{
+	uint32_t n = sb_tree_count(tree);
+	const struct sb_tree_node *x, *y;
+
+	if (!tree || a >= n || b >= n || a == b)
+		return false;
+	x = sb_tree_node(tree, a);
+	y = sb_tree_node(tree, b);
+	/* climb the deeper one to the other's depth, then both until their
+	 * parents agree (the top level's parent is SB_NONE for all) */
+	while (x->depth > y->depth) {
+		a = x->parent;
+		x = sb_tree_node(tree, a);
+	}
+	while (y->depth > x->depth) {
+		b = y->parent;
+		y = sb_tree_node(tree, b);
+	}
+	if (a == b)
+		return false;	/* one is the other's ancestor */
+	while (x->parent != y->parent) {
+		a = x->parent;
+		b = y->parent;
+		x = sb_tree_node(tree, a);
+		y = sb_tree_node(tree, b);
+	}
+	if (pa)
+		*pa = a;
+	if (pb)
+		*pb = b;
+	return true;
+}
+
+static void say(char *why, size_t len, const char *text)
+{
+	if (why && len)
+		snprintf(why, len, "%s", text);
+}
+
+enum sb_preempt_verdict sb_preempt_decide(const struct sb_preempt_policy *pol,
+					  const struct sb_view *v,
+					  const struct sb_preempt_party *preemptor,
+					  const struct sb_preempt_party *victim,
+					  int64_t now, char *why, size_t len)
+{
+	enum sb_preempt_verdict vd;
+	uint32_t p, q;
+	double sp, sv, up, uv, delta;
+
+	if (!preemptor || !victim || !preemptor->job.contract.allocated) {
+		say(why, len, sb_preempt_verdict_str(SB_PREEMPT_UNALLOCATED));
+		return SB_PREEMPT_UNALLOCATED;
+	}
+	if (victim->in_grace) {
+		say(why, len, "already being preempted (in its grace time)");
+		return SB_PREEMPT_YES;
+	}
+	vd = sb_preempt_check(pol, &preemptor->job, &victim->job, now);
+	if (vd != SB_PREEMPT_YES || !victim->job.contract.allocated) {
+		say(why, len, vd == SB_PREEMPT_YES ? "unallocated: preemptable "
+			      "at any time" : sb_preempt_verdict_str(vd));
+		return vd;
+	}
+	if (!v) {
+		say(why, len, sb_preempt_verdict_str(SB_PREEMPT_NOVIEW));
+		return SB_PREEMPT_NOVIEW;
+	}
+	if (!sb_tree_diverge(v->tree, preemptor->index, victim->index, &p,
+			     &q)) {
+		say(why, len, "past its minimum runtime, and outranked within "
+			      "the same budget");
+		return SB_PREEMPT_YES;
+	}
+	sp = sb_tree_node(v->tree, p)->shares_norm;
+	sv = sb_tree_node(v->tree, q)->shares_norm;
+	up = sb_view_usage(v, p);
+	uv = sb_view_usage(v, q);
+	delta = (double)preemptor->job.tres *
+		(double)preemptor->job.contract.min_runtime;
+	if (!sb_preempt_reclaim_ok(sp, up, delta, sv, uv)) {
+		if (why && len)
+			snprintf(why, len, "reclaim rule: '%s' would be more "
+				 "over-used than '%s' after the transfer "
+				 "(S %.4f / U %.0f+%.0f < S %.4f / U %.0f)",
+				 sb_tree_node(v->tree, p)->name,
+				 sb_tree_node(v->tree, q)->name, sp, up, delta,
+				 sv, uv);
+		return SB_PREEMPT_RECLAIM;
+	}
+	if (why && len)
+		snprintf(why, len, "past its minimum runtime and outranked; "
+			 "reclaim rule holds (S %.4f / U %.0f+%.0f >= S %.4f "
+			 "/ U %.0f)", sp, up, delta, sv, uv);
+	return SB_PREEMPT_YES;
+}
