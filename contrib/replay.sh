@@ -95,7 +95,15 @@ for t in "${teams[@]}"; do
 	sacctmgr -i add account "${acct[$t]}" parent="$parent" fairshare="${share[$t]}" cluster=sbcluster >/dev/null
 done
 sacctmgr -i add user "$user" account="$(IFS=,; echo "${accts[*]}")" cluster=sbcluster >/dev/null
-sleep 3	# assoc_mgr learns the associations from slurmdbd
+# slurmctld's assoc_mgr learns the associations from slurmdbd (sbatch
+# refuses an account it does not know yet)
+for a in "${accts[@]}"; do
+	for ((i = 0; i < 60; i++)); do
+		[ -n "$(sshare -n -P -A "$a" -u "$user" -o Account,User | awk -F'|' -v u="$user" '$2 == u')" ] && break
+		sleep 0.5
+	done
+	[ "$i" -lt 60 ] || die "slurmctld does not list the association $a/$user 30 s after it was added"
+done
 echo "replay: ${#teams[@]} teams as accounts under $parent (RawShares from $tree)" >&2
 
 # --- submission: every job at once, each eligible at its scaled time -------
@@ -127,8 +135,8 @@ while IFS=, read -r sub dur g team _u mr res _prio || [ -n "$sub" ]; do	# last l
 	fi
 	row_team[k]=$team row_gpus[k]=$g row_mr[k]=$mr row_sub[k]=$sub row_res[k]=$res
 done <"$jobs"
-echo "replay: $k jobs submitted; the trace starts at $(date -d "@$t0" +%T), time x1/$scale," \
-	"last submission at +${last}s" >&2
+echo "replay: $k jobs submitted; the trace starts at $(date -d "@$t0" +%T) (epoch $t0)," \
+	"time x1/$scale, last submission at +${last}s" >&2
 
 # --- wait: until all ended, or --max-wall past the last submission ---------
 ids=$(IFS=,; echo "${id[*]:1}")

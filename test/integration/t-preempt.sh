@@ -321,6 +321,9 @@ CalcPeriod=5"
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
 	mapfile -t o < <(for n in gpu01 gpu02 gpu03; do submit sb-dave -A "$V" -w "$n" -G 8 --min-runtime=1:00 --resumable --wrap 'sleep 60'; done)
 	wait_running "${o[@]}"
+	# V's running and committed usage is published (G outranks V only
+	# then); the victim is placed and preempted before the next cycle
+	wait_recalc_after "$(latest_start "${o[@]}")"
 	v=$(submit sb-dave -A "$V" -w gpu04 -G 8 --min-runtime=0:01 --resumable --wrap 'sleep 4')
 	wait_state "$v" RUNNING 10
 	g=$(submit sb-alice -A "$G" -G 8 --min-runtime=0:02 --wrap 'sleep 8')
