@@ -83,7 +83,9 @@ wait_log() {
 	local off=$1 re=$2 t=${3:-15} log=${4:-$CTLD_LOG} end line
 	end=$(( $(now_ms) + $(ms_of "$t") ))
 	while :; do
-		if line=$(log_since "$off" "$log" | grep -E -m 1 -- "$re"); then
+		# grep alone decides (in a pipeline, log_since killed by
+		# SIGPIPE after grep's first match would fail it under pipefail)
+		if line=$(grep -E -m 1 -- "$re" < <(log_since "$off" "$log")); then
 			printf '%s\n' "$line"
 			return 0
 		fi
@@ -98,7 +100,7 @@ wait_log() {
 # no_log OFFSET REGEX [LOG] - no line written after OFFSET matches REGEX.
 no_log() {
 	local line
-	if line=$(log_since "$1" "${3:-$CTLD_LOG}" | grep -E -m 1 -- "$2"); then
+	if line=$(grep -E -m 1 -- "$2" < <(log_since "$1" "${3:-$CTLD_LOG}")); then
 		say "unexpected line in $(basename "${3:-$CTLD_LOG}"): $line"
 		return 1
 	fi
