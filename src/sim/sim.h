@@ -27,6 +27,7 @@
 #include <stdio.h>
 
 #include "sb/config.h"
+#include "sb/contract.h"
 #include "sb/tree.h"
 
 /* Longest message written by the functions below. */
@@ -221,6 +222,9 @@ void sim_params_init(struct sim_params *p);
 /* One run of a job on its GPUs. */
 struct sim_seg {
 	uint32_t job;
+	int64_t eligible;	/* when the job began to ask for this run: its
+				 * submit, or when it was requeued and
+				 * eligible again (after --requeue-delay) */
 	int64_t start, end;
 	uint32_t gpus;
 	uint32_t node_off;	/* into sim_result.nodes */
@@ -240,6 +244,8 @@ struct sim_outcome {
 	int64_t end;		/* last run's end, or the stop time */
 	uint32_t preemptions;
 	enum sim_job_end how;
+	int64_t pending_since;	/* still pending at the end: since when it
+				 * is eligible; SIM_NEVER otherwise */
 };
 
 struct sim_result {
@@ -257,6 +263,17 @@ struct sim_result {
 };
 
 void sim_result_free(struct sim_result *r);
+
+/*
+ * sim_job_contract - the contract a job runs under, read as the plugins
+ * read it: job_submit/budget's tag for (@min_runtime, @resumable)
+ * (sb_contract_format()) read back by sb_contract_of_job() (a batch job:
+ * requeue possible).  @has_contract false (an observed job with no
+ * contract recorded) or a negative @min_runtime: no tag, so unallocated.
+ * Return: SB_OK, or SB_EMISSING when the no-tag default was written.
+ */
+int sim_job_contract(int64_t min_runtime, bool resumable, bool has_contract,
+		     struct sb_contract *out);
 
 /*
  * sim_run - simulate @w (bound to @t) under @p.  Return: 0, or -1 with
