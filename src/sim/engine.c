@@ -21,7 +21,8 @@
  * Slurm's backfill would also hold GPUs for higher jobs) or none (the pass
  * stops at the first job that cannot start, Slurm's main scheduler).
  *
- * Baseline policy (the seed's old system): static classes LOW/NORMAL/HIGH
+ * Baseline policy (the static-class system budgets replace, for
+ * comparison; doc/sim.md "Baseline policy"): static classes LOW/NORMAL/HIGH
  * from the in-team priority (< 512, 512, > 512), FIFO inside a class.  A
  * job whose team's non-preemptible GPUs plus its own stay within the
  * team's cap (entitled share x cluster GPUs, rounded down) runs

@@ -161,154 +161,179 @@ static int range(const char *opt, const char *v, int64_t *a, int64_t *b)
 	return 0;
 }
 
+/* One of the options that pick among words.  Return 0 (set), 2 (refused,
+ * said), -1 (not one of them). */
+static int choice(const char *a, const char *v, struct opts *o)
+{
+	static const struct {
+		const char *opt, *yes, *no;	/* yes: the flag set */
+	} tab[] = {
+		{ "--policy", "baseline", "budget" },
+		{ "--requeue-work", "restart", "resume" },
+		{ "--placement", "best-fit", "first-fit" },
+		{ "--leftovers", "next-pass", "at-once" },
+		{ "--backfill", "none", "greedy" },
+	};
+	size_t k;
+	bool yes;
+
+	for (k = 0; k < sizeof(tab) / sizeof(tab[0]); k++)
+		if (!strcmp(a, tab[k].opt))
+			break;
+	if (k == sizeof(tab) / sizeof(tab[0]))
+		return -1;
+	if (strcmp(v, tab[k].yes) && strcmp(v, tab[k].no))
+		return bad("%s '%s' is not accepted: %s or %s", a, v,
+			   tab[k].no, tab[k].yes);
+	yes = !strcmp(v, tab[k].yes);
+	switch (k) {
+	case 0:
+		o->p.policy = yes ? SIM_POLICY_BASELINE : SIM_POLICY_BUDGET;
+		break;
+	case 1:
+		o->p.restart = yes;
+		break;
+	case 2:
+		o->p.best_fit = yes;
+		break;
+	case 3:
+		o->p.hold_leftovers = yes;
+		break;
+	default:
+		o->p.backfill = yes ? SIM_BACKFILL_NONE : SIM_BACKFILL_GREEDY;
+		break;
+	}
+	return 0;
+}
+
+/* One of the options that take a number or a range.  Return 0 (set), 2
+ * (refused, said), -1 (not one of them). */
+static int number(const char *a, const char *v, struct opts *o)
+{
+	int64_t x;
+
+	if (!strcmp(a, "--nodes")) {
+		if (num(a, v, 1, 1000000, &x))
+			return 2;
+		o->p.nodes = (uint32_t)x;
+	} else if (!strcmp(a, "--gpus-per-node")) {
+		if (num(a, v, 1, 64, &x))
+			return 2;
+		o->p.gpus_per_node = (uint32_t)x;
+		o->gpn_given = true;
+	} else if (!strcmp(a, "--gpus")) {
+		if (num(a, v, 1, 100000000, &x))
+			return 2;
+		o->gpus = (uint64_t)x;
+	} else if (!strcmp(a, "--seed")) {
+		if (num(a, v, 0, INT64_MAX, &x))
+			return 2;
+		o->ro.seed = (uint64_t)x;
+	} else if (!strcmp(a, "--from")) {
+		return num(a, v, 0, SB_TIME_MAX, &o->ro.from) ? 2 : 0;
+	} else if (!strcmp(a, "--span")) {
+		return num(a, v, 1, SB_TIME_MAX, &o->ro.span) ? 2 : 0;
+	} else if (!strcmp(a, "--max-jobs")) {
+		if (num(a, v, 1, 100000000, &x))
+			return 2;
+		o->ro.max_jobs = (size_t)x;
+	} else if (!strcmp(a, "--max-gpus")) {
+		if (num(a, v, 1, 1000000, &x))
+			return 2;
+		o->ro.max_gpus = (uint32_t)x;
+	} else if (!strcmp(a, "--requeue-delay")) {
+		return num(a, v, 0, 86400 * 365, &o->p.requeue_delay) ? 2 : 0;
+	} else if (!strcmp(a, "--now")) {
+		if (num(a, v, 0, SB_TIME_MAX, &o->now))
+			return 2;
+		o->has_now = true;
+	} else if (!strcmp(a, "--until")) {
+		return num(a, v, 0, SB_TIME_MAX, &o->p.until) ? 2 : 0;
+	} else if (!strcmp(a, "--time-scale")) {
+		char *end;
+		double d;
+
+		errno = 0;
+		d = strtod(v, &end);
+		if (errno || *end || !*v || !isfinite(d) || !(d > 0) ||
+		    d > 1e6)
+			return bad("--time-scale '%s' is not accepted: a "
+				   "number > 0 and <= 1e6", v);
+		o->ro.time_scale = d;
+	} else if (!strcmp(a, "--window")) {
+		if (range(a, v, &o->win_a, &o->win_b))
+			return 2;
+		o->has_window = true;
+	} else if (!strcmp(a, "--svg-range")) {
+		if (range(a, v, &o->svg_a, &o->svg_b))
+			return 2;
+		o->has_svg_range = true;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/* A file option: where its value goes, NULL if @a is not one. */
+static const char **file_opt(const char *a, struct opts *o)
+{
+	static const char *const names[] = {
+		"--jobs", "--tree", "--conf", "--json", "--svg-gpus",
+		"--svg-teams", "--segments", "--out",
+	};
+	const char **dst[] = {
+		&o->jobs, &o->tree, &o->conf, &o->json, &o->svg_gpus,
+		&o->svg_teams, &o->segments, &o->out,
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (!strcmp(a, names[k]))
+			return dst[k];
+	return NULL;
+}
+
 static int parse_opts(int argc, char **argv, int i, struct opts *o,
 		      const char *cmd)
 {
 	for (; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int64_t x;
-		bool takes = true;
+		const char **file;
+		int rc;
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(usage, stdout);
 			exit(0);
 		} else if (!strcmp(a, "--assign-teams")) {
 			o->ro.assign_teams = true;
-			takes = false;
+			continue;
 		} else if (!strcmp(a, "--quiet")) {
 			o->quiet = true;
-			takes = false;
+			continue;
 		} else if (!strcmp(a, "--stats")) {
 			o->stats = true;
-			takes = false;
+			continue;
 		} else if (!strcmp(a, "--budgets")) {
 			o->budgets = true;
-			takes = false;
+			continue;
 		} else if (!v) {
 			return bad("%s: '%s' needs a value, or is not an option "
 				   "(see --help)", cmd, a);
-		} else if (!strcmp(a, "--jobs")) {
-			o->jobs = v;
-		} else if (!strcmp(a, "--tree")) {
-			o->tree = v;
-		} else if (!strcmp(a, "--conf")) {
-			o->conf = v;
-		} else if (!strcmp(a, "--json")) {
-			o->json = v;
-		} else if (!strcmp(a, "--svg-gpus")) {
-			o->svg_gpus = v;
-		} else if (!strcmp(a, "--svg-teams")) {
-			o->svg_teams = v;
-		} else if (!strcmp(a, "--segments")) {
-			o->segments = v;
-		} else if (!strcmp(a, "--out")) {
-			o->out = v;
-		} else if (!strcmp(a, "--policy")) {
-			if (!strcmp(v, "budget"))
-				o->p.policy = SIM_POLICY_BUDGET;
-			else if (!strcmp(v, "baseline"))
-				o->p.policy = SIM_POLICY_BASELINE;
-			else
-				return bad("--policy '%s' is not accepted: "
-					   "budget or baseline", v);
-		} else if (!strcmp(a, "--requeue-work")) {
-			if (!strcmp(v, "restart"))
-				o->p.restart = true;
-			else if (!strcmp(v, "resume"))
-				o->p.restart = false;
-			else
-				return bad("--requeue-work '%s' is not "
-					   "accepted: restart or resume", v);
-		} else if (!strcmp(a, "--placement")) {
-			if (!strcmp(v, "first-fit"))
-				o->p.best_fit = false;
-			else if (!strcmp(v, "best-fit"))
-				o->p.best_fit = true;
-			else
-				return bad("--placement '%s' is not accepted: "
-					   "first-fit or best-fit", v);
-		} else if (!strcmp(a, "--leftovers")) {
-			if (!strcmp(v, "next-pass"))
-				o->p.hold_leftovers = true;
-			else if (!strcmp(v, "at-once"))
-				o->p.hold_leftovers = false;
-			else
-				return bad("--leftovers '%s' is not accepted: "
-					   "next-pass or at-once", v);
-		} else if (!strcmp(a, "--backfill")) {
-			if (!strcmp(v, "greedy"))
-				o->p.backfill = SIM_BACKFILL_GREEDY;
-			else if (!strcmp(v, "none"))
-				o->p.backfill = SIM_BACKFILL_NONE;
-			else
-				return bad("--backfill '%s' is not accepted: "
-					   "greedy or none", v);
-		} else if (!strcmp(a, "--nodes")) {
-			if (num(a, v, 1, 1000000, &x))
-				return 2;
-			o->p.nodes = (uint32_t)x;
-		} else if (!strcmp(a, "--gpus-per-node")) {
-			if (num(a, v, 1, 64, &x))
-				return 2;
-			o->p.gpus_per_node = (uint32_t)x;
-			o->gpn_given = true;
-		} else if (!strcmp(a, "--gpus")) {
-			if (num(a, v, 1, 100000000, &x))
-				return 2;
-			o->gpus = (uint64_t)x;
-		} else if (!strcmp(a, "--seed")) {
-			if (num(a, v, 0, INT64_MAX, &x))
-				return 2;
-			o->ro.seed = (uint64_t)x;
-		} else if (!strcmp(a, "--from")) {
-			if (num(a, v, 0, SB_TIME_MAX, &o->ro.from))
-				return 2;
-		} else if (!strcmp(a, "--span")) {
-			if (num(a, v, 1, SB_TIME_MAX, &o->ro.span))
-				return 2;
-		} else if (!strcmp(a, "--max-jobs")) {
-			if (num(a, v, 1, 100000000, &x))
-				return 2;
-			o->ro.max_jobs = (size_t)x;
-		} else if (!strcmp(a, "--max-gpus")) {
-			if (num(a, v, 1, 1000000, &x))
-				return 2;
-			o->ro.max_gpus = (uint32_t)x;
-		} else if (!strcmp(a, "--requeue-delay")) {
-			if (num(a, v, 0, 86400 * 365, &o->p.requeue_delay))
-				return 2;
-		} else if (!strcmp(a, "--now")) {
-			if (num(a, v, 0, SB_TIME_MAX, &o->now))
-				return 2;
-			o->has_now = true;
-		} else if (!strcmp(a, "--until")) {
-			if (num(a, v, 0, SB_TIME_MAX, &o->p.until))
-				return 2;
-		} else if (!strcmp(a, "--time-scale")) {
-			char *end;
-			double d;
-
-			errno = 0;
-			d = strtod(v, &end);
-			if (errno || *end || !*v || !isfinite(d) || !(d > 0) ||
-			    d > 1e6)
-				return bad("--time-scale '%s' is not accepted: "
-					   "a number > 0 and <= 1e6", v);
-			o->ro.time_scale = d;
-		} else if (!strcmp(a, "--window")) {
-			if (range(a, v, &o->win_a, &o->win_b))
-				return 2;
-			o->has_window = true;
-		} else if (!strcmp(a, "--svg-range")) {
-			if (range(a, v, &o->svg_a, &o->svg_b))
-				return 2;
-			o->has_svg_range = true;
-		} else {
-			return bad("%s: unknown option '%s' (see --help)", cmd, a);
 		}
-		if (takes)
-			i++;
+		i++;
+		if ((file = file_opt(a, o))) {
+			*file = v;
+			continue;
+		}
+		rc = choice(a, v, o);
+		if (rc < 0)
+			rc = number(a, v, o);
+		if (rc < 0)
+			return bad("%s: unknown option '%s' (see --help)", cmd,
+				   a);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }

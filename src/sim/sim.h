@@ -3,18 +3,25 @@
  * (sb/tree.h, sb/ledger.h, sb/standing.h, sb/priority.h, sb/contract.h,
  * sb/config.h, sb/preempt.h) exactly as the plugins call it.
  *
- * Pieces (one file each):
- *   input.c    job tables (canonical CSV, SWF), budget trees (our format,
- *              `sacctmgr -P show assoc`, Helios per-VC GPU counts),
- *              budget.conf, slicing and seeded assignment of what a trace
- *              lacks; bad lines are refused with file:line and the reason.
- *   engine.c   the cluster (nodes x GPUs, first-fit placement, whole nodes
- *              for multi-node jobs), the event loop and the two policies.
- *   metrics.c  queue-wait percentiles, owed vs delivered per team,
- *              occupancy, preemptions: from run segments, so the simulator
- *              and `sbudget-sim metrics` (observed runs) share the code;
- *              text and JSON reports.
+ * Pieces:
+ *   readers    text.c (shared text helpers, input.h), tree.c (budget trees:
+ *              our format, `sacctmgr -P show assoc`, `sacctmgr dump`,
+ *              Helios per-VC GPU counts), workload.c (job tables: canonical
+ *              CSV, SWF; slicing), bind.c (a table against a tree: seeded
+ *              assignment of what a trace lacks), segments.c (observed
+ *              runs), input.c (budget.conf); bad lines are refused with
+ *              file:line and the reason.
+ *   engine     cluster.c (placement), queue.c (events, pending queues),
+ *              charge.c (ledger, recalculation, the budget view),
+ *              victims.c (preemption through sb_preempt_decide()),
+ *              engine.c (runs, the pass, the event loop); engine.h is
+ *              their shared state.
+ *   metrics.c  queue-wait percentiles, owed vs delivered per budget through
+ *              sb_figures(), occupancy, preemptions: from run segments, so
+ *              the simulator and `sbudget-sim metrics` (observed runs)
+ *              share the code; report.c prints it as text and JSON.
  *   svg.c      the per-GPU chart and the per-team allocation chart.
+ *   main.c     the command line (not in the library).
  *
  * Times are int64_t seconds on the trace's scale; nothing reads the clock.
  */
@@ -41,7 +48,8 @@
 #define SIM_PRIO_NORMAL 512
 #define SIM_PRIO_HIGH 768
 
-/* Debug jobs (MISSION.md): at most 8 GPUs, min runtime in (0, 15 min]. */
+/* Debug jobs (doc/sim.md, "Metrics"): at most 8 GPUs, min runtime in
+ * (0, 15 min]. */
 #define SIM_DEBUG_MAX_GPUS 8
 #define SIM_DEBUG_MAX_MR 900
 /* Large jobs: at least 32 GPUs. */

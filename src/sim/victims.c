@@ -14,7 +14,7 @@
  * cons_tres does, the victims actually preempted are the taken ones on
  * the nodes the job is then placed on.
  *
- * Baseline policy (the seed's old system): a job within its team's cap
+ * Baseline policy (the static-class system, for comparison): a job within its team's cap
  * takes preemptible runs (over their team's cap), lowest class first, then
  * least work lost, then the later start; no grace time.
  */
