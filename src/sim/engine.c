@@ -479,6 +479,12 @@ static int setup(struct sim *s)
 	}
 	if (!sim__is_budget(s))
 		return 0;
+	if (sb_tree_max_depth(s->t->tree) >= SB_VIEW_MAX_DEPTH) {
+		snprintf(s->msg, s->msglen, "the budget tree has %u levels: "
+			 "the policy core handles at most %d",
+			 sb_tree_max_depth(s->t->tree) + 1, SB_VIEW_MAX_DEPTH);
+		return -1;
+	}
 	rc = sb_ledger_new(s->t->tree, s->p->cfg.lookback_window,
 			   s->p->cfg.bucket_width, &s->ledger);
 	if (rc == SB_OK)
@@ -665,8 +671,10 @@ int sim_run(const struct sim_workload *w, const struct sim_tree *t,
 	memset(r, 0, sizeof(*r));
 	if (msglen)
 		msg[0] = '\0';
-	if (setup(&s))
+	if (setup(&s)) {
+		s.err = -1;	/* the message is written */
 		goto out;
+	}
 	if (w->njobs)
 		now = w->jobs[0].submit;
 	if (sim__is_budget(&s)) {

@@ -71,6 +71,10 @@ expect2 "'fair'" --policy fair
 expect2 "'qos_LS'" --jobs "$data/sim-small.csv" --tree "$data/sim-small.tree"
 expect2 "'--frob'" --frob 1
 expect2 "'dance'" dance
+# a tree deeper than the policy core handles (64 levels) is refused
+awk 'BEGIN { p = "a"; print p, 1; for (i = 0; i < 70; i++) { p = p "/n" i; print p, 1 } }' >"$tmp/deep.tree"
+printf 'submit_time_s,duration_s,gpus,team\n0,10,1,a\n' >"$tmp/one.csv"
+expect2 "71 levels" --jobs "$tmp/one.csv" --tree "$tmp/deep.tree"
 printf 'submit_time_s,duration_s,gpus,team\n0,10,x,a\n' >"$tmp/bad.csv"
 expect2 "bad.csv:2:" --jobs "$tmp/bad.csv" --tree "$data/sim-small.tree"
 exit $fail
