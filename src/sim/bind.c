@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sb/contract.h"
 #include "sb/error.h"
+#include "sb/view.h"
 #include "input.h"
 
 static uint64_t splitmix(uint64_t x)
@@ -178,6 +180,26 @@ static bool size_job(struct sim_workload *w, const struct sim_read_opts *o,
 	return true;
 }
 
+/* Whether association @index can hold allocated jobs: the core's
+ * sb_path_has_budget() over the RawShares of its path, as job_submit/budget
+ * asks it (a path longer than the core's view handles: no budget; the
+ * engine refuses such a tree anyway). */
+static bool has_budget(const struct sim_tree *t, uint32_t index)
+{
+	uint32_t raw[SB_VIEW_MAX_DEPTH];
+	size_t n = 0;
+	uint32_t i;
+
+	for (i = index; i != SB_NONE; i = sb_tree_node(t->tree, i)->parent) {
+		uint64_t r = sb_tree_node(t->tree, i)->raw_shares;
+
+		if (n == SB_VIEW_MAX_DEPTH)
+			return false;
+		raw[n++] = r > UINT32_MAX ? UINT32_MAX : (uint32_t)r;
+	}
+	return sb_path_has_budget(raw, n);
+}
+
 int sim_workload_bind(struct sim_workload *w, const struct sim_tree *t,
 		      const struct sim_read_opts *o, uint32_t gpus_per_node,
 		      uint32_t cluster_gpus, char *msg, size_t msglen)
@@ -205,8 +227,7 @@ int sim_workload_bind(struct sim_workload *w, const struct sim_tree *t,
 		j.team_node = node;
 		j.assoc = assoc_of(w, t, node, j.user);
 		assign_contract(w, o, &j);
-		if (j.min_runtime > 0 &&
-		    !(sb_tree_node(t->tree, j.assoc)->entitled > 0)) {
+		if (j.min_runtime > 0 && !has_budget(t, j.assoc)) {
 			/* job_submit/budget would refuse it; the simulator
 			 * runs it unallocated and says so */
 			j.min_runtime = 0;
