@@ -1,7 +1,8 @@
 /*
  * sim.h - sbudget-sim: an event-driven simulator that runs the policy core
- * (sb/tree.h, sb/ledger.h, sb/standing.h, sb/priority.h, sb/contract.h,
- * sb/config.h, sb/preempt.h) exactly as the plugins call it.
+ * (sb/tree.h, sb/ledger.h, sb/view.h, sb/standing.h, sb/priority.h,
+ * sb/contract.h, sb/config.h, sb/preempt.h, sb/figures.h) exactly as the
+ * plugins and sbudget call it.
  *
  * Pieces:
  *   readers    text.c (shared text helpers, input.h), tree.c (budget trees:
