@@ -53,6 +53,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "budget_conf.h"
+#include "tick_stats.h"
 #include "sb/contract.h"
 #include "sb/error.h"
 #include "sb/preempt.h"
@@ -613,6 +614,10 @@ static void *tick_loop(void *arg)
 	time_t last = time(NULL), now;
 	bool stop;
 	unsigned my_gen;
+	struct tick_stats stats = { 0 };
+	struct tick_clock held_from, held_to;
+	char summary[256];
+	double held_us, cpu_us;
 
 	(void)arg;
 	slurm_mutex_lock(&state_lock);
@@ -647,13 +652,20 @@ static void *tick_loop(void *arg)
 				in_tick = false;
 			continue;
 		}
+		tick_clock_now(&held_from);
 		now = time(NULL);
 		committed_refresh(now);
 		wake_schedulers(last, now);
 		repair(now);
 		finish_graced(now);
 		last = now;
+		tick_clock_now(&held_to);
 		unlock_slurmctld(locks);
+		/* every tick takes the write locks */
+		held_us = tick_clock_since(&held_from, &held_to, &cpu_us);
+		if (tick_stats_add(&stats, held_us, held_us, cpu_us, summary,
+				   sizeof(summary)))
+			verbose("%s: tick %s", plugin_type, summary);
 		slurm_mutex_lock(&state_lock);
 		in_tick = false;
 	}
