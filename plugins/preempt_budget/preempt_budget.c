@@ -120,6 +120,11 @@ static size_t graced_n, graced_cap;
 static const struct sb_budget_ops *ops;
 static time_t ops_conf_update = -1;	/* slurm_conf.last_update looked up at */
 static bool ops_missing_logged;
+static unsigned ops_misses;	/* ticks without finding a loaded copy */
+
+/* Ticks to wait for priority_budget.so to be loaded before saying that it
+ * cannot be found (slurmctld loads it after this plugin). */
+#define OPS_MISSES_MAX 30
 
 /* ------------------------------------------------------------- partner */
 
@@ -202,11 +207,17 @@ static void partner_refresh(void)
 
 	if (ops_conf_update == slurm_conf.last_update && ops)
 		return;
-	if (ops_conf_update != slurm_conf.last_update)
+	if (ops_conf_update != slurm_conf.last_update) {
 		ops_missing_logged = false;
+		ops_misses = 0;
+	}
 	ops_conf_update = slurm_conf.last_update;
 	if (!xstrcmp(slurm_conf.priority_type, PARTNER)) {
 		o = budget_ops_find(err, sizeof(err));
+		if (!o && !err[0] && ++ops_misses >= OPS_MISSES_MAX)
+			snprintf(err, sizeof(err), "PriorityType is %s, but no "
+				 "loaded %s was found beside this plugin or in "
+				 "PluginDir", PARTNER, PARTNER_SO);
 		if (!o && err[0] && !ops_missing_logged) {
 			error("%s: %s; working as without %s (allocated jobs "
 			      "never preempt allocated ones)", plugin_type,

@@ -35,36 +35,61 @@ partner_log_absent() {
 	fi
 }
 
-# untagged USER ARGS... - submit held, replace the contract tag in the
-# AdminComment as an administrator would (a job submitted around
-# job_submit/budget has none), release it; prints the job id.
-untagged() {
-	local id
-	id=$(submit "$1" -H "${@:2}")
-	scontrol update jobid="$id" admincomment=imported-without-budget-tag
-	[ "$(job_field "$id" AdminComment)" = imported-without-budget-tag ] || {
-		say "job $id: AdminComment is '$(job_field "$id" AdminComment)', wanted the tag replaced"
-		return 1
-	}
-	scontrol release "$id"
-	echo "$id"
+# with_extra_conf LINES - restart the daemons with LINES appended to
+# slurm.conf ("" for the normal configuration), and wait until slurmctld
+# logs that it runs.
+with_extra_conf() {
+	local off
+	off=$(partner_log_mark)
+	SB_SLURM_CONF_EXTRA=$1 "$SB_REPO/contrib/cluster.sh" up >/dev/null
+	partner_log_wait "$off" "slurmctld version" 60 >/dev/null
 }
 
-# A running or pending job without a valid tag is unallocated for both
-# plugins: as a preemptor it never preempts (before issue 10 preempt/budget
-# counted it as allocated and let it preempt unallocated jobs), as a victim
-# it is preempted at once by an allocated job although its submitted
-# contract asked for 40 minutes.
+# running_none IDS... - wait up to 30 s until none of the jobs holds GPUs.
+running_none() {
+	local i id busy
+	for ((i = 0; i < 60; i++)); do
+		busy=
+		for id in "$@"; do
+			case $(job_field "$id" JobState) in RUNNING | COMPLETING) busy=$id ;; esac
+		done
+		[ -z "$busy" ] && return 0
+		sleep 0.5
+	done
+	say "job $busy still holds its GPUs after 30 s"
+	return 1
+}
+
+# A job without a contract tag (here: submitted while job_submit/budget was
+# not loaded, as a job started before the plugins were) is unallocated for
+# both plugins: as a preemptor it never preempts (before issue 10
+# preempt/budget counted it as allocated and let it preempt unallocated
+# jobs), as a victim it is preempted at once by an allocated job although
+# its submitter asked for 40 protected minutes.
 test_partner_untagged_job_is_unallocated() {
 	clear_cluster
-	local u=() n a off victims=() id hit=0 line
-	trap 'scontrol setdebug info' EXIT
+	local u=() n a off victims=() id hit=0 line node
+	trap 'scontrol setdebug info; "$SB_REPO/contrib/cluster.sh" up >/dev/null 2>&1' EXIT
+	# job_submit/all_partitions instead of budget: nothing writes a tag
+	with_extra_conf "JobSubmitPlugins=all_partitions"
+	n=$(submit sb-alice -H --min-runtime=40 -G 8 --wrap 'sleep 5')
+	for node in gpu01 gpu02 gpu03 gpu04; do
+		victims+=("$(submit sb-alice -H -w "$node" -G 8 --min-runtime=40 --wrap 'sleep 300')")
+	done
+	off=$(partner_log_mark)
+	with_extra_conf ""
+	partner_log_wait "$off" "preempt/budget: using priority/budget's budget view" 30 >/dev/null
+	for id in "$n" "${victims[@]}"; do
+		[[ "$(job_field "$id" AdminComment)" != *budget:* ]] ||
+			{ say "job $id has a contract tag: $(job_field "$id" AdminComment)"; return 1; }
+	done
+
 	# preemptor side: the cluster full of unallocated jobs
 	mapfile -t u < <(fill_nodes sb-carol --min-runtime=0 --resumable --wrap 'sleep 300')
 	wait_running "${u[@]}"
 	scontrol setdebug debug2
 	off=$(partner_log_mark)
-	n=$(untagged sb-alice --min-runtime=40 -G 8 --wrap 'sleep 5')
+	scontrol release "$n"
 	line=$(partner_log_wait "$off" "JobId=$n may not preempt JobId=" 30)
 	expect_in "$line" ": an unallocated job never preempts"
 	scontrol setdebug info
@@ -74,13 +99,11 @@ test_partner_untagged_job_is_unallocated() {
 	done
 	[ "$(job_field "$n" JobState)" = PENDING ] || { say "untagged job $n: $(job_field "$n" JobState)"; return 1; }
 	partner_log_absent "$off" "for JobId=$n "
-	scancel "$n"
-	clear_cluster
+	scancel "$n" "${u[@]}"
+	running_none "$n" "${u[@]}"
 
-	# victim side: untagged jobs asked for 40 protected minutes, get none
-	mapfile -t victims < <(for node in gpu01 gpu02 gpu03 gpu04; do
-		untagged sb-alice -w "$node" -G 8 --min-runtime=40 --resumable --wrap 'sleep 300'
-	done)
+	# victim side: no tag, no protection
+	scontrol release "${victims[@]}"
 	wait_running "${victims[@]}"
 	off=$(partner_log_mark)
 	a=$(submit sb-bob --min-runtime=0:05 -G 8 --wrap 'sleep 5')
@@ -92,9 +115,10 @@ test_partner_untagged_job_is_unallocated() {
 		fi
 	done
 	[ "$hit" = 1 ] || { say "expected one untagged victim for job $a, got $hit"; return 1; }
-	partner_log_wait "$off" "for JobId=$a " 10 | grep -q "(unallocated," ||
-		{ say "the victim was not logged as unallocated"; return 1; }
+	line=$(partner_log_wait "$off" "for JobId=$a " 10)
+	expect_in "$line" "(unallocated, priority"
 	clear_cluster
+	trap - EXIT
 }
 
 # preempt/budget with PriorityType=priority/multifactor: one log line at
@@ -104,11 +128,13 @@ test_partner_untagged_job_is_unallocated() {
 test_partner_degraded_without_priority_budget() {
 	clear_cluster
 	local u=() v=() a b id off hit=0 line
-	trap 'scontrol setdebug info 2>/dev/null; SB_SLURM_CONF_EXTRA= "$SB_REPO/contrib/cluster.sh" up >/dev/null 2>&1' EXIT
+	trap 'scontrol setdebug info 2>/dev/null; "$SB_REPO/contrib/cluster.sh" up >/dev/null 2>&1' EXIT
 	off=$(partner_log_mark)
-	SB_SLURM_CONF_EXTRA="PriorityType=priority/multifactor" "$SB_REPO/contrib/cluster.sh" up >/dev/null
-	partner_log_wait "$off" "preempt/budget: PriorityType is priority/multifactor, not priority/budget: " 60
-	partner_log_wait "$off" "slurmctld version" 60 >/dev/null
+	# (multifactor with every weight 0 gives priority 0: held)
+	with_extra_conf "PriorityType=priority/multifactor
+PriorityWeightAge=1000
+PriorityWeightFairshare=1000"
+	partner_log_wait "$off" "preempt/budget: PriorityType is priority/multifactor, not priority/budget: " 10
 	partner_log_absent "$off" "using priority/budget's budget view"
 
 	# an allocated job still preempts an unallocated one at once
@@ -129,9 +155,9 @@ test_partner_degraded_without_priority_budget() {
 	scontrol setdebug debug2
 	off=$(partner_log_mark)
 	b=$(submit sb-bob -H --min-runtime=0:05 -G 8 --wrap 'sleep 5')
+	scontrol release "$b"
 	scontrol update jobid="$b" priority=1000000
-	line=$(partner_log_wait "$off" "JobId=$b may not preempt JobId=" 30)
-	expect_in "$line" ": no budget standing is known"
+	partner_log_wait "$off" "JobId=$b may not preempt JobId=${v[0]}: no budget standing is known" 30
 	scontrol setdebug info
 	for id in "${v[@]}"; do
 		[ "$(job_field "$id" JobState)" = RUNNING ] && [ "$(restarts "$id")" = 0 ] ||
@@ -142,8 +168,8 @@ test_partner_degraded_without_priority_budget() {
 
 	# back to the normal configuration: the partner is found again
 	off=$(partner_log_mark)
-	SB_SLURM_CONF_EXTRA= "$SB_REPO/contrib/cluster.sh" up >/dev/null
-	partner_log_wait "$off" "preempt/budget: using priority/budget's budget view" 60
+	with_extra_conf ""
+	partner_log_wait "$off" "preempt/budget: using priority/budget's budget view" 30
 	partner_log_absent "$off" "PriorityType is priority/multifactor"
 	[ "$(scontrol show config | sed -n 's/^PriorityType *= *//p')" = priority/budget ] ||
 		{ say "PriorityType not restored"; return 1; }
