@@ -130,6 +130,9 @@ summaries_after() {
 	tail -c +"$(($1 + 1))" "$ctld_log" | grep -o 'preempt/budget: tick over .*' || true
 }
 
+# have_summaries OFFSET N: at least N summaries after OFFSET.
+have_summaries() { [ "$(summaries_after "$1" | wc -l)" -ge "$2" ]; }
+
 do_measure() {
 	[ -n "$plugins" ] && [ -n "$label" ] || die "measure needs --plugins DIR and --label L"
 	local off got
@@ -140,8 +143,7 @@ do_measure() {
 	cluster restart-ctld >/dev/null
 	wait_until 300 running_full || die "$label: only $(count_jobs R) of 32 jobs run after the restart"
 	say "$label: $(count_jobs R) running, $(count_jobs PD) pending; waiting for $((summaries + 1)) summaries"
-	wait_until $(((summaries + 2) * 75)) \
-		test "$(summaries_after "$off" | wc -l)" -ge $((summaries + 1)) ||
+	wait_until $(((summaries + 2) * 75)) have_summaries "$off" $((summaries + 1)) ||
 		die "$label: the tick summaries did not appear in $ctld_log (SlurmctldDebug=verbose, instrumented plugins?)"
 	got=$(summaries_after "$off" | sed -n "2,$((summaries + 1))p")
 	printf '%s\n' "$got" | sed "s|^preempt/budget: tick |$label: |"
