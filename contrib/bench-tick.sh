@@ -30,9 +30,11 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${SB_BUILD_DIR:-$repo/_build}
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 cmd=${1:-}
 [ $# -gt 0 ] && shift
-jobs=50000 accounts=1000 summaries=3 plugins= before= after= label=
+case $cmd in -h | --help | help | '') usage; exit 0 ;; esac
+jobs=50000 accounts=1000 summaries=3 plugins='' before='' after='' label=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--jobs) jobs=${2:?--jobs needs a number}; shift 2 ;;
@@ -42,7 +44,7 @@ while [ $# -gt 0 ]; do
 	--before) before=${2:?--before needs a build directory}; shift 2 ;;
 	--after) after=${2:?--after needs a build directory}; shift 2 ;;
 	--label) label=${2:?--label needs a word}; shift 2 ;;
-	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) usage; exit 0 ;;
 	*) echo "bench-tick.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -134,7 +136,7 @@ summaries_after() {
 have_summaries() { [ "$(summaries_after "$1" | wc -l)" -ge "$2" ]; }
 
 do_measure() {
-	[ -n "$plugins" ] && [ -n "$label" ] || die "measure needs --plugins DIR and --label L"
+	if [ -z "$plugins" ] || [ -z "$label" ]; then die "measure needs --plugins DIR and --label L"; fi
 	local off got
 	eval "$(cluster env)"
 	install_plugins "$plugins"
@@ -154,7 +156,7 @@ setup) do_setup ;;
 measure) do_measure ;;
 down) cluster down ;;
 all)
-	[ -n "$before" ] && [ -n "$after" ] || die "all needs --before DIR and --after DIR"
+	if [ -z "$before" ] || [ -z "$after" ]; then die "all needs --before DIR and --after DIR"; fi
 	trap 'cluster down >/dev/null 2>&1 || true' EXIT
 	plugins=$before do_setup
 	plugins=$before label=before do_measure

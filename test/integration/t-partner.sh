@@ -94,8 +94,10 @@ test_partner_untagged_job_is_unallocated() {
 	expect_in "$line" ": an unallocated job never preempts"
 	scontrol setdebug info
 	for id in "${u[@]}"; do
-		[ "$(job_field "$id" JobState)" = RUNNING ] && [ "$(restarts "$id")" = 0 ] ||
-			{ say "unallocated job $id was disturbed by untagged job $n"; return 1; }
+		if [ "$(job_field "$id" JobState)" != RUNNING ] || [ "$(restarts "$id")" != 0 ]; then
+			say "unallocated job $id was disturbed by untagged job $n"
+			return 1
+		fi
 	done
 	[ "$(job_field "$n" JobState)" = PENDING ] || { say "untagged job $n: $(job_field "$n" JobState)"; return 1; }
 	partner_log_absent "$off" "for JobId=$n "
@@ -160,8 +162,10 @@ PriorityWeightFairshare=1000"
 	partner_log_wait "$off" "JobId=$b may not preempt JobId=${v[0]}: no budget standing is known" 30
 	scontrol setdebug info
 	for id in "${v[@]}"; do
-		[ "$(job_field "$id" JobState)" = RUNNING ] && [ "$(restarts "$id")" = 0 ] ||
-			{ say "allocated job $id was preempted in degraded mode"; return 1; }
+		if [ "$(job_field "$id" JobState)" != RUNNING ] || [ "$(restarts "$id")" != 0 ]; then
+			say "allocated job $id was preempted in degraded mode"
+			return 1
+		fi
 	done
 	[ "$(job_field "$b" JobState)" = PENDING ] || { say "job $b: $(job_field "$b" JobState)"; return 1; }
 	clear_cluster
