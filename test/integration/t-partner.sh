@@ -179,3 +179,33 @@ PriorityWeightFairshare=1000"
 		{ say "PriorityType not restored"; return 1; }
 	trap - EXIT
 }
+
+# priority/budget without preempt/budget: a warning at start, and jobs are
+# still ordered and run (nothing is preempted: an allocated job waits for
+# an unallocated one to end).
+test_partner_priority_alone() {
+	clear_cluster
+	local u=() a off id end first_end
+	trap '"$SB_REPO/contrib/cluster.sh" up >/dev/null 2>&1' EXIT
+	off=$(partner_log_mark)
+	with_extra_conf "PreemptType=preempt/none
+PreemptMode=OFF"
+	partner_log_wait "$off" "priority/budget: warning: PreemptType is preempt/none, not preempt/budget: " 10
+	partner_log_absent "$off" "] preempt/budget: "
+	mapfile -t u < <(fill_nodes sb-carol --min-runtime=0 --wrap 'sleep 8')
+	wait_running "${u[@]}"
+	a=$(submit sb-alice --min-runtime=0:05 -G 8 --wrap 'sleep 1')
+	wait_state "$a" COMPLETED 60
+	first_end=
+	for id in "${u[@]}"; do
+		[ "$(restarts "$id")" = 0 ] || { say "job $id was preempted without preempt/budget"; return 1; }
+		end=$(date -d "$(job_field "$id" EndTime)" +%s)
+		if [ -z "$first_end" ] || [ "$end" -lt "$first_end" ]; then first_end=$end; fi
+	done
+	[ "$(started "$a")" -ge "$first_end" ] ||
+		{ say "job $a started at $(started "$a"), before the first unallocated job ended ($first_end)"; return 1; }
+	off=$(partner_log_mark)
+	with_extra_conf ""
+	partner_log_wait "$off" "preempt/budget: using priority/budget's budget view" 30 >/dev/null
+	trap - EXIT
+}
