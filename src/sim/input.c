@@ -922,47 +922,8 @@ int sim_tree_load(const char *file, struct sim_tree *out, char *msg,
 int sim_config_parse(const char *name, const char *text, struct sb_config *cfg,
 		     char *msg, size_t msglen)
 {
-	char *copy = strdup(text), *cur, *s;
-	char why[SIM_MSG];
-	size_t line = 0;
-	int rc = -1;
-
-	if (!copy) {
-		fail(msg, msglen, name, 0, "out of memory");
-		return -1;
-	}
-	cur = copy;
-	while ((s = next_line(&cur))) {
-		char *hash, *eq, *key, *val;
-
-		line++;
-		if ((hash = strchr(s, '#')))
-			*hash = '\0';
-		s = trim(s);
-		if (!*s)
-			continue;
-		eq = strchr(s, '=');
-		if (!eq) {
-			fail(msg, msglen, name, line,
-			     "'%s': expected Key=Value", s);
-			goto out;
-		}
-		*eq = '\0';
-		key = trim(s);
-		val = trim(eq + 1);
-		if (sb_config_set(cfg, key, val, why, sizeof(why)) != SB_OK) {
-			fail(msg, msglen, name, line, "%s", why);
-			goto out;
-		}
-	}
-	if (sb_config_check(cfg, why, sizeof(why)) != SB_OK) {
-		fail(msg, msglen, name, 0, "%s", why);
-		goto out;
-	}
-	rc = 0;
-out:
-	free(copy);
-	return rc;
+	/* the one grammar of budget.conf, shared with the plugins and sbudget */
+	return sb_config_parse(cfg, text, name, msg, msglen) == SB_OK ? 0 : -1;
 }
 
 int sim_config_load(const char *file, struct sb_config *cfg, char *msg,

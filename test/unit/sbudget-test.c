@@ -331,7 +331,9 @@ struct conf_case {
 
 static const struct conf_case confs[] = {
 	{ "", 0, 7 * 86400, "gres/gpu", NULL },
-	{ "# comment\nLookbackWindow=1-0 BucketWidth=1\n", 0, 86400, "gres/gpu", NULL },
+	{ "# comment\nLookbackWindow=1-0\nBucketWidth=1\n", 0, 86400, "gres/gpu", NULL },
+	/* as Slurm's parse_config: one Key=Value per line */
+	{ "LookbackWindow=1-0 BucketWidth=1\n", -1, 0, NULL, "line 1: 'BucketWidth=1' after LookbackWindow=1-0: one Key=Value per line" },
 	{ "LookbackWindow=2-0 # trailing\nChargeTRES=cpu\n", 0, 2 * 86400, "cpu", NULL },
 	{ "lookbackwindow=1-0\n", 0, 86400, "gres/gpu", NULL },
 	{ "\n\nNoSuchKey=1\n", -1, 0, NULL, "line 3" },
