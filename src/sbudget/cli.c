@@ -365,6 +365,7 @@ static int apply_option(struct sbc_cmd *cmd, const char *arg, bool *help,
 		{ "--noheader", 'n' }, { "--immediate", 'i' },
 		{ "--quiet", 'Q' }, { "--json", 'j' }, { "--help", 'h' },
 		{ "--version", 'V' }, { "--usage", 'h' },
+		{ "--verbose", 'v' },
 	};
 	char q[80], shorts[64];
 	size_t i;
@@ -394,6 +395,7 @@ static int apply_option(struct sbc_cmd *cmd, const char *arg, bool *help,
 		case 'n': cmd->noheader = true; break;
 		case 'i': cmd->immediate = true; break;
 		case 'Q': cmd->quiet = true; break;
+		case 'v': cmd->verbose = true; break;
 		case 'h': *help = true; break;
 		case 'V': *version = true; break;
 		default:

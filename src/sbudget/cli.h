@@ -53,6 +53,7 @@ struct sbc_cmd {
 	bool noheader;		/* -n */
 	bool immediate;		/* -i: commit without asking */
 	bool quiet;		/* -Q */
+	bool verbose;		/* -v: budget.conf's settings on stderr */
 	/* where account=A[,B] [user=U[,V]] */
 	size_t naccounts;
 	char accounts[SBC_MAX_NAMES][SBC_NAME_MAX];
