@@ -460,9 +460,11 @@ static int parse_pair(struct lex *lx, struct sb_config *cfg, char *s,
 				"and '#' starts a comment");
 	if ((idx = key_index(key)) >= 0) {
 		if (lx->first_line[idx])
-			return lex_fail(lx, line, SB_EDUPLICATE, "%s is given "
-					"again (first on line %u): give each "
-					"key once", sb_config_keys[idx],
+			return lex_fail(lx, line, SB_EDUPLICATE, "%s='%s' gives "
+					"the key again (first on line %u): "
+					"give each key once",
+					sb_config_keys[idx],
+					sb_quote(val, q3, sizeof(q3)),
 					lx->first_line[idx]);
 		lx->first_line[idx] = line;
 	}

@@ -165,7 +165,8 @@ static const struct conf_case conf_cases[] = {
 
 	/* --- refused here, accepted by Slurm's parse_config (on purpose) */
 	{ "duplicate", "CalcPeriod=30\n# again\ncalcperiod=40\n", 0,
-	  D "3: CalcPeriod is given again (first on line 1): give each key once",
+	  D "3: CalcPeriod='40' gives the key again (first on line 1): give "
+	  "each key once",
 	  ACCEPTS, 0, 0 },
 	{ "operator-plus", "CalcPeriod+=60\n", 0,
 	  D "1: 'CalcPeriod+=': operators are not supported; write "
