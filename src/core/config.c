@@ -388,9 +388,8 @@ static int parse_pair(struct lex *lx, struct sb_config *cfg, char *s,
 {
 	char q[256], q2[256], q3[256], why[512];
 	char *key, *key_end, *vstart, *val, *val_end, *rest;
-	int idx, rc;
-
 	size_t n = strlen(s);
+	int idx, rc;
 
 	/* white space at the ends never matters: drop it (and the newline) */
 	while (n > 0 && is_ws(s[n - 1]))
