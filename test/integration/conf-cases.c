@@ -4,6 +4,10 @@
  * (test/integration/t-conf.sh), with the core's verdict on each.
  *
  * Usage: conf-cases DIR
+ *        conf-cases --read FILE...
+ * The second form prints the core's verdict on each FILE, one line
+ * "FILE<TAB>ok<TAB>DESCRIBE" or "FILE<TAB>refused<TAB>MESSAGE" (origin "b"),
+ * as conf-slurm-probe prints Slurm's.  The first writes
  *   DIR/NAME.conf   the text of each case
  *   DIR/cases.tsv   NAME TAB ok|refused TAB same|accepts TAB RESULT, where
  *                   RESULT is sb_config_describe() of an accepted text, or
@@ -38,6 +42,58 @@ static int write_file(const char *path, const char *text)
 	return 0;
 }
 
+/* The whole of @path as a malloc'd string (it ends at a NUL byte). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL, *t;
+	size_t len = 0, cap = 0, r;
+
+	if (!f)
+		return NULL;
+	do {
+		if (len + 4096 + 1 > cap) {
+			cap = cap ? 2 * cap : 8192;
+			if (!(t = realloc(text, cap))) {
+				free(text);
+				fclose(f);
+				return NULL;
+			}
+			text = t;
+		}
+		r = fread(text + len, 1, 4096, f);
+		len += r;
+	} while (r > 0);
+	fclose(f);
+	text[len] = '\0';
+	return text;
+}
+
+static int read_files(int n, char **files)
+{
+	char msg[1024], desc[512];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct sb_config cfg;
+		char *text = slurp(files[i]);
+
+		if (!text) {
+			fprintf(stderr, "conf-cases: cannot read %s: %s\n",
+				files[i], strerror(errno));
+			return 2;
+		}
+		sb_config_init(&cfg);
+		if (sb_config_parse(&cfg, text, "b", msg, sizeof(msg)) == SB_OK)
+			printf("%s\tok\t%s\n", files[i],
+			       sb_config_describe(&cfg, desc, sizeof(desc)));
+		else
+			printf("%s\trefused\t%s\n", files[i], msg);
+		free(text);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char path[4096], msg[1024], desc[512];
@@ -46,8 +102,11 @@ int main(int argc, char **argv)
 	size_t i;
 	int rc = 0;
 
+	if (argc >= 2 && !strcmp(argv[1], "--read"))
+		return read_files(argc - 2, argv + 2);
 	if (argc != 2) {
-		fprintf(stderr, "usage: conf-cases DIR\n");
+		fprintf(stderr, "usage: conf-cases DIR | conf-cases --read "
+			"FILE...\n");
 		return 2;
 	}
 	snprintf(path, sizeof(path), "%s/cases.tsv", argv[1]);
