@@ -1,42 +1,14 @@
 /*
  * input.c - budget.conf for sbudget-sim (sim_config_parse(),
- * sim_config_load()).  The other readers are in their own files (input.h
- * lists them); the text helpers below are text.c's, under the names this
- * file has always used.
+ * sim_config_load()): the core's grammar, sb_config_parse(), as the plugins
+ * and sbudget read it.  The other readers are in their own files (input.h
+ * lists them).
  */
-#include <stdarg.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "sb/config.h"
 #include "sb/error.h"
 #include "input.h"
-
-/* The helpers sim_config_parse() uses (marked unused so that a body that
- * needs fewer of them still builds with -Werror). */
-static void fail(char *msg, size_t msglen, const char *name, size_t line,
-		 const char *fmt, ...)
-	__attribute__((format(printf, 5, 6), unused));
-
-static void fail(char *msg, size_t msglen, const char *name, size_t line,
-		 const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	sim__vfail(msg, msglen, name, line, fmt, ap);
-	va_end(ap);
-}
-
-static __attribute__((unused)) char *next_line(char **cur)
-{
-	return sim__next_line(cur);
-}
-
-static __attribute__((unused)) char *trim(char *s)
-{
-	return sim__trim(s);
-}
 
 /* ---------------------------------------------------------- budget.conf */
 
