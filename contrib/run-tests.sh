@@ -19,7 +19,7 @@ keep=0 pattern=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--keep-cluster) keep=1; shift ;;
-	-h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "run-tests.sh: unknown option '$1' (accepted: --keep-cluster, --help, PATTERN)" >&2; exit 2 ;;
 	*) pattern=$1; shift ;;
 	esac
