@@ -137,8 +137,8 @@ DefaultMinRuntime=5
 MinRuntimeMax=3"
 	id=$(submit sb-alice -G 1 --wrap true)
 	expect_in "$(job_field "$id" AdminComment)" "min_runtime=300"
-	wait_log "$mark" "unrecognized key: MinRuntimeMax"
-	wait_log "$mark" "job_submit/budget: .*budget\.conf is not valid"
+	wait_log "$mark" "job_submit/budget: .*budget\.conf line 3: unknown key 'MinRuntimeMax'"
+	wait_log "$mark" "job_submit/budget: keeping the previous settings"
 	ctld_alive
 
 	# A bad value: named with its key, previous settings kept.
