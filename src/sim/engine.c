@@ -17,9 +17,10 @@
  * starts (first fit, cluster.c).  An allocated job that does not fit tries
  * preemption (victims.c); a victim is requeued (back to the queue after
  * the grace time plus --requeue-delay) or cancelled, as sb_preempt_action()
- * says.  Backfill: greedy (a lower job starts whenever it fits now;
- * Slurm's backfill would also hold GPUs for higher jobs) or none (the pass
- * stops at the first job that cannot start, Slurm's main scheduler).
+ * says.  Backfill: reserve (Slurm's sched/backfill: the first jobs that
+ * cannot start get reservations lower jobs may not delay; backfill.c),
+ * greedy (a lower job starts whenever it fits now) or none (the pass stops
+ * at the first job that cannot start, Slurm's main scheduler).
  *
  * Baseline policy (the static-class system budgets replace, for
  * comparison; doc/sim.md "Baseline policy"): static classes LOW/NORMAL/HIGH
@@ -50,7 +51,8 @@ void sim_params_init(struct sim_params *p)
 	sb_config_init(&p->cfg);
 	p->requeue_delay = 121;	/* Slurm: cred_expire (120 s) + 1 */
 	p->restart = false;
-	p->backfill = SIM_BACKFILL_GREEDY;
+	p->backfill = SIM_BACKFILL_RESERVE;
+	p->reserve = 1;
 	p->until = SIM_NEVER;
 	p->hold_leftovers = true;
 }
@@ -126,6 +128,7 @@ void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 	struct js *x = &s->js[job];
 	const struct sim_job *j = &s->w->jobs[job];
 
+	s->clv++;
 	if (push_nodes(s, s->nodebuf, nn, &x->node_off))
 		return;
 	x->nnodes = nn;
@@ -164,6 +167,7 @@ static void unrun(struct sim *s, uint32_t job)
 	struct js *x = &s->js[job];
 	uint32_t last = s->running[--s->nrunning];
 
+	s->clv++;
 	s->rr[x->ridx] = s->rr[s->nrunning];
 	s->running[x->ridx] = last;
 	s->js[last].ridx = x->ridx;
@@ -277,28 +281,32 @@ static bool try_job(struct sim *s, struct qv *q, uint32_t i, int64_t now,
 {
 	uint32_t job = q->v[i].job, nn;
 	const struct sim_job *j = &s->w->jobs[job];
-	bool within = sim__is_budget(s) || within_cap(s, j);
+	bool within = sim__is_budget(s) || within_cap(s, j), blocked = false;
 	uint64_t mask;
 
 	if (j->gpus < *pf) {
-		nn = sim_place(&s->cl, j->gpus, s->nodebuf, &mask);
+		nn = sim__bf_place(s, job, now, &mask, &blocked);
 		if (nn) {
 			sim__dequeue_at(s, q, i);
 			sim__start(s, job, now, nn, mask, sim__is_budget(s) ?
 				   !sim__allocated(s, job) : !within);
 			return true;
 		}
-		*pf = j->gpus;
+		if (!blocked)	/* it does not fit, reservations or not */
+			*pf = j->gpus;
 	}
-	if (may_preempt(s, job, within) && j->gpus < *ef) {
+	/* a job held back by a reservation waits: it does not preempt */
+	if (!blocked && may_preempt(s, job, within) && j->gpus < *ef) {
 		sim__dequeue_at(s, q, i);
 		if (sim__try_preempt(s, job, now)) {
+			s->bf_ok = false;	/* the cluster changed */
 			*pf = UINT32_MAX;	/* leftovers freed */
 			return true;
 		}
 		sim__enqueue_at(s, q, i, job);
 		*ef = j->gpus;
 	}
+	sim__bf_reserve(s, job, now);
 	return false;
 }
 
@@ -310,15 +318,19 @@ static void pass(struct sim *s, int64_t now)
 	uint32_t pf = UINT32_MAX, ef = UINT32_MAX, gi;
 	uint32_t ngr = sim__is_budget(s) ? s->ngorder : 3;
 	bool none = s->p->backfill == SIM_BACKFILL_NONE;
+	bool resv = s->p->backfill == SIM_BACKFILL_RESERVE;
 
 	s->r->passes++;
+	s->nresv = s->ntried = 0;	/* planned again */
+	s->bf_ok = false;
 	for (gi = 0; gi < ngr && !s->err; gi++) {
 		uint32_t g = sim__is_budget(s) ? s->gorder[gi] : gi;
 		struct qv *q = &s->q[g];
 		bool unalloc = sim__is_budget(s) && g >= s->t->n;
 		uint32_t i = 0, lim = unalloc ? pf : pf > ef ? pf : ef;
 
-		if (!q->n || sim__gmin(q) >= lim)
+		if (!q->n || (sim__gmin(q) >= lim &&
+			      (!resv || s->ntried >= s->p->reserve)))
 			continue;	/* nobody here can do anything */
 		while (i < q->n && !s->err) {
 			uint32_t qg = q->v[i].gpus, hi;
@@ -331,6 +343,7 @@ static void pass(struct sim *s, int64_t now)
 			     (!sim__is_budget(s) &&
 			      s->used_np[q->v[i].team] + qg >
 			      s->cap_np[q->v[i].team]))) {
+				sim__bf_reserve(s, q->v[i].job, now);
 				i++;
 				continue;
 			}
@@ -340,7 +353,8 @@ static void pass(struct sim *s, int64_t now)
 				return;
 			i++;
 			hi = pf > ef ? pf : ef;
-			if (!sim__any_below(s, hi, sim__is_budget(s) ? pf : hi))
+			if ((!resv || s->ntried >= s->p->reserve) &&
+			    !sim__any_below(s, hi, sim__is_budget(s) ? pf : hi))
 				return;
 		}
 	}
@@ -371,6 +385,7 @@ static void pass_arrivals(struct sim *s, int64_t now)
 	bool again = false;
 
 	s->r->passes++;
+	s->bf_ok = false;	/* rebuilt from the cluster as it is */
 	arr_sim = s;
 	qsort(s->arrivals, s->narrivals, sizeof(*s->arrivals), arr_cmp);
 	for (k = 0; k < s->narrivals && !s->err; k++) {
@@ -378,6 +393,7 @@ static void pass_arrivals(struct sim *s, int64_t now)
 		const struct sim_job *j = &s->w->jobs[job];
 		struct qv *q = &s->q[sim__group_of(s, job)];
 		bool within = sim__is_budget(s) || within_cap(s, j);
+		bool blocked;
 		uint64_t mask;
 
 		if (s->js[job].st != J_PENDING)
@@ -390,17 +406,18 @@ static void pass_arrivals(struct sim *s, int64_t now)
 			s->err = -1;
 			return;
 		}
-		nn = sim_place(&s->cl, j->gpus, s->nodebuf, &mask);
+		nn = sim__bf_place(s, job, now, &mask, &blocked);
 		if (nn) {
 			sim__dequeue_at(s, q, lo);
 			sim__start(s, job, now, nn, mask, sim__is_budget(s) ?
 				   !sim__allocated(s, job) : !within);
 			continue;
 		}
-		if (!may_preempt(s, job, within))
+		if (blocked || !may_preempt(s, job, within))
 			continue;
 		sim__dequeue_at(s, q, lo);
 		if (sim__try_preempt(s, job, now)) {
+			s->bf_ok = false;
 			again = true;
 			continue;
 		}
@@ -449,7 +466,7 @@ static int setup(struct sim *s)
 	uint32_t na = s->t->n;
 	int rc;
 
-	if (alloc_state(s))
+	if (alloc_state(s) || sim__bf_init(s))
 		return -1;
 	if (sim_cluster_init(&s->cl, s->p->nodes, s->p->gpus_per_node) ||
 	    sim_cluster_init(&s->tmp, s->p->nodes, s->p->gpus_per_node)) {
@@ -525,6 +542,7 @@ static void teardown(struct sim *s)
 	free(s->fresh);
 	sim_cluster_free(&s->cl);
 	sim_cluster_free(&s->tmp);
+	sim__bf_free(s);
 	sb_ledger_free(s->ledger);
 	sb_standing_free(s->st);
 	sb_view_free(&s->view);
@@ -596,6 +614,8 @@ static bool handle(struct sim *s, struct ev e, int64_t now, int64_t cp)
 		s->cl.free[nd] |= m;
 		s->cl.nfree[nd] += k;
 		s->cl.total_free += k;
+		s->held -= k;
+		s->clv++;
 		s->dirty = true;
 		return true;
 	}

@@ -93,6 +93,14 @@ struct cand {
 	uint32_t ri;		/* index into sim.rr */
 };
 
+/* A backfill reservation (backfill.c): @job starts at @t on these GPUs. */
+struct sim_resv {
+	uint32_t job;
+	int64_t t;
+	uint32_t node_off, nn;	/* its nodes: sim.resv_nodes[node_off..] */
+	uint64_t mask;		/* GPUs on each of them */
+};
+
 /* Pending jobs by GPUs, for sim__any_below(): bins 1..256, 257 = more. */
 #define SIM_HIST_BINS 258
 
@@ -144,6 +152,26 @@ struct sim {
 	size_t nholds, holds_cap;
 	struct sim_cluster tmp;
 	uint32_t *nodebuf;
+	/* backfill reservations (backfill.c), made by the last full pass */
+	struct sim_resv *resv;
+	uint32_t nresv, ntried;	/* made; tried (a plan may not exist) */
+	uint32_t *resv_nodes;
+	int64_t *gfree;		/* scratch: per GPU, when it is free */
+	int64_t *nodet;		/* scratch: per node */
+	uint32_t *nodeix;
+	struct sim_cluster bf;	/* scratch: the cluster less reservations */
+	bool bf_ok;		/* one reservation: bf is kept in step */
+	/* the first reservation of the last plan, reused while the cluster
+	 * is the same (clv: bumped by every start, stop and release) and
+	 * no GPUs are held (their free time depends on now) */
+	uint64_t clv;
+	uint64_t held;		/* GPUs held by stopping victims */
+	bool rc_ok, rc_none;
+	uint32_t rc_job;
+	uint64_t rc_clv;
+	struct sim_resv rc;
+	uint32_t *rc_nodes;
+	uint32_t bf_fail;	/* fewest GPUs that did not fit on bf */
 	char *msg;
 	size_t msglen;
 	int err;
@@ -194,6 +222,18 @@ void sim__tick(struct sim *s, int64_t T);
 
 /* victims.c */
 bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now);
+
+/* backfill.c */
+int sim__bf_init(struct sim *s);
+void sim__bf_free(struct sim *s);
+/* Place @job at @now on GPUs no binding reservation needs (one it would
+ * overlap and not end before); as sim_place() into s->nodebuf.  0 with
+ * *@blocked when it would fit but for reservations. */
+uint32_t sim__bf_place(struct sim *s, uint32_t job, int64_t now,
+		       uint64_t *mask, bool *blocked);
+/* @job cannot start at @now: reserve for it, if the pass has reservations
+ * left to make (sim_params.reserve). */
+void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now);
 
 /* engine.c */
 void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,

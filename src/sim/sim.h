@@ -208,7 +208,12 @@ char *sim_slurp(const char *file, char *msg, size_t msglen);
 /* ------------------------------------------------------------- the engine */
 
 enum sim_policy { SIM_POLICY_BUDGET = 0, SIM_POLICY_BASELINE = 1 };
-enum sim_backfill { SIM_BACKFILL_GREEDY = 0, SIM_BACKFILL_NONE = 1 };
+/* Backfill: greedy (a lower job starts whenever it fits now), none (a pass
+ * stops at the first job that cannot start: Slurm's main scheduler), or
+ * reserve (Slurm's sched/backfill: the first sim_params.reserve jobs that
+ * cannot start get a reservation a lower job may not delay; backfill.c). */
+enum sim_backfill { SIM_BACKFILL_GREEDY = 0, SIM_BACKFILL_NONE = 1,
+		    SIM_BACKFILL_RESERVE = 2 };
 
 struct sim_params {
 	enum sim_policy policy;
@@ -217,6 +222,7 @@ struct sim_params {
 	int64_t requeue_delay;		/* a requeued job's BeginTime offset */
 	bool restart;			/* requeued work restarts from zero */
 	enum sim_backfill backfill;
+	uint32_t reserve;		/* reservations per pass (reserve) */
 	int64_t until;			/* stop here; SIM_NEVER = run out */
 	bool best_fit;			/* placement (struct sim_cluster) */
 	bool hold_leftovers;		/* GPUs freed by preemption beyond the
@@ -269,6 +275,7 @@ struct sim_result {
 	uint64_t passes;		/* scheduling passes */
 	uint64_t recalcs;		/* standing recalculations */
 	uint64_t preemptions;
+	uint64_t reservations;		/* backfill reservations made */
 };
 
 void sim_result_free(struct sim_result *r);

@@ -229,6 +229,8 @@ static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t until)
 			s->cl.free[node] &= ~m;
 			s->cl.nfree[node] -= cnt;
 			s->cl.total_free -= cnt;
+			s->held += cnt;
+			s->clv++;
 			s->holds[s->nholds].node = node;
 			s->holds[s->nholds].mask = m;
 			sim__push(s, until, EV_RELEASE, (uint32_t)s->nholds, 0);
