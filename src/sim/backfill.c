@@ -50,6 +50,12 @@ int sim__bf_init(struct sim *s)
 	s->nodet = calloc(s->p->nodes, sizeof(*s->nodet));
 	s->nodeix = calloc(s->p->nodes, sizeof(*s->nodeix));
 	s->rc_nodes = calloc(s->p->nodes, sizeof(*s->rc_nodes));
+	s->hr_a = calloc(SIM_HIST_BINS, sizeof(*s->hr_a));
+	s->hr_u = calloc(SIM_HIST_BINS, sizeof(*s->hr_u));
+	if (!s->hr_a || !s->hr_u) {
+		sim__oom(s);
+		return -1;
+	}
 	if (!s->rc_nodes || !s->resv || !s->resv_nodes || !s->gfree || !s->nodet ||
 	    !s->nodeix || sim_cluster_init(&s->bf, s->p->nodes,
 					   s->p->gpus_per_node)) {
@@ -68,6 +74,8 @@ void sim__bf_free(struct sim *s)
 	free(s->nodet);
 	free(s->nodeix);
 	free(s->rc_nodes);
+	free(s->hr_a);
+	free(s->hr_u);
 	sim_cluster_free(&s->bf);
 }
 
@@ -108,6 +116,7 @@ static void bf_build(struct sim *s, const struct sim_resv *r)
 	memcpy(s->bf.free, s->cl.free, s->cl.nodes * sizeof(*s->cl.free));
 	memcpy(s->bf.nfree, s->cl.nfree, s->cl.nodes * sizeof(*s->cl.nfree));
 	s->bf.total_free = s->cl.total_free;
+	s->bf.nofit = UINT32_MAX;
 	if (r)
 		take(&s->bf, s->resv_nodes + r->node_off, r->nn, r->mask);
 	s->bf_ok = true;
@@ -164,6 +173,7 @@ uint32_t sim__bf_place(struct sim *s, uint32_t job, int64_t now,
 	memcpy(s->bf.free, s->cl.free, s->cl.nodes * sizeof(*s->cl.free));
 	memcpy(s->bf.nfree, s->cl.nfree, s->cl.nodes * sizeof(*s->cl.nfree));
 	s->bf.total_free = s->cl.total_free;
+	s->bf.nofit = UINT32_MAX;
 	for (k = 0; k < s->nresv; k++) {
 		const struct sim_resv *r = &s->resv[k];
 
@@ -201,6 +211,13 @@ static int64_t nth_time(const int64_t *t, uint32_t n, uint32_t g)
 	int64_t v[64];
 	uint32_t i, k;
 
+	if (g == 1 || g == n) {	/* the first, the last: no sort */
+		v[0] = t[0];
+		for (i = 1; i < n; i++)
+			if (g == 1 ? t[i] < v[0] : t[i] > v[0])
+				v[0] = t[i];
+		return v[0];
+	}
 	for (i = 0; i < n; i++) {
 		for (k = i; k > 0 && v[k - 1] > t[i]; k--)
 			v[k] = v[k - 1];
@@ -218,6 +235,12 @@ static int node_cmp(const void *a, const void *b)
 	if (cmp_t[x] != cmp_t[y])
 		return cmp_t[x] < cmp_t[y] ? -1 : 1;
 	return x < y ? -1 : x > y;
+}
+
+/* Node @x before node @y: earlier free time, then lower index. */
+static bool node_cmp2(const int64_t *t, uint32_t x, uint32_t y)
+{
+	return t[x] != t[y] ? t[x] < t[y] : x < y;
 }
 
 void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now)
@@ -247,18 +270,28 @@ void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now)
 	s->rc_job = job;
 	s->rc_clv = s->clv;
 	/* every GPU: when it is free */
-	for (i = 0; i < nodes; i++)
+	for (i = 0; i < nodes; i++) {
+		uint64_t f = s->cl.free[i];
+
+		if (s->cl.nfree[i] == gpn && !s->held) {
+			for (k = 0; k < gpn; k++)
+				g[i * gpn + k] = now;
+			continue;
+		}
 		for (k = 0; k < gpn; k++)
-			g[i * gpn + k] = s->cl.free[i] >> k & 1 ? now : held;
+			g[i * gpn + k] = f >> k & 1 ? now : held;
+	}
 	for (i = 0; i < s->nrunning; i++) {
 		const struct js *x = &s->js[s->running[i]];
 
 		for (a = 0; a < x->nnodes; a++) {
 			uint32_t nd = s->r->nodes[x->node_off + a];
 
-			for (k = 0; k < gpn; k++)
-				if (x->mask >> k & 1)
-					g[nd * gpn + k] = x->end_at;
+			uint64_t m = x->mask;
+
+			for (; m; m &= m - 1)
+				g[nd * gpn + (uint32_t)__builtin_ctzll(m)] =
+					x->end_at;
 		}
 	}
 	for (i = 0; i < s->nresv; i++)
@@ -302,8 +335,23 @@ void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now)
 			s->nodet[i] = nth_time(g + i * gpn, gpn, gpn);
 			s->nodeix[i] = i;
 		}
-		cmp_t = s->nodet;
-		qsort(s->nodeix, nodes, sizeof(*s->nodeix), node_cmp);
+		if (need <= 16 && need <= nodes) {
+			/* selection: the need first, in order */
+			for (a = 0; a < need; a++) {
+				uint32_t m = a;
+
+				for (i = a + 1; i < nodes; i++)
+					if (node_cmp2(s->nodet, s->nodeix[i],
+						      s->nodeix[m]))
+						m = i;
+				k = s->nodeix[a];
+				s->nodeix[a] = s->nodeix[m];
+				s->nodeix[m] = k;
+			}
+		} else {
+			cmp_t = s->nodet;
+			qsort(s->nodeix, nodes, sizeof(*s->nodeix), node_cmp);
+		}
 		if (need > nodes || s->nodet[s->nodeix[need - 1]] == INT64_MAX)
 			return;
 		r->t = s->nodet[s->nodeix[need - 1]];

@@ -334,16 +334,23 @@ static void pass(struct sim *s, int64_t now)
 			continue;	/* nobody here can do anything */
 		while (i < q->n && !s->err) {
 			uint32_t qg = q->v[i].gpus, hi;
+			/* it would fail as a job with fewer GPUs did; or,
+			 * under one reservation, beside it as a job with
+			 * fewer GPUs did, and it does not end before it */
+			bool fail = qg >= pf ||
+				(resv && s->nresv == 1 && s->bf_ok &&
+				 qg >= s->bf_fail &&
+				 now + (int64_t)q->v[i].rem > s->resv[0].t);
 
-			/* it would fail as a job with fewer GPUs did, and it
-			 * may not preempt (unallocated; baseline: over its
-			 * team's cap) */
-			if (!none && qg >= pf &&
+			/* ... and it may not preempt (unallocated;
+			 * baseline: over its team's cap) */
+			if (!none && fail &&
 			    (qg >= ef || unalloc ||
 			     (!sim__is_budget(s) &&
 			      s->used_np[q->v[i].team] + qg >
 			      s->cap_np[q->v[i].team]))) {
-				sim__bf_reserve(s, q->v[i].job, now);
+				if (resv && s->ntried < s->p->reserve)
+					sim__bf_reserve(s, q->v[i].job, now);
 				i++;
 				continue;
 			}
@@ -353,9 +360,23 @@ static void pass(struct sim *s, int64_t now)
 				return;
 			i++;
 			hi = pf > ef ? pf : ef;
-			if ((!resv || s->ntried >= s->p->reserve) &&
-			    !sim__any_below(s, hi, sim__is_budget(s) ? pf : hi))
+			if (resv && s->nresv == 1 && s->bf_ok &&
+			    s->ntried >= s->p->reserve) {
+				/* something may still start: a job that may
+				 * fit beside the reservation, or that fits and
+				 * ends before it; or preempt */
+				uint32_t lo = pf < s->bf_fail ? pf : s->bf_fail;
+
+				hi = lo > ef ? lo : ef;
+				if (!sim__any_below(s, hi, sim__is_budget(s) ?
+						    lo : hi) &&
+				    !sim__any_short(s, pf, s->resv[0].t - now))
+					return;
+			} else if ((!resv || s->ntried >= s->p->reserve) &&
+				   !sim__any_below(s, hi, sim__is_budget(s) ?
+						   pf : hi)) {
 				return;
+			}
 		}
 	}
 }
@@ -614,6 +635,7 @@ static bool handle(struct sim *s, struct ev e, int64_t now, int64_t cp)
 		s->cl.free[nd] |= m;
 		s->cl.nfree[nd] += k;
 		s->cl.total_free += k;
+		s->cl.nofit = UINT32_MAX;
 		s->held -= k;
 		s->clv++;
 		s->dirty = true;

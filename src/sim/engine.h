@@ -74,6 +74,8 @@ struct rrun {
 /* A queue entry: the job and its GPUs (the pass skips on GPUs alone). */
 struct qe {
 	uint32_t job, gpus, team;	/* team: its tree index (baseline cap) */
+	uint32_t rem;		/* its remaining duration, s (at most
+				 * UINT32_MAX): the backfill skip */
 };
 
 /* One pending queue, sorted by sim__q_before(). */
@@ -103,6 +105,8 @@ struct sim_resv {
 
 /* Pending jobs by GPUs, for sim__any_below(): bins 1..256, 257 = more. */
 #define SIM_HIST_BINS 258
+/* ... and by remaining duration: bucket b >= 1 holds [2^(b-1), 2^b) s. */
+#define SIM_RBUCKETS 64
 
 struct sim {
 	const struct sim_workload *w;
@@ -122,6 +126,8 @@ struct sim {
 	uint32_t ngorder;
 	size_t npending;
 	uint32_t hist_a[SIM_HIST_BINS], hist_u[SIM_HIST_BINS];
+	uint32_t (*hr_a)[SIM_RBUCKETS], (*hr_u)[SIM_RBUCKETS];	/* by bin
+							 * and bucket */
 	/* running */
 	uint32_t *running;
 	struct rrun *rr;	/* parallel to running: what preemption reads */
@@ -213,6 +219,9 @@ void sim__enqueue(struct sim *s, uint32_t job, int64_t t);
 void sim__dequeue_at(struct sim *s, struct qv *q, uint32_t i);
 void sim__enqueue_at(struct sim *s, struct qv *q, uint32_t i, uint32_t job);
 bool sim__any_below(const struct sim *s, uint32_t athr, uint32_t uthr);
+/* Any pending job with fewer GPUs than @thr that may run at most @d s
+ * (by buckets: may say yes for a job a little longer). */
+bool sim__any_short(const struct sim *s, uint32_t thr, int64_t d);
 
 /* charge.c */
 uint32_t sim__job_priority(const struct sim *s, uint32_t job, bool pending);

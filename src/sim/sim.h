@@ -308,6 +308,11 @@ struct sim_cluster {
 	uint64_t total_free;
 	bool best_fit;		/* single-node jobs: the node with the fewest
 				 * free GPUs that fit, not the first */
+	uint32_t nofit;		/* a hint: jobs of this many GPUs or more do
+				 * not fit (UINT32_MAX: unknown); sim_fits()
+				 * lowers it, sim_release() resets it; code
+				 * that frees GPUs in @free directly must
+				 * reset it */
 };
 
 int sim_cluster_init(struct sim_cluster *c, uint32_t nodes, uint32_t gpn);
@@ -322,7 +327,7 @@ void sim_cluster_free(struct sim_cluster *c);
  */
 uint32_t sim_place(struct sim_cluster *c, uint32_t gpus, uint32_t *nodes,
 		   uint64_t *mask);
-bool sim_fits(const struct sim_cluster *c, uint32_t gpus);
+bool sim_fits(struct sim_cluster *c, uint32_t gpus);
 void sim_release(struct sim_cluster *c, const uint32_t *nodes, uint32_t n,
 		 uint64_t mask);
 

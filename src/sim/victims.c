@@ -93,6 +93,7 @@ static void tmp_reset(struct sim *s)
 	memcpy(s->tmp.free, s->cl.free, s->cl.nodes * sizeof(*s->cl.free));
 	memcpy(s->tmp.nfree, s->cl.nfree, s->cl.nodes * sizeof(*s->cl.nfree));
 	s->tmp.total_free = s->cl.total_free;
+	s->tmp.nofit = UINT32_MAX;
 }
 
 /* Would a job of @gpus fit if all @nc candidates were preempted?  Per node:
