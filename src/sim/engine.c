@@ -77,6 +77,14 @@ int sim_job_contract(int64_t min_runtime, bool resumable, bool has_contract,
 	return sb_contract_of_job(tag, true, out);
 }
 
+const char *sim_fate_name(enum sim_fate f)
+{
+	static const char *const n[] = { "done", "requeued", "restarted",
+					 "cancelled", "unfinished" };
+
+	return (unsigned)f < sizeof(n) / sizeof(n[0]) ? n[f] : "?";
+}
+
 void sim__oom(struct sim *s)
 {
 	if (!s->err)
@@ -177,7 +185,7 @@ static void unrun(struct sim *s, uint32_t job)
 }
 
 static void add_seg(struct sim *s, uint32_t job, int64_t end, bool preempted,
-		    bool lost)
+		    bool lost, enum sim_fate fate)
 {
 	struct sim_result *r = s->r;
 	struct js *x = &s->js[job];
@@ -198,7 +206,7 @@ static void add_seg(struct sim *s, uint32_t job, int64_t end, bool preempted,
 		.end = end, .gpus = s->w->jobs[job].gpus,
 		.node_off = x->node_off, .nnodes = x->nnodes, .mask = x->mask,
 		.preemptible = x->preemptible, .preempted = preempted,
-		.lost = lost,
+		.lost = lost, .fate = (uint8_t)fate,
 	};
 }
 
@@ -213,7 +221,9 @@ static void stop(struct sim *s, uint32_t job, int64_t t)
 		SB_ACTION_REQUEUE : j->resumable;
 
 	sim__charge_end(s, job, t);
-	add_seg(s, job, t, !natural, !natural && (s->p->restart || !requeue));
+	add_seg(s, job, t, !natural, !natural && (s->p->restart || !requeue),
+		natural ? SIM_FATE_DONE : !requeue ? SIM_FATE_CANCELLED :
+		s->p->restart ? SIM_FATE_RESTARTED : SIM_FATE_REQUEUED);
 	s->r->jobs[job].end = t;
 	if (natural) {
 		x->st = J_DONE;
@@ -581,7 +591,8 @@ static void finish(struct sim *s, int64_t t_end)
 		if (x->st == J_RUNNING || x->st == J_STOPPING) {
 			int64_t e = x->start < t_end ? t_end : x->start;
 
-			add_seg(s, (uint32_t)i, e, false, false);
+			add_seg(s, (uint32_t)i, e, false, false,
+				SIM_FATE_UNFINISHED);
 			s->r->jobs[i].end = e;
 			s->r->jobs[i].how = SIM_END_UNFINISHED;
 		} else if (x->st == J_PENDING || x->st == J_WAITING ||
@@ -617,7 +628,7 @@ static bool handle(struct sim *s, struct ev e, int64_t now, int64_t cp)
 		s->dirty = true;	/* GPUs freed */
 		unrun(s, e.job);
 		sim__charge_end(s, e.job, now);
-		add_seg(s, e.job, now, false, false);
+		add_seg(s, e.job, now, false, false, SIM_FATE_DONE);
 		x->st = J_DONE;
 		s->r->jobs[e.job].end = now;
 		s->r->jobs[e.job].how = SIM_END_DONE;

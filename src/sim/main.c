@@ -582,17 +582,23 @@ static int run_segments(const struct opts *o, const struct sim_workload *w,
 		return 2;
 	}
 	fprintf(f, "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,"
-		"preempted,eligible_s\n");
+		"preempted,eligible_s,nodes,resumable,fate\n");
 	for (i = 0; i < r->nsegs; i++) {
 		const struct sim_seg *g = &r->segs[i];
 		const struct sim_job *j = &w->jobs[g->job];
+		uint32_t k;
 
 		seen[g->job] = true;
 		fprintf(f, "%u,%s,%u,%" PRId64 ",%" PRId64 ",%" PRId64
-			",%" PRId64 ",%d,%" PRId64 "\n", g->job + 1,
+			",%" PRId64 ",%d,%" PRId64 ",", g->job + 1,
 			t->path[j->team_node], j->gpus, j->min_runtime,
 			j->submit, g->start, g->end,
 			g->preempted ? 2 - g->lost : 0, g->eligible);
+		for (k = 0; k < g->nnodes; k++)
+			fprintf(f, "%s%u", k ? ";" : "",
+				r->nodes[g->node_off + k]);
+		fprintf(f, ",%d,%s\n", j->resumable,
+			sim_fate_name((enum sim_fate)g->fate));
 	}
 	for (i = 0; i < w->njobs; i++) {
 		const struct sim_job *j = &w->jobs[i];
@@ -604,7 +610,8 @@ static int run_segments(const struct opts *o, const struct sim_workload *w,
 			j->submit);
 		if (r->jobs[i].pending_since != SIM_NEVER)
 			fprintf(f, "%" PRId64, r->jobs[i].pending_since);
-		fputc('\n', f);
+		fprintf(f, ",,%d,%s\n", j->resumable,
+			r->jobs[i].pending_since != SIM_NEVER ? "pending" : "");
 	}
 	free(seen);
 	return close_out("--segments", o->segments, f);
@@ -689,6 +696,15 @@ static int cmd_run(struct opts *o)
 	rc = load_common(o, &t, &w, o->p.gpus_per_node, gpus);
 	if (rc)
 		goto out;
+	if (o->p.until != SIM_NEVER && w.njobs &&
+	    o->p.until < w.jobs[0].submit) {
+		rc = bad("--until %" PRId64 " is before the first submission "
+			 "(t=%" PRId64 " s, after slicing and --time-scale): "
+			 "nothing would be simulated; give --until %" PRId64
+			 " or later", o->p.until, w.jobs[0].submit,
+			 w.jobs[0].submit);
+		goto out;
+	}
 	t_start = now_s();
 	if (sim_run(&w, &t, &o->p, &r, msg, sizeof(msg))) {
 		rc = bad("simulation: %s", msg);

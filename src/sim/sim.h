@@ -249,7 +249,19 @@ struct sim_seg {
 	bool preempted;		/* ended by preemption */
 	bool lost;		/* ... and its work was thrown away (cancelled,
 				 * or requeued with --requeue-work restart) */
+	uint8_t fate;		/* enum sim_fate: how the run ended */
 };
+
+/* How a run ended (the segments' fate column). */
+enum sim_fate {
+	SIM_FATE_DONE = 0,	/* the job finished */
+	SIM_FATE_REQUEUED,	/* preempted, requeued, resumes its work */
+	SIM_FATE_RESTARTED,	/* preempted, requeued, starts over */
+	SIM_FATE_CANCELLED,	/* preempted and cancelled */
+	SIM_FATE_UNFINISHED,	/* still running when the simulation ended */
+};
+/* The fate's word in the segments ("done", "requeued", ...). */
+const char *sim_fate_name(enum sim_fate f);
 
 enum sim_job_end { SIM_END_DONE = 0, SIM_END_CANCELLED, SIM_END_UNFINISHED };
 
@@ -461,8 +473,15 @@ void sim_report_free(struct sim_report *rep);
  * preempted: 0 no, 1 preempted and its work lost (cancelled, or requeued
  * to start over), 2 preempted and its work kept (resumed).  eligible_s:
  * when the job began to ask for this run; empty or absent: submit_s for
- * its first run, the end of its previous run for a later one.  Lines of
- * one job must agree on team, gpus, min runtime, submit.
+ * its first run, the end of its previous run for a later one.  Optional
+ * (all three, after eligible_s): nodes, the run's node ids (0-based,
+ * ';' between them); resumable, 0 or 1 (the job's contract); fate, how the
+ * run ended: done, requeued (preempted, resumes), restarted (preempted,
+ * requeued from the beginning), cancelled (preempted), unfinished (running
+ * at the end); a line without a start: empty or pending.  The fate must
+ * agree with preempted (done/unfinished 0, restarted/cancelled 1,
+ * requeued 2).  Lines of one job must agree on team, gpus, min runtime,
+ * submit (and resumable).
  * Out: @jobs (node = the team's tree index), @segs; the caller frees both.
  * Return 0, or -1 with @msg "file:line: reason".
  */
