@@ -153,6 +153,21 @@ static uint32_t place_one(struct sim *s, uint32_t job, int64_t end,
 	return 0;
 }
 
+bool sim__bf_wants(const struct sim *s, uint32_t job)
+{
+	uint32_t k;
+
+	if (s->p->backfill != SIM_BACKFILL_RESERVE)
+		return false;
+	if (s->ntried < s->p->reserve)
+		return true;
+	for (k = 0; k < s->nresv; k++)
+		if (s->resv[k].job != job && s->js[s->resv[k].job].st ==
+		    J_PENDING && !binds(s, &s->resv[k], job))
+			return true;
+	return false;
+}
+
 uint32_t sim__bf_place(struct sim *s, uint32_t job, int64_t now,
 		       uint64_t *mask, bool *blocked)
 {

@@ -444,15 +444,18 @@ static void pass_arrivals(struct sim *s, int64_t now)
 				   !sim__allocated(s, job) : !within);
 			continue;
 		}
-		if (blocked || !may_preempt(s, job, within))
-			continue;
-		sim__dequeue_at(s, q, lo);
-		if (sim__try_preempt(s, job, now)) {
-			s->bf_ok = false;
-			again = true;
-			continue;
+		if (!blocked && may_preempt(s, job, within)) {
+			sim__dequeue_at(s, q, lo);
+			if (sim__try_preempt(s, job, now)) {
+				s->bf_ok = false;
+				again = true;
+				continue;
+			}
+			sim__enqueue_at(s, q, lo, job);
 		}
-		sim__enqueue_at(s, q, lo, job);
+		/* it cannot start: a full pass plans the reservations
+		 * again if it should have one */
+		again |= sim__bf_wants(s, job);
 	}
 	if (again && !s->err)
 		pass(s, now);

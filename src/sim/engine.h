@@ -243,6 +243,10 @@ uint32_t sim__bf_place(struct sim *s, uint32_t job, int64_t now,
 /* @job cannot start at @now: reserve for it, if the pass has reservations
  * left to make (sim_params.reserve). */
 void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now);
+/* Whether pending @job, which cannot start, would get a reservation the
+ * last plan lacks: reservations are left, or it comes before a reserved
+ * job in pass order. */
+bool sim__bf_wants(const struct sim *s, uint32_t job);
 
 /* engine.c */
 void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
