@@ -481,7 +481,8 @@ void sim_report_free(struct sim_report *rep);
  * at the end); a line without a start: empty or pending.  The fate must
  * agree with preempted (done/unfinished 0, restarted/cancelled 1,
  * requeued 2).  Lines of one job must agree on team, gpus, min runtime,
- * submit (and resumable).
+ * submit (the first line's resumable is the job's).  The metrics do not
+ * use nodes and fate: they are checked and kept for analysis.
  * Out: @jobs (node = the team's tree index), @segs; the caller frees both.
  * Return 0, or -1 with @msg "file:line: reason".
  */
