@@ -40,13 +40,14 @@
 int sim__bf_init(struct sim *s)
 {
 	uint32_t k = s->p->backfill == SIM_BACKFILL_RESERVE ? s->p->reserve : 0;
-	size_t g = (size_t)s->p->nodes * s->p->gpus_per_node;
+	size_t g = (size_t)s->p->nodes * s->p->gpus_per_node, i;
 
 	if (!k)
 		return 0;
 	s->resv = calloc(k, sizeof(*s->resv));
 	s->resv_nodes = calloc((size_t)k * s->p->nodes, sizeof(uint32_t));
 	s->gfree = calloc(g, sizeof(*s->gfree));
+	s->gend = calloc(g, sizeof(*s->gend));
 	s->nodet = calloc(s->p->nodes, sizeof(*s->nodet));
 	s->nodeix = calloc(s->p->nodes, sizeof(*s->nodeix));
 	s->rc_nodes = calloc(s->p->nodes, sizeof(*s->rc_nodes));
@@ -56,13 +57,15 @@ int sim__bf_init(struct sim *s)
 		sim__oom(s);
 		return -1;
 	}
-	if (!s->rc_nodes || !s->resv || !s->resv_nodes || !s->gfree || !s->nodet ||
-	    !s->nodeix || sim_cluster_init(&s->bf, s->p->nodes,
+	if (!s->rc_nodes || !s->resv || !s->resv_nodes || !s->gfree ||
+	    !s->gend || !s->nodet || !s->nodeix || sim_cluster_init(&s->bf, s->p->nodes,
 					   s->p->gpus_per_node)) {
 		sim__oom(s);
 		return -1;
 	}
 	s->bf.best_fit = s->p->best_fit;
+	for (i = 0; i < g; i++)
+		s->gend[i] = SIM_NEVER;
 	return 0;
 }
 
@@ -71,6 +74,7 @@ void sim__bf_free(struct sim *s)
 	free(s->resv);
 	free(s->resv_nodes);
 	free(s->gfree);
+	free(s->gend);
 	free(s->nodet);
 	free(s->nodeix);
 	free(s->rc_nodes);
@@ -284,30 +288,15 @@ void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now)
 	s->rc_none = true;
 	s->rc_job = job;
 	s->rc_clv = s->clv;
-	/* every GPU: when it is free */
+	/* every GPU: when it is free (s->gend: the run on it; no run and
+	 * not free: held by a stopping victim) */
 	for (i = 0; i < nodes; i++) {
 		uint64_t f = s->cl.free[i];
+		const int64_t *e = s->gend + (size_t)i * gpn;
 
-		if (s->cl.nfree[i] == gpn && !s->held) {
-			for (k = 0; k < gpn; k++)
-				g[i * gpn + k] = now;
-			continue;
-		}
 		for (k = 0; k < gpn; k++)
-			g[i * gpn + k] = f >> k & 1 ? now : held;
-	}
-	for (i = 0; i < s->nrunning; i++) {
-		const struct js *x = &s->js[s->running[i]];
-
-		for (a = 0; a < x->nnodes; a++) {
-			uint32_t nd = s->r->nodes[x->node_off + a];
-
-			uint64_t m = x->mask;
-
-			for (; m; m &= m - 1)
-				g[nd * gpn + (uint32_t)__builtin_ctzll(m)] =
-					x->end_at;
-		}
+			g[i * gpn + k] = f >> k & 1 ? now :
+					 e[k] != SIM_NEVER ? e[k] : held;
 	}
 	for (i = 0; i < s->nresv; i++)
 		for (a = 0; a < s->resv[i].nn; a++) {

@@ -129,6 +129,21 @@ static int push_nodes(struct sim *s, const uint32_t *nodes, uint32_t n,
 	return 0;
 }
 
+/* The expected end of the run on each GPU of @x's run (backfill.c). */
+static void set_gend(struct sim *s, const struct js *x, int64_t e)
+{
+	uint32_t a, gpn = s->cl.gpn;
+
+	for (a = 0; a < x->nnodes; a++) {
+		uint64_t m = x->mask;
+		int64_t *g = s->gend + (size_t)s->r->nodes[x->node_off + a] *
+				       gpn;
+
+		for (; m; m &= m - 1)
+			g[__builtin_ctzll(m)] = e;
+	}
+}
+
 /* Start @job at @t on the placement just made in s->nodebuf. */
 void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 		uint64_t mask, bool preemptible)
@@ -160,6 +175,8 @@ void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 	s->rr[x->ridx].prot_until = sb_preempt_protected_until(
 		&s->rr[x->ridx].pt.job);
 	s->running[s->nrunning++] = job;
+	if (s->gend)
+		set_gend(s, x, x->end_at);
 	if (sim__is_budget(s) && x->ct.allocated)
 		sim__prot_push(s, s->rr[x->ridx].prot_until, job, x->run);
 	sim__push(s, x->end_at, EV_END, job, x->run);
@@ -176,6 +193,8 @@ static void unrun(struct sim *s, uint32_t job)
 	uint32_t last = s->running[--s->nrunning];
 
 	s->clv++;
+	if (s->gend)
+		set_gend(s, x, SIM_NEVER);
 	s->rr[x->ridx] = s->rr[s->nrunning];
 	s->running[x->ridx] = last;
 	s->js[last].ridx = x->ridx;

@@ -163,6 +163,8 @@ struct sim {
 	uint32_t nresv, ntried;	/* made; tried (a plan may not exist) */
 	uint32_t *resv_nodes;
 	int64_t *gfree;		/* scratch: per GPU, when it is free */
+	int64_t *gend;		/* per GPU: the expected end of the run on
+				 * it, SIM_NEVER when none (reserve only) */
 	int64_t *nodet;		/* scratch: per node */
 	uint32_t *nodeix;
 	struct sim_cluster bf;	/* scratch: the cluster less reservations */
