@@ -48,6 +48,13 @@ int sim__bf_init(struct sim *s)
 	s->resv_nodes = calloc((size_t)k * s->p->nodes, sizeof(uint32_t));
 	s->gfree = calloc(g, sizeof(*s->gfree));
 	s->gend = calloc(g, sizeof(*s->gend));
+	s->nsort = calloc(g, sizeof(*s->nsort));
+	s->ndirty = calloc(s->p->nodes, sizeof(*s->ndirty));
+	s->nheld = calloc(s->p->nodes, sizeof(*s->nheld));
+	if (!s->nsort || !s->ndirty || !s->nheld) {
+		sim__oom(s);
+		return -1;
+	}
 	s->nodet = calloc(s->p->nodes, sizeof(*s->nodet));
 	s->nodeix = calloc(s->p->nodes, sizeof(*s->nodeix));
 	s->rc_nodes = calloc(s->p->nodes, sizeof(*s->rc_nodes));
@@ -66,6 +73,8 @@ int sim__bf_init(struct sim *s)
 	s->bf.best_fit = s->p->best_fit;
 	for (i = 0; i < g; i++)
 		s->gend[i] = SIM_NEVER;
+	for (i = 0; i < s->p->nodes; i++)
+		s->ndirty[i] = true;
 	return 0;
 }
 
@@ -75,6 +84,9 @@ void sim__bf_free(struct sim *s)
 	free(s->resv_nodes);
 	free(s->gfree);
 	free(s->gend);
+	free(s->nsort);
+	free(s->ndirty);
+	free(s->nheld);
 	free(s->nodet);
 	free(s->nodeix);
 	free(s->rc_nodes);
@@ -256,6 +268,53 @@ static int node_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Node @i's GPUs' free times into @g (gpn of them): now if free, the end
+ * of the run on it, @held if held by a stopping victim. */
+static void node_times(const struct sim *s, uint32_t i, int64_t now,
+		       int64_t held, int64_t *g)
+{
+	uint64_t f = s->cl.free[i];
+	const int64_t *e = s->gend + (size_t)i * s->cl.gpn;
+	uint32_t k;
+
+	for (k = 0; k < s->cl.gpn; k++)
+		g[k] = f >> k & 1 ? now : e[k] != SIM_NEVER ? e[k] : held;
+}
+
+/* When node @i has @g GPUs free (g <= gpn), from its sorted summary
+ * (s->nsort, rebuilt when the node changed); a node with held GPUs is
+ * computed in full (their time depends on @now). */
+static int64_t node_gth(struct sim *s, uint32_t i, uint32_t g, int64_t now,
+			int64_t held)
+{
+	uint32_t gpn = s->cl.gpn, k, n;
+	int64_t *v = s->nsort + (size_t)i * gpn, t[64];
+
+	if (s->ndirty[i]) {
+		const int64_t *e = s->gend + (size_t)i * gpn;
+		uint64_t f = s->cl.free[i];
+
+		s->nheld[i] = 0;
+		for (k = 0; k < gpn; k++) {
+			int64_t x = f >> k & 1 ? INT64_MIN : e[k];
+
+			if (!(f >> k & 1) && e[k] == SIM_NEVER) {
+				s->nheld[i]++;
+				x = INT64_MIN + 1;
+			}
+			for (n = k; n > 0 && v[n - 1] > x; n--)
+				v[n] = v[n - 1];
+			v[n] = x;
+		}
+		s->ndirty[i] = false;
+	}
+	if (s->nheld[i]) {
+		node_times(s, i, now, held, t);
+		return nth_time(t, gpn, g);
+	}
+	return v[g - 1] == INT64_MIN ? now : v[g - 1];
+}
+
 /* Node @x before node @y: earlier free time, then lower index. */
 static bool node_cmp2(const int64_t *t, uint32_t x, uint32_t y)
 {
@@ -288,16 +347,11 @@ void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now)
 	s->rc_none = true;
 	s->rc_job = job;
 	s->rc_clv = s->clv;
-	/* every GPU: when it is free (s->gend: the run on it; no run and
-	 * not free: held by a stopping victim) */
-	for (i = 0; i < nodes; i++) {
-		uint64_t f = s->cl.free[i];
-		const int64_t *e = s->gend + (size_t)i * gpn;
-
-		for (k = 0; k < gpn; k++)
-			g[i * gpn + k] = f >> k & 1 ? now :
-					 e[k] != SIM_NEVER ? e[k] : held;
-	}
+	/* every GPU: when it is free; with no reservation yet, a node's
+	 * summary tells when its g-th GPU is (node_gth) */
+	if (s->nresv)
+		for (i = 0; i < nodes; i++)
+			node_times(s, i, now, held, g + (size_t)i * gpn);
 	for (i = 0; i < s->nresv; i++)
 		for (a = 0; a < s->resv[i].nn; a++) {
 			uint32_t nd = s->resv_nodes[s->resv[i].node_off + a];
@@ -311,12 +365,16 @@ void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now)
 	if (j->gpus <= gpn) {
 		best = UINT32_MAX;
 		for (i = 0; i < nodes; i++) {
-			s->nodet[i] = nth_time(g + i * gpn, gpn, j->gpus);
+			s->nodet[i] = s->nresv ?
+				nth_time(g + i * gpn, gpn, j->gpus) :
+				node_gth(s, i, j->gpus, now, held);
 			if (best == UINT32_MAX || s->nodet[i] < s->nodet[best])
 				best = i;
 		}
 		if (s->nodet[best] == INT64_MAX)
 			return;
+		if (!s->nresv)
+			node_times(s, best, now, held, g + best * gpn);
 		r->t = s->nodet[best];
 		r->nn = 1;
 		r->mask = 0;
@@ -336,21 +394,26 @@ void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now)
 		uint32_t need = (j->gpus + gpn - 1) / gpn;
 
 		for (i = 0; i < nodes; i++) {
-			s->nodet[i] = nth_time(g + i * gpn, gpn, gpn);
-			s->nodeix[i] = i;
+			s->nodet[i] = s->nresv ? nth_time(g + i * gpn, gpn, gpn)
+					       : node_gth(s, i, gpn, now, held);
+			s->nodeix[i] = i;	/* for qsort */
 		}
 		if (need <= 16 && need <= nodes) {
-			/* selection: the need first, in order */
-			for (a = 0; a < need; a++) {
-				uint32_t m = a;
+			/* the need first, in order: one scan keeping them
+			 * sorted (nodes come in index order, so a later one
+			 * never passes an equal time) */
+			uint32_t cnt = 0;
 
-				for (i = a + 1; i < nodes; i++)
-					if (node_cmp2(s->nodet, s->nodeix[i],
-						      s->nodeix[m]))
-						m = i;
-				k = s->nodeix[a];
-				s->nodeix[a] = s->nodeix[m];
-				s->nodeix[m] = k;
+			for (i = 0; i < nodes; i++) {
+				if (cnt == need &&
+				    !node_cmp2(s->nodet, i, s->nodeix[cnt - 1]))
+					continue;
+				if (cnt < need)
+					cnt++;
+				for (k = cnt - 1; k > 0 &&
+				     node_cmp2(s->nodet, i, s->nodeix[k - 1]); k--)
+					s->nodeix[k] = s->nodeix[k - 1];
+				s->nodeix[k] = i;
 			}
 		} else {
 			cmp_t = s->nodet;

@@ -139,6 +139,7 @@ static void set_gend(struct sim *s, const struct js *x, int64_t e)
 		int64_t *g = s->gend + (size_t)s->r->nodes[x->node_off + a] *
 				       gpn;
 
+		sim__node_dirty(s, s->r->nodes[x->node_off + a]);
 		for (; m; m &= m - 1)
 			g[__builtin_ctzll(m)] = e;
 	}
@@ -670,6 +671,7 @@ static bool handle(struct sim *s, struct ev e, int64_t now, int64_t cp)
 		s->cl.total_free += k;
 		s->cl.nofit = UINT32_MAX;
 		s->held -= k;
+		sim__node_dirty(s, nd);
 		s->clv++;
 		s->dirty = true;
 		return true;

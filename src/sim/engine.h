@@ -165,6 +165,10 @@ struct sim {
 	int64_t *gfree;		/* scratch: per GPU, when it is free */
 	int64_t *gend;		/* per GPU: the expected end of the run on
 				 * it, SIM_NEVER when none (reserve only) */
+	int64_t *nsort;		/* per node, its GPUs' free times sorted
+				 * (free: INT64_MIN), valid unless ndirty */
+	bool *ndirty;
+	uint32_t *nheld;	/* per node: GPUs held by stopping victims */
 	int64_t *nodet;		/* scratch: per node */
 	uint32_t *nodeix;
 	struct sim_cluster bf;	/* scratch: the cluster less reservations */
@@ -201,6 +205,14 @@ static inline int sim__bclass(const struct sim_job *j)
 {
 	return j->prio < SIM_PRIO_NORMAL ? 0 : j->prio == SIM_PRIO_NORMAL ? 1
 									   : 2;
+}
+
+/* Node @nd's GPUs changed (a run started or stopped, GPUs held or
+ * released): the backfill plan's per-node summary is stale. */
+static inline void sim__node_dirty(struct sim *s, uint32_t nd)
+{
+	if (s->ndirty)
+		s->ndirty[nd] = true;
 }
 
 /* Errors: the first one wins, s->err = -1 stops the loop. */

@@ -231,6 +231,7 @@ static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t until)
 			s->cl.nfree[node] -= cnt;
 			s->cl.total_free -= cnt;
 			s->held += cnt;
+			sim__node_dirty(s, node);
 			s->clv++;
 			s->holds[s->nholds].node = node;
 			s->holds[s->nholds].mask = m;
