@@ -65,8 +65,8 @@ int sim__bf_init(struct sim *s)
 		return -1;
 	}
 	if (!s->rc_nodes || !s->resv || !s->resv_nodes || !s->gfree ||
-	    !s->gend || !s->nodet || !s->nodeix || sim_cluster_init(&s->bf, s->p->nodes,
-					   s->p->gpus_per_node)) {
+	    !s->gend || !s->nodet || !s->nodeix ||
+	    sim_cluster_init(&s->bf, s->p->nodes, s->p->gpus_per_node)) {
 		sim__oom(s);
 		return -1;
 	}
@@ -410,8 +410,8 @@ void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now)
 					continue;
 				if (cnt < need)
 					cnt++;
-				for (k = cnt - 1; k > 0 &&
-				     node_cmp2(s->nodet, i, s->nodeix[k - 1]); k--)
+				for (k = cnt - 1; k > 0 && node_cmp2(s->nodet,
+						i, s->nodeix[k - 1]); k--)
 					s->nodeix[k] = s->nodeix[k - 1];
 				s->nodeix[k] = i;
 			}

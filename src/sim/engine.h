@@ -99,7 +99,7 @@ struct cand {
 struct sim_resv {
 	uint32_t job;
 	int64_t t;
-	uint32_t node_off, nn;	/* its nodes: sim.resv_nodes[node_off..] */
+	uint32_t node_off, nn;	/* its nodes: resv_nodes[node_off..] */
 	uint64_t mask;		/* GPUs on each of them */
 };
 
@@ -171,7 +171,7 @@ struct sim {
 	uint32_t *nheld;	/* per node: GPUs held by stopping victims */
 	int64_t *nodet;		/* scratch: per node */
 	uint32_t *nodeix;
-	struct sim_cluster bf;	/* scratch: the cluster less reservations */
+	struct sim_cluster bf;	/* the cluster less reservations */
 	bool bf_ok;		/* one reservation: bf is kept in step */
 	/* the first reservation of the last plan, reused while the cluster
 	 * is the same (clv: bumped by every start, stop and release) and

@@ -259,7 +259,7 @@ enum sim_fate {
 	SIM_FATE_REQUEUED,	/* preempted, requeued, resumes its work */
 	SIM_FATE_RESTARTED,	/* preempted, requeued, starts over */
 	SIM_FATE_CANCELLED,	/* preempted and cancelled */
-	SIM_FATE_UNFINISHED,	/* still running when the simulation ended */
+	SIM_FATE_UNFINISHED,	/* running when the simulation ended */
 };
 /* The fate's word in the segments ("done", "requeued", ...). */
 const char *sim_fate_name(enum sim_fate f);
@@ -321,11 +321,11 @@ struct sim_cluster {
 	uint64_t total_free;
 	bool best_fit;		/* single-node jobs: the node with the fewest
 				 * free GPUs that fit, not the first */
-	uint32_t nofit;		/* a hint: jobs of this many GPUs or more do
-				 * not fit (UINT32_MAX: unknown); sim_fits()
-				 * lowers it, sim_release() resets it; code
-				 * that frees GPUs in @free directly must
-				 * reset it */
+	uint32_t nofit;		/* a hint: jobs of this many GPUs or
+				 * more do not fit (UINT32_MAX: unknown);
+				 * sim_fits() lowers it, sim_release()
+				 * resets it; code that frees GPUs in @free
+				 * directly must reset it */
 };
 
 int sim_cluster_init(struct sim_cluster *c, uint32_t nodes, uint32_t gpn);
@@ -340,6 +340,8 @@ void sim_cluster_free(struct sim_cluster *c);
  */
 uint32_t sim_place(struct sim_cluster *c, uint32_t gpus, uint32_t *nodes,
 		   uint64_t *mask);
+/* sim_fits - whether a job of @gpus would be placed now (sim_place()'s
+ * test, placing nothing); a no lowers the hint @c->nofit. */
 bool sim_fits(struct sim_cluster *c, uint32_t gpus);
 void sim_release(struct sim_cluster *c, const uint32_t *nodes, uint32_t n,
 		 uint64_t mask);
