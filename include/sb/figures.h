@@ -61,6 +61,19 @@ struct sb_fig {
 	double delivered, unallocated, demand, quota, owed, capped;
 };
 
+/* The slot owed is capped in, seconds: an hour (MISSION.md "capped hourly
+ * by actual demand").  Reports that cut a span into steps of whole hours
+ * sum these slots, so their figures add up to the span's. */
+#define SB_FIG_SLOT 3600
+
+/*
+ * sb_fig_ratio - what a report shows as delivered/owed: capped / owed, 1
+ * when nothing is owed (a budget that asked for nothing lacks nothing);
+ * 0..1.  For all budgets, give the sums over the top-level budgets.
+ * @f NULL: 1.
+ */
+double sb_fig_ratio(const struct sb_fig *f);
+
 /*
  * sb_fig_nslots - the number of slots of @slot seconds in [@from, @to)
  * (the last may be shorter); 0 when @to <= @from or @slot <= 0.
