@@ -29,7 +29,7 @@
  *   capped_k      min(delivered_k, owed_k): what was delivered of what was
  *                 owed, so a surplus in one slot does not hide a shortfall
  *                 in another.
- * Totals are sums over the slots; the ratio a report shows is
+ * Totals are sums over the slots; the ratio a report shows (sb_fig_ratio) is
  * capped / owed (1 when nothing is owed), over all budgets
  * sum(capped) / sum(owed) of the top-level budgets.
  *
@@ -61,8 +61,8 @@ struct sb_fig {
 	double delivered, unallocated, demand, quota, owed, capped;
 };
 
-/* The slot owed is capped in, seconds: an hour (MISSION.md "capped hourly
- * by actual demand").  Reports that cut a span into steps of whole hours
+/* The slot owed is capped in, seconds: an hour ("owed = quota, capped
+ * hourly by actual demand", the project's measure).  Reports that cut a span into steps of whole hours
  * sum these slots, so their figures add up to the span's. */
 #define SB_FIG_SLOT 3600
 

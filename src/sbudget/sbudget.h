@@ -8,8 +8,8 @@
  * slurmctld (slurm_load_jobs, slurm_load_job, slurm_load_node,
  * slurm_load_ctl_conf, and sshare's share request in shares.c).  Every rule
  * and figure is the core's (sb/view.h, sb/figures.h, sb/preempt.h,
- * sb/priority.h); the grammar and output formats are in cli.c and output.c
- * (no Slurm, unit-tested).  See sbudget(1).
+ * sb/priority.h); the grammar, the span and the output formats are in
+ * cli.c, span.c and output.c (no Slurm, unit-tested).  See sbudget(1).
  *
  * The files, one seam each:
  *   main.c         usage, dispatch, the exit status;

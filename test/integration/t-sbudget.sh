@@ -1,9 +1,11 @@
 # shellcheck shell=bash
-# t-sbudget.sh - the sbudget command (issue 6) on the local cluster: the
-# tree, figures agreeing with sshare and the plugin's ledger, changing a
-# share through slurmdbd (coordinator rights), refusals that change nothing,
-# show job (contract, priority parts, what it waits for, its preemptor),
-# report with a plot, Prometheus metrics.
+# t-sbudget.sh - the sbudget command (issues 6, 10) on the local cluster:
+# the tree, figures agreeing with sshare and the plugin's ledger (and with
+# each other: capped, delivered/owed; show budget and report on the same
+# span), changing a share through slurmdbd (coordinator rights), refusals
+# that change nothing, show job (contract, a job without a tag,
+# priority parts, what it waits for and the core's verdict on each running
+# job, its preemptor), report with a plot, Prometheus metrics.
 
 SBUDGET=${SBUDGET:-${SB_BUILD_DIR:-$SB_REPO/_build}/src/sbudget/sbudget}
 
@@ -112,6 +114,16 @@ test_sbudget_figures_agree_with_sshare_and_ledger() {
 	# the jobs just run are in it: alice's 8 GPUs x ~4 s at least
 	[ "$(awk -F'|' '$1 == "phys-a" && $2 == "sb-alice" { print $4 }' <<<"$out")" -ge 24 ]
 	[ "$(awk -F'|' '$1 == "nobudget" && $2 == "sb-carol" { print $5 }' <<<"$out")" -ge 18 ]
+	# sb/figures.h on every row: capped <= delivered and <= owed (1
+	# GPU-second of rounding), DelivOwed = capped / owed, 1 when nothing
+	# is owed
+	out=$(sb -P -n show budget format=Account,User,OwedRaw,DeliveredRaw,CappedRaw,Owed,Capped,DelivOwed)
+	say "$(grep -E '^(physics|phys-a|nobudget)\|\|' <<<"$out")"
+	awk -F'|' '
+		$5 > $4 + 1 || $5 > $3 + 1 { print "capped above delivered or owed: " $0; bad = 1 }
+		$3 == 0 && $8 != "1.000" { print "nothing owed, DelivOwed not 1: " $0; bad = 1 }
+		$3 > 0 { r = $5 / $3; d = r - $8; if (d > 0.0006 || d < -0.0006) { print "DelivOwed not capped/owed: " $0; bad = 1 } }
+		END { exit bad }' <<<"$out" >&2
 }
 
 # Through slurmdbd: the coordinator of physics changes phys-b, is refused on
@@ -172,6 +184,12 @@ test_sbudget_bad_arguments_change_nothing() {
 		"report window=0|must be longer than 0"
 		"report step=1:00:00 window=0:30:00|step is longer than the window"
 		"report plot=out.png|must end in .svg"
+		"show budget end=now+1hour|after now"
+		"show budget start=now end=now-1hour|start must be before end"
+		"report start=now-1hour end=now window=1|give at most two"
+		"show budget start=yesterday|start 'yesterday': not a point in time"
+		"show budget end=1700000000|write uts1700000000"
+		"show job 1 start=now|does not apply"
 	)
 	local c args want
 	for c in "${cases[@]}"; do
@@ -207,6 +225,8 @@ test_sbudget_show_job_running_and_pending() {
 	expect_in "$out" "State: PENDING"
 	expect_in "$out" "WaitsFor: Resources"
 	expect_in "$out" "needs 8 gres/gpu, 0 idle, 0 preemptable by it now"
+	# the core's verdict (sb_preempt_decide) on the one running job
+	expect_in "$out" "MayPreempt: job $run (phys-a, 32 gres/gpu): no: inside its minimum runtime"
 	# alice's job is protected for 2 minutes: if bob's job outranks it, the
 	# end of that protected slice is what it waits for
 	if [ "$(prio "$pend")" -gt "$(job_field "$run" Priority)" ]; then
@@ -225,6 +245,26 @@ test_sbudget_show_job_running_and_pending() {
 	read -r sp_prio sp_tier sp_fs sp_site <<<"$sp"
 	[ "$sp_prio" -eq "$prio" ] && [ "$sp_fs" -eq $(( ${level%% *} << 11 )) ] &&
 		[ "$sp_site" -eq $(( ${team%% *} << 1 )) ] && [ "$sp_tier" -eq $((1 << 31)) ]
+}
+
+# The contract as the job runs (sb_contract_of_job): an administrator who
+# clears a job's requeue flag makes it not resumable whatever its tag says.
+# (A job without a valid tag cannot be made here: job_submit/budget keeps
+# the tag at the start of AdminComment; the core's contract-test covers
+# that case: unallocated.)
+test_sbudget_show_job_contract_as_run() {
+	local id out
+	id=$(submit sb-alice --min-runtime=1:00 --resumable -G 1 --wrap 'sleep 60')
+	trap "scancel $id 2>/dev/null" EXIT
+	wait_state "$id" RUNNING 30
+	out=$(sb show job "$id")
+	expect_in "$out" "Resumable: yes"
+	scontrol update jobid="$id" Requeue=0
+	out=$(sb show job "$id")
+	say "$(grep -E 'Contract|Resumable|Allocated' <<<"$out")"
+	expect_in "$out" "Resumable: no (the tag says yes, but the job cannot be requeued"
+	expect_in "$out" "Allocated: yes"
+	expect_in "$out" "MinRuntime: 0:01:00"
 }
 
 # A requeued job names its preemptor and why.
@@ -280,6 +320,33 @@ test_sbudget_report_and_plot() {
 	rm -f "$svg"
 }
 
+# The same span [from, to) given to show budget and report (start=/end=,
+# window= with end=): report's steps of whole hours add up to show budget's
+# raw figures, and the two ways of naming the span agree exactly.
+test_sbudget_same_span_same_figures() {
+	local id to from f=Account,User,OwedRaw,DeliveredRaw,CappedRaw,UnallocatedRaw
+	local shown rep other sums
+	id=$(submit sb-bob --min-runtime=0:05 -G 4 --wrap 'sleep 3')
+	wait_state "$id" COMPLETED 60
+	to=$(date +%s) from=$((to - 7200))
+	shown=$(sb -P -n show budget start=uts$from end=uts$to format=$f)
+	other=$(sb -P -n show budget end=uts$to window=2:00:00 format=$f)
+	[ "$shown" = "$other" ] || { say "start/end: $shown"; say "end/window: $other"; return 1; }
+	rep=$(sb -P -n report from=uts$from to=uts$to step=1:00:00 format=$f,Start)
+	[ "$(grep -c '^bio||' <<<"$rep")" -eq 2 ] || { say "expected 2 steps of bio: $rep"; return 1; }
+	# per account association: the two steps' sums against show budget
+	# (each row rounded to a GPU-second: at most 1 apart)
+	sums=$(awk -F'|' '$2 == "" { o[$1] += $3; d[$1] += $4; c[$1] += $5; u[$1] += $6 }
+		END { for (a in o) print a "|" o[a] "|" d[a] "|" c[a] "|" u[a] }' <<<"$rep" | sort)
+	say "report sums: $(tr '\n' ' ' <<<"$sums")"
+	say "show budget: $(awk -F'|' '$2 == ""' <<<"$shown" | tr '\n' ' ')"
+	join -t'|' <(echo "$sums") <(awk -F'|' '$2 == "" { print $1 "|" $3 "|" $4 "|" $5 "|" $6 }' <<<"$shown" | sort) |
+		awk -F'|' '{ n++; for (k = 2; k <= 5; k++) { d = $k - $(k + 4); if (d > 1 || d < -1) { print "differs: " $0; bad = 1 } } }
+			END { if (n < 3) { print "only " n " accounts compared"; bad = 1 }; exit bad }' >&2
+	# bio's job is in both
+	[ "$(awk -F'|' '$1 == "bio" && $2 == "" { print $4 }' <<<"$shown")" -ge 12 ]
+}
+
 # metrics: valid Prometheus text; the same figures as show budget and sshare.
 test_sbudget_metrics() {
 	local out bad raw s_raw
@@ -289,6 +356,9 @@ test_sbudget_metrics() {
 	expect_in "$out" '# TYPE sbudget_owed_gpu_hours gauge'
 	expect_in "$out" 'sbudget_share_of_cluster{cluster="sbcluster",account="phys-a",user=""} 0.5'
 	expect_in "$out" 'sbudget_capacity_gpus{cluster="sbcluster"} 32'
+	expect_in "$out" '# TYPE sbudget_capped_gpu_hours gauge'
+	# the ratio is capped / owed: 1 for a budget owed nothing
+	expect_in "$out" 'sbudget_delivered_owed_ratio{cluster="sbcluster",account="nobudget",user=""} 1'
 	raw=$(awk '/^sbudget_usage_charged_gpu_seconds\{cluster="sbcluster",account="physics",user=""\}/ { print $2 }' <<<"$out")
 	s_raw=$(raw_usage physics)
 	say "physics charged: metrics $raw, sshare $s_raw"
