@@ -1,0 +1,30 @@
+/* fuzz-sbudget-args.c - sbudget's command grammar (sbc_parse_args: options,
+ * show/modify/report clauses, where/set, format=, window=) and the
+ * SystemComment note it reads back (sbc_parse_system_comment): never a
+ * crash.  The input is split into argv words at newlines. */
+#include "fuzz.h"
+#include "cli.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *s = fuzz_cstr(data, size), *argv[64], msg[512], *p;
+	struct sbc_preempt_note note;
+	struct sbc_cmd cmd;
+	int argc = 0;
+
+	(void)sbc_parse_system_comment(s, &note);
+	argv[argc++] = "sbudget";
+	for (p = s; argc < 63;) {
+		char *nl = strchr(p, '\n');
+
+		argv[argc++] = p;
+		if (!nl)
+			break;
+		*nl = '\0';
+		p = nl + 1;
+	}
+	argv[argc] = NULL;
+	(void)sbc_parse_args(argc, argv, &cmd, msg, sizeof(msg));
+	free(s);
+	return 0;
+}
