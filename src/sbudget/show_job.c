@@ -304,8 +304,8 @@ static int explain_wait(const struct sbu_ctx *c, const slurm_job_info_t *j,
 		    "(job %u: %s)", s.kept, s.kept_job, s.kept_why);
 	if (s.next_job) {
 		sbu_fmt_time(s.next_at, when, sizeof(when));
-		add(buf, len, &off, "; next protected slice of a lower-priority "
-		    "job ends %s (job %u)", when, s.next_job);
+		add(buf, len, &off, "; next protected slice of a "
+		    "lower-priority job ends %s (job %u)", when, s.next_job);
 	}
 	if (j->state_reason == WAIT_TIME || j->eligible_time > c->now) {
 		sbu_fmt_time(j->eligible_time, when, sizeof(when));
@@ -465,9 +465,9 @@ static int load_one(const struct sbu_ctx *c, job_info_msg_t **msg)
 
 		*msg = NULL;
 		if (e == ESLURM_INVALID_JOB_ID)
-			sbu_error("job %u: no such job in slurmctld (a finished "
-				  "job stays there for MinJobAge; see 'sacct -j "
-				  "%u')", id, id);
+			sbu_error("job %u: no such job in slurmctld (a "
+				  "finished job stays there for MinJobAge; see "
+				  "'sacct -j %u')", id, id);
 		else
 			sbu_error("job %u: %s", id, slurm_strerror(e));
 		return -1;

@@ -204,17 +204,18 @@ START_TEST(test_figures_subtree_and_open)
 	struct sb_tree *t = user_tree();
 	struct sb_fig_seg segs[] = {
 		/* u: allocated, 4 GPUs, eligible 1000, ran 2800..6400 */
-		{ ix(t, 3), 4, true, 1000, 2800, 6400 },
+		{ cluster_ix(t, 3), 4, true, 1000, 2800, 6400 },
 		/* B: unallocated, 2 GPUs, running since 1200 (open) */
-		{ ix(t, 2), 2, false, 1100, 1200, 0 },
+		{ cluster_ix(t, 2), 2, false, 1100, 1200, 0 },
 		/* B: allocated, 8 GPUs, pending since 4600 (open) */
-		{ ix(t, 2), 8, true, 4600, 0, 0 },
+		{ cluster_ix(t, 2), 8, true, 4600, 0, 0 },
 		/* an association not in the tree */
 		{ SB_NONE, 1, true, 1000, 0, 1100 },
 	};
 	struct sb_fig tot[3], ser[3 * 2];
-	const struct sb_fig *a = &tot[ix(t, 1)], *u = &tot[ix(t, 3)],
-			    *b = &tot[ix(t, 2)];
+	const struct sb_fig *a = &tot[cluster_ix(t, 1)];
+	const struct sb_fig *u = &tot[cluster_ix(t, 3)];
+	const struct sb_fig *b = &tot[cluster_ix(t, 2)];
 	size_t unknown = 0;
 
 	ck_assert_int_eq(sb_figures(t, segs, 4, 1000, 8200, 3600, 8000, 8,
@@ -225,8 +226,8 @@ START_TEST(test_figures_subtree_and_open)
 	ck_assert_double_eq(u->delivered, 14400);
 	ck_assert_double_eq(a->delivered, 14400);
 	ck_assert_double_eq(b->delivered, 0);
-	ck_assert_double_eq(ser[ix(t, 3) * 2 + 0].delivered, 7200);
-	ck_assert_double_eq(ser[ix(t, 3) * 2 + 1].delivered, 7200);
+	ck_assert_double_eq(ser[cluster_ix(t, 3) * 2 + 0].delivered, 7200);
+	ck_assert_double_eq(ser[cluster_ix(t, 3) * 2 + 1].delivered, 7200);
 	/* unallocated: B 1200..8000 (now) x 2 */
 	ck_assert_double_eq(b->unallocated, 13600);
 	ck_assert_double_eq(a->unallocated, 0);
@@ -241,8 +242,8 @@ START_TEST(test_figures_subtree_and_open)
 	ck_assert_double_eq(a->owed, 21600);
 	ck_assert_double_eq(u->owed, 21600);
 	ck_assert_double_eq(b->owed, 7200);
-	ck_assert_double_eq(ser[ix(t, 2) * 2 + 0].owed, 0);
-	ck_assert_double_eq(ser[ix(t, 2) * 2 + 1].owed, 7200);
+	ck_assert_double_eq(ser[cluster_ix(t, 2) * 2 + 0].owed, 0);
+	ck_assert_double_eq(ser[cluster_ix(t, 2) * 2 + 1].owed, 7200);
 	/* capped: u min(7200, 14400) + min(7200, 7200); B nothing ran */
 	ck_assert_double_eq(u->capped, 14400);
 	ck_assert_double_eq(a->capped, 14400);
@@ -262,8 +263,8 @@ START_TEST(test_figures_any_slot)
 	static const int64_t slots[] = { 1, 7, 60, 3600, 7200, 10000 };
 	struct sb_tree *t = user_tree();
 	struct sb_fig_seg segs[] = {
-		{ ix(t, 3), 8, true, 110, 120, 7290 },
-		{ ix(t, 2), 8, true, 50, 0, 0 },
+		{ cluster_ix(t, 3), 8, true, 110, 120, 7290 },
+		{ cluster_ix(t, 2), 8, true, 50, 0, 0 },
 	};
 	size_t k;
 
@@ -273,7 +274,8 @@ START_TEST(test_figures_any_slot)
 
 		ck_assert_int_eq(sb_figures(t, segs, 2, 100, 7300, slots[k],
 					    7300, 8, tot, NULL, NULL), SB_OK);
-		ck_assert_double_eq(tot[ix(t, 3)].delivered, 7170.0 * 8);
+		ck_assert_double_eq(tot[cluster_ix(t, 3)].delivered,
+				    7170.0 * 8);
 		for (i = 0; i < 3; i++) {
 			ck_assert(tot[i].owed <= tot[i].quota + 1e-6);
 			ck_assert(tot[i].owed <= tot[i].demand + 1e-6);
@@ -282,9 +284,9 @@ START_TEST(test_figures_any_slot)
 		}
 		/* B asks for the whole cluster all the time: owed = quota,
 		 * but nothing of it ran */
-		ck_assert_double_eq_tol(tot[ix(t, 2)].owed,
-					tot[ix(t, 2)].quota, 1e-6);
-		ck_assert_double_eq(tot[ix(t, 2)].capped, 0);
+		ck_assert_double_eq_tol(tot[cluster_ix(t, 2)].owed,
+					tot[cluster_ix(t, 2)].quota, 1e-6);
+		ck_assert_double_eq(tot[cluster_ix(t, 2)].capped, 0);
 	}
 	sb_tree_free(t);
 }
