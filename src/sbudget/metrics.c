@@ -90,11 +90,13 @@ static void job_gauges(const struct sbu_ctx *c, FILE *o)
 	for (i = 0; i < c->jobs->record_count; i++) {
 		const slurm_job_info_t *j = &c->jobs->job_array[i];
 		int st = SBU_PENDING(j) ? 0 : SBU_RUNNING(j) ? 1 : -1;
+		struct sb_contract ct;
 		int tier;
 
 		if (st < 0)
 			continue;
-		tier = sb_contract_job_allocated(j->admin_comment);
+		sbu_job_contract(j, &ct);
+		tier = ct.allocated;
 		count[st][tier]++;
 		gpus[st][tier] += sbu_job_tres(c, j);
 	}
