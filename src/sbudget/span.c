@@ -186,12 +186,23 @@ int64_t sbc_time_at(const struct sbc_time *t, int64_t now)
 	return t->relative ? now + t->value : t->value;
 }
 
+/* @t as local time, as it is typed (YYYY-MM-DDTHH:MM:SS), or uts<t>. */
+static void show(int64_t t, char *buf, size_t len)
+{
+	struct tm tm;
+	time_t tt = (time_t)t;
+
+	if (t < 0 || !localtime_r(&tt, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm))
+		snprintf(buf, len, "uts%lld", (long long)t);
+}
+
 int sbc_span(const struct sbc_cmd *cmd, int64_t now, int64_t lookback,
 	     int64_t *from, int64_t *to, char *msg, size_t msglen)
 {
 	int64_t w = cmd->window ? cmd->window : lookback;
 	int64_t a, b;
-	char s0[32], s1[32];
+	char s0[48], s1[48], sn[48];
 
 	if (cmd->start.set && cmd->end.set && cmd->window)
 		return fail(msg, msglen, "start=, end= and window= given: give "
@@ -204,23 +215,22 @@ int sbc_span(const struct sbc_cmd *cmd, int64_t now, int64_t lookback,
 		b = sbc_time_at(&cmd->end, now);
 		a = b - w;
 	}
-	snprintf(s0, sizeof(s0), "%lld", (long long)a);
-	snprintf(s1, sizeof(s1), "%lld", (long long)b);
+	show(a, s0, sizeof(s0));
+	show(b, s1, sizeof(s1));
+	show(now, sn, sizeof(sn));
 	if (b > now)
-		return fail(msg, msglen, "the span ends at uts%s, after now "
-			    "(uts%lld): figures of the future are not known; "
-			    "give an earlier end= or a shorter window=", s1,
-			    (long long)now);
+		return fail(msg, msglen, "the span ends at %s, after now (%s): "
+			    "figures of the future are not known; give an "
+			    "earlier end= or a shorter window=", s1, sn);
 	if (b <= a)
-		return fail(msg, msglen, "the span [uts%s, uts%s) is empty: "
-			    "start must be before end", s0, s1);
+		return fail(msg, msglen, "the span [%s, %s) is empty: start "
+			    "must be before end", s0, s1);
 	if (b - a > SB_DURATION_MAX)
-		return fail(msg, msglen, "the span [uts%s, uts%s) is longer "
-			    "than 365 days", s0, s1);
+		return fail(msg, msglen, "the span [%s, %s) is longer than 365 "
+			    "days", s0, s1);
 	if (cmd->step > b - a)
-		return fail(msg, msglen, "step is longer than the span [uts%s, "
-			    "uts%s); give a step at most %lld seconds", s0, s1,
-			    (long long)(b - a));
+		return fail(msg, msglen, "step is longer than the span [%s, %s) "
+			    "(%lld seconds)", s0, s1, (long long)(b - a));
 	*from = a;
 	*to = b;
 	return 0;
