@@ -326,8 +326,15 @@ test_sbudget_report_and_plot() {
 test_sbudget_same_span_same_figures() {
 	local id to from f=Account,User,OwedRaw,DeliveredRaw,CappedRaw,UnallocatedRaw
 	local shown rep other sums
+	local i
 	id=$(submit sb-bob --min-runtime=0:05 -G 4 --wrap 'sleep 3')
 	wait_state "$id" COMPLETED 60
+	# slurmdbd learns of the run a moment after slurmctld: until its
+	# record has an end, the two commands could see different records
+	for ((i = 0; i < 60; i++)); do
+		[[ "$(sacct -n -X -P -j "$id" -o End)" == 20* ]] && break
+		sleep 0.5
+	done
 	to=$(date +%s) from=$((to - 7200))
 	shown=$(sb -P -n show budget start=uts$from end=uts$to format=$f)
 	other=$(sb -P -n show budget end=uts$to window=2:00:00 format=$f)
