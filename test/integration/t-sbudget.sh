@@ -18,15 +18,30 @@ shares_of() {
 		awk -F'|' '$1 == "" { print $2; exit }'
 }
 
-# wait_idle - until no job of the cluster runs or waits (figures are stable
-# only then: the plugin charges running jobs every second).
+# wait_idle - until no job of the cluster runs or waits, and the figures
+# are stable: slurmdbd has every run's end, priority/budget saved its ledger
+# after the queue emptied, and sshare's usage stays the same over two plugin
+# cycles (CalcPeriod=1: the plugin charges running jobs every second).
 wait_idle() {
-	local i
+	local i t0 prev= cur
 	for ((i = 0; i < 120; i++)); do
-		[ -z "$(squeue -h -o %i)" ] && { sleep 3; return 0; }
+		[ -z "$(squeue -h -o %i)" ] && break
 		sleep 0.5
 	done
-	say "jobs still queued: $(squeue -h -o '%i %T' | tr '\n' ' ')"
+	[ -z "$(squeue -h -o %i)" ] ||
+		{ say "jobs still queued: $(squeue -h -o '%i %T' | tr '\n' ' ')"; return 1; }
+	t0=$(date +%s)
+	for ((i = 0; i < 60; i++)); do
+		cur=$(sshare -a -n -P -o Account,User,RawUsage)
+		if [ "$cur" = "$prev" ] &&
+			! sacct -a -n -X -P -S now-1hour -o End | grep -q Unknown &&
+			[ "$(stat -c %Y "$SB_CLUSTER_DIR/state/budget_ledger.json")" -gt "$t0" ]; then
+			return 0
+		fi
+		prev=$cur
+		sleep 1
+	done
+	say "figures not stable 60 s after the queue emptied"
 	return 1
 }
 
@@ -206,11 +221,15 @@ test_sbudget_bad_arguments_change_nothing() {
 # show job: the contract, the protected time left, the priority in parts
 # (which add up, and agree with sprio for a pending job), what it waits for.
 test_sbudget_show_job_running_and_pending() {
-	local run pend out prio tier level team resumed sp sp_prio sp_tier sp_fs sp_site
+	local run pend out prio tier level team resumed sp sp_prio sp_tier sp_fs sp_site i
 	run=$(submit sb-alice --min-runtime=2:00 --resumable -N 4 --gpus-per-node=8 --wrap 'sleep 60')
 	wait_state "$run" RUNNING 30
 	pend=$(submit sb-bob --min-runtime=0:30 -G 8 --nice=10 --wrap 'sleep 1')
-	sleep 3
+	# until the scheduler has tried it (pending for Resources)
+	for ((i = 0; i < 60; i++)); do
+		[ "$(squeue -h -j "$pend" -o %r)" = Resources ] && break
+		sleep 0.5
+	done
 	out=$(sb show job "$run")
 	say "$out"
 	expect_in "$out" "MinRuntime: 0:02:00"
