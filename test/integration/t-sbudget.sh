@@ -23,7 +23,7 @@ shares_of() {
 # after the queue emptied, and sshare's usage stays the same over two plugin
 # cycles (CalcPeriod=1: the plugin charges running jobs every second).
 wait_idle() {
-	local i t0 prev= cur
+	local i t0 prev='' cur
 	for ((i = 0; i < 120; i++)); do
 		[ -z "$(squeue -h -o %i)" ] && break
 		sleep 0.5
@@ -274,6 +274,7 @@ test_sbudget_show_job_running_and_pending() {
 test_sbudget_show_job_contract_as_run() {
 	local id out
 	id=$(submit sb-alice --min-runtime=1:00 --resumable -G 1 --wrap 'sleep 60')
+	# shellcheck disable=SC2064 # expanded now: $id is local
 	trap "scancel $id 2>/dev/null" EXIT
 	wait_state "$id" RUNNING 30
 	out=$(sb show job "$id")
@@ -355,10 +356,10 @@ test_sbudget_same_span_same_figures() {
 		sleep 0.5
 	done
 	to=$(date +%s) from=$((to - 7200))
-	shown=$(sb -P -n show budget start=uts$from end=uts$to format=$f)
-	other=$(sb -P -n show budget end=uts$to window=2:00:00 format=$f)
+	shown=$(sb -P -n show budget start="uts$from" end="uts$to" format="$f")
+	other=$(sb -P -n show budget end="uts$to" window=2:00:00 format="$f")
 	[ "$shown" = "$other" ] || { say "start/end: $shown"; say "end/window: $other"; return 1; }
-	rep=$(sb -P -n report from=uts$from to=uts$to step=1:00:00 format=$f,Start)
+	rep=$(sb -P -n report from="uts$from" to="uts$to" step=1:00:00 format="$f,Start")
 	[ "$(grep -c '^bio||' <<<"$rep")" -eq 2 ] || { say "expected 2 steps of bio: $rep"; return 1; }
 	# per account association: the two steps' sums against show budget
 	# (each row rounded to a GPU-second: at most 1 apart)
