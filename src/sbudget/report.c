@@ -156,8 +156,9 @@ int sbu_cmd_report(struct sbu_ctx *c)
 			goto oom;
 		ps[np].name = nd->name;
 		ps[np].values = vals;
-		ps[np].quota = sbu_hours(nd->entitled * c->capacity *
-					 (double)step);
+		/* a full step's quota (the first step always is one) */
+		ps[np].quota = sbu_hours(step_fig(&ser[(size_t)i * nslots], 0,
+						  per, nslots).quota);
 		np++;
 		if (budget_rows(c, &t, i, &ser[(size_t)i * nslots], nslots,
 				per, from, to, step, vals))
