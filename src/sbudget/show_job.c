@@ -175,6 +175,8 @@ struct wait_sum {
 	int64_t next_at;	/* earliest end of a protected slice after */
 	uint32_t next_job;	/* which the job could preempt it */
 	unsigned listed, unlisted;	/* running jobs in MayPreempt */
+	unsigned unallocated;	/* verdicts SB_PREEMPT_UNALLOCATED */
+	char first_why[512];	/* the first verdict's sentence */
 };
 
 /*
@@ -205,6 +207,10 @@ static void judge_running(const struct sbu_ctx *c, const struct sb_view *v,
 		s->busy += (double)vic.job.tres;
 		vd = sb_preempt_decide(&c->cfg.preempt, v, me, &vic, c->now,
 				       why, sizeof(why));
+		if (!s->listed && !s->unlisted)
+			snprintf(s->first_why, sizeof(s->first_why), "%s", why);
+		if (vd == SB_PREEMPT_UNALLOCATED)
+			s->unallocated++;
 		if (vd == SB_PREEMPT_YES)
 			s->preemptable += (double)vic.job.tres;
 		if (vd == SB_PREEMPT_RECLAIM) {
@@ -236,6 +242,10 @@ static void judge_running(const struct sbu_ctx *c, const struct sb_view *v,
 		    s->unlisted);
 	if (!s->listed)
 		add(list, len, &off, "no running job");
+	/* one verdict for all (an unallocated job): say it once */
+	if (s->listed && s->unallocated == s->listed + s->unlisted)
+		snprintf(list, len, "none of the %u running job(s): %s",
+			 s->unallocated, s->first_why);
 }
 
 /* Pending jobs of higher priority in @j's partition; the first of them. */
