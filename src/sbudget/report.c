@@ -22,6 +22,7 @@ static const struct sbc_fielddef report_fields[] = {
 	{ "Capped", 0, true },		{ "DelivOwed", 0, true },
 	{ "DeliveredRaw", 0, true },	{ "OwedRaw", 0, true },
 	{ "UnallocatedRaw", 0, true },	{ "CappedRaw", 0, true },
+	{ "DemandRaw", 0, true },	{ "QuotaRaw", 0, true },
 };
 static const char *const report_defaults[] = {
 	"Account", "User", "Start", "Delivered", "Quota", "Owed", "Demand",

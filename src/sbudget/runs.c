@@ -47,36 +47,69 @@ static int charge_tres_id(struct sbu_ctx *c, char *id, size_t len)
 	return 0;
 }
 
+/* A time of a job record: 0 for none (slurmdbd sends 0 or NO_VAL for a
+ * time that has not come, for example the start of a job that never
+ * started) and for a time after @now. */
+static int64_t rec_time(time_t t, int64_t now)
+{
+	if (t <= 0 || t == (time_t)NO_VAL || (int64_t)t > now)
+		return 0;
+	return (int64_t)t;
+}
+
+/* The tree index of a record's association.  A deleted association is not
+ * in the tree: its runs stay with its account, as priority/budget keeps
+ * their usage in the account's subtree.  SB_NONE when neither is there. */
+static uint32_t record_index(const struct sbu_ctx *c,
+			     const slurmdb_job_rec_t *j)
+{
+	uint32_t n = sb_tree_count(c->tree), i;
+
+	if (sb_tree_index(c->tree, j->associd, &i) == SB_OK)
+		return i;
+	for (i = 0; j->account && i < n; i++) {
+		const slurmdb_assoc_rec_t *a = c->by_index[i];
+
+		if (a && !a->user && a->acct &&
+		    !strcasecmp(a->acct, j->account))
+			return i;
+	}
+	return SB_NONE;
+}
+
 /*
  * One job record as a segment.  The contract comes from the record's
  * AdminComment or, for a job still in slurmctld, from the live job (Slurm
  * 22.05 sends AdminComment to slurmdbd only at completion); no valid tag
- * in either = unallocated (sb_contract_of_job).  Return false when the
- * record holds none of ChargeTRES.
+ * in either = unallocated (sb_contract_of_job).  A run holds the TRES it
+ * was allocated (a run of no time, which slurmdbd records without an
+ * allocation, and a job that never started: those it asked for).  Return
+ * false when the record holds none of ChargeTRES.
  */
 static bool segment_of(const struct sbu_ctx *c, const slurmdb_job_rec_t *j,
 		       const char *tres_id, struct sb_fig_seg *s)
 {
 	const slurm_job_info_t *live = sbu_live_job(c, j->jobid);
-	const char *ts = j->start ? j->tres_alloc_str : j->tres_req_str;
+	int64_t start = rec_time(j->start, c->now);
+	const char *ts = start ? j->tres_alloc_str : j->tres_req_str;
 	struct sb_contract ct;
 	double cnt;
 
 	if (sb_contract_of_job(j->admin_comment, true, &ct) != SB_OK && live)
 		sbu_job_contract(live, &ct);
 	cnt = sbc_tres_count(ts, tres_id);
-	if (cnt <= 0 && !j->start && live)	/* requested, by name */
+	if (cnt <= 0 && start)	/* a run of no time has no allocation */
+		cnt = sbc_tres_count(j->tres_req_str, tres_id);
+	if (cnt <= 0 && !start && live)	/* requested, by name */
 		cnt = sbc_tres_count(live->tres_req_str, c->cfg.charge_tres);
 	if (cnt <= 0)
 		return false;
-	if (sb_tree_index(c->tree, j->associd, &s->index) != SB_OK)
-		s->index = SB_NONE;
+	s->index = record_index(c, j);
 	s->tres = cnt;
 	s->allocated = ct.allocated;
-	s->eligible = j->eligible > 0 && j->eligible <= c->now ?
-		      j->eligible : 0;
-	s->start = j->start > 0 ? j->start : 0;
-	s->end = j->end > 0 ? j->end : 0;
+	s->eligible = rec_time(j->eligible, c->now);
+	s->start = start;
+	s->end = rec_time(j->end, c->now);
 	return true;
 }
 
@@ -179,4 +212,6 @@ void sbu_fig_cells(struct sbc_table *t, const struct sb_fig *f)
 	sbc_table_int(t, "CappedRaw", (int64_t)llround(f->capped));
 	sbc_table_num(t, "Demand", sbu_hours(f->demand), 3);
 	sbc_table_num(t, "Quota", sbu_hours(f->quota), 3);
+	sbc_table_int(t, "DemandRaw", (int64_t)llround(f->demand));
+	sbc_table_int(t, "QuotaRaw", (int64_t)llround(f->quota));
 }

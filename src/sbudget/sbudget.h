@@ -141,7 +141,7 @@ int sbu_figures(struct sbu_ctx *c, int64_t from, int64_t to, int64_t slot,
  * sbu_fig_cells - the figure cells of the current row of @t (show budget
  * and report): Owed, Delivered, Unallocated, Capped, Demand, Quota in
  * hours; DelivOwed (sb_fig_ratio); DeliveredRaw, OwedRaw, UnallocatedRaw,
- * CappedRaw in TRES-seconds, rounded.  @t must define all these fields.
+ * CappedRaw, DemandRaw, QuotaRaw in TRES-seconds, rounded.  @t must define all these fields.
  */
 void sbu_fig_cells(struct sbc_table *t, const struct sb_fig *f);
 

@@ -22,6 +22,7 @@ static const struct sbc_fielddef budget_fields[] = {
 	{ "DeliveredRaw", 0, true },	{ "OwedRaw", 0, true },
 	{ "UnallocatedRaw", 0, true },	{ "CappedRaw", 0, true },
 	{ "Demand", 0, true },		{ "Quota", 0, true },
+	{ "DemandRaw", 0, true },	{ "QuotaRaw", 0, true },
 	{ "AssocId", 0, true },		{ "Start", 0, false },
 	{ "End", 0, false },
 };
