@@ -20,7 +20,7 @@
  *              to end) is owed and only their runs are delivered;
  *              unallocated runs are reported apart.  A team's figures are
  *              its tree node's, subtree included; "all teams" is the
- *              top-level budgets' capped / owed.
+ *              sum of the teams' capped / the sum of their owed.
  *   occupancy  every run's GPU-seconds in the window / (GPUs x window).
  *   preempted  GPUs x (end - start) of every preempted run ending in the
  *   GPU-hours  window: the time since its last start;
@@ -241,7 +241,8 @@ static int teams(const struct sim_tree *t, const struct sim_mjob *jobs,
 }
 
 /* Per team: its figures and hourly series from sb_figures()' output;
- * ratios, the worst team, the top-level sums. */
+ * ratios, the worst team, the cluster's totals (top-level sums) and the
+ * all-teams ratio (sums over the teams). */
 static void team_figures(const struct sim_tree *t, const struct sb_fig *tot,
 			 const struct sb_fig *ser, size_t ns,
 			 struct sim_report *rep)
@@ -284,7 +285,18 @@ static void team_figures(const struct sim_tree *t, const struct sb_fig *tot,
 		rep->delivered += f->delivered;
 		rep->unallocated += f->unallocated;
 	}
-	rep->overall_ratio = rep->owed > 0 ? rep->capped / rep->owed : 1;
+	/* "all teams" (sb/figures.h): each team's capped over each team's
+	 * owed, summed over the teams, so that no team's shortfall hides
+	 * behind a sibling's surplus under a common parent */
+	{
+		double o = 0, c = 0;
+
+		for (k = 0; k < rep->nteams; k++) {
+			o += rep->teams[k].fig.owed;
+			c += rep->teams[k].fig.capped;
+		}
+		rep->overall_ratio = o > 0 ? c / o : 1;
+	}
 }
 
 int sim_metrics(const struct sim_tree *t, const struct sim_mjob *jobs,

@@ -88,8 +88,9 @@ void sim_report_text(const struct sim_report *rep, bool budgets, FILE *f)
 			t->fig.capped / HOUR, t->fig.unallocated / HOUR,
 			100 * t->ratio);
 	}
-	fprintf(f, "all teams: %.1f%% of owed delivered (top-level budgets: "
-		"capped %.1f of owed %.1f GPU-h)\n", 100 * rep->overall_ratio,
+	fprintf(f, "all teams: %.1f%% of owed delivered, each team capped on "
+		"its own (cluster: capped %.1f of owed %.1f GPU-h)\n",
+		100 * rep->overall_ratio,
 		rep->capped / HOUR, rep->owed / HOUR);
 	if (rep->worst_team != UINT32_MAX)
 		fprintf(f, "worst team %s: %.1f%% of owed; %u of %u teams "

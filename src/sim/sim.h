@@ -404,8 +404,9 @@ struct sim_report {
 	const struct sim_tree *tree;	/* borrowed: names of @budgets */
 	uint32_t nbudgets;
 	size_t unknown;		/* segments of jobs outside the tree */
-	double overall_ratio;	/* capped / owed of the top-level budgets
-				 * (sb/figures.h); 1 when nothing is owed */
+	double overall_ratio;	/* all teams: sum of the teams' capped /
+				 * sum of their owed (sb/figures.h); 1 when
+				 * nothing is owed */
 	double worst_ratio;	/* over teams with owed > 0 */
 	uint32_t worst_team;	/* index; UINT32_MAX if none */
 	uint32_t teams_ge95;

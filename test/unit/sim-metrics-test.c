@@ -61,7 +61,8 @@ struct mcase {
 	struct sim_mjob jobs[4];
 	struct sim_mseg segs[4];
 	struct want_team want[3];	/* by name; budgets, not only teams */
-	double overall;			/* capped / owed, top-level budgets */
+	double overall;			/* all teams: sum of the teams' capped
+					 * / sum of their owed */
 	double occupancy, unalloc_share;
 };
 
@@ -136,6 +137,19 @@ static const struct mcase mcases[] = {
 	  { { "p/x", 3600, 14400, 3600, 0 }, { "p", 7200, 14400, 7200, 0 },
 	    { "q", 0, 0, 0, 0 } },
 	  1, 1, 0 },
+	/* p (1/2) has x and y (1/4 each: quota 3600 an hour on 4 GPUs).
+	 * y: 2 GPUs 0-3600: demand 7200, owed 3600, capped 3600.  x: 2 GPUs
+	 * pending 0-3600: owed 3600, capped 0.  p's capped is min(7200,
+	 * 7200) = 7200 = its owed: at the parent y's surplus hides x's
+	 * shortfall.  All teams sums the teams' own: 3600 / 7200 = 0.5. */
+	{ "all teams: a sibling's surplus does not hide a shortfall",
+	  "p 1\np/x 1\np/y 1\nq 1\n", 4, 0, 3600, 3600, 2, 1,
+	  { { 1, 2, 60, true, 0, NV, NV, 0, NV },
+	    { 2, 2, 60, true, 0, 0, 3600, NV, NV } },
+	  { { 1, 0, 0, 3600, false, false } },
+	  { { "p/x", 3600, 0, 0, 0 }, { "p/y", 3600, 7200, 3600, 0 },
+	    { "p", 7200, 7200, 7200, 0 } },
+	  0.5, 0.5, 0 },
 	/* Window 0-5400: slots of 3600 and 1800 s (quota 7200 and 3600).
 	 * 4 GPUs 0-5400: demand 14400 and 7200; owed 7200 + 3600 = 10800,
 	 * delivered 21600, capped 10800. */
