@@ -55,8 +55,10 @@ wait_recorded() {
 	for ((i = 0; i < 60; i++)); do
 		IFS='|' read -r el st en al state ac < <(sacct -n -X -P -j "$1" \
 			-o Eligible,Start,End,AllocTRES,State,AdminComment | tail -n 1)
+		# a job cancelled while pending may be recorded as started at
+		# its end, with no allocation: a run of no time
 		if [[ "$el" == 20* && "$en" == 20* && "$ac" == budget:* ]] &&
-			[[ "$state" == CANCELLED* && "$st" == None ||
+			[[ "$state" == CANCELLED* ||
 				"$state" == COMPLETED && "$al" == *gres/gpu=* ]]; then
 			return 0
 		fi
