@@ -3,7 +3,9 @@
 #
 # Installs what is missing (contrib/setup.sh), builds with AddressSanitizer
 # and UBSan (contrib/build.sh --sanitizers), runs the unit tests (`make
-# check`, Check), runs them again under valgrind from a plain build, brings up the local Slurm cluster with our plugins
+# check`, Check), runs them again under valgrind from a plain build, runs
+# every libFuzzer target briefly on its corpus (test/fuzz/run.sh, clang),
+# brings up the local Slurm cluster with our plugins
 # (contrib/cluster.sh), runs the integration tests against it, and stops the
 # cluster.  Exit status is non-zero if anything failed.
 #
@@ -17,7 +19,7 @@ keep=0 pattern=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--keep-cluster) keep=1; shift ;;
-	-h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "run-tests.sh: unknown option '$1' (accepted: --keep-cluster, --help, PATTERN)" >&2; exit 2 ;;
 	*) pattern=$1; shift ;;
 	esac
@@ -56,6 +58,9 @@ for t in "$vg"/test/unit/*-test; do
 		unit_rc=1
 	fi
 done
+
+echo "== fuzzers (libFuzzer, ASan/UBSan: a quick pass on each corpus)"
+SB_BUILD_DIR=$build "$repo/test/fuzz/run.sh" || unit_rc=1
 
 echo "== integration tests (local cluster)"
 stop() { [ "$keep" = 1 ] || "$repo/contrib/cluster.sh" down || true; }

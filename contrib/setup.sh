@@ -21,7 +21,7 @@ done
 
 pkgs=(slurm-wlm slurmctld slurmd slurmdbd slurm-client munge libmunge-dev
       mariadb-server libslurm-dev libjson-c-dev check autoconf automake libtool
-      pkg-config dpkg-dev build-essential valgrind)
+      pkg-config dpkg-dev build-essential valgrind clang libclang-rt-14-dev)
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 

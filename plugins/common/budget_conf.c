@@ -1,26 +1,81 @@
-/* budget_conf.c - read budget.conf with Slurm's parse_config. */
+/* budget_conf.c - read budget.conf through the policy core's grammar. */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "src/common/assoc_mgr.h"
 #include "src/common/log.h"
-#include "src/common/parse_config.h"
 #include "src/common/read_config.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
 #include "budget_conf.h"
 
+/* A budget.conf is a few hundred bytes; this only stops a wrong file. */
+#define BUDGET_CONF_MAX (16 * 1024 * 1024)
+
+/*
+ * The whole regular file @path as a NUL-terminated xmalloc'd string, or NULL
+ * with the error logged.  @st is its stat.
+ */
+static char *read_text(const char *path, const struct stat *st,
+		       const char *who)
+{
+	char *text = NULL;
+	size_t len = 0, cap;
+	ssize_t r;
+	int fd;
+
+	if (st->st_size > BUDGET_CONF_MAX) {
+		error("%s: %s is %lld bytes: budget.conf takes at most %d; is it "
+		      "the right file?", who, path, (long long)st->st_size,
+		      BUDGET_CONF_MAX);
+		return NULL;
+	}
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		error("%s: cannot read %s: %m", who, path);
+		return NULL;
+	}
+	/* the size may change under us: read to EOF, growing within the limit */
+	cap = (size_t)st->st_size + 4096;
+	text = xmalloc(cap + 1);
+	while ((r = read(fd, text + len, cap - len)) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			error("%s: cannot read %s: %m", who, path);
+			goto fail;
+		}
+		len += (size_t)r;
+		if (len == cap) {
+			if (cap >= BUDGET_CONF_MAX) {
+				error("%s: %s grew past %d bytes while being "
+				      "read", who, path, BUDGET_CONF_MAX);
+				goto fail;
+			}
+			cap *= 2;
+			xrealloc(text, cap + 1);
+		}
+	}
+	close(fd);
+	text[len] = '\0';
+	return text;
+fail:
+	xfree(text);
+	close(fd);
+	return NULL;
+}
+
 int budget_conf_load(struct sb_config *cfg, const char *who)
 {
-	s_p_options_t opts[16];
-	s_p_hashtbl_t *tbl = NULL;
 	struct sb_config next;
 	char *path = get_extra_conf_path("budget.conf");
-	char msg[512], desc[256];
+	char *text = NULL;
+	char msg[1024], desc[256];
 	struct stat st;
-	int i, rc = SLURM_ERROR;
+	int rc = SLURM_ERROR;
 
 	sb_config_init(&next);
 	if (stat(path, &st) < 0) {
@@ -40,35 +95,12 @@ int budget_conf_load(struct sb_config *cfg, const char *who)
 		      path);
 		goto out;
 	}
-
-	memset(opts, 0, sizeof(opts));
-	/* the last entry stays zero: the table's terminator */
-	for (i = 0; sb_config_keys[i] && i < (int)(sizeof(opts) / sizeof(opts[0])) - 1;
-	     i++) {
-		opts[i].key = (char *)sb_config_keys[i];
-		opts[i].type = S_P_STRING;
-	}
-	tbl = s_p_hashtbl_create(opts);
-	if (s_p_parse_file(tbl, NULL, path, false, NULL) != SLURM_SUCCESS) {
-		error("%s: %s is not valid (see the parse error above; accepted "
-		      "keys are listed in budget.conf(5))", who, path);
+	if (!(text = read_text(path, &st, who)))
 		goto out;
-	}
-	for (i = 0; sb_config_keys[i]; i++) {
-		char *val = NULL;
-
-		if (!s_p_get_string(&val, sb_config_keys[i], tbl))
-			continue;
-		if (sb_config_set(&next, sb_config_keys[i], val, msg,
-				  sizeof(msg)) != 0) {
-			error("%s: %s: %s", who, path, msg);
-			xfree(val);
-			goto out;
-		}
-		xfree(val);
-	}
-	if (sb_config_check(&next, msg, sizeof(msg)) != 0) {
-		error("%s: %s: %s", who, path, msg);
+	/* the grammar, each value and the cross-key checks: the core's, as
+	 * in sbudget and sbudget-sim */
+	if (sb_config_parse(&next, text, path, msg, sizeof(msg)) != 0) {
+		error("%s: %s", who, msg);
 		goto out;
 	}
 	*cfg = next;
@@ -76,8 +108,7 @@ int budget_conf_load(struct sb_config *cfg, const char *who)
 	     sb_config_describe(cfg, desc, sizeof(desc)));
 	rc = SLURM_SUCCESS;
 out:
-	if (tbl)
-		s_p_hashtbl_destroy(tbl);
+	xfree(text);
 	xfree(path);
 	return rc;
 }

@@ -55,8 +55,14 @@ int sbu_load_budget_conf(struct sbu_ctx *c)
 	sb_config_init(&c->cfg);
 	conf_path(path, sizeof(path));
 	if (!(f = fopen(path, "r"))) {
-		if (errno == ENOENT)
+		if (errno == ENOENT) {
+			if (c->cmd->verbose)
+				fprintf(stderr, "sbudget: %s not found, using "
+					"the defaults: %s\n", path,
+					sb_config_describe(&c->cfg, msg,
+							   sizeof(msg)));
 			return 0;
+		}
 		sbu_error("cannot read %s: %s", path, strerror(errno));
 		return -1;
 	}
@@ -83,6 +89,9 @@ int sbu_load_budget_conf(struct sbu_ctx *c)
 		return -1;
 	}
 	free(text);
+	if (c->cmd->verbose)
+		fprintf(stderr, "sbudget: read %s: %s\n", path,
+			sb_config_describe(&c->cfg, msg, sizeof(msg)));
 	return 0;
 }
 

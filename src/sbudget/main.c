@@ -47,6 +47,7 @@ static void usage(FILE *o)
 "  -n, --noheader     no header line           --json           JSON output\n"
 "  -i, --immediate    commit without asking    -Q, --quiet      less output\n"
 "  -h, --help         this text                -V, --version    the version\n"
+"  -v, --verbose      budget.conf's path and settings on stderr\n"
 "\n"
 "Fields (format=Name[%%WIDTH],...):\n"
 "  show budget: Account User RawShares ParentPct ClusterPct Owed Delivered\n"

@@ -136,8 +136,8 @@ DefaultMinRuntime=5
 MinRuntimeMax=3"
 	id=$(submit sb-alice -G 1 --wrap true)
 	expect_in "$(job_field "$id" AdminComment)" "min_runtime=300"
-	grep -q "unrecognized key: MinRuntimeMax" "$log"
-	grep -q "budget.conf is not valid" "$log"
+	grep -q "budget.conf line 3: unknown key 'MinRuntimeMax'" "$log"
+	grep -q "keeping the previous settings" "$log"
 	ctld_alive
 
 	# A bad value: named with its key, previous settings kept.
