@@ -29,7 +29,7 @@
  *   capped_k      min(delivered_k, owed_k): what was delivered of what was
  *                 owed, so a surplus in one slot does not hide a shortfall
  *                 in another.
- * Totals are sums over the slots; the ratio a report shows is
+ * Totals are sums over the slots; the ratio a report shows (sb_fig_ratio) is
  * capped / owed (1 when nothing is owed).  "All teams" is
  * sum(capped) / sum(owed) over the teams a report lists (the budgets
  * that hold jobs), each team's capped computed on its own: a parent's
@@ -63,6 +63,19 @@ struct sb_fig_seg {
 struct sb_fig {
 	double delivered, unallocated, demand, quota, owed, capped;
 };
+
+/* The slot owed is capped in, seconds: an hour ("owed = quota, capped
+ * hourly by actual demand", the project's measure).  Reports that cut a span into steps of whole hours
+ * sum these slots, so their figures add up to the span's. */
+#define SB_FIG_SLOT 3600
+
+/*
+ * sb_fig_ratio - what a report shows as delivered/owed: capped / owed, 1
+ * when nothing is owed (a budget that asked for nothing lacks nothing);
+ * 0..1.  For all budgets, give the sums over the top-level budgets.
+ * @f NULL: 1.
+ */
+double sb_fig_ratio(const struct sb_fig *f);
 
 /*
  * sb_fig_nslots - the number of slots of @slot seconds in [@from, @to)

@@ -14,6 +14,13 @@ size_t sb_fig_nslots(int64_t from, int64_t to, int64_t slot)
 	return (size_t)((to - from + slot - 1) / slot);
 }
 
+double sb_fig_ratio(const struct sb_fig *f)
+{
+	if (!f || !(f->owed > 0))
+		return 1;
+	return f->capped / f->owed;
+}
+
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
