@@ -104,7 +104,8 @@ struct ended_job {
 	uint32_t job_id, assoc_id;
 	bool allocated;
 	double tres;
-	time_t start, end;
+	time_t start, end;	/* end: start + the seconds it ran, suspended
+				 * time left out (sb_run_charged_to()) */
 };
 static struct ended_job *ended;
 static size_t ended_n, ended_cap;
@@ -201,6 +202,9 @@ static void accrue_job(job_record_t *job_ptr, time_t now, int pos)
 		return;
 	if (to > now)
 		to = now;
+	/* suspended time is not charged: offer the seconds it ran */
+	to = sb_run_charged_to(job_ptr->start_time,
+			       budget_job_suspended(job_ptr, to), to);
 	if (to <= job_ptr->start_time)
 		return;
 	if (sb_tree_index(tree, job_ptr->assoc_id, &idx) != SB_OK)
@@ -217,7 +221,8 @@ static void accrue_job(job_record_t *job_ptr, time_t now, int pos)
 }
 
 /*
- * Add a running job's committed usage at @now to the view
+ * Add a running (or suspended: its slice waits for it) job's committed
+ * usage at @now to the view
  * (sb_view_commit(): nothing for unallocated jobs or jobs past their
  * minimum runtime).  Job read lock and state_lock held.
  */
@@ -226,7 +231,8 @@ static void commit_job(const job_record_t *job_ptr, time_t now)
 	struct sb_preempt_party p;
 	uint32_t idx;
 
-	if (!IS_JOB_RUNNING(job_ptr) || !view.tree ||
+	if (!(IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)) ||
+	    !view.tree ||
 	    sb_tree_index(tree, job_ptr->assoc_id, &idx) != SB_OK)
 		return;
 	budget_job_party(job_ptr, tres_pos, &p);
@@ -423,7 +429,9 @@ static void rebuild_from(List jobs, time_t now, int tres_id)
 		(void)sb_contract_of_job(j->admin_comment, false, &c);
 		if (sb_accrual_charge(accrual, ledger, j->jobid, idx,
 				      c.allocated, (double)cnt, j->start,
-				      j->end, &charged) == SB_OK) {
+				      sb_run_charged_to(j->start, j->suspended,
+							j->end),
+				      &charged) == SB_OK) {
 			n++;
 			total += charged;
 		}
@@ -979,7 +987,10 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 		   job_ptr->tres_alloc_cnt[tres_pos] != NO_CONSUME_VAL64) ?
 		  (double)job_ptr->tres_alloc_cnt[tres_pos] : 0;
 	e->start = job_ptr->start_time;
-	e->end = job_ptr->end_time;
+	e->end = sb_run_charged_to(job_ptr->start_time,
+				   budget_job_suspended(job_ptr,
+							job_ptr->end_time),
+				   job_ptr->end_time);
 	slurm_mutex_unlock(&state_lock);
 }
 

@@ -37,6 +37,7 @@
 #include "sb/priority.h"
 #include "sb/standing.h"
 #include "sb/tree.h"
+#include "sb/view.h"
 #include "sb_config.h"
 #include "shares.h"
 
@@ -825,6 +826,17 @@ static void job_preempt_view(const struct ctx *c, const slurm_job_info_t *j,
 	out->start = j->start_time;
 	out->priority = j->priority;
 	out->tres = (uint64_t)job_tres(c, j);
+	/* suspended so far: what did not run of start..now (the job record
+	 * gives pre_sus_time, the run before the last suspension, and
+	 * suspend_time, the last suspension or resumption) */
+	if (j->start_time && j->suspend_time) {
+		int64_t ran = j->pre_sus_time;
+
+		if (IS_JOB_RUNNING(j) && c->now > j->suspend_time)
+			ran += c->now - j->suspend_time;
+		if (c->now - (int64_t)j->start_time > ran)
+			out->suspended = c->now - j->start_time - ran;
+	}
 }
 
 /*
@@ -840,18 +852,16 @@ static double *committed_usage(const struct ctx *c)
 
 	for (i = 0; u && i < c->jobs->record_count; i++) {
 		const slurm_job_info_t *o = &c->jobs->job_array[i];
-		struct sb_contract ct;
-		int64_t left;
+		struct sb_preempt_job pj;
+		double rest;
 
-		if (!IS_JOB_RUNNING(o) ||
-		    contract_of(o->admin_comment, &ct) != SB_OK ||
-		    !ct.allocated ||
+		if (!(IS_JOB_RUNNING(o) || IS_JOB_SUSPENDED(o)) ||
 		    sb_tree_index(c->tree, o->assoc_id, &idx) != SB_OK)
 			continue;
-		left = (int64_t)o->start_time + ct.min_runtime - c->now;
-		if (left > 0)
-			sb_usage_commit(c->tree, u, idx,
-					(double)left * job_tres(c, o));
+		job_preempt_view(c, o, &pj);
+		rest = sb_committed_rest(&pj, c->now);
+		if (rest > 0)
+			sb_usage_commit(c->tree, u, idx, rest);
 	}
 	return u;
 }
