@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # t-semantics.sh - the contract holds for every way a job can be shaped
 # (issue 12): the effective time limit (partition DefaultTime/MaxTime,
-# --time-min) and interactive jobs (--resumable needs a batch job).
+# --time-min), interactive jobs (--resumable needs a batch job) and
+# suspended time (scontrol suspend: neither charged nor protected).
 
 # A partition of its own for the duration of one test, created live with
 # scontrol (no restart): DefaultTime 1 minute, MaxTime 5 minutes.
@@ -59,4 +60,57 @@ test_resumable_needs_batch_job() {
 	# the same without --resumable runs, and sbatch --resumable is fine
 	as sb-alice salloc -G 1 --min-runtime=0:05 true
 	as sb-alice srun -G 1 --min-runtime=0:05 true
+}
+
+# gpu_seconds JOBID GPUS - what slurmdbd says every run segment of the job
+# ran (ElapsedRaw leaves suspended time out), times GPUS.
+gpu_seconds() {
+	sacct -n -P -D -X -j "$1" -o ElapsedRaw | awk -v g="$2" '{ s += $1 } END { print s * g }'
+}
+
+# Suspended time is neither run nor protection.  An allocated job (min
+# runtime 20 s) suspended for 15 s is preemptable only from start + 20 s +
+# the time it was suspended, and is charged only the seconds it ran; so is
+# a job cancelled while suspended (Slurm ends it at its suspension).
+test_suspended_time_not_charged_nor_protected() {
+	clear_cluster
+	local t P V G v w g t_start t_sus t_res sus t_g c_v c_w s_v s_w
+	t=$(date +%s); P=sus$t; V=sus$t-v; G=sus$t-g
+	# shellcheck disable=SC2064 # expand now
+	trap "scancel -A '$V,$G' 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
+	v=$(submit sb-dave -A "$V" -w gpu01 -G 8 --min-runtime=0:20 --resumable --wrap 'sleep 300')
+	w=$(submit sb-dave -A "$V" -w gpu02 -G 2 --min-runtime=0:20 --wrap 'sleep 300')
+	wait_running "$v" "$w"
+	t_start=$(started "$v")
+	sleep 3
+	t_sus=$(date +%s)
+	scontrol suspend "$v","$w"
+	wait_state "$v" SUSPENDED 10
+	sleep 15
+	scontrol resume "$v"
+	t_res=$(date +%s)
+	wait_state "$v" RUNNING 10
+	sus=$((t_res - t_sus))
+	# pinned to v's node, of a budget that never ran: outranks v
+	g=$(submit sb-alice -A "$G" -w gpu01 -G 8 --min-runtime=0:05 --wrap 'sleep 5')
+	say "victim $v started $t_start, suspended $t_sus..$t_res ($sus s), preemptor $g submitted at $(date +%s)"
+	wait_state "$g" RUNNING 60
+	t_g=$(started "$g")
+	say "preemptor started $t_g: $((t_g - t_start)) s after the victim's start (min runtime 20 s + $sus s suspended)"
+	[ "$(restarts "$v")" = 1 ] || { say "victim not preempted (restarts $(restarts "$v"))"; return 1; }
+	# the old code preempted at start + 20; allow 1 s for the second
+	# boundaries of suspend/resume
+	[ "$t_g" -ge $((t_start + 20 + sus - 1)) ] || { say "preempted inside its protection pushed by the suspension"; return 1; }
+	scancel "$v" "$w"
+	wait_state "$v" CANCELLED 30
+	wait_state "$w" CANCELLED 30
+	sleep 2
+	s_v=$(gpu_seconds "$v" 8); s_w=$(gpu_seconds "$w" 2)
+	c_v=$(ledger_charged "$v"); c_w=$(ledger_charged "$w")
+	say "sacct (suspended time left out): $v $s_v GPU-s, $w $s_w GPU-s (suspended $(sacct -n -P -X -j "$w" -o Suspended | head -n 1))"
+	say "ledger charged: $v $c_v, $w $c_w"
+	[ "$c_v" = "$s_v" ] || { say "suspended victim charged $c_v, ran $s_v"; return 1; }
+	[ "$c_w" = "$s_w" ] || { say "job cancelled while suspended charged $c_w, ran $s_w"; return 1; }
+	clear_cluster
 }
