@@ -134,6 +134,33 @@ static uint32_t job_in_team(const job_record_t *job_ptr)
 	return (uint32_t)v;
 }
 
+/*
+ * An administrator's priority (scontrol update priority=N, sbatch
+ * --priority; Slurm stores N and sets direct_set_prio): read N as the
+ * job's in-team part (sb_priority_admin_in_team()) and keep that in the
+ * job's nice, from which the in-team priority is read (Slurm resets nice
+ * when an administrator sets a priority, and ignores nice changes while
+ * direct_set_prio is set).  Then direct_set_prio is cleared: the job's
+ * tier and its budget's standing apply again at every recalculation, and
+ * the next administrator's change sets the flag again.  Job write lock
+ * held.
+ */
+static void adopt_admin_priority(job_record_t *job_ptr)
+{
+	uint32_t n = job_ptr->priority, t;
+
+	if (!job_ptr->direct_set_prio || n == 0 || n == INFINITE ||
+	    !job_ptr->details)
+		return;
+	t = sb_priority_admin_in_team(n);
+	job_ptr->details->nice = NICE_OFFSET + SB_PRIO_TEAM_DEFAULT - t;
+	job_ptr->direct_set_prio = 0;
+	info("%s: %pJ: administrator's priority %u read as in-team priority "
+	     "%u: its tier (%s) and its budget's standing are kept",
+	     plugin_type, job_ptr, n, t,
+	     job_allocated(job_ptr) ? "allocated" : "unallocated");
+}
+
 /* The job's priority from the current standing.  state_lock held. */
 static uint32_t job_priority(const job_record_t *job_ptr)
 {
@@ -721,8 +748,11 @@ static void recalc(void)
 		/* Running jobs too: preempt/budget compares a preemptor
 		 * with the victim's *current* priority. */
 		if (!(IS_JOB_PENDING(job_ptr) || IS_JOB_RUNNING(job_ptr)) ||
-		    job_ptr->priority == 0 || job_ptr->direct_set_prio)
+		    job_ptr->priority == 0)
 			continue;
+		adopt_admin_priority(job_ptr);
+		if (job_ptr->direct_set_prio)
+			continue;	/* no details: left as set */
 		prio = job_priority(job_ptr);
 		if (prio != job_ptr->priority) {
 			job_ptr->priority = prio;
@@ -856,6 +886,8 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	uint32_t prio;
 
 	(void)last_prio;
+	if (job_ptr->direct_set_prio && job_ptr->priority > 1)
+		adopt_admin_priority(job_ptr);
 	if (job_ptr->direct_set_prio && job_ptr->priority > 1)
 		return job_ptr->priority;
 	slurm_mutex_lock(&state_lock);

@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # t-semantics.sh - the contract holds for every way a job can be shaped
 # (issue 12): the effective time limit (partition DefaultTime/MaxTime,
-# --time-min), interactive jobs (--resumable needs a batch job) and
-# suspended time (scontrol suspend: neither charged nor protected).
+# --time-min), interactive jobs (--resumable needs a batch job),
+# suspended time (scontrol suspend: neither charged nor protected) and
+# priorities set by an administrator (read as the in-team part).
 
 # A partition of its own for the duration of one test, created live with
 # scontrol (no restart): DefaultTime 1 minute, MaxTime 5 minutes.
@@ -112,5 +113,47 @@ test_suspended_time_not_charged_nor_protected() {
 	say "ledger charged: $v $c_v, $w $c_w"
 	[ "$c_v" = "$s_v" ] || { say "suspended victim charged $c_v, ran $s_v"; return 1; }
 	[ "$c_w" = "$s_w" ] || { say "job cancelled while suspended charged $c_w, ran $s_w"; return 1; }
+	clear_cluster
+}
+
+# An administrator's `scontrol update priority=N` is read as the job's
+# in-team part: an allocated job keeps its tier (above every unallocated
+# job) and its budget's standing, so a low number never stops it
+# preempting, and a high number never lifts an unallocated job over
+# allocated ones; within its budget, N orders it (N >= 1023: first).
+test_admin_priority_keeps_tier_and_standing() {
+	clear_cluster
+	local t P V G v g g2 g3 u pg pg2 pg3 pu pv off tier=2147483648
+	local log=$SB_CLUSTER_DIR/log/slurmctld.log
+	t=$(date +%s); P=adm$t; V=adm$t-v; G=adm$t-g
+	# shellcheck disable=SC2064 # expand now
+	trap "scancel -A '$V,$G' 2>/dev/null; scancel -u sb-carol 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	fresh_budgets "$P" "$V:1000:sb-dave" "$G:1000:sb-alice"
+	v=$(submit sb-dave -A "$V" -w gpu01 -G 8 --min-runtime=0:05 --resumable --wrap 'sleep 120')
+	wait_running "$v"
+	g=$(submit sb-alice -A "$G" -w gpu01 -G 8 --min-runtime=0:05 --begin=now+12 --wrap 'sleep 5')
+	g2=$(submit sb-alice -A "$G" -G 1 --min-runtime=0:05 --begin=now+600 --wrap true)
+	g3=$(submit sb-alice -A "$G" -G 1 --min-runtime=0:05 --begin=now+600 --wrap true)
+	u=$(submit sb-carol -G 1 --min-runtime=0 --begin=now+600 --wrap true)
+	off=$(stat -c %s "$log")
+	scontrol update jobid="$g" priority=5
+	scontrol update jobid="$g3" priority=100000
+	scontrol update jobid="$u" priority=4000000000
+	sleep 3	# CalcPeriod=1
+	pg=$(prio "$g"); pg2=$(prio "$g2"); pg3=$(prio "$g3"); pu=$(prio "$u"); pv=$(prio "$v")
+	say "priorities: g(admin 5) $pg, g2(none) $pg2, g3(admin 100000) $pg3, unallocated u(admin 4e9) $pu, victim $pv"
+	[ "$pg" -ge "$tier" ] || { say "allocated job lost its tier"; return 1; }
+	[ "$pu" -lt "$tier" ] || { say "unallocated job lifted into the allocated tier"; return 1; }
+	[ "$pg" -gt "$pu" ] || { say "unallocated job above an allocated one"; return 1; }
+	[ $((pg >> 11)) = $((pg2 >> 11)) ] && [ $((pg3 >> 11)) = $((pg2 >> 11)) ] ||
+		{ say "the budget's standing level changed with the admin priority"; return 1; }
+	[ "$pg" -lt "$pg2" ] && [ "$pg2" -lt "$pg3" ] ||
+		{ say "in-team order is not admin 5 < none < admin 100000"; return 1; }
+	[ "$pg" -gt "$pv" ] || { say "preemptor not above the victim of the worse standing"; return 1; }
+	expect_in "$(tail -c +$((off + 1)) "$log")" "JobId=$g: administrator's priority 5 read as in-team priority 5: its tier (allocated) and its budget's standing are kept"
+	# and it still preempts once eligible
+	wait_state "$g" RUNNING 40
+	[ "$(restarts "$v")" = 1 ] || { say "victim not preempted"; return 1; }
+	expect_in "$(job_field "$v" SystemComment)" "budget:preempted_by=$g,"
 	clear_cluster
 }
