@@ -62,7 +62,7 @@
  * plugins' mutexes are never held together: this plugin copies what it
  * needs out of its state_lock before calling the table.
  */
-#define _GNU_SOURCE	/* dladdr, RTLD_NODELETE */
+#define _GNU_SOURCE	/* dladdr, RTLD_NODELETE, pthread_setname_np */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
@@ -739,6 +739,8 @@ static void *tick_loop(void *arg)
 	unsigned my_gen;
 
 	(void)arg;
+	/* seen in top -H, ps -L, /proc/PID/task/TID/comm (15 chars max) */
+	(void)pthread_setname_np(pthread_self(), "sb_preempt_tick");
 	slurm_mutex_lock(&state_lock);
 	my_gen = generation;
 	while (!stop_thread && my_gen == generation) {

@@ -31,6 +31,7 @@
  * orders a user's jobs within their association and never lifts them above
  * another team's.
  */
+#define _GNU_SOURCE	/* pthread_setname_np */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -793,6 +794,8 @@ static void recalc(void)
 static void *calc_loop(void *arg)
 {
 	(void)arg;
+	/* seen in top -H, ps -L, /proc/PID/task/TID/comm (15 chars max) */
+	(void)pthread_setname_np(pthread_self(), "sb_prio_calc");
 	slurm_mutex_lock(&state_lock);
 	while (!stop_thread) {
 		struct timespec ts = { .tv_sec = time(NULL) + cfg.calc_period };

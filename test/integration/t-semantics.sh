@@ -157,3 +157,30 @@ test_admin_priority_keeps_tier_and_standing() {
 	expect_in "$(job_field "$v" SystemComment)" "budget:preempted_by=$g,"
 	clear_cluster
 }
+
+# ctld_thread_count NAME - how many of slurmctld's threads are named NAME.
+ctld_thread_count() {
+	local pid
+	pid=$(cat "$SB_CLUSTER_DIR/run/slurmctld.pid")
+	cat /proc/"$pid"/task/*/comm 2>/dev/null | grep -cx "$1" || true
+}
+
+# The plugins' threads carry names (top -H, ps -L, the benchmark): one
+# recalculation thread and one preemption tick, also after a reconfigure
+# (the tick is restarted: the old one must be gone).
+test_plugin_threads_named() {
+	local name i ok
+	for name in sb_prio_calc sb_preempt_tick; do
+		[ "$(ctld_thread_count "$name")" = 1 ] || { say "threads named $name: $(ctld_thread_count "$name")"; return 1; }
+	done
+	scontrol reconfigure
+	for name in sb_prio_calc sb_preempt_tick; do
+		ok=
+		for ((i = 0; i < 20; i++)); do
+			[ "$(ctld_thread_count "$name")" = 1 ] && { ok=1; break; }
+			sleep 0.5
+		done
+		[ -n "$ok" ] || { say "after reconfigure, threads named $name: $(ctld_thread_count "$name")"; return 1; }
+	done
+	say "slurmctld threads: $(cat /proc/"$(cat "$SB_CLUSTER_DIR/run/slurmctld.pid")"/task/*/comm | sort | uniq -c | tr -s ' \n' ' ')"
+}
