@@ -158,6 +158,9 @@ struct sbc_seg {
 	int64_t eligible, start, end;
 	double tres;
 	bool allocated;
+	int64_t suspended;	/* seconds of the segment spent suspended: not
+				 * delivered (the ledger does not charge them);
+				 * delivered is [start, sb_run_charged_to()) */
 };
 
 /*

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "sb/error.h"
+#include "sb/preempt.h"
 
 size_t sbc_nslots(int64_t from, int64_t to, int64_t slot)
 {
@@ -80,7 +81,9 @@ int sbc_figures(const struct sb_tree *tree, const struct sbc_seg *segs,
 		}
 		if (s->start)
 			spread((s->allocated ? del : una) + (size_t)idx * ns,
-			       s->start, end, from, to, slot, s->tres);
+			       s->start,
+			       sb_run_charged_to(s->start, s->suspended, end),
+			       from, to, slot, s->tres);
 		if (s->allocated && s->eligible)
 			spread(dem + (size_t)idx * ns, s->eligible, end, from,
 			       to, slot, s->tres);

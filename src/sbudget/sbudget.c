@@ -389,6 +389,7 @@ static int load_segments(struct ctx *c, int64_t from, int64_t to,
 			      j->eligible : 0;
 		s->start = j->start > 0 ? j->start : 0;
 		s->end = j->end > 0 ? j->end : 0;
+		s->suspended = j->suspended;
 		s->tres = cnt;
 		s->allocated = ct.allocated;
 		n++;

@@ -404,13 +404,13 @@ START_TEST(test_figures)
 	struct sb_tree *t = fig_tree();
 	const struct sbc_seg segs[] = {
 		/* u: allocated, 4 GPUs, eligible 1000, ran 2800..6400 */
-		{ 3, 1, 1000, 2800, 6400, 4, true },
+		{ 3, 1, 1000, 2800, 6400, 4, true, 0 },
 		/* B: unallocated, 2 GPUs, running since 1200 (open) */
-		{ 2, 2, 1100, 1200, 0, 2, false },
+		{ 2, 2, 1100, 1200, 0, 2, false, 0 },
 		/* B: allocated, 8 GPUs, pending since 4600 (open) */
-		{ 2, 3, 4600, 0, 0, 8, true },
+		{ 2, 3, 4600, 0, 0, 8, true, 0 },
 		/* an association not in the tree */
-		{ 99, 4, 1000, 0, 1100, 1, true },
+		{ 99, 4, 1000, 0, 1100, 1, true, 0 },
 	};
 	struct sbc_fig tot[3], ser[3 * 2];
 	size_t unknown = 0;
@@ -452,8 +452,8 @@ START_TEST(test_figures_slots)
 {
 	struct sb_tree *t = fig_tree();
 	const struct sbc_seg segs[] = {
-		{ 3, 1, 110, 120, 7290, 8, true },
-		{ 2, 2, 50, 0, 0, 8, true },
+		{ 3, 1, 110, 120, 7290, 8, true, 0 },
+		{ 2, 2, 50, 0, 0, 8, true, 0 },
 	};
 	static const int64_t slots[] = { 1, 7, 60, 3600, 7200, 10000 };
 	size_t k;
@@ -472,6 +472,25 @@ START_TEST(test_figures_slots)
 		/* B asks for the whole cluster all the time: owed = quota */
 		ck_assert_double_eq_tol(tot[2].owed, tot[2].quota, 1e-6);
 	}
+	sb_tree_free(t);
+}
+END_TEST
+
+/* Suspended time is not delivered (as the ledger does not charge it), but
+ * the job still asked for its GPUs: demand is unchanged. */
+START_TEST(test_figures_suspended)
+{
+	struct sb_tree *t = fig_tree();
+	const struct sbc_seg segs[] = {
+		/* u: 4 GPUs, 2800..6400 with 600 s suspended: ran 3000 s */
+		{ 3, 1, 1000, 2800, 6400, 4, true, 600 },
+	};
+	struct sbc_fig tot[3];
+
+	ck_assert_int_eq(sbc_figures(t, segs, 1, 1000, 8200, 3600, 8000, 8,
+				     tot, NULL, NULL), 0);
+	ck_assert_double_eq(tot[1].delivered, 3000.0 * 4);
+	ck_assert_double_eq(tot[1].demand, 21600);
 	sb_tree_free(t);
 }
 END_TEST
@@ -617,6 +636,7 @@ int main(void)
 	tcase_add_test(tc, test_figures);
 	tcase_add_test(tc, test_figures_slots);
 	tcase_add_test(tc, test_figures_bad);
+	tcase_add_test(tc, test_figures_suspended);
 	tcase_add_test(tc, test_output);
 	tcase_add_test(tc, test_unknown_field);
 	tcase_add_test(tc, test_prom_and_svg);
