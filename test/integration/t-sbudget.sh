@@ -17,15 +17,11 @@ shares_of() {
 }
 
 # wait_idle - until no job of the cluster runs or waits (figures are stable
-# only then: the plugin charges running jobs every second).
+# only then: the plugin charges running jobs every second), and the plugin
+# has charged the last ends.
 wait_idle() {
-	local i
-	for ((i = 0; i < 120; i++)); do
-		[ -z "$(squeue -h -o %i)" ] && { sleep 3; return 0; }
-		sleep 0.5
-	done
-	say "jobs still queued: $(squeue -h -o '%i %T' | tr '\n' ' ')"
-	return 1
+	wait_eq 60 "an empty queue" "" eval "squeue -h -o '%i %T' | tr '\n' ' '" || return 1
+	wait_recalc_after "$(date +%s)"
 }
 
 # ledger_sums - "assoc_id allocated unallocated" per association from the
@@ -192,7 +188,10 @@ test_sbudget_show_job_running_and_pending() {
 	run=$(submit sb-alice --min-runtime=2:00 --resumable -N 4 --gpus-per-node=8 --wrap 'sleep 60')
 	wait_state "$run" RUNNING 30
 	pend=$(submit sb-bob --min-runtime=0:30 -G 8 --nice=10 --wrap 'sleep 1')
-	sleep 3
+	# the scheduler has tried it (what it waits for), with a priority
+	# from this cycle
+	wait_eq 10 "job $pend to wait for Resources" Resources job_field "$pend" Reason
+	wait_recalc_after "$(date +%s)"
 	out=$(sb show job "$run")
 	say "$out"
 	expect_in "$out" "MinRuntime: 0:02:00"
@@ -250,8 +249,8 @@ test_sbudget_show_job_names_preemptor() {
 	expect_in "$out" "PreemptReason: job $pre (account phys-a) had priority"
 	expect_in "$out" "unallocated jobs are preemptable at any time"
 	# the same in JSON
-	out=$(sb --json show job "$victim" format=JobId,PreemptedBy 2>/dev/null || true)
-	[ -z "$out" ] || python3 -c 'import json,sys; d=json.loads(sys.argv[1])["jobs"][0]; assert d["PreemptedBy"]==int(sys.argv[2]), d' "$out" "$pre"
+	out=$(sb --json show job "$victim" format=JobId,PreemptedBy)
+	python3 -c 'import json,sys; d=json.loads(sys.argv[1])["jobs"][0]; assert d["PreemptedBy"]==int(sys.argv[2]), d' "$out" "$pre"
 }
 
 # report: use per step against quota; its steps add up to show budget's
@@ -292,7 +291,7 @@ test_sbudget_metrics() {
 	raw=$(awk '/^sbudget_usage_charged_gpu_seconds\{cluster="sbcluster",account="physics",user=""\}/ { print $2 }' <<<"$out")
 	s_raw=$(raw_usage physics)
 	say "physics charged: metrics $raw, sshare $s_raw"
-	[ -n "$raw" ] && [ "$raw" = "$s_raw" ]
+	[ -n "$raw" ] && [ "$raw" = "$s_raw" ] || return 1
 	# the dashboard queries only metrics that exist
 	local m
 	while read -r m; do
