@@ -16,7 +16,9 @@
  * Definitions, per association and over its whole subtree (as sshare's
  * RawUsage), in TRES-seconds, over [from, to) cut into slots of @slot
  * seconds (the last may be shorter); slot k is [s_k, e_k):
- *   delivered_k   sum over ALLOCATED segments of tres x |[start, end) ∩ slot|
+ *   delivered_k   sum over ALLOCATED segments of tres x |[start, end') ∩ slot|
+ *                 where end' = end - suspended seconds (sb_run_charged_to:
+ *                 suspended time holds no GPU time and is not charged)
  *   unallocated_k sum over UNALLOCATED segments of the same: occupancy that
  *                 no budget paid for;
  *   demand_k      sum over ALLOCATED segments of tres x |[eligible, end) ∩
@@ -57,6 +59,11 @@ struct sb_fig_seg {
 				 * (pending), >= 0 */
 	bool allocated;		/* min runtime > 0 (sb_contract_of_job) */
 	int64_t eligible, start, end;	/* seconds, see above */
+	int64_t suspended;	/* seconds of the run spent suspended (scontrol
+				 * suspend): not delivered, as the ledger does
+				 * not charge them; the run is delivered over
+				 * [start, sb_run_charged_to(start, suspended,
+				 * end)) */
 };
 
 /* Figures of one association (subtree) over a span, TRES-seconds. */

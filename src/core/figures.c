@@ -6,6 +6,7 @@
 
 #include "sb/error.h"
 #include "sb/figures.h"
+#include "sb/preempt.h"
 
 size_t sb_fig_nslots(int64_t from, int64_t to, int64_t slot)
 {
@@ -80,7 +81,8 @@ int sb_figures(const struct sb_tree *tree, const struct sb_fig_seg *segs,
 		}
 		if (s->start)
 			spread((s->allocated ? del : una) + row, s->start,
-			       end, from, to, slot, s->tres);
+			       sb_run_charged_to(s->start, s->suspended, end),
+			       from, to, slot, s->tres);
 		if (s->allocated && s->eligible)
 			spread(dem + row, s->eligible, end, from, to, slot,
 			       s->tres);

@@ -291,6 +291,17 @@ void sbu_job_party(const struct sbu_ctx *c, const slurm_job_info_t *j,
 	out->job.start = j->start_time;
 	out->job.priority = j->priority;
 	out->job.tres = (uint64_t)sbu_job_tres(c, j);
+	/* suspended so far: what did not run of start..now (the job record
+	 * gives pre_sus_time, the run before the last suspension, and
+	 * suspend_time, the last suspension or resumption) */
+	if (j->start_time && j->suspend_time) {
+		int64_t ran = j->pre_sus_time;
+
+		if (SBU_RUNNING(j) && c->now > j->suspend_time)
+			ran += c->now - j->suspend_time;
+		if (c->now - (int64_t)j->start_time > ran)
+			out->job.suspended = c->now - j->start_time - ran;
+	}
 	if (!c->tree || sb_tree_index(c->tree, j->assoc_id, &out->index) !=
 	    SB_OK)
 		out->index = SB_NONE;

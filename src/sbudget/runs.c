@@ -110,6 +110,7 @@ static bool segment_of(const struct sbu_ctx *c, const slurmdb_job_rec_t *j,
 	s->eligible = rec_time(j->eligible, c->now);
 	s->start = start;
 	s->end = rec_time(j->end, c->now);
+	s->suspended = j->suspended;
 	return true;
 }
 

@@ -32,6 +32,7 @@ struct seg {
 	double tres;
 	bool allocated;
 	int64_t eligible, start, end;
+	int64_t suspended;
 };
 
 /* Expected totals of one association. */
@@ -54,7 +55,7 @@ static const struct fig_case cases[] = {
 	/* 4 GPUs for 2 h = 14400 per slot = phys-a's quota exactly; physics
 	 * sees the same demand against its larger quota */
 	{ "demand equal to quota: all owed, all delivered",
-	  { { 11, 4, true, 0, 0, 2 * H } }, 1, 2 * H,
+	  { { 11, 4, true, 0, 0, 2 * H, 0 } }, 1, 2 * H,
 	  { { 11, 28800, 0, 28800, 28800, 28800 },
 	    { 10, 28800, 0, 28800, 28800, 28800 },
 	    { 20, 0, 0, 0, 0, 0 } }, 3, 0 },
@@ -63,37 +64,42 @@ static const struct fig_case cases[] = {
 	 * 28800, capped 0 + 7200: the surplus of slot 1 does not hide the
 	 * shortfall of slot 0 */
 	{ "waiting then over quota: capped slot by slot",
-	  { { 20, 8, true, 0, H, 2 * H } }, 1, 2 * H,
+	  { { 20, 8, true, 0, H, 2 * H, 0 } }, 1, 2 * H,
 	  { { 20, 28800, 0, 57600, 14400, 7200 } }, 1, 0 },
 	/* unallocated work is owed nothing and delivers nothing against
 	 * owed: reported apart */
 	{ "unallocated: reported apart, owed nothing",
-	  { { 20, 1, false, 0, 0, 2 * H }, { 30, 2, false, 0, 0, H } }, 2,
+	  { { 20, 1, false, 0, 0, 2 * H, 0 }, { 30, 2, false, 0, 0, H, 0 } }, 2,
 	  2 * H,
 	  { { 20, 0, 7200, 0, 0, 0 }, { 30, 0, 7200, 0, 0, 0 } }, 2, 0 },
 	/* open segment (no end) counted until now = 5400: 1 GPU from 1800,
 	 * 1800 s in each slot; phys-b's quota 7200 a slot */
 	{ "a running job counts until now",
-	  { { 12, 1, true, 1800, 1800, NO } }, 1, 5400,
+	  { { 12, 1, true, 1800, 1800, NO, 0 } }, 1, 5400,
 	  { { 12, 3600, 0, 3600, 3600, 3600 },
 	    { 10, 3600, 0, 3600, 3600, 3600 } }, 2, 0 },
 	/* eligible none = no demand (an admin's run outside the contract) */
 	{ "never eligible: delivered but not owed",
-	  { { 11, 2, true, NO, 0, H } }, 1, 2 * H,
+	  { { 11, 2, true, NO, 0, H, 0 } }, 1, 2 * H,
 	  { { 11, 7200, 0, 0, 0, 0 } }, 1, 0 },
 	/* only the part inside [0, 7200) counts */
 	{ "clipped to the window",
-	  { { 11, 1, true, -H, -H, H }, { 11, 1, true, H, H, 3 * H } }, 2,
+	  { { 11, 1, true, -H, -H, H, 0 }, { 11, 1, true, H, H, 3 * H, 0 } }, 2,
 	  3 * H,
 	  { { 11, 7200, 0, 7200, 7200, 7200 } }, 1, 0 },
 	/* a requeued job: two runs, the pending span between them is demand */
 	{ "two runs of a requeued job",
-	  { { 11, 2, true, 0, 0, 1000 }, { 11, 2, true, 1000, 1500, 2 * H } },
+	  { { 11, 2, true, 0, 0, 1000, 0 }, { 11, 2, true, 1000, 1500, 2 * H, 0 } },
 	  2, 2 * H,
 	  { { 11, 2 * (1000 + 5700), 0, 2 * 7200, 14400, 2 * (1000 + 5700) } },
 	  1, 0 },
+	/* 4 GPUs on phys-a, 0-3600 with 600 s suspended: ran 3000 s, filed
+	 * from its start (sb_run_charged_to); demand is the whole span */
+	{ "suspended time is not delivered",
+	  { { 11, 4, true, 0, 0, H, 600 } }, 1, 2 * H,
+	  { { 11, 12000, 0, 14400, 14400, 12000 } }, 1, 0 },
 	{ "association not in the tree: ignored, counted",
-	  { { 0, 8, true, 0, 0, 2 * H }, { 11, 1, true, 0, 0, H } }, 2, 2 * H,
+	  { { 0, 8, true, 0, 0, 2 * H, 0 }, { 11, 1, true, 0, 0, H, 0 } }, 2, 2 * H,
 	  { { 11, 3600, 0, 3600, 3600, 3600 } }, 1, 1 },
 };
 
@@ -112,6 +118,7 @@ START_TEST(test_figures)
 		segs[i].eligible = at(c->segs[i].eligible);
 		segs[i].start = at(c->segs[i].start);
 		segs[i].end = at(c->segs[i].end);
+		segs[i].suspended = c->segs[i].suspended;
 	}
 	ck_assert_int_eq(sb_figures(t, segs, c->nsegs, B, B + 2 * H, H,
 				    at(c->now), 8,
@@ -158,7 +165,7 @@ START_TEST(test_figures_refuses)
 {
 	struct sb_tree *t = cluster_tree();
 	struct sb_fig total[5];
-	struct sb_fig_seg s = { 0, 1, true, 0, 0, 10 };
+	struct sb_fig_seg s = { 0, 1, true, 0, 0, 10, 0 };
 
 	ck_assert_int_eq(sb_figures(NULL, &s, 1, 0, 10, 1, 10, 8, total, NULL,
 				    NULL), SB_EINVAL);
@@ -204,13 +211,13 @@ START_TEST(test_figures_subtree_and_open)
 	struct sb_tree *t = user_tree();
 	struct sb_fig_seg segs[] = {
 		/* u: allocated, 4 GPUs, eligible 1000, ran 2800..6400 */
-		{ cluster_ix(t, 3), 4, true, 1000, 2800, 6400 },
+		{ cluster_ix(t, 3), 4, true, 1000, 2800, 6400, 0 },
 		/* B: unallocated, 2 GPUs, running since 1200 (open) */
-		{ cluster_ix(t, 2), 2, false, 1100, 1200, 0 },
+		{ cluster_ix(t, 2), 2, false, 1100, 1200, 0, 0 },
 		/* B: allocated, 8 GPUs, pending since 4600 (open) */
-		{ cluster_ix(t, 2), 8, true, 4600, 0, 0 },
+		{ cluster_ix(t, 2), 8, true, 4600, 0, 0, 0 },
 		/* an association not in the tree */
-		{ SB_NONE, 1, true, 1000, 0, 1100 },
+		{ SB_NONE, 1, true, 1000, 0, 1100, 0 },
 	};
 	struct sb_fig tot[3], ser[3 * 2];
 	const struct sb_fig *a = &tot[cluster_ix(t, 1)];
@@ -263,8 +270,8 @@ START_TEST(test_figures_any_slot)
 	static const int64_t slots[] = { 1, 7, 60, 3600, 7200, 10000 };
 	struct sb_tree *t = user_tree();
 	struct sb_fig_seg segs[] = {
-		{ cluster_ix(t, 3), 8, true, 110, 120, 7290 },
-		{ cluster_ix(t, 2), 8, true, 50, 0, 0 },
+		{ cluster_ix(t, 3), 8, true, 110, 120, 7290, 0 },
+		{ cluster_ix(t, 2), 8, true, 50, 0, 0, 0 },
 	};
 	size_t k;
 
