@@ -49,10 +49,10 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/locks.h"
-#include "src/slurmctld/preempt.h"
 #include "src/slurmctld/slurmctld.h"
 
 #include "budget_conf.h"
+#include "slurm_compat.h"
 #include "sb/contract.h"
 #include "sb/error.h"
 #include "sb/preempt.h"

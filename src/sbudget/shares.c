@@ -9,6 +9,9 @@
 #include "src/common/slurm_protocol_api.h"
 #include "src/common/slurm_protocol_defs.h"
 
+#define SB_COMPAT_CLIENT	/* list types only: no controller headers */
+#include "slurm_compat.h"
+
 #include "shares.h"
 
 static char *dup_or_null(const char *s)
