@@ -23,7 +23,11 @@
 #                      submission (default 150)
 #   --out DIR          where the job table, segments and report go
 #                      (default <cluster dir>/demo)
-#   --no-build         use the existing build in $SB_BUILD_DIR (<repo>/_build)
+#   --slurm RELEASE    run it on Slurm 22.05 (default; $SB_SLURM) or 24.11
+#                      (built once by contrib/setup.sh --slurm 24.11; its own
+#                      build tree <repo>/_build-24.11, cluster and ports)
+#   --no-build         use the existing build in $SB_BUILD_DIR (<repo>/_build,
+#                      <repo>/_build-24.11 with --slurm 24.11)
 # Teams and contracts missing from the trace are assigned by sbudget-sim
 # convert (seeded) and listed.  The report comes from `sbudget-sim metrics`:
 # the simulator's own metric code over the runs slurmdbd recorded.  The
@@ -41,6 +45,8 @@ file() { [ -f "$2" ] && [ -r "$2" ] || die "$1 '$2': not a readable file"; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-build) do_build=0; shift ;;
+	--slurm) need "$@"; case $2 in 22.05|24.11) ;; *) die "--slurm '$2' is not accepted: give 22.05 or 24.11" ;; esac
+		export SB_SLURM=$2; shift 2 ;;
 	--trace) need "$@"; trace=$2; shift 2 ;;
 	--tree) need "$@"; tree=$2; shift 2 ;;
 	--time-scale) need "$@"; [[ "$2" =~ ^[0-9]+([.][0-9]+)?$ ]] && [ "$(awk -v v="$2" 'BEGIN{print (v > 0)}')" = 1 ] ||
@@ -54,7 +60,7 @@ while [ $# -gt 0 ]; do
 			die "--gpus '$gpus' is not accepted: give 8, 16, 24 or 32"; shift 2 ;;
 	--max-wall) need "$@"; positive "$1" "$2"; max_wall=$2; shift 2 ;;
 	--out) need "$@"; out=$2; shift 2 ;;
-	-h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
@@ -80,7 +86,11 @@ if [ "$do_build" = 1 ]; then
 	echo "== setting up and building (contrib/build.sh)"
 	SB_BUILD_DIR=$("$repo/contrib/build.sh" | tail -n 1)
 fi
-export SB_BUILD_DIR=${SB_BUILD_DIR:-$repo/_build}
+if [ "${SB_SLURM:-22.05}" = 24.11 ]; then
+	export SB_BUILD_DIR=${SB_BUILD_DIR:-$repo/_build-24.11}
+else
+	export SB_BUILD_DIR=${SB_BUILD_DIR:-$repo/_build}
+fi
 sim=$SB_BUILD_DIR/src/sim/sbudget-sim
 [ -x "$sim" ] || die "no $sim: build first (without --no-build)"
 # the cluster path (cluster.sh env only prints it), then everything that can
