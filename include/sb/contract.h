@@ -35,25 +35,65 @@ struct sb_contract_request {
 	const char *resumable;		/* "yes"/"no" (see sb_bool_parse) */
 	bool has_budget;		/* the association has RawShares > 0 on
 					 * its whole path (sb_path_has_budget) */
-	int64_t time_limit;		/* the job's time limit, seconds;
+	int64_t time_limit;		/* the job's effective time limit,
+					 * seconds (sb_time_limit_effective);
 					 * <= 0 = none known (unlimited) */
+	const char *limit_from;		/* where time_limit comes from, for
+					 * the message (e.g. "partition
+					 * 'debug' DefaultTime"); NULL = the
+					 * job's own --time */
+	bool interactive;		/* not a batch job (salloc, srun
+					 * without sbatch): it can never be
+					 * requeued, so resumable is refused */
 };
+
+/* Where a job's effective time limit comes from (sb_time_limit_effective). */
+enum sb_limit_from {
+	SB_LIMIT_NONE = 0,	/* no limit at all */
+	SB_LIMIT_GIVEN,		/* the job's own --time */
+	SB_LIMIT_TIME_MIN,	/* --time-min: backfill may cut the job to it */
+	SB_LIMIT_PART_DEFAULT,	/* no --time: the partition's DefaultTime */
+	SB_LIMIT_PART_MAX,	/* no --time, no DefaultTime: MaxTime */
+};
+
+/*
+ * sb_time_limit_effective - the shortest time limit a job can really be
+ * given, which its minimum runtime must not exceed.  All in seconds, <= 0
+ * meaning "not set / unlimited":
+ * @given:        the job's --time;
+ * @time_min:     its --time-min (Slurm's backfill may set the limit to any
+ *                value from time_min up, so only time_min is certain);
+ * @part_default: the partition's DefaultTime, used when --time is not set;
+ * @part_max:     its MaxTime, used when neither --time nor DefaultTime is.
+ * This is the order Slurm 22.05 and 24.11 apply (job_mgr.c,
+ * _part_access_check/_valid_job_part: time_limit = DefaultTime when
+ * unset, else MaxTime is the bound; backfill's time_min).  For a job that
+ * may run in several partitions the caller takes the least over them.
+ * @from: out, may be NULL: which of the inputs decided.
+ * Return: the limit, or -1 for none.
+ */
+int64_t sb_time_limit_effective(int64_t given, int64_t time_min,
+				int64_t part_default, int64_t part_max,
+				enum sb_limit_from *from);
 
 /*
  * sb_contract_check - validate a job's request against the site policy.
  *
  * Refuses, in this order: a missing min runtime when the site has no
  * default; a malformed, negative or out-of-range one; one above
- * @pol->max_min_runtime; one above the job's own time limit (the protected
- * slice could never be served); a malformed resumable flag; min runtime > 0
- * on an association without budget.
+ * @pol->max_min_runtime; one above the job's effective time limit (the
+ * protected slice could never be served; the message names where the
+ * limit comes from, @req->limit_from); a malformed resumable flag;
+ * resumable on an interactive job (it can never be requeued); min
+ * runtime > 0 on an association without budget.
  *
  * @out:  the accepted contract, written only on success.
  * @msg:  on failure, a sentence for the user naming the value and saying what
  *        is accepted or what to do (at most @msglen bytes, NUL-terminated).
  *        On success it is set to "" (may be NULL if @msglen is 0).
  * Return: SB_OK or SB_EMISSING, SB_ESYNTAX, SB_ENEGATIVE, SB_ERANGE,
- *         SB_EABOVEMAX, SB_ENOBUDGET; SB_EINVAL for NULL @pol/@req/@out.
+ *         SB_EABOVEMAX, SB_ENOTBATCH, SB_ENOBUDGET; SB_EINVAL for NULL
+ *         @pol/@req/@out.
  */
 int sb_contract_check(const struct sb_contract_policy *pol,
 		      const struct sb_contract_request *req,

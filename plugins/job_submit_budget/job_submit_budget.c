@@ -4,9 +4,13 @@
  * Every job declares a minimum runtime (sbatch --min-runtime, from
  * spank_budget) and whether it is resumable.  At submit this plugin:
  *   - refuses a missing (unless budget.conf sets DefaultMinRuntime),
- *     malformed, negative or above-MaxMinRuntime minimum runtime, and a
- *     minimum runtime > 0 on an association without budget, each with a
- *     message that names the value and says what to do;
+ *     malformed, negative or above-MaxMinRuntime minimum runtime, one
+ *     above the time limit the job will really get (its --time, else the
+ *     partition's DefaultTime or MaxTime, and --time-min, which backfill
+ *     may cut it to), --resumable on an interactive job (it can never be
+ *     requeued), and a minimum runtime > 0 on an association without
+ *     budget, each with a message that names the value and says what to
+ *     do;
  *   - stores the accepted contract as a tag at the start of the job's
  *     AdminComment ("budget:min_runtime=3600,resumable=yes,allocated=yes"),
  *     which only administrators can change and which slurmdbd records, so
@@ -123,9 +127,80 @@ static int64_t limit_secs(uint32_t minutes)
 	return (int64_t)minutes * 60;
 }
 
+/*
+ * The shortest time limit the job can really be given (the core's
+ * sb_time_limit_effective), over every partition it may run in: its own
+ * list, or the default partition.  Slurm applies DefaultTime/MaxTime only
+ * after job_submit plugins ran, so they are read here.  @from gets a phrase
+ * for the refusal message ("" when the job's own --time decides).
+ * Partition read lock held by the caller (validate_job_create_req).
+ */
+static int64_t effective_limit(const job_desc_msg_t *job_desc, char *from,
+			       size_t len)
+{
+	int64_t given = limit_secs(job_desc->time_limit);
+	int64_t tmin = limit_secs(job_desc->time_min);
+	int64_t best = -1;
+	enum sb_limit_from f, best_f = SB_LIMIT_NONE;
+	const char *best_part = "";
+	char *names, *tok, *save = NULL;
+
+	from[0] = '\0';
+	if (!job_desc->partition || !job_desc->partition[0]) {
+		part_record_t *p = default_part_loc;
+
+		if (!p)
+			return sb_time_limit_effective(given, tmin, -1, -1, &f);
+		best = sb_time_limit_effective(given, tmin,
+					       limit_secs(p->default_time),
+					       limit_secs(p->max_time), &best_f);
+		best_part = p->name;
+		goto out;
+	}
+	names = xstrdup(job_desc->partition);
+	for (tok = strtok_r(names, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		part_record_t *p = find_part_record(tok);
+		int64_t lim;
+
+		if (!p)
+			continue;	/* Slurm refuses the job itself */
+		lim = sb_time_limit_effective(given, tmin,
+					      limit_secs(p->default_time),
+					      limit_secs(p->max_time), &f);
+		if (lim > 0 && (best <= 0 || lim < best)) {
+			best = lim;
+			best_f = f;
+			best_part = p->name;
+		}
+	}
+	if (best <= 0)	/* no known partition: the job's own values */
+		best = sb_time_limit_effective(given, tmin, -1, -1, &best_f);
+	xfree(names);
+out:
+	switch (best_f) {
+	case SB_LIMIT_PART_DEFAULT:
+		snprintf(from, len, "partition '%s' DefaultTime, as no --time "
+			 "was given", best_part);
+		break;
+	case SB_LIMIT_PART_MAX:
+		snprintf(from, len, "partition '%s' MaxTime, as no --time was "
+			 "given", best_part);
+		break;
+	case SB_LIMIT_TIME_MIN:
+		snprintf(from, len, "--time-min: backfill may cut the job to "
+			 "it");
+		break;
+	default:
+		break;
+	}
+	return best;
+}
+
 extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		      char **err_msg)
 {
+	char from[160];
 	struct sb_contract_request req;
 	struct sb_contract c;
 	char msg[512], tag[128], acct[128];
@@ -135,7 +210,10 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 
 	req.min_runtime = spank_env_get(job_desc, ENV_MIN_RUNTIME);
 	req.resumable = spank_env_get(job_desc, ENV_RESUMABLE);
-	req.time_limit = limit_secs(job_desc->time_limit);
+	req.time_limit = effective_limit(job_desc, from, sizeof(from));
+	req.limit_from = from[0] ? from : NULL;
+	/* salloc and srun allocations have no script: never requeued */
+	req.interactive = !job_desc->script;
 	/* No association at all: not ours to judge; slurmctld refuses the
 	 * job with "Invalid account" when associations are enforced. */
 	req.has_budget = assoc_budget(job_desc->user_id, job_desc->account,
@@ -191,7 +269,8 @@ static int refuse(int rc, char **err_msg, uint32_t uid,
  *     well-formed contract tag at its start on a job that has one;
  *   - Requeue (= resumable) may be changed by administrators only;
  *   - a new account must have a budget if the job is allocated;
- *   - a new time limit must not fall below the minimum runtime (users).
+ *   - a new time limit or TimeMin must not fall below the minimum runtime
+ *     (users; an administrator may cut a job short).
  * Each refusal is logged; on Slurm 24.11 the user sees the same message
  * (err_msg), on 22.05 only the error code (err_msg is NULL there).
  */
@@ -243,6 +322,16 @@ static int modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 			      job_ptr, msg);
 	}
 
+	if (job_desc->time_min != NO_VAL && !is_admin && has_contract &&
+	    limit_secs(job_desc->time_min) > 0 &&
+	    limit_secs(job_desc->time_min) < now.min_runtime) {
+		snprintf(msg, sizeof(msg), "may not set TimeMin to %u min: "
+			 "below its minimum runtime of %llds (backfill may cut "
+			 "the job to TimeMin)", job_desc->time_min,
+			 (long long)now.min_runtime);
+		return refuse(ESLURM_INVALID_TIME_MIN_LIMIT, err_msg,
+			      submit_uid, job_ptr, msg);
+	}
 	if (job_desc->time_limit != NO_VAL && !is_admin && has_contract &&
 	    limit_secs(job_desc->time_limit) > 0 &&
 	    limit_secs(job_desc->time_limit) < now.min_runtime) {

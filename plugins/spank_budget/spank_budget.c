@@ -45,7 +45,9 @@ static struct spank_option options[] = {
 	  1, 0, opt_min_runtime },
 	{ "resumable", NULL,
 	  "The job can be stopped and resumed: on preemption it is requeued "
-	  "(same job id, same place in the queue) instead of cancelled.",
+	  "(same job id, same place in the queue) instead of cancelled. "
+	  "Batch jobs only (sbatch): an interactive allocation cannot be "
+	  "requeued.",
 	  0, 0, opt_resumable },
 	SPANK_OPTIONS_TABLE_END
 };

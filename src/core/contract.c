@@ -82,11 +82,19 @@ int sb_contract_check(const struct sb_contract_policy *pol,
 	if (req->time_limit > 0 && secs > req->time_limit) {
 		char given[32], limit[32];
 
-		say(msg, msglen, "min-runtime '%s' (%s) exceeds the job's time "
-		    "limit %s: lower --min-runtime or raise --time",
-		    q,
-		    sb_duration_format(secs, given, sizeof(given)),
-		    sb_duration_format(req->time_limit, limit, sizeof(limit)));
+		sb_duration_format(secs, given, sizeof(given));
+		sb_duration_format(req->time_limit, limit, sizeof(limit));
+		if (req->limit_from)
+			say(msg, msglen, "min-runtime '%s' (%s) exceeds the "
+			    "time limit the job would get, %s (%s): the "
+			    "protected slice could never be served; lower "
+			    "--min-runtime, or give --time (and --time-min) "
+			    "of at least %s", q, given, limit, req->limit_from,
+			    given);
+		else
+			say(msg, msglen, "min-runtime '%s' (%s) exceeds the "
+			    "job's time limit %s: lower --min-runtime or raise "
+			    "--time", q, given, limit);
 		return SB_EABOVEMAX;
 	}
 	if (req->resumable && (rc = sb_bool_parse(req->resumable, &resumable))) {
@@ -94,6 +102,13 @@ int sb_contract_check(const struct sb_contract_policy *pol,
 		say(msg, msglen, "resumable '%s' is not a yes/no value: use "
 		    "--resumable or leave it out", q);
 		return rc;
+	}
+	if (resumable && req->interactive) {
+		say(msg, msglen, "--resumable needs a batch job: an interactive "
+		    "allocation (salloc, srun) cannot be requeued, so when "
+		    "preempted it is cancelled; drop --resumable, or submit "
+		    "with sbatch");
+		return SB_ENOTBATCH;
 	}
 	if (secs > 0 && !req->has_budget) {
 		say(msg, msglen, "min-runtime '%s' asks for an allocation but "
@@ -220,4 +235,31 @@ bool sb_path_has_budget(const uint32_t *raw_shares, size_t n)
 		if (raw_shares[i] == 0)
 			return false;
 	return true;
+}
+
+int64_t sb_time_limit_effective(int64_t given, int64_t time_min,
+				int64_t part_default, int64_t part_max,
+				enum sb_limit_from *from)
+{
+	enum sb_limit_from f = SB_LIMIT_NONE;
+	int64_t lim = -1;
+
+	if (given > 0) {
+		lim = given;
+		f = SB_LIMIT_GIVEN;
+	} else if (part_default > 0) {
+		lim = part_default;
+		f = SB_LIMIT_PART_DEFAULT;
+	} else if (part_max > 0) {
+		lim = part_max;
+		f = SB_LIMIT_PART_MAX;
+	}
+	/* backfill may shorten the limit down to --time-min */
+	if (time_min > 0 && (lim <= 0 || time_min < lim)) {
+		lim = time_min;
+		f = SB_LIMIT_TIME_MIN;
+	}
+	if (from)
+		*from = f;
+	return lim;
 }

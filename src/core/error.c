@@ -20,6 +20,7 @@ const char *sb_strerror(int err)
 	case SB_ENOTFOUND:	return "association not found";
 	case SB_ECORRUPT:	return "corrupt saved state";
 	case SB_EVERSION:	return "unsupported saved state version";
+	case SB_ENOTBATCH:	return "resumable needs a batch job";
 	}
 	return "unknown error";
 }

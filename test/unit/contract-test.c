@@ -343,6 +343,101 @@ START_TEST(test_path_has_budget)
 }
 END_TEST
 
+/* ---------------------------------------- effective time limit (issue 12) */
+
+struct limit_case {
+	const char *what;
+	int64_t given, time_min, part_default, part_max;
+	int64_t want;
+	enum sb_limit_from from;
+};
+
+static const struct limit_case limits[] = {
+	{ "nothing set: unlimited", -1, -1, -1, -1, -1, SB_LIMIT_NONE },
+	{ "--time alone", 3600, -1, 600, 7200, 3600, SB_LIMIT_GIVEN },
+	{ "no --time: DefaultTime", -1, -1, 600, 7200, 600,
+	  SB_LIMIT_PART_DEFAULT },
+	{ "no --time, no DefaultTime: MaxTime", -1, -1, -1, 7200, 7200,
+	  SB_LIMIT_PART_MAX },
+	{ "--time-min below --time: backfill may cut to it", 3600, 900, -1,
+	  -1, 900, SB_LIMIT_TIME_MIN },
+	{ "--time-min above --time: --time (Slurm refuses such a job)", 600,
+	  900, -1, -1, 600, SB_LIMIT_GIVEN },
+	{ "--time-min with DefaultTime", -1, 300, 600, -1, 300,
+	  SB_LIMIT_TIME_MIN },
+	{ "--time-min and nothing else", -1, 300, -1, -1, 300,
+	  SB_LIMIT_TIME_MIN },
+	{ "--time above MaxTime still counts as given", 9000, -1, -1, 7200,
+	  9000, SB_LIMIT_GIVEN },
+};
+
+START_TEST(test_time_limit_effective)
+{
+	const struct limit_case *c = &limits[_i];
+	enum sb_limit_from from = (enum sb_limit_from)99;
+	int64_t got = sb_time_limit_effective(c->given, c->time_min,
+					      c->part_default, c->part_max,
+					      &from);
+
+	ck_assert_msg(got == c->want && from == c->from,
+		      "%s: got %lld from %d, want %lld from %d", c->what,
+		      (long long)got, from, (long long)c->want, c->from);
+	ck_assert_int_eq(sb_time_limit_effective(c->given, c->time_min,
+						 c->part_default, c->part_max,
+						 NULL), c->want);
+}
+END_TEST
+
+struct limit_check_case {
+	const char *what, *min_runtime, *resumable;
+	int64_t time_limit;
+	const char *limit_from;
+	bool interactive;
+	int rc;
+	const char *msg_has;
+};
+
+static const struct limit_check_case limit_checks[] = {
+	{ "8 h slice, partition DefaultTime 10 min: refused naming it",
+	  "8:00:00", NULL, 600, "partition 'debug' DefaultTime", false,
+	  SB_EABOVEMAX, "the time limit the job would get, 0:10:00 "
+	  "(partition 'debug' DefaultTime)" },
+	{ "the user's own --time: the old sentence", "2:00:00", NULL, 3600,
+	  NULL, false, SB_EABOVEMAX, "exceeds the job's time limit 1:00:00" },
+	{ "slice equal to the limit: accepted", "10", NULL, 600,
+	  "partition 'debug' DefaultTime", false, SB_OK, "" },
+	{ "interactive and resumable: refused", "10", "yes", -1, NULL, true,
+	  SB_ENOTBATCH, "--resumable needs a batch job" },
+	{ "interactive, not resumable: accepted", "10", "no", -1, NULL, true,
+	  SB_OK, "" },
+	{ "interactive unallocated, resumable: refused too", "0", "yes", -1,
+	  NULL, true, SB_ENOTBATCH, "salloc, srun" },
+	{ "batch and resumable: accepted", "10", "yes", -1, NULL, false,
+	  SB_OK, "" },
+};
+
+START_TEST(test_limit_check)
+{
+	const struct limit_check_case *c = &limit_checks[_i];
+	struct sb_contract_request req = {
+		.min_runtime = c->min_runtime,
+		.resumable = c->resumable,
+		.has_budget = true,
+		.time_limit = c->time_limit,
+		.limit_from = c->limit_from,
+		.interactive = c->interactive,
+	};
+	struct sb_contract out;
+	char msg[512];
+	int rc = sb_contract_check(&site, &req, &out, msg, sizeof(msg));
+
+	ck_assert_msg(rc == c->rc, "%s: rc %d (%s), want %d", c->what, rc, msg,
+		      c->rc);
+	ck_assert_msg(strstr(msg, c->msg_has), "%s: message \"%s\" lacks \"%s\"",
+		      c->what, msg, c->msg_has);
+}
+END_TEST
+
 static Suite *contract_suite(void)
 {
 	Suite *s = suite_create("contract");
@@ -359,6 +454,10 @@ static Suite *contract_suite(void)
 	tc = tcase_create("accepted");
 	tcase_add_loop_test(tc, test_good_input, 0, sizeof(good) / sizeof(good[0]));
 	tcase_add_test(tc, test_site_default);
+	tcase_add_loop_test(tc, test_time_limit_effective, 0,
+			    sizeof(limits) / sizeof(limits[0]));
+	tcase_add_loop_test(tc, test_limit_check, 0,
+			    sizeof(limit_checks) / sizeof(limit_checks[0]));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("tag");
@@ -372,6 +471,7 @@ static Suite *contract_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+
 
 int main(void)
 {

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cluster-tree.h"
 #include "sb/error.h"
 #include "sb/figures.h"
 
@@ -23,28 +24,7 @@
 
 static int64_t at(int64_t t) { return t == NO ? 0 : B + t; }
 
-static struct sb_tree *make_tree(void)
-{
-	struct sb_tree *t = sb_tree_new();
 
-	ck_assert_ptr_nonnull(t);
-	ck_assert_int_eq(sb_tree_add(t, 10, 0, 3, "physics"), SB_OK);
-	ck_assert_int_eq(sb_tree_add(t, 11, 10, 2, "phys-a"), SB_OK);
-	ck_assert_int_eq(sb_tree_add(t, 12, 10, 1, "phys-b"), SB_OK);
-	ck_assert_int_eq(sb_tree_add(t, 20, 0, 1, "bio"), SB_OK);
-	ck_assert_int_eq(sb_tree_add(t, 30, 0, 0, "nobudget"), SB_OK);
-	ck_assert_int_eq(sb_tree_finalize(t), SB_OK);
-	return t;
-}
-
-static uint32_t ix(const struct sb_tree *t, uint32_t id)
-{
-	uint32_t i = SB_NONE;
-
-	if (sb_tree_index(t, id, &i) != SB_OK)
-		return SB_NONE;
-	return i;
-}
 
 /* One segment given by association id (0 = not in the tree). */
 struct seg {
@@ -120,13 +100,13 @@ static const struct fig_case cases[] = {
 START_TEST(test_figures)
 {
 	const struct fig_case *c = &cases[_i];
-	struct sb_tree *t = make_tree();
+	struct sb_tree *t = cluster_tree();
 	struct sb_fig_seg segs[4];
 	struct sb_fig total[5], series[5 * 2];
 	size_t unknown = 99, i;
 
 	for (i = 0; i < c->nsegs; i++) {
-		segs[i].index = c->segs[i].id ? ix(t, c->segs[i].id) : SB_NONE;
+		segs[i].index = c->segs[i].id ? cluster_ix(t, c->segs[i].id) : SB_NONE;
 		segs[i].tres = c->segs[i].tres;
 		segs[i].allocated = c->segs[i].allocated;
 		segs[i].eligible = at(c->segs[i].eligible);
@@ -140,7 +120,7 @@ START_TEST(test_figures)
 		      c->what, unknown, c->unknown);
 	for (i = 0; i < c->nwant; i++) {
 		const struct want *w = &c->want[i];
-		const struct sb_fig *f = &total[ix(t, w->id)];
+		const struct sb_fig *f = &total[cluster_ix(t, w->id)];
 		size_t k;
 		struct sb_fig sum = { 0 };
 
@@ -156,7 +136,7 @@ START_TEST(test_figures)
 			      w->capped);
 		/* the series adds up to the totals */
 		for (k = 0; k < 2; k++) {
-			const struct sb_fig *s = &series[ix(t, w->id) * 2 + k];
+			const struct sb_fig *s = &series[cluster_ix(t, w->id) * 2 + k];
 
 			sum.owed += s->owed;
 			sum.capped += s->capped;
@@ -168,15 +148,15 @@ START_TEST(test_figures)
 		ck_assert_double_eq(sum.delivered, f->delivered);
 	}
 	/* quota over the window: entitled x 8 x 7200 */
-	ck_assert_double_eq(total[ix(t, 11)].quota, 0.5 * 8 * 7200);
-	ck_assert_double_eq(total[ix(t, 30)].quota, 0);
+	ck_assert_double_eq(total[cluster_ix(t, 11)].quota, 0.5 * 8 * 7200);
+	ck_assert_double_eq(total[cluster_ix(t, 30)].quota, 0);
 	sb_tree_free(t);
 }
 END_TEST
 
 START_TEST(test_figures_refuses)
 {
-	struct sb_tree *t = make_tree();
+	struct sb_tree *t = cluster_tree();
 	struct sb_fig total[5];
 	struct sb_fig_seg s = { 0, 1, true, 0, 0, 10 };
 

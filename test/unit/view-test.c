@@ -13,32 +13,13 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cluster-tree.h"
 #include "sb/error.h"
 #include "sb/preempt.h"
 #include "sb/priority.h"
 #include "sb/view.h"
 
-static struct sb_tree *make_tree(void)
-{
-	struct sb_tree *t = sb_tree_new();
 
-	ck_assert_ptr_nonnull(t);
-	ck_assert_int_eq(sb_tree_add(t, 10, 0, 3, "physics"), SB_OK);
-	ck_assert_int_eq(sb_tree_add(t, 11, 10, 2, "phys-a"), SB_OK);
-	ck_assert_int_eq(sb_tree_add(t, 12, 10, 1, "phys-b"), SB_OK);
-	ck_assert_int_eq(sb_tree_add(t, 20, 0, 1, "bio"), SB_OK);
-	ck_assert_int_eq(sb_tree_add(t, 30, 0, 0, "nobudget"), SB_OK);
-	ck_assert_int_eq(sb_tree_finalize(t), SB_OK);
-	return t;
-}
-
-static uint32_t ix(const struct sb_tree *t, uint32_t id)
-{
-	uint32_t i = SB_NONE;
-
-	ck_assert_int_eq(sb_tree_index(t, id, &i), SB_OK);
-	return i;
-}
 
 /* ------------------------------------------------------ sb_contract_of_job */
 
@@ -142,41 +123,41 @@ END_TEST
 
 START_TEST(test_view_commit)
 {
-	struct sb_tree *t = make_tree();
+	struct sb_tree *t = cluster_tree();
 	struct sb_view v;
 	struct sb_preempt_job j = { ALLOC(600, true), 1000, 0, 8 };
 	double charged[5] = { 0 }, all[5];
 
 	ck_assert_int_eq(sb_view_init(&v, t), SB_OK);
 	ck_assert_uint_eq(v.n, 5);
-	charged[ix(t, 10)] = 300;	/* physics = phys-a 100 + phys-b 200 */
-	charged[ix(t, 11)] = 100;
-	charged[ix(t, 12)] = 200;
-	charged[ix(t, 20)] = 50;
+	charged[cluster_ix(t, 10)] = 300;	/* physics = phys-a 100 + phys-b 200 */
+	charged[cluster_ix(t, 11)] = 100;
+	charged[cluster_ix(t, 12)] = 200;
+	charged[cluster_ix(t, 20)] = 50;
 	ck_assert_int_eq(sb_view_set_charged(&v, charged), SB_OK);
 	/* phys-a: 8 GPUs with 500 s left -> 4000 on phys-a and physics */
-	ck_assert_int_eq(sb_view_commit(&v, ix(t, 11), &j, 1100), SB_OK);
-	ck_assert_double_eq(sb_view_usage(&v, ix(t, 11)), 4100);
-	ck_assert_double_eq(sb_view_usage(&v, ix(t, 10)), 4300);
-	ck_assert_double_eq(sb_view_usage(&v, ix(t, 12)), 200);
-	ck_assert_double_eq(sb_view_usage(&v, ix(t, 20)), 50);
+	ck_assert_int_eq(sb_view_commit(&v, cluster_ix(t, 11), &j, 1100), SB_OK);
+	ck_assert_double_eq(sb_view_usage(&v, cluster_ix(t, 11)), 4100);
+	ck_assert_double_eq(sb_view_usage(&v, cluster_ix(t, 10)), 4300);
+	ck_assert_double_eq(sb_view_usage(&v, cluster_ix(t, 12)), 200);
+	ck_assert_double_eq(sb_view_usage(&v, cluster_ix(t, 20)), 50);
 	ck_assert_double_eq(sb_view_usage(&v, 99), 0);
 	ck_assert_int_eq(sb_view_usage_all(&v, all), SB_OK);
-	ck_assert_double_eq(all[ix(t, 10)], 4300);
-	ck_assert_double_eq(all[ix(t, 30)], 0);
+	ck_assert_double_eq(all[cluster_ix(t, 10)], 4300);
+	ck_assert_double_eq(all[cluster_ix(t, 30)], 0);
 	/* an unallocated job commits nothing */
 	j.contract = (struct sb_contract)UNALLOC(true);
-	ck_assert_int_eq(sb_view_commit(&v, ix(t, 20), &j, 1100), SB_OK);
-	ck_assert_double_eq(sb_view_usage(&v, ix(t, 20)), 50);
+	ck_assert_int_eq(sb_view_commit(&v, cluster_ix(t, 20), &j, 1100), SB_OK);
+	ck_assert_double_eq(sb_view_usage(&v, cluster_ix(t, 20)), 50);
 	/* bad arguments and bad data */
 	ck_assert_int_eq(sb_view_commit(&v, 5, &j, 1100), SB_EINVAL);
 	charged[0] = -1;
 	ck_assert_int_eq(sb_view_set_charged(&v, charged), SB_EINVAL);
-	ck_assert_double_eq(sb_view_usage(&v, ix(t, 10)), 4300);	/* kept */
+	ck_assert_double_eq(sb_view_usage(&v, cluster_ix(t, 10)), 4300);	/* kept */
 	charged[0] = NAN;
 	ck_assert_int_eq(sb_view_set_charged(&v, charged), SB_EINVAL);
 	sb_view_clear_committed(&v);
-	ck_assert_double_eq(sb_view_usage(&v, ix(t, 10)), 300);
+	ck_assert_double_eq(sb_view_usage(&v, cluster_ix(t, 10)), 300);
 	sb_view_free(&v);
 	sb_view_free(&v);	/* twice is harmless */
 	sb_view_free(NULL);
@@ -225,9 +206,9 @@ static const struct diverge_case diverges[] = {
 START_TEST(test_diverge)
 {
 	const struct diverge_case *c = &diverges[_i];
-	struct sb_tree *t = make_tree();
+	struct sb_tree *t = cluster_tree();
 	uint32_t pa = SB_NONE, pb = SB_NONE;
-	bool got = sb_tree_diverge(t, ix(t, c->a), ix(t, c->b), &pa, &pb);
+	bool got = sb_tree_diverge(t, cluster_ix(t, c->a), cluster_ix(t, c->b), &pa, &pb);
 
 	ck_assert_msg(got == c->want, "%u vs %u: got %d", c->a, c->b, got);
 	if (c->want) {
@@ -321,7 +302,7 @@ static const struct decide_case decides[] = {
 START_TEST(test_decide)
 {
 	const struct decide_case *c = &decides[_i];
-	struct sb_tree *t = make_tree();
+	struct sb_tree *t = cluster_tree();
 	struct sb_preempt_policy pol;
 	struct sb_preempt_party p, v;
 	struct sb_view view;
@@ -333,16 +314,16 @@ START_TEST(test_decide)
 	if (!c->v.contract.resumable)
 		pol.nonresumable = SB_NONRESUMABLE_KEEP;
 	ck_assert_int_eq(sb_view_init(&view, t), SB_OK);
-	charged[ix(t, 10)] = c->u_phys;
-	charged[ix(t, 11)] = c->u_a;
-	charged[ix(t, 12)] = c->u_b;
-	charged[ix(t, 20)] = c->u_bio;
+	charged[cluster_ix(t, 10)] = c->u_phys;
+	charged[cluster_ix(t, 11)] = c->u_a;
+	charged[cluster_ix(t, 12)] = c->u_b;
+	charged[cluster_ix(t, 20)] = c->u_bio;
 	ck_assert_int_eq(sb_view_set_charged(&view, charged), SB_OK);
 	p.job = c->p;
-	p.index = ix(t, c->p_id);
+	p.index = cluster_ix(t, c->p_id);
 	p.in_grace = false;
 	v.job = c->v;
-	v.index = ix(t, c->v_id);
+	v.index = cluster_ix(t, c->v_id);
 	v.in_grace = c->in_grace;
 	got = sb_preempt_decide(&pol, c->no_view ? NULL : &view, &p, &v,
 				c->now, why, sizeof(why));
@@ -362,7 +343,7 @@ START_TEST(test_decide_committed_counts)
 {
 	/* The reclaim rule reads charged + committed: a running bio job with
 	 * a long protected rest tips "reclaim holds" into "refuses". */
-	struct sb_tree *t = make_tree();
+	struct sb_tree *t = cluster_tree();
 	struct sb_preempt_policy pol;
 	struct sb_preempt_party p = { { ALLOC(60, true), 0, P(true, 9), 8 },
 				      0, false };
@@ -374,17 +355,17 @@ START_TEST(test_decide_committed_counts)
 
 	sb_preempt_policy_init(&pol);
 	ck_assert_int_eq(sb_view_init(&view, t), SB_OK);
-	charged[ix(t, 10)] = 9000;
-	charged[ix(t, 11)] = 6000;
-	charged[ix(t, 12)] = 3000;
-	charged[ix(t, 20)] = 100;
+	charged[cluster_ix(t, 10)] = 9000;
+	charged[cluster_ix(t, 11)] = 6000;
+	charged[cluster_ix(t, 12)] = 3000;
+	charged[cluster_ix(t, 20)] = 100;
 	ck_assert_int_eq(sb_view_set_charged(&view, charged), SB_OK);
-	p.index = ix(t, 20);
-	v.index = ix(t, 11);
+	p.index = cluster_ix(t, 20);
+	v.index = cluster_ix(t, 11);
 	ck_assert_int_eq(sb_preempt_decide(&pol, &view, &p, &v, 100, NULL, 0),
 			 SB_PREEMPT_YES);
 	/* 1 GPU x 3000 s committed on bio: U 3100 + 480 -> refused */
-	ck_assert_int_eq(sb_view_commit(&view, ix(t, 20), &running, 100), SB_OK);
+	ck_assert_int_eq(sb_view_commit(&view, cluster_ix(t, 20), &running, 100), SB_OK);
 	ck_assert_int_eq(sb_preempt_decide(&pol, &view, &p, &v, 100, NULL, 0),
 			 SB_PREEMPT_RECLAIM);
 	sb_view_free(&view);
