@@ -26,6 +26,8 @@
  *     priority_p_thread_start(), the latter called once the job state is
  *     read (priority_g_init() now runs before read_slurm_conf());
  *     SB_PRIORITY_THREAD_AT_INIT says where a plugin starts its thread;
+ *   - sbudget: a pending reason's name is job_state_reason_string() (was
+ *     job_reason_string()): sb_job_reason_string;
  *   - scontrol reconfigure: 24.11 restarts slurmctld (a new process runs
  *     every plugin's init() again); 22.05 calls the reconfig hooks in the
  *     running process.  SB_RECONFIG_RESTARTS says which.
@@ -59,7 +61,22 @@ typedef struct xlist list_t;
 typedef struct listIterator list_itr_t;
 #endif
 
-#ifndef SB_COMPAT_CLIENT	/* sbudget defines it: no controller headers */
+/* The name of a pending reason (libslurm exports it under both releases,
+ * declared in src/common/job_state_reason.h since 24.11, in
+ * slurm_protocol_defs.h before; named job_state_reason_string since). */
+#if defined(SB_COMPAT_PROTOCOL) || !defined(SB_COMPAT_CLIENT)
+#if SB_SLURM_2411
+#include "src/common/job_state_reason.h"
+#define sb_job_reason_string(r) job_state_reason_string(r)
+#else
+#include "src/common/slurm_protocol_defs.h"
+#define sb_job_reason_string(r) job_reason_string(r)
+#endif
+#endif
+
+/* SB_COMPAT_CLIENT (sbudget): no controller headers; with
+ * SB_COMPAT_PROTOCOL too (shares.c), the protocol part above. */
+#ifndef SB_COMPAT_CLIENT
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"

@@ -9,7 +9,8 @@
 #include "src/common/slurm_protocol_api.h"
 #include "src/common/slurm_protocol_defs.h"
 
-#define SB_COMPAT_CLIENT	/* list types only: no controller headers */
+#define SB_COMPAT_CLIENT	/* no controller headers */
+#define SB_COMPAT_PROTOCOL	/* the protocol's names */
 #include "slurm_compat.h"
 
 #include "shares.h"
@@ -102,5 +103,5 @@ const char *sbs_job_state(uint32_t state)
 
 const char *sbs_job_reason(uint32_t reason)
 {
-	return job_reason_string((enum job_state_reason)reason);
+	return sb_job_reason_string((enum job_state_reason)reason);
 }
