@@ -33,8 +33,9 @@
  *     running process.  SB_RECONFIG_RESTARTS says which.
  * What does not differ, for the record: the preempt plugin ops and
  * PREEMPT_DATA_*, the spank API used by spank_budget, plugin_version
- * (= SLURM_VERSION_NUMBER of the tree built against; 24.11 refuses a
- * plugin of another major.minor), assoc_mgr and job_record_t fields used.
+ * (= SLURM_VERSION_NUMBER of the tree built against: both releases refuse
+ * a plugin of another major.minor.micro, SPANK plugins of another
+ * major.minor), the assoc_mgr calls and the job_record_t fields used.
  */
 #ifndef SB_SLURM_COMPAT_H
 #define SB_SLURM_COMPAT_H
