@@ -28,6 +28,8 @@
  *     SB_PRIORITY_THREAD_AT_INIT says where a plugin starts its thread;
  *   - sbudget: a pending reason's name is job_state_reason_string() (was
  *     job_reason_string()): sb_job_reason_string;
+ *   - clients load plugins early: 24.11's sshare loads the priority plugin
+ *     at start, so slurmctld's variables are weak references (below);
  *   - scontrol reconfigure: 24.11 restarts slurmctld (a new process runs
  *     every plugin's init() again); 22.05 calls the reconfig hooks in the
  *     running process.  SB_RECONFIG_RESTARTS says which.
@@ -91,6 +93,21 @@ typedef struct listIterator list_itr_t;
 #include "src/common/slurm_priority.h"
 #include "src/slurmctld/preempt.h"
 #endif
+
+/*
+ * slurmctld's own variables, weak: Slurm 24.11's sshare loads the priority
+ * plugin at start (22.05 only when it computes a fair-share factor), in a
+ * process without them; a strong reference would fail the dlopen
+ * ("undefined symbol: last_job_update").  The plugins touch them only
+ * inside slurmctld (running_in_slurmctld(), or from threads and hooks that
+ * only slurmctld starts or calls), where they resolve as before.
+ */
+#pragma weak job_list
+#pragma weak last_job_update
+#pragma weak accounting_enforce
+#pragma weak acct_db_conn
+#pragma weak default_part_loc
+#pragma weak slurmctld_config
 
 /* scontrol reconfigure restarts slurmctld (init() runs again in a new
  * process) rather than calling the plugins' reconfig hooks. */
