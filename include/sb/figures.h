@@ -30,8 +30,11 @@
  *                 owed, so a surplus in one slot does not hide a shortfall
  *                 in another.
  * Totals are sums over the slots; the ratio a report shows is
- * capped / owed (1 when nothing is owed), over all budgets
- * sum(capped) / sum(owed) of the top-level budgets.
+ * capped / owed (1 when nothing is owed).  "All teams" is
+ * sum(capped) / sum(owed) over the teams a report lists (the budgets
+ * that hold jobs), each team's capped computed on its own: a parent's
+ * capped would let one child's surplus hide a sibling's shortfall in the
+ * same slot (MISSION.md: "teams received 98% of the GPU-hours owed").
  *
  * Unallocated demand is owed nothing: a job of min runtime 0 is, by its own
  * contract, backed by no budget (it is free and preemptable); its GPU time

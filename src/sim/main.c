@@ -67,12 +67,15 @@ static const char usage[] =
 "  --until S            stop the simulation at S seconds\n"
 "  --window A:B         report over [A, B) (default: first submit to the\n"
 "                       end of the simulation)\n"
+"  --budgets            the text report also lists every budget's quota,\n"
+"                       owed, delivered, capped and unallocated GPU-seconds\n"
+"                       (subtree sums; the JSON always has them)\n"
 "  --json FILE          the report as JSON ('-' = stdout)\n"
 "  --svg-gpus FILE      per-GPU chart, of --svg-range A:B (default the\n"
 "                       first 24 h of the window)\n"
 "  --svg-teams FILE     per-team delivered vs quota chart\n"
 "  --segments FILE      write the run segments in the format `metrics`\n"
-"                       reads\n"
+"                       reads (with the eligible_s column)\n"
 "  --quiet              no text summary on stdout\n"
 "  --stats              wall time, events/s and peak RSS on stderr\n"
 "\n"
@@ -82,11 +85,16 @@ static const char usage[] =
 "was assigned goes to stderr.\n"
 "\n"
 "metrics: the report of run from observed run segments: a CSV with the\n"
-"header job,team,gpus,min_runtime_s,submit_s,start_s,end_s,preempted, one\n"
-"line per run (start_s and end_s empty for a job that never started;\n"
-"preempted 0 = no, 1 = preempted and its work lost, 2 = preempted and\n"
-"resumed later);\n"
-"options --tree, --gpus N, --window A:B, --json FILE, --quiet.\n"
+"header job,team,gpus,min_runtime_s,submit_s,start_s,end_s,preempted\n"
+"[,eligible_s], one line per run (start_s empty for a job that never\n"
+"started, end_s then empty or when it left the queue; min_runtime_s empty\n"
+"= no contract: unallocated; preempted 0 = no, 1 = preempted and its work\n"
+"lost, 2 = preempted and resumed later; eligible_s when the run's job\n"
+"began to ask, default submit_s, or the previous run's end).\n"
+"  --tree FILE --gpus N (the cluster's GPUs: the capacity owed is shared\n"
+"  from), --window A:B (default: first submit to the last end), --now S\n"
+"  (open pending spans end there; default B), --budgets, --json FILE,\n"
+"  --svg-teams FILE, --quiet.\n"
 "\n"
 "tree: print the budget tree as 'path shares' lines (RawShares as read;\n"
 "a Helios table gives one top-level team per column), the format --tree\n"
@@ -99,8 +107,8 @@ struct opts {
 	const char *segments, *out;
 	struct sim_read_opts ro;
 	struct sim_params p;
-	int64_t win_a, win_b, svg_a, svg_b;
-	bool has_window, has_svg_range, quiet, stats;
+	int64_t win_a, win_b, svg_a, svg_b, now;
+	bool has_window, has_svg_range, has_now, quiet, stats, budgets;
 	uint64_t gpus;		/* metrics */
 	bool gpn_given;
 };
@@ -153,198 +161,181 @@ static int range(const char *opt, const char *v, int64_t *a, int64_t *b)
 	return 0;
 }
 
+/* One of the options that pick among words.  Return 0 (set), 2 (refused,
+ * said), -1 (not one of them). */
+static int choice(const char *a, const char *v, struct opts *o)
+{
+	static const struct {
+		const char *opt, *yes, *no;	/* yes: the flag set */
+	} tab[] = {
+		{ "--policy", "baseline", "budget" },
+		{ "--requeue-work", "restart", "resume" },
+		{ "--placement", "best-fit", "first-fit" },
+		{ "--leftovers", "next-pass", "at-once" },
+		{ "--backfill", "none", "greedy" },
+	};
+	size_t k;
+	bool yes;
+
+	for (k = 0; k < sizeof(tab) / sizeof(tab[0]); k++)
+		if (!strcmp(a, tab[k].opt))
+			break;
+	if (k == sizeof(tab) / sizeof(tab[0]))
+		return -1;
+	if (strcmp(v, tab[k].yes) && strcmp(v, tab[k].no))
+		return bad("%s '%s' is not accepted: %s or %s", a, v,
+			   tab[k].no, tab[k].yes);
+	yes = !strcmp(v, tab[k].yes);
+	switch (k) {
+	case 0:
+		o->p.policy = yes ? SIM_POLICY_BASELINE : SIM_POLICY_BUDGET;
+		break;
+	case 1:
+		o->p.restart = yes;
+		break;
+	case 2:
+		o->p.best_fit = yes;
+		break;
+	case 3:
+		o->p.hold_leftovers = yes;
+		break;
+	default:
+		o->p.backfill = yes ? SIM_BACKFILL_NONE : SIM_BACKFILL_GREEDY;
+		break;
+	}
+	return 0;
+}
+
+/* One of the options that take a number or a range.  Return 0 (set), 2
+ * (refused, said), -1 (not one of them). */
+static int number(const char *a, const char *v, struct opts *o)
+{
+	int64_t x;
+
+	if (!strcmp(a, "--nodes")) {
+		if (num(a, v, 1, 1000000, &x))
+			return 2;
+		o->p.nodes = (uint32_t)x;
+	} else if (!strcmp(a, "--gpus-per-node")) {
+		if (num(a, v, 1, 64, &x))
+			return 2;
+		o->p.gpus_per_node = (uint32_t)x;
+		o->gpn_given = true;
+	} else if (!strcmp(a, "--gpus")) {
+		if (num(a, v, 1, 100000000, &x))
+			return 2;
+		o->gpus = (uint64_t)x;
+	} else if (!strcmp(a, "--seed")) {
+		if (num(a, v, 0, INT64_MAX, &x))
+			return 2;
+		o->ro.seed = (uint64_t)x;
+	} else if (!strcmp(a, "--from")) {
+		return num(a, v, 0, SB_TIME_MAX, &o->ro.from) ? 2 : 0;
+	} else if (!strcmp(a, "--span")) {
+		return num(a, v, 1, SB_TIME_MAX, &o->ro.span) ? 2 : 0;
+	} else if (!strcmp(a, "--max-jobs")) {
+		if (num(a, v, 1, 100000000, &x))
+			return 2;
+		o->ro.max_jobs = (size_t)x;
+	} else if (!strcmp(a, "--max-gpus")) {
+		if (num(a, v, 1, 1000000, &x))
+			return 2;
+		o->ro.max_gpus = (uint32_t)x;
+	} else if (!strcmp(a, "--requeue-delay")) {
+		return num(a, v, 0, 86400 * 365, &o->p.requeue_delay) ? 2 : 0;
+	} else if (!strcmp(a, "--now")) {
+		if (num(a, v, 0, SB_TIME_MAX, &o->now))
+			return 2;
+		o->has_now = true;
+	} else if (!strcmp(a, "--until")) {
+		return num(a, v, 0, SB_TIME_MAX, &o->p.until) ? 2 : 0;
+	} else if (!strcmp(a, "--time-scale")) {
+		char *end;
+		double d;
+
+		errno = 0;
+		d = strtod(v, &end);
+		if (errno || *end || !*v || !isfinite(d) || !(d > 0) ||
+		    d > 1e6)
+			return bad("--time-scale '%s' is not accepted: a "
+				   "number > 0 and <= 1e6", v);
+		o->ro.time_scale = d;
+	} else if (!strcmp(a, "--window")) {
+		if (range(a, v, &o->win_a, &o->win_b))
+			return 2;
+		o->has_window = true;
+	} else if (!strcmp(a, "--svg-range")) {
+		if (range(a, v, &o->svg_a, &o->svg_b))
+			return 2;
+		o->has_svg_range = true;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/* A file option: where its value goes, NULL if @a is not one. */
+static const char **file_opt(const char *a, struct opts *o)
+{
+	static const char *const names[] = {
+		"--jobs", "--tree", "--conf", "--json", "--svg-gpus",
+		"--svg-teams", "--segments", "--out",
+	};
+	const char **dst[] = {
+		&o->jobs, &o->tree, &o->conf, &o->json, &o->svg_gpus,
+		&o->svg_teams, &o->segments, &o->out,
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (!strcmp(a, names[k]))
+			return dst[k];
+	return NULL;
+}
+
 static int parse_opts(int argc, char **argv, int i, struct opts *o,
 		      const char *cmd)
 {
 	for (; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int64_t x;
-		bool takes = true;
+		const char **file;
+		int rc;
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(usage, stdout);
 			exit(0);
 		} else if (!strcmp(a, "--assign-teams")) {
 			o->ro.assign_teams = true;
-			takes = false;
+			continue;
 		} else if (!strcmp(a, "--quiet")) {
 			o->quiet = true;
-			takes = false;
+			continue;
 		} else if (!strcmp(a, "--stats")) {
 			o->stats = true;
-			takes = false;
+			continue;
+		} else if (!strcmp(a, "--budgets")) {
+			o->budgets = true;
+			continue;
 		} else if (!v) {
 			return bad("%s: '%s' needs a value, or is not an option "
 				   "(see --help)", cmd, a);
-		} else if (!strcmp(a, "--jobs")) {
-			o->jobs = v;
-		} else if (!strcmp(a, "--tree")) {
-			o->tree = v;
-		} else if (!strcmp(a, "--conf")) {
-			o->conf = v;
-		} else if (!strcmp(a, "--json")) {
-			o->json = v;
-		} else if (!strcmp(a, "--svg-gpus")) {
-			o->svg_gpus = v;
-		} else if (!strcmp(a, "--svg-teams")) {
-			o->svg_teams = v;
-		} else if (!strcmp(a, "--segments")) {
-			o->segments = v;
-		} else if (!strcmp(a, "--out")) {
-			o->out = v;
-		} else if (!strcmp(a, "--policy")) {
-			if (!strcmp(v, "budget"))
-				o->p.policy = SIM_POLICY_BUDGET;
-			else if (!strcmp(v, "baseline"))
-				o->p.policy = SIM_POLICY_BASELINE;
-			else
-				return bad("--policy '%s' is not accepted: "
-					   "budget or baseline", v);
-		} else if (!strcmp(a, "--requeue-work")) {
-			if (!strcmp(v, "restart"))
-				o->p.restart = true;
-			else if (!strcmp(v, "resume"))
-				o->p.restart = false;
-			else
-				return bad("--requeue-work '%s' is not "
-					   "accepted: restart or resume", v);
-		} else if (!strcmp(a, "--placement")) {
-			if (!strcmp(v, "first-fit"))
-				o->p.best_fit = false;
-			else if (!strcmp(v, "best-fit"))
-				o->p.best_fit = true;
-			else
-				return bad("--placement '%s' is not accepted: "
-					   "first-fit or best-fit", v);
-		} else if (!strcmp(a, "--leftovers")) {
-			if (!strcmp(v, "next-pass"))
-				o->p.hold_leftovers = true;
-			else if (!strcmp(v, "at-once"))
-				o->p.hold_leftovers = false;
-			else
-				return bad("--leftovers '%s' is not accepted: "
-					   "next-pass or at-once", v);
-		} else if (!strcmp(a, "--backfill")) {
-			if (!strcmp(v, "greedy"))
-				o->p.backfill = SIM_BACKFILL_GREEDY;
-			else if (!strcmp(v, "none"))
-				o->p.backfill = SIM_BACKFILL_NONE;
-			else
-				return bad("--backfill '%s' is not accepted: "
-					   "greedy or none", v);
-		} else if (!strcmp(a, "--nodes")) {
-			if (num(a, v, 1, 1000000, &x))
-				return 2;
-			o->p.nodes = (uint32_t)x;
-		} else if (!strcmp(a, "--gpus-per-node")) {
-			if (num(a, v, 1, 64, &x))
-				return 2;
-			o->p.gpus_per_node = (uint32_t)x;
-			o->gpn_given = true;
-		} else if (!strcmp(a, "--gpus")) {
-			if (num(a, v, 1, 100000000, &x))
-				return 2;
-			o->gpus = (uint64_t)x;
-		} else if (!strcmp(a, "--seed")) {
-			if (num(a, v, 0, INT64_MAX, &x))
-				return 2;
-			o->ro.seed = (uint64_t)x;
-		} else if (!strcmp(a, "--from")) {
-			if (num(a, v, 0, SB_TIME_MAX, &o->ro.from))
-				return 2;
-		} else if (!strcmp(a, "--span")) {
-			if (num(a, v, 1, SB_TIME_MAX, &o->ro.span))
-				return 2;
-		} else if (!strcmp(a, "--max-jobs")) {
-			if (num(a, v, 1, 100000000, &x))
-				return 2;
-			o->ro.max_jobs = (size_t)x;
-		} else if (!strcmp(a, "--max-gpus")) {
-			if (num(a, v, 1, 1000000, &x))
-				return 2;
-			o->ro.max_gpus = (uint32_t)x;
-		} else if (!strcmp(a, "--requeue-delay")) {
-			if (num(a, v, 0, 86400 * 365, &o->p.requeue_delay))
-				return 2;
-		} else if (!strcmp(a, "--until")) {
-			if (num(a, v, 0, SB_TIME_MAX, &o->p.until))
-				return 2;
-		} else if (!strcmp(a, "--time-scale")) {
-			char *end;
-			double d;
-
-			errno = 0;
-			d = strtod(v, &end);
-			if (errno || *end || !*v || !isfinite(d) || !(d > 0) ||
-			    d > 1e6)
-				return bad("--time-scale '%s' is not accepted: "
-					   "a number > 0 and <= 1e6", v);
-			o->ro.time_scale = d;
-		} else if (!strcmp(a, "--window")) {
-			if (range(a, v, &o->win_a, &o->win_b))
-				return 2;
-			o->has_window = true;
-		} else if (!strcmp(a, "--svg-range")) {
-			if (range(a, v, &o->svg_a, &o->svg_b))
-				return 2;
-			o->has_svg_range = true;
-		} else {
-			return bad("%s: unknown option '%s' (see --help)", cmd, a);
 		}
-		if (takes)
-			i++;
-	}
-	return 0;
-}
-
-/* Teams of the report: the distinct team nodes of the jobs, tree order. */
-struct teams {
-	uint32_t *of_node;	/* tree index -> report index */
-	uint32_t *node;		/* report index -> tree index */
-	const char **names;
-	double *entitled;
-	uint32_t n;
-};
-
-static int teams_build(const struct sim_tree *t, const uint32_t *job_node,
-		       size_t njobs, struct teams *tm)
-{
-	uint32_t i;
-	size_t j;
-	bool *used = calloc(t->n + 1, sizeof(bool));
-
-	tm->of_node = calloc(t->n + 1, sizeof(uint32_t));
-	tm->node = calloc(t->n + 1, sizeof(uint32_t));
-	tm->names = calloc(t->n + 1, sizeof(char *));
-	tm->entitled = calloc(t->n + 1, sizeof(double));
-	if (!used || !tm->of_node || !tm->node || !tm->names || !tm->entitled) {
-		free(used);
-		return -1;
-	}
-	for (j = 0; j < njobs; j++)
-		used[job_node[j]] = true;
-	tm->n = 0;
-	for (i = 0; i < t->n; i++) {
-		tm->of_node[i] = UINT32_MAX;
-		if (!used[i])
+		i++;
+		if ((file = file_opt(a, o))) {
+			*file = v;
 			continue;
-		tm->of_node[i] = tm->n;
-		tm->node[tm->n] = i;
-		tm->names[tm->n] = t->path[i];
-		tm->entitled[tm->n] = sb_tree_node(t->tree, i)->entitled;
-		tm->n++;
+		}
+		rc = choice(a, v, o);
+		if (rc < 0)
+			rc = number(a, v, o);
+		if (rc < 0)
+			return bad("%s: unknown option '%s' (see --help)", cmd,
+				   a);
+		if (rc)
+			return rc;
 	}
-	free(used);
 	return 0;
-}
-
-static void teams_free(struct teams *tm)
-{
-	free(tm->of_node);
-	free(tm->node);
-	free(tm->names);
-	free(tm->entitled);
 }
 
 static int write_json(const char *file, struct json_object *o)
@@ -434,21 +425,228 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The simulated run as the metrics see it: every job with its contract,
+ * every run with its eligibility, and what was still pending at the end. */
+static int run_metrics(const struct opts *o, const struct sim_workload *w,
+		       const struct sim_tree *t, const struct sim_result *r,
+		       struct sim_report *rep)
+{
+	struct sim_mjob *mj = calloc(w->njobs + 1, sizeof(*mj));
+	struct sim_mseg *ms = calloc(r->nsegs + 1, sizeof(*ms));
+	int64_t a = w->njobs ? w->jobs[0].submit : 0, b = r->t_end;
+	size_t i;
+	int rc = -1;
+
+	if (!mj || !ms)
+		goto out;
+	for (i = 0; i < w->njobs; i++) {
+		const struct sim_job *j = &w->jobs[i];
+		struct sb_contract ct;
+
+		sim_job_contract(j->min_runtime, j->resumable, true, &ct);
+		mj[i] = (struct sim_mjob){
+			.node = j->team_node, .gpus = j->gpus,
+			.min_runtime = j->min_runtime,
+			.allocated = ct.allocated, .submit = j->submit,
+			.first_start = r->jobs[i].first_start,
+			.end = r->jobs[i].how == SIM_END_UNFINISHED ? SIM_NEVER :
+			       r->jobs[i].end,
+			.pending_since = r->jobs[i].pending_since,
+			.pending_until = SIM_NEVER,
+		};
+	}
+	for (i = 0; i < r->nsegs; i++)
+		ms[i] = (struct sim_mseg){ r->segs[i].job, r->segs[i].eligible,
+					   r->segs[i].start, r->segs[i].end,
+					   r->segs[i].preempted,
+					   r->segs[i].lost };
+	if (o->has_window) {
+		a = o->win_a;
+		b = o->win_b;
+	}
+	rc = sim_metrics(t, mj, w->njobs, ms, r->nsegs,
+			 (uint64_t)o->p.nodes * o->p.gpus_per_node, a, b,
+			 r->t_end, rep);
+out:
+	free(mj);
+	free(ms);
+	return rc;
+}
+
+static const char *policy_name(const struct opts *o)
+{
+	return o->p.policy == SIM_POLICY_BUDGET ? "budget" : "baseline";
+}
+
+/* The whole run as JSON: settings, input notes, the simulation's counts,
+ * the report. */
+static int run_json(const struct opts *o, const struct sim_workload *w,
+		    const struct sim_tree *t, const struct sim_result *r,
+		    const struct sim_report *rep)
+{
+	struct json_object *j = json_object_new_object(), *x;
+	char cfg[512];
+	int rc;
+
+	json_object_object_add(j, "format", json_object_new_string("sbudget-sim"));
+	json_object_object_add(j, "version", json_object_new_int(2));
+	json_object_object_add(j, "policy",
+			       json_object_new_string(policy_name(o)));
+	x = json_object_new_object();
+	json_object_object_add(x, "nodes", json_object_new_int64(o->p.nodes));
+	json_object_object_add(x, "gpus_per_node",
+			       json_object_new_int64(o->p.gpus_per_node));
+	json_object_object_add(x, "gpus", json_object_new_int64(
+		(int64_t)o->p.nodes * o->p.gpus_per_node));
+	json_object_object_add(j, "cluster", x);
+	json_object_object_add(j, "budget_conf", json_object_new_string(
+		sb_config_describe(&o->p.cfg, cfg, sizeof(cfg))));
+	x = json_object_new_object();
+	json_object_object_add(x, "requeue_delay_s",
+			       json_object_new_int64(o->p.requeue_delay));
+	json_object_object_add(x, "requeue_work", json_object_new_string(
+		o->p.restart ? "restart" : "resume"));
+	json_object_object_add(x, "backfill", json_object_new_string(
+		o->p.backfill == SIM_BACKFILL_GREEDY ? "greedy" : "none"));
+	json_object_object_add(x, "placement", json_object_new_string(
+		o->p.best_fit ? "best-fit" : "first-fit"));
+	json_object_object_add(x, "leftovers", json_object_new_string(
+		o->p.hold_leftovers ? "next-pass" : "at-once"));
+	json_object_object_add(j, "options", x);
+	x = json_object_new_object();
+	json_object_object_add(x, "source", json_object_new_string(t->source));
+	json_object_object_add(x, "budgets", json_object_new_int64(t->n));
+	json_object_object_add(j, "tree", x);
+	json_object_object_add(j, "input", notes_json(&w->notes, w->njobs));
+	x = json_object_new_object();
+	json_object_object_add(x, "events",
+			       json_object_new_int64((int64_t)r->events));
+	json_object_object_add(x, "passes",
+			       json_object_new_int64((int64_t)r->passes));
+	json_object_object_add(x, "recalculations",
+			       json_object_new_int64((int64_t)r->recalcs));
+	json_object_object_add(x, "end_s", json_object_new_int64(r->t_end));
+	json_object_object_add(j, "simulation", x);
+	json_object_object_add(j, "report", sim_report_json(rep));
+	rc = write_json(o->json, j);
+	json_object_put(j);
+	return rc;
+}
+
+/* The run segments in the format `metrics` reads (sim.h), job ids
+ * 1-based in input order; jobs that never ran get one line without a
+ * start (and their eligibility when they were still pending). */
+static int run_segments(const struct opts *o, const struct sim_workload *w,
+			const struct sim_tree *t, const struct sim_result *r)
+{
+	FILE *f = open_out("--segments", o->segments);
+	bool *seen = calloc(w->njobs + 1, sizeof(bool));
+	size_t i;
+
+	if (!f || !seen) {
+		free(seen);
+		if (f && f != stdout)
+			fclose(f);
+		return 2;
+	}
+	fprintf(f, "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,"
+		"preempted,eligible_s\n");
+	for (i = 0; i < r->nsegs; i++) {
+		const struct sim_seg *g = &r->segs[i];
+		const struct sim_job *j = &w->jobs[g->job];
+
+		seen[g->job] = true;
+		fprintf(f, "%u,%s,%u,%" PRId64 ",%" PRId64 ",%" PRId64
+			",%" PRId64 ",%d,%" PRId64 "\n", g->job + 1,
+			t->path[j->team_node], j->gpus, j->min_runtime,
+			j->submit, g->start, g->end,
+			g->preempted ? 2 - g->lost : 0, g->eligible);
+	}
+	for (i = 0; i < w->njobs; i++) {
+		const struct sim_job *j = &w->jobs[i];
+
+		if (seen[i])
+			continue;
+		fprintf(f, "%zu,%s,%u,%" PRId64 ",%" PRId64 ",,,0,", i + 1,
+			t->path[j->team_node], j->gpus, j->min_runtime,
+			j->submit);
+		if (r->jobs[i].pending_since != SIM_NEVER)
+			fprintf(f, "%" PRId64, r->jobs[i].pending_since);
+		fputc('\n', f);
+	}
+	free(seen);
+	return close_out("--segments", o->segments, f);
+}
+
+/* The charts of a run. */
+static int run_svg(const struct opts *o, const struct sim_workload *w,
+		   const struct sim_result *r, const struct sim_report *rep)
+{
+	if (o->svg_gpus) {
+		FILE *f = open_out("--svg-gpus", o->svg_gpus);
+		uint32_t *job_team = calloc(w->njobs + 1, sizeof(*job_team));
+		int64_t a = rep->t0, b = rep->t0 + 86400;
+		size_t i;
+
+		if (!f || !job_team) {
+			free(job_team);
+			if (f && f != stdout)
+				fclose(f);
+			return 2;
+		}
+		for (i = 0; i < w->njobs; i++)
+			job_team[i] = rep->team_of[w->jobs[i].team_node];
+		if (o->has_svg_range) {
+			a = o->svg_a;
+			b = o->svg_b;
+		} else if (b > rep->t1) {
+			b = rep->t1;
+		}
+		sim_svg_gpus(f, r, job_team, rep->team_names, rep->nteams,
+			     o->p.nodes, o->p.gpus_per_node, a, b);
+		free(job_team);
+		if (close_out("--svg-gpus", o->svg_gpus, f))
+			return 2;
+	}
+	if (o->svg_teams) {
+		FILE *f = open_out("--svg-teams", o->svg_teams);
+
+		if (!f)
+			return 2;
+		sim_svg_teams(f, rep);
+		if (close_out("--svg-teams", o->svg_teams, f))
+			return 2;
+	}
+	return 0;
+}
+
+static void run_text(const struct opts *o, const struct sim_workload *w,
+		     const struct sim_tree *t, const struct sim_result *r,
+		     const struct sim_report *rep)
+{
+	char cfg[512];
+
+	printf("sbudget-sim: policy %s, %u nodes x %u GPUs, %zu jobs, tree %s "
+	       "(%u budgets)\n", policy_name(o), o->p.nodes,
+	       o->p.gpus_per_node, w->njobs, t->source, t->n);
+	printf("budget.conf: %s\n",
+	       sb_config_describe(&o->p.cfg, cfg, sizeof(cfg)));
+	sim_notes_print(&w->notes, stdout);
+	printf("simulated %" PRIu64 " events, %" PRIu64 " scheduling passes, "
+	       "%" PRIu64 " recalculations, to t=%" PRId64 " s\n", r->events,
+	       r->passes, r->recalcs, r->t_end);
+	sim_report_text(rep, o->budgets, stdout);
+}
+
 static int cmd_run(struct opts *o)
 {
 	struct sim_tree t = { 0 };
 	struct sim_workload w;
 	struct sim_result r = { 0 };
 	struct sim_report rep = { 0 };
-	struct teams tm = { 0 };
-	struct sim_mjob *mj = NULL;
-	struct sim_mseg *ms = NULL;
-	bool *un = NULL;
-	uint32_t *job_node = NULL, *job_team = NULL;
 	uint32_t gpus = o->p.nodes * o->p.gpus_per_node;
 	char msg[SIM_MSG];
 	double t_start, t_sim = 0;
-	size_t i;
 	int rc;
 
 	sim_workload_init(&w);
@@ -465,67 +663,13 @@ static int cmd_run(struct opts *o)
 		goto out;
 	}
 	t_sim = now_s() - t_start;
-	mj = calloc(w.njobs + 1, sizeof(*mj));
-	ms = calloc(r.nsegs + 1, sizeof(*ms));
-	un = calloc(r.nsegs + 1, sizeof(*un));
-	job_node = calloc(w.njobs + 1, sizeof(*job_node));
-	job_team = calloc(w.njobs + 1, sizeof(*job_team));
 	rc = 2;
-	if (!mj || !ms || !un || !job_node || !job_team) {
-		bad("out of memory");
+	if (run_metrics(o, &w, &t, &r, &rep)) {
+		bad("metrics: out of memory");
 		goto out;
 	}
-	for (i = 0; i < w.njobs; i++)
-		job_node[i] = w.jobs[i].team_node;
-	if (teams_build(&t, job_node, w.njobs, &tm)) {
-		bad("out of memory");
-		goto out;
-	}
-	for (i = 0; i < w.njobs; i++) {
-		job_team[i] = tm.of_node[w.jobs[i].team_node];
-		mj[i] = (struct sim_mjob){
-			.team = job_team[i], .gpus = w.jobs[i].gpus,
-			.min_runtime = w.jobs[i].min_runtime,
-			.submit = w.jobs[i].submit,
-			.first_start = r.jobs[i].first_start,
-			.end = r.jobs[i].how == SIM_END_UNFINISHED ? SIM_NEVER :
-			       r.jobs[i].end,
-		};
-	}
-	for (i = 0; i < r.nsegs; i++) {
-		ms[i] = (struct sim_mseg){ r.segs[i].job, r.segs[i].start,
-					   r.segs[i].end, r.segs[i].preempted,
-					   r.segs[i].lost };
-		un[i] = w.jobs[r.segs[i].job].min_runtime == 0;
-	}
-	{
-		int64_t a = w.njobs ? w.jobs[0].submit : 0, b = r.t_end;
-
-		if (o->has_window) {
-			a = o->win_a;
-			b = o->win_b;
-		}
-		if (sim_metrics(mj, w.njobs, ms, r.nsegs, un, tm.names,
-				tm.entitled, tm.n, gpus, a, b, &rep)) {
-			bad("out of memory");
-			goto out;
-		}
-	}
-	if (!o->quiet) {
-		char cfg[512];
-
-		printf("sbudget-sim: policy %s, %u nodes x %u GPUs, %zu jobs, "
-		       "tree %s (%u budgets)\n",
-		       o->p.policy == SIM_POLICY_BUDGET ? "budget" : "baseline",
-		       o->p.nodes, o->p.gpus_per_node, w.njobs, t.source, t.n);
-		printf("budget.conf: %s\n",
-		       sb_config_describe(&o->p.cfg, cfg, sizeof(cfg)));
-		sim_notes_print(&w.notes, stdout);
-		printf("simulated %" PRIu64 " events, %" PRIu64 " scheduling "
-		       "passes, %" PRIu64 " recalculations, to t=%" PRId64 " s\n",
-		       r.events, r.passes, r.recalcs, r.t_end);
-		sim_report_text(&rep, stdout);
-	}
+	if (!o->quiet)
+		run_text(o, &w, &t, &r, &rep);
 	if (o->stats) {
 		struct rusage ru;
 
@@ -535,120 +679,12 @@ static int cmd_run(struct opts *o)
 			r.events, t_sim > 0 ? (double)r.events / t_sim : 0,
 			ru.ru_maxrss);
 	}
-	if (o->json) {
-		struct json_object *j = json_object_new_object(), *x;
-		char cfg[512];
-
-		json_object_object_add(j, "format",
-				       json_object_new_string("sbudget-sim"));
-		json_object_object_add(j, "version", json_object_new_int(1));
-		json_object_object_add(j, "policy", json_object_new_string(
-			o->p.policy == SIM_POLICY_BUDGET ? "budget" : "baseline"));
-		x = json_object_new_object();
-		json_object_object_add(x, "nodes", json_object_new_int64(o->p.nodes));
-		json_object_object_add(x, "gpus_per_node",
-				       json_object_new_int64(o->p.gpus_per_node));
-		json_object_object_add(x, "gpus", json_object_new_int64(gpus));
-		json_object_object_add(j, "cluster", x);
-		json_object_object_add(j, "budget_conf", json_object_new_string(
-			sb_config_describe(&o->p.cfg, cfg, sizeof(cfg))));
-		x = json_object_new_object();
-		json_object_object_add(x, "requeue_delay_s",
-				       json_object_new_int64(o->p.requeue_delay));
-		json_object_object_add(x, "requeue_work", json_object_new_string(
-			o->p.restart ? "restart" : "resume"));
-		json_object_object_add(x, "backfill", json_object_new_string(
-			o->p.backfill == SIM_BACKFILL_GREEDY ? "greedy" : "none"));
-		json_object_object_add(x, "placement", json_object_new_string(
-			o->p.best_fit ? "best-fit" : "first-fit"));
-		json_object_object_add(x, "leftovers", json_object_new_string(
-			o->p.hold_leftovers ? "next-pass" : "at-once"));
-		json_object_object_add(j, "options", x);
-		x = json_object_new_object();
-		json_object_object_add(x, "source",
-				       json_object_new_string(t.source));
-		json_object_object_add(x, "budgets", json_object_new_int64(t.n));
-		json_object_object_add(j, "tree", x);
-		json_object_object_add(j, "input", notes_json(&w.notes, w.njobs));
-		x = json_object_new_object();
-		json_object_object_add(x, "events", json_object_new_int64((int64_t)r.events));
-		json_object_object_add(x, "passes", json_object_new_int64((int64_t)r.passes));
-		json_object_object_add(x, "recalculations",
-				       json_object_new_int64((int64_t)r.recalcs));
-		json_object_object_add(x, "end_s", json_object_new_int64(r.t_end));
-		json_object_object_add(j, "simulation", x);
-		json_object_object_add(j, "report", sim_report_json(&rep));
-		if (write_json(o->json, j)) {
-			json_object_put(j);
-			goto out;
-		}
-		json_object_put(j);
-	}
-	if (o->svg_gpus) {
-		FILE *f = open_out("--svg-gpus", o->svg_gpus);
-		int64_t a = rep.t0, b = rep.t0 + 86400;
-
-		if (!f)
-			goto out;
-		if (o->has_svg_range) {
-			a = o->svg_a;
-			b = o->svg_b;
-		} else if (b > rep.t1) {
-			b = rep.t1;
-		}
-		sim_svg_gpus(f, &r, job_team, tm.names, tm.n, o->p.nodes,
-			     o->p.gpus_per_node, a, b);
-		if (close_out("--svg-gpus", o->svg_gpus, f))
-			goto out;
-	}
-	if (o->svg_teams) {
-		FILE *f = open_out("--svg-teams", o->svg_teams);
-
-		if (!f)
-			goto out;
-		sim_svg_teams(f, &rep);
-		if (close_out("--svg-teams", o->svg_teams, f))
-			goto out;
-	}
-	if (o->segments) {
-		FILE *f = open_out("--segments", o->segments);
-		bool *seen = calloc(w.njobs + 1, sizeof(bool));
-
-		if (!f || !seen) {
-			free(seen);
-			goto out;
-		}
-		fprintf(f, "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,"
-			"preempted\n");
-		for (i = 0; i < r.nsegs; i++) {
-			const struct sim_job *j = &w.jobs[r.segs[i].job];
-
-			seen[r.segs[i].job] = true;
-			fprintf(f, "%u,%s,%u,%" PRId64 ",%" PRId64 ",%" PRId64
-				",%" PRId64 ",%d\n", r.segs[i].job + 1,
-				t.path[j->team_node], j->gpus, j->min_runtime,
-				j->submit, r.segs[i].start, r.segs[i].end,
-				r.segs[i].preempted ? 2 - r.segs[i].lost : 0);
-		}
-		for (i = 0; i < w.njobs; i++)
-			if (!seen[i])
-				fprintf(f, "%zu,%s,%u,%" PRId64 ",%" PRId64
-					",,,0\n", i + 1,
-					t.path[w.jobs[i].team_node],
-					w.jobs[i].gpus, w.jobs[i].min_runtime,
-					w.jobs[i].submit);
-		free(seen);
-		if (close_out("--segments", o->segments, f))
-			goto out;
-	}
+	if ((o->json && run_json(o, &w, &t, &r, &rep)) ||
+	    run_svg(o, &w, &r, &rep) ||
+	    (o->segments && run_segments(o, &w, &t, &r)))
+		goto out;
 	rc = 0;
 out:
-	free(mj);
-	free(ms);
-	free(un);
-	free(job_node);
-	free(job_team);
-	teams_free(&tm);
 	sim_report_free(&rep);
 	sim_result_free(&r);
 	sim_workload_free(&w);
@@ -711,11 +747,9 @@ static int cmd_metrics(struct opts *o)
 	struct sim_mjob *mj = NULL;
 	struct sim_mseg *ms = NULL;
 	struct sim_report rep = { 0 };
-	struct teams tm = { 0 };
-	uint32_t *job_node = NULL;
-	bool *un = NULL;
 	size_t nj = 0, ns = 0, i;
 	char msg[SIM_MSG], *text = NULL;
+	int64_t a = INT64_MAX, b = 0;
 	int rc = 2;
 
 	if (!o->segments)
@@ -729,55 +763,45 @@ static int cmd_metrics(struct opts *o)
 		goto out;
 	}
 	text = sim_slurp(o->segments, msg, sizeof(msg));
-	if (!text || sim_segments_parse(o->segments, text, &t, &mj, &nj,
-					&job_node, &ms, &ns, msg,
-					sizeof(msg))) {
+	if (!text || sim_segments_parse(o->segments, text, &t, &mj, &nj, &ms,
+					&ns, msg, sizeof(msg))) {
 		bad("%s", msg);
 		goto out;
 	}
-	un = calloc(ns + 1, sizeof(*un));
-	if (!un || teams_build(&t, job_node, nj, &tm)) {
-		bad("out of memory");
+	/* default window: first submit to the last end (or pending end) */
+	for (i = 0; i < nj; i++) {
+		if (mj[i].submit < a)
+			a = mj[i].submit;
+		if (mj[i].end != SIM_NEVER && mj[i].end > b)
+			b = mj[i].end;
+		if (mj[i].pending_until != SIM_NEVER && mj[i].pending_until > b)
+			b = mj[i].pending_until;
+	}
+	if (!nj)
+		a = 0;
+	if (o->has_window) {
+		a = o->win_a;
+		b = o->win_b;
+	}
+	if (sim_metrics(&t, mj, nj, ms, ns, o->gpus, a, b,
+			o->has_now ? o->now : b > a ? b : a + 1, &rep)) {
+		bad("metrics: out of memory");
 		goto out;
 	}
-	for (i = 0; i < nj; i++)
-		mj[i].team = tm.of_node[job_node[i]];
-	for (i = 0; i < ns; i++)
-		un[i] = mj[ms[i].job].min_runtime == 0;
-	{
-		int64_t a = INT64_MAX, b = 0;
-
-		for (i = 0; i < nj; i++) {
-			if (mj[i].submit < a)
-				a = mj[i].submit;
-			if (mj[i].end != SIM_NEVER && mj[i].end > b)
-				b = mj[i].end;
-		}
-		if (!nj)
-			a = 0;
-		if (o->has_window) {
-			a = o->win_a;
-			b = o->win_b;
-		}
-		if (sim_metrics(mj, nj, ms, ns, un, tm.names, tm.entitled, tm.n,
-				o->gpus, a, b, &rep)) {
-			bad("out of memory");
-			goto out;
-		}
-	}
 	if (!o->quiet)
-		sim_report_text(&rep, stdout);
+		sim_report_text(&rep, o->budgets, stdout);
 	if (o->json) {
 		struct json_object *j = json_object_new_object();
 
 		json_object_object_add(j, "format",
 				       json_object_new_string("sbudget-sim-metrics"));
-		json_object_object_add(j, "version", json_object_new_int(1));
+		json_object_object_add(j, "version", json_object_new_int(2));
 		json_object_object_add(j, "report", sim_report_json(&rep));
 		rc = write_json(o->json, j);
 		json_object_put(j);
 		if (rc)
 			goto out;
+		rc = 2;
 	}
 	if (o->svg_teams) {
 		FILE *f = open_out("--svg-teams", o->svg_teams);
@@ -793,9 +817,6 @@ out:
 	free(text);
 	free(mj);
 	free(ms);
-	free(un);
-	free(job_node);
-	teams_free(&tm);
 	sim_report_free(&rep);
 	sim_tree_free(&t);
 	return rc;

@@ -1,20 +1,28 @@
 /*
  * sim.h - sbudget-sim: an event-driven simulator that runs the policy core
- * (sb/tree.h, sb/ledger.h, sb/standing.h, sb/priority.h, sb/contract.h,
- * sb/config.h, sb/preempt.h) exactly as the plugins call it.
+ * (sb/tree.h, sb/ledger.h, sb/view.h, sb/standing.h, sb/priority.h,
+ * sb/contract.h, sb/config.h, sb/preempt.h, sb/figures.h) exactly as the
+ * plugins and sbudget call it.
  *
- * Pieces (one file each):
- *   input.c    job tables (canonical CSV, SWF), budget trees (our format,
- *              `sacctmgr -P show assoc`, Helios per-VC GPU counts),
- *              budget.conf, slicing and seeded assignment of what a trace
- *              lacks; bad lines are refused with file:line and the reason.
- *   engine.c   the cluster (nodes x GPUs, first-fit placement, whole nodes
- *              for multi-node jobs), the event loop and the two policies.
- *   metrics.c  queue-wait percentiles, owed vs delivered per team,
- *              occupancy, preemptions: from run segments, so the simulator
- *              and `sbudget-sim metrics` (observed runs) share the code;
- *              text and JSON reports.
+ * Pieces:
+ *   readers    text.c (shared text helpers, input.h), tree.c (budget trees:
+ *              our format, `sacctmgr -P show assoc`, `sacctmgr dump`,
+ *              Helios per-VC GPU counts), workload.c (job tables: canonical
+ *              CSV, SWF; slicing), bind.c (a table against a tree: seeded
+ *              assignment of what a trace lacks), segments.c (observed
+ *              runs), input.c (budget.conf); bad lines are refused with
+ *              file:line and the reason.
+ *   engine     cluster.c (placement), queue.c (events, pending queues),
+ *              charge.c (ledger, recalculation, the budget view),
+ *              victims.c (preemption through sb_preempt_decide()),
+ *              engine.c (runs, the pass, the event loop); engine.h is
+ *              their shared state.
+ *   metrics.c  queue-wait percentiles, owed vs delivered per budget through
+ *              sb_figures(), occupancy, preemptions: from run segments, so
+ *              the simulator and `sbudget-sim metrics` (observed runs)
+ *              share the code; report.c prints it as text and JSON.
  *   svg.c      the per-GPU chart and the per-team allocation chart.
+ *   main.c     the command line (not in the library).
  *
  * Times are int64_t seconds on the trace's scale; nothing reads the clock.
  */
@@ -27,6 +35,7 @@
 #include <stdio.h>
 
 #include "sb/config.h"
+#include "sb/contract.h"
 #include "sb/tree.h"
 
 /* Longest message written by the functions below. */
@@ -40,7 +49,8 @@
 #define SIM_PRIO_NORMAL 512
 #define SIM_PRIO_HIGH 768
 
-/* Debug jobs (MISSION.md): at most 8 GPUs, min runtime in (0, 15 min]. */
+/* Debug jobs (doc/sim.md, "Metrics"): at most 8 GPUs, min runtime in
+ * (0, 15 min]. */
 #define SIM_DEBUG_MAX_GPUS 8
 #define SIM_DEBUG_MAX_MR 900
 /* Large jobs: at least 32 GPUs. */
@@ -221,6 +231,9 @@ void sim_params_init(struct sim_params *p);
 /* One run of a job on its GPUs. */
 struct sim_seg {
 	uint32_t job;
+	int64_t eligible;	/* when the job began to ask for this run: its
+				 * submit, or when it was requeued and
+				 * eligible again (after --requeue-delay) */
 	int64_t start, end;
 	uint32_t gpus;
 	uint32_t node_off;	/* into sim_result.nodes */
@@ -240,6 +253,8 @@ struct sim_outcome {
 	int64_t end;		/* last run's end, or the stop time */
 	uint32_t preemptions;
 	enum sim_job_end how;
+	int64_t pending_since;	/* still pending at the end: since when it
+				 * is eligible; SIM_NEVER otherwise */
 };
 
 struct sim_result {
@@ -257,6 +272,17 @@ struct sim_result {
 };
 
 void sim_result_free(struct sim_result *r);
+
+/*
+ * sim_job_contract - the contract a job runs under, read as the plugins
+ * read it: job_submit/budget's tag for (@min_runtime, @resumable)
+ * (sb_contract_format()) read back by sb_contract_of_job() (a batch job:
+ * requeue possible).  @has_contract false (an observed job with no
+ * contract recorded) or a negative @min_runtime: no tag, so unallocated.
+ * Return: SB_OK, or SB_EMISSING when the no-tag default was written.
+ */
+int sim_job_contract(int64_t min_runtime, bool resumable, bool has_contract,
+		     struct sb_contract *out);
 
 /*
  * sim_run - simulate @w (bound to @t) under @p.  Return: 0, or -1 with
@@ -297,30 +323,52 @@ void sim_release(struct sim_cluster *c, const uint32_t *nodes, uint32_t n,
 
 /* One job as the metrics see it (from the simulator or observed runs). */
 struct sim_mjob {
-	uint32_t team;		/* index into the report's teams */
+	uint32_t node;		/* tree index of its team: the budget it is
+				 * reported under (its runs are charged
+				 * there or below) */
 	uint32_t gpus;
-	int64_t min_runtime;
+	int64_t min_runtime;	/* seconds, for the wait classes */
+	bool allocated;		/* its contract (sim_job_contract()): only
+				 * allocated demand is owed, only allocated
+				 * runs are delivered */
 	int64_t submit;
 	int64_t first_start;	/* SIM_NEVER: never started */
 	int64_t end;		/* end of its last run; SIM_NEVER: never ran */
+	int64_t pending_since;	/* pending at the end (or when it left the
+				 * queue unstarted) since then; SIM_NEVER:
+				 * not pending */
+	int64_t pending_until;	/* when that pending span ended (cancelled
+				 * while pending); SIM_NEVER: still open, it
+				 * counts until the metrics' @now */
 };
 
 /* One run segment. */
 struct sim_mseg {
 	uint32_t job;
+	int64_t eligible;	/* when the job began to ask for this run;
+				 * SIM_NEVER: no demand before the start */
 	int64_t start, end;
 	bool preempted;
 	bool lost;		/* preempted and its work thrown away */
 };
 
+/* Figures of one budget (its whole subtree) over the window, GPU-seconds,
+ * as sb_figures() defines them (sb/figures.h). */
+struct sim_fig {
+	double quota;		/* entitled x GPUs x window */
+	double demand;		/* allocated demand: eligible to end */
+	double owed;		/* per hour min(quota, demand), summed */
+	double delivered;	/* allocated runs */
+	double capped;		/* per hour min(delivered, owed), summed */
+	double unallocated;	/* unallocated runs: apart, owed nothing */
+};
+
 struct sim_team_report {
-	const char *name;
+	const char *name;	/* its path in the tree */
+	uint32_t node;		/* tree index */
 	double entitled;	/* fraction of the cluster */
-	double owed;		/* GPU-seconds, sum over hours of
-				 * min(quota, demand) */
-	double delivered;	/* GPU-seconds run in the window */
-	double delivered_capped;	/* sum over hours of min(delivered, owed) */
-	double ratio;		/* delivered_capped / owed; 1 when owed = 0 */
+	struct sim_fig fig;
+	double ratio;		/* capped / owed; 1 when owed = 0 */
 	size_t jobs;
 };
 
@@ -332,20 +380,33 @@ struct sim_wait {
 
 struct sim_report {
 	int64_t t0, t1;		/* the window */
+	int64_t now;		/* open spans are counted until then */
 	uint64_t gpus;		/* cluster GPUs */
 	struct sim_wait all, debug, large, other;
-	double occupancy;	/* delivered / (gpus * window) */
-	double delivered;	/* GPU-seconds in the window */
-	double unallocated;	/* of it, by unallocated jobs */
-	double unallocated_share;
+	double used;		/* GPU-seconds of every run in the window */
+	double occupancy;	/* used / (gpus * window) */
+	double delivered;	/* of used, allocated runs (the top-level
+				 * budgets' delivered) */
+	double unallocated;	/* of used, unallocated runs */
+	double unallocated_share;	/* unallocated / used */
+	double owed, capped;	/* the top-level budgets' sums */
 	size_t preemptions;
 	double preempted_gpu_hours;	/* GPUs x (end - start) of preempted
 					 * runs: the time since their start */
 	double lost_gpu_hours;	/* of those, the runs whose work was lost */
-	struct sim_team_report *teams;
+	struct sim_team_report *teams;	/* the distinct teams of the jobs, in
+					 * tree order */
 	uint32_t nteams;
-	double overall_ratio;	/* sum of capped delivered / sum of owed,
-				 * all teams: the seed's "98% of owed" */
+	uint32_t *team_of;	/* per tree index: index into @teams,
+				 * UINT32_MAX when not a team */
+	const char **team_names;	/* nteams entries, for the SVG */
+	struct sim_fig *budgets;	/* every tree index, subtree sums */
+	const struct sim_tree *tree;	/* borrowed: names of @budgets */
+	uint32_t nbudgets;
+	size_t unknown;		/* segments of jobs outside the tree */
+	double overall_ratio;	/* all teams: sum of the teams' capped /
+				 * sum of their owed (sb/figures.h); 1 when
+				 * nothing is owed */
 	double worst_ratio;	/* over teams with owed > 0 */
 	uint32_t worst_team;	/* index; UINT32_MAX if none */
 	uint32_t teams_ge95;
@@ -362,40 +423,44 @@ struct sim_report {
 double sim_percentile(double *v, size_t n, double p);
 
 /*
- * sim_metrics - the report over the window [t0, t1) for @nteams teams
- * (@names, @entitled fractions), @gpus GPUs.  Waits: first start - submit
- * of the jobs submitted in the window; a job that never started counts as
- * waiting until max(t1, its submit).  Owed per team and hour: min(quota,
- * demand), quota = entitled * gpus * seconds of the hour in the window,
- * demand = GPUs of the team's jobs submitted and not ended (pending or
- * running) over the hour.  @unalloc_seg (may be NULL) flags segments of
- * unallocated occupancy.  Return 0, or -1 (out of memory).
+ * sim_metrics - the report over the window [t0, t1) of a cluster of @gpus
+ * GPUs with the budgets of @t (which must outlive the report).
+ * Waits: first start - submit of the jobs submitted in the window; a job
+ * that never started counts as waiting until max(t1, its submit).
+ * Owed, delivered, capped, unallocated: sb_figures() over [t0, t1) in
+ * slots of one hour, capacity @gpus, every job's runs (one figure segment
+ * per run, eligible to end) and its pending span at the end; open spans
+ * are closed at @now.  Occupancy and preemptions from the segments.
+ * Return 0, or -1 (out of memory, or a core error: a bug).
  */
-int sim_metrics(const struct sim_mjob *jobs, size_t njobs,
-		const struct sim_mseg *segs, size_t nsegs,
-		const bool *unalloc_seg, const char *const *names,
-		const double *entitled, uint32_t nteams, uint64_t gpus,
-		int64_t t0, int64_t t1, struct sim_report *rep);
+int sim_metrics(const struct sim_tree *t, const struct sim_mjob *jobs,
+		size_t njobs, const struct sim_mseg *segs, size_t nsegs,
+		uint64_t gpus, int64_t t0, int64_t t1, int64_t now,
+		struct sim_report *rep);
 void sim_report_free(struct sim_report *rep);
 
 /*
  * sim_segments_parse - observed runs (sbudget-sim metrics): a CSV with the
- * header job,team,gpus,min_runtime_s,submit_s,start_s,end_s,preempted, one
- * line per run; a job never started has one line with start_s and end_s
- * empty.  preempted: 0 no, 1 preempted and its work lost (cancelled, or
- * requeued to start over), 2 preempted and its work kept (resumed).  Lines of one job must agree on team, gpus, min runtime, submit.
- * Out: @jobs (team left 0), @job_node (the team's tree index per job),
- * @segs; the caller frees all three.  Return 0, or -1 with @msg
- * "file:line: reason".
+ * header job,team,gpus,min_runtime_s,submit_s,start_s,end_s,preempted and
+ * optionally a ninth column eligible_s; one line per run.  A job that
+ * never started has one line with start_s empty, and end_s empty (still
+ * pending) or the time it left the queue.  min_runtime_s empty: no
+ * contract recorded, the job ran unallocated (sim_job_contract()).
+ * preempted: 0 no, 1 preempted and its work lost (cancelled, or requeued
+ * to start over), 2 preempted and its work kept (resumed).  eligible_s:
+ * when the job began to ask for this run; empty or absent: submit_s for
+ * its first run, the end of its previous run for a later one.  Lines of
+ * one job must agree on team, gpus, min runtime, submit.
+ * Out: @jobs (node = the team's tree index), @segs; the caller frees both.
+ * Return 0, or -1 with @msg "file:line: reason".
  */
 int sim_segments_parse(const char *name, const char *text,
 		       const struct sim_tree *t, struct sim_mjob **jobs,
-		       size_t *njobs, uint32_t **job_node,
-		       struct sim_mseg **segs, size_t *nsegs, char *msg,
-		       size_t msglen);
+		       size_t *njobs, struct sim_mseg **segs, size_t *nsegs,
+		       char *msg, size_t msglen);
 
-/* Text summary. */
-void sim_report_text(const struct sim_report *rep, FILE *f);
+/* Text summary; with @budgets, also every budget's figures in GPU-s. */
+void sim_report_text(const struct sim_report *rep, bool budgets, FILE *f);
 /* JSON object (json-c), keys in a fixed order, doubles with fixed
  * precision, so that same input gives byte-identical output.  The caller
  * owns the returned json_object. */

@@ -1,6 +1,7 @@
 /*
- * svg.c - pictures: the seed's per-GPU chart and each team's allocation use
- * against its quota.  Plain SVG 1.1, deterministic output.
+ * svg.c - pictures: a per-GPU chart of who ran where (one row per GPU)
+ * and each team's allocated use against its quota.  Plain SVG 1.1,
+ * deterministic output.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -147,8 +148,8 @@ int sim_svg_teams(FILE *f, const struct sim_report *rep)
 		"height=\"%.0f\" font-family=\"sans-serif\" font-size=\"11\">\n",
 		W, TOP + rep->nteams * (ph + gap) + 10);
 	fprintf(f, "<text x=\"%.0f\" y=\"18\">GPUs per hour by team: "
-		"delivered (filled), quota (grey line), owed = min(quota, "
-		"demand) (dashed)</text>\n", LEFT);
+		"delivered, allocated runs (filled), quota (grey line), owed = "
+		"min(quota, allocated demand) (dashed)</text>\n", LEFT);
 	for (k = 0; k < rep->nteams; k++) {
 		const double *d = rep->hourly_delivered + (size_t)k * nh;
 		const double *q = rep->hourly_quota + (size_t)k * nh;

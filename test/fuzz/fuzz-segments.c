@@ -1,5 +1,6 @@
 /* fuzz-segments.c - observed runs (sim_segments_parse, `sbudget-sim
- * metrics`): never a crash or a leak, against a fixed two-team tree. */
+ * metrics`) and the report computed from them (sim_metrics over a fixed
+ * day): never a crash or a leak, against a fixed two-team tree. */
 #include "fuzz.h"
 #include "sim.h"
 
@@ -9,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static int have_tree;
 	struct sim_mjob *jobs = NULL;
 	struct sim_mseg *segs = NULL;
-	uint32_t *job_node = NULL;
+	struct sim_report rep;
 	size_t njobs = 0, nsegs = 0;
 	char *s, msg[512];
 
@@ -20,11 +21,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		have_tree = 1;
 	}
 	s = fuzz_cstr(data, size);
-	(void)sim_segments_parse("fuzz.csv", s, &tree, &jobs, &njobs,
-				 &job_node, &segs, &nsegs, msg, sizeof(msg));
+	if (!sim_segments_parse("fuzz.csv", s, &tree, &jobs, &njobs, &segs,
+				&nsegs, msg, sizeof(msg)) &&
+	    !sim_metrics(&tree, jobs, njobs, segs, nsegs, 8, 0, 86400, 86400,
+			 &rep))
+		sim_report_free(&rep);
 	free(jobs);
 	free(segs);
-	free(job_node);
 	free(s);
 	return 0;
 }

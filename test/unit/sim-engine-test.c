@@ -113,6 +113,18 @@ static const struct scen scens[] = {
 	  "a 1\nb 1\n", "", "0,1000,4,a,,300,yes,512\n10,100,4,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-330P 2:330-430 1:430-1100",
 	  1, false },
+	/* The reclaim rule (sb_preempt_decide, at the siblings a and b):
+	 * b's job commits delta = 4 GPUs x 1000 s = 4000 GPU-s; a's usage at
+	 * a recalculation T (CalcPeriod 60) is 4 x T once its protection is
+	 * over.  S_b / (U_b + delta) >= S_a / U_a holds, with equal shares
+	 * and U_b = 0, only when 4000 <= 4 x T: at the first recalculation
+	 * from 1000 on, T = 1020 (960 gives 3840), not at 300 as with a
+	 * small delta (the case above).  Grace 30; job 1 resumes its last
+	 * 3000 - 1050 = 1950 s. */
+	{ "the reclaim rule holds a better budget back until it is fair",
+	  "a 1\nb 1\n", "", "0,3000,4,a,,300,yes,512\n10,1000,4,b,,1000,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1050P 2:1050-2050 1:2050-4000",
+	  1, false },
 	/* The same budget: its own job's priority is not below the
 	 * preemptor's (same standing, same tier), so no preemption. */
 	{ "no preemption inside one budget at equal in-team priority",
@@ -264,8 +276,8 @@ START_TEST(test_deterministic)
 	char ga[2048], gb[2048];
 	size_t i;
 
-	run(&scens[14], &a, ga, sizeof(ga));
-	run(&scens[14], &b, gb, sizeof(gb));	/* victim order case */
+	run(&scens[15], &a, ga, sizeof(ga));
+	run(&scens[15], &b, gb, sizeof(gb));	/* victim order case */
 	ck_assert_str_eq(ga, gb);
 	ck_assert_uint_eq(a.nsegs, b.nsegs);
 	for (i = 0; i < a.nsegs; i++) {	/* field by field: padding */

@@ -190,6 +190,8 @@ START_TEST(test_bad_confs)
 END_TEST
 
 #define SHDR "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,preempted\n"
+#define SHDR9 "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,preempted," \
+	"eligible_s\n"
 
 static const struct bad_case bad_segs[] = {
 	{ "header", "job,team\n", "s.csv:1:", "header must be exactly" },
@@ -202,7 +204,21 @@ static const struct bad_case bad_segs[] = {
 	  "start_s '9' and end_s '5'" },
 	{ "start before submit", SHDR "1,a,1,0,10,9,15,0\n", "s.csv:2:",
 	  "start_s '9'" },
-	{ "only a start", SHDR "1,a,1,0,0,9,,0\n", "s.csv:2:", "both empty" },
+	{ "only a start", SHDR "1,a,1,0,0,9,,0\n", "s.csv:2:",
+	  "start_s '9' and end_s ''" },
+	{ "pending span ends before submit", SHDR "1,a,1,0,10,,9,0\n",
+	  "s.csv:2:", "start_s '' and end_s '9'" },
+	{ "never started yet preempted", SHDR "1,a,1,0,10,,,1\n", "s.csv:2:",
+	  "start_s '' and end_s ''" },
+	{ "submit empty", SHDR "1,a,1,0,,0,5,0\n", "s.csv:2:", "submit_s ''" },
+	{ "min runtime", SHDR "1,a,1,x,0,0,5,0\n", "s.csv:2:",
+	  "min_runtime_s 'x'" },
+	{ "eligible after start", SHDR9 "1,a,1,0,0,5,9,0,6\n", "s.csv:2:",
+	  "eligible_s '6'" },
+	{ "eligible before submit", SHDR9 "1,a,1,0,4,5,9,0,3\n", "s.csv:2:",
+	  "eligible_s '3'" },
+	{ "ten columns", "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,"
+	  "preempted,eligible_s,x\n", "s.csv:1:", "header must be exactly" },
 	{ "job changes", SHDR "1,a,1,0,0,0,5,1\n1,a,2,0,0,6,9,0\n", "s.csv:3:",
 	  "listed before" },
 };
@@ -213,13 +229,12 @@ START_TEST(test_bad_segments)
 	struct sim_tree t;
 	struct sim_mjob *j = NULL;
 	struct sim_mseg *sg = NULL;
-	uint32_t *jn = NULL;
 	size_t nj, ns;
 	char msg[SIM_MSG] = "";
 
 	ck_assert_int_eq(sim_tree_parse("t", tree_ab, &t, msg, sizeof(msg)), 0);
-	ck_assert_msg(sim_segments_parse("s.csv", c->text, &t, &j, &nj, &jn,
-					 &sg, &ns, msg, sizeof(msg)) == -1,
+	ck_assert_msg(sim_segments_parse("s.csv", c->text, &t, &j, &nj, &sg,
+					 &ns, msg, sizeof(msg)) == -1,
 		      "%s: accepted", c->what);
 	ck_assert_msg(!strncmp(msg, c->where, strlen(c->where)) &&
 		      strstr(msg, c->reason), "%s: want '%s' '%s', got '%s'",
@@ -477,29 +492,73 @@ START_TEST(test_conf_good)
 }
 END_TEST
 
+/*
+ * Job j1 (a, 2 GPUs, min runtime 60: allocated): submitted 0, ran 5-20
+ * (preempted, work kept) and 30-40; its second run's eligibility is the
+ * first's end, 20 (no eligible_s column).  j2 (b, unallocated) never
+ * started: pending from its submit, 3, still open.
+ */
 START_TEST(test_segments_good)
 {
 	struct sim_tree t;
 	struct sim_mjob *j = NULL;
 	struct sim_mseg *sg = NULL;
-	uint32_t *jn = NULL;
 	size_t nj, ns;
 	char msg[SIM_MSG];
 
 	ck_assert_int_eq(sim_tree_parse("t", tree_ab, &t, msg, sizeof(msg)), 0);
 	ck_assert_int_eq(sim_segments_parse("s", SHDR
 		"j1,a,2,60,0,5,20,2\nj2,b,1,0,3,,,0\nj1,a,2,60,0,30,40,0\n",
-		&t, &j, &nj, &jn, &sg, &ns, msg, sizeof(msg)), 0);
+		&t, &j, &nj, &sg, &ns, msg, sizeof(msg)), 0);
 	ck_assert_uint_eq(nj, 2);
 	ck_assert_uint_eq(ns, 2);
 	ck_assert_int_eq(j[0].first_start, 5);
 	ck_assert_int_eq(j[0].end, 40);
+	ck_assert(j[0].allocated && !j[1].allocated);
+	ck_assert(j[0].pending_since == SIM_NEVER);
 	ck_assert(j[1].first_start == SIM_NEVER);
+	ck_assert_int_eq(j[1].pending_since, 3);
+	ck_assert(j[1].pending_until == SIM_NEVER);
 	ck_assert(sg[0].preempted && !sg[0].lost);
-	ck_assert_str_eq(t.path[jn[1]], "b");
+	ck_assert_int_eq(sg[0].eligible, 0);
+	ck_assert_int_eq(sg[1].eligible, 20);
+	ck_assert_str_eq(t.path[j[1].node], "b");
 	free(j);
 	free(sg);
-	free(jn);
+	sim_tree_free(&t);
+}
+END_TEST
+
+/*
+ * With eligible_s: j1's second run was eligible at 25 (a requeue delay of
+ * 5 s after its first run ended at 20); j2 has no contract (min_runtime_s
+ * empty): unallocated; j3 never started and left the queue at 50, pending
+ * from its eligible_s, 7.
+ */
+START_TEST(test_segments_eligible)
+{
+	struct sim_tree t;
+	struct sim_mjob *j = NULL;
+	struct sim_mseg *sg = NULL;
+	size_t nj, ns;
+	char msg[SIM_MSG];
+
+	ck_assert_int_eq(sim_tree_parse("t", tree_ab, &t, msg, sizeof(msg)), 0);
+	ck_assert_msg(sim_segments_parse("s", SHDR9
+		"j1,a,2,60,0,5,20,2,\nj1,a,2,60,0,30,40,0,25\n"
+		"j2,b,1,,3,4,8,0,\nj3,a,4,600,5,,50,0,7\n",
+		&t, &j, &nj, &sg, &ns, msg, sizeof(msg)) == 0, "%s", msg);
+	ck_assert_uint_eq(nj, 3);
+	ck_assert_uint_eq(ns, 3);
+	ck_assert_int_eq(sg[0].eligible, 0);
+	ck_assert_int_eq(sg[1].eligible, 25);
+	ck_assert(!j[1].allocated);
+	ck_assert_int_eq(j[1].min_runtime, 0);
+	ck_assert(j[2].allocated);
+	ck_assert_int_eq(j[2].pending_since, 7);
+	ck_assert_int_eq(j[2].pending_until, 50);
+	free(j);
+	free(sg);
 	sim_tree_free(&t);
 }
 END_TEST
@@ -531,6 +590,7 @@ int main(void)
 	tcase_add_test(tc, test_trees_good);
 	tcase_add_test(tc, test_conf_good);
 	tcase_add_test(tc, test_segments_good);
+	tcase_add_test(tc, test_segments_eligible);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

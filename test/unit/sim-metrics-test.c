@@ -1,7 +1,9 @@
 /*
  * sim-metrics-test.c - percentiles, wait classes, owed vs delivered hour by
- * hour, occupancy, unallocated share, preempted/lost GPU-hours and the
- * JSON's fixed form, on scenarios worked out by hand.
+ * hour (sb_figures()' definition: allocated demand from eligibility,
+ * allocated runs delivered, unallocated runs apart), occupancy,
+ * unallocated share, preempted/lost GPU-hours and the JSON's fixed form,
+ * on scenarios worked out by hand.
  */
 #include <check.h>
 #include <json-c/json.h>
@@ -40,67 +42,205 @@ START_TEST(test_percentile)
 }
 END_TEST
 
+/* ------------------------------------------------- owed and delivered */
+
+#define NV SIM_NEVER
+
+/* What a team (or budget) must come out with, GPU-seconds. */
+struct want_team {
+	const char *name;
+	double owed, delivered, capped, unallocated;
+};
+
+struct mcase {
+	const char *what;
+	const char *tree;
+	uint64_t gpus;
+	int64_t t0, t1, now;
+	size_t njobs, nsegs;
+	struct sim_mjob jobs[4];
+	struct sim_mseg segs[4];
+	struct want_team want[3];	/* by name; budgets, not only teams */
+	double overall;			/* all teams: sum of the teams' capped
+					 * / sum of their owed */
+	double occupancy, unalloc_share;
+};
+
 /*
- * One team "a" with half of a 4-GPU cluster (quota 2 GPUs), window two
- * hours.  Job 0: 2 GPUs, submitted 0, runs 1800-5400.
- *   hour 0: quota 7200, demand 2 x 3600 = 7200, owed 7200; delivered
- *           2 x 1800 = 3600
- *   hour 1: quota 7200, demand 2 x 1800 = 3600 plus job 2's 1 x 3600
- *           (below) = 7200, owed 7200; delivered 3600
- *   owed 14400, delivered 7200, capped 3600 + 3600 = 7200: ratio 1/2.
- * Team "b" (the other half): job 1, 4 GPUs, unallocated, submitted 0, runs
- * 0-1800 then is preempted (work kept), runs again 5400-7200.
- *   hour 0: quota 7200, demand 4 x 3600 = 14400 -> owed 7200; delivered
- *           4 x 1800 = 7200
- *   hour 1: owed 7200 (demand 14400); delivered 4 x 1800 = 7200
- *   owed 14400, delivered 14400, ratio 1.  Then the surplus check: b's
- *   hour 1 delivered stays capped at owed.
- * Job 2 (team a, 1 GPU, min runtime 600: debug) submitted 3600, never
- * starts: it waits to t1 = 7200, 3600 s.
- * Occupancy: (7200 + 14400) / (4 x 7200) = 0.75.  Unallocated share:
- * 14400 / 21600 = 2/3.  Preempted: one run, 4 x 1800 s = 2 GPU-h, none
- * lost.  Waits: job 0 1800 (other: min runtime 3600), job 1 0 (other),
- * job 2 3600 (debug, never started).
+ * Every case by hand; quota per hour = entitled x GPUs x 3600 (0.5 x 4 x
+ * 3600 = 7200 for a team of two equal ones on 4 GPUs).
+ * Job fields: node, gpus, min_runtime, allocated, submit, first_start,
+ * end, pending_since, pending_until; segment fields: job, eligible,
+ * start, end, preempted, lost.
  */
+static const struct mcase mcases[] = {
+	/* a: job 0 (2 GPUs, allocated) eligible 0, runs 1800-5400; job 2
+	 * (1 GPU, allocated) pending from 3600, open until now = 7200.
+	 *   demand h0 2 x 3600 = 7200, h1 2 x 1800 + 1 x 3600 = 7200; owed
+	 *   7200 + 7200 = 14400; delivered 2 x 1800 per hour = 7200; capped
+	 *   3600 + 3600 = 7200.
+	 * b: job 1 (4 GPUs, unallocated) runs 0-1800 (preempted) and
+	 *   5400-7200: owed nothing, delivered 0, unallocated 4 x 3600 =
+	 *   14400 (the old definition counted it as delivered against its
+	 *   demand: 14400 owed, ratio 1, and all teams 0.75).
+	 * All teams: 7200 / 14400 = 0.5; used 21600 of 4 x 7200: 0.75;
+	 * unallocated 14400 / 21600. */
+	{ "allocated demand only; unallocated runs apart", "a 1\nb 1\n", 4,
+	  0, 7200, 7200, 3, 3,
+	  { { 0, 2, 3600, true, 0, 1800, 5400, NV, NV },
+	    { 1, 4, 0, false, 0, 0, 7200, NV, NV },
+	    { 0, 1, 600, true, 3600, NV, NV, 3600, NV } },
+	  { { 0, 0, 1800, 5400, false, false },
+	    { 1, 0, 0, 1800, true, false },
+	    { 1, 1800, 5400, 7200, false, false } },
+	  { { "a", 14400, 7200, 7200, 0 }, { "b", 0, 0, 0, 14400 } },
+	  0.5, 0.75, 2.0 / 3 },
+	/* 4 GPUs from 0 to 3600 (quota 7200 per hour), then requeued and
+	 * pending to now = 7200: demand 14400 per hour, owed 7200 + 7200;
+	 * delivered 14400 in hour 0 only: capped 7200 + 0, ratio 1/2 though
+	 * delivered equals owed. */
+	{ "a surplus in one hour does not pay for a shortfall in another",
+	  "a 1\nb 1\n", 4, 0, 7200, 7200, 1, 1,
+	  { { 0, 4, 60, true, 0, 0, NV, 3600, NV } },
+	  { { 0, 0, 0, 3600, true, true } },
+	  { { "a", 14400, 14400, 7200, 0 }, { "b", 0, 0, 0, 0 } },
+	  0.5, 0.5, 0 },
+	/* 2 GPUs: eligible 0, runs 0-1000, preempted; eligible again at 1500
+	 * (the requeue delay is not demand), runs 2000-3000.  Window one
+	 * hour: demand 2 x (1000 + 1500) = 5000 < quota 7200: owed 5000;
+	 * delivered 2 x 2000 = 4000 = capped: 0.8. */
+	{ "eligibility: a requeue delay is not owed", "a 1\nb 1\n", 4,
+	  0, 3600, 3600, 1, 2,
+	  { { 0, 2, 60, true, 0, 0, 3000, NV, NV } },
+	  { { 0, 0, 0, 1000, true, false },
+	    { 0, 1500, 2000, 3000, false, false } },
+	  { { "a", 5000, 4000, 4000, 0 } },
+	  0.8, 4000.0 / (4 * 3600), 0 },
+	/* b: 3 GPUs pending 600-2400 (left the queue unstarted): 5400; 1 GPU
+	 * pending from 3000, open until now = 3300: 300.  owed 5700 (< 7200),
+	 * nothing delivered. */
+	{ "pending spans: cut at pending_until and at now", "a 1\nb 1\n", 4,
+	  0, 3600, 3300, 2, 0,
+	  { { 1, 3, 60, true, 600, NV, NV, 600, 2400 },
+	    { 1, 1, 60, true, 3000, NV, NV, 3000, NV } },
+	  { { 0 } },
+	  { { "b", 5700, 0, 0, 0 }, { "a", 0, 0, 0, 0 } },
+	  0, 0, 0 },
+	/* p (1/2) has x and y (1/4 each); q (1/2).  x: 4 GPUs, 0-3600: demand
+	 * 14400; x owed min(3600, 14400) = 3600, delivered 14400, capped
+	 * 3600; p (subtree) owed min(7200, 14400) = 7200, capped 7200.  All
+	 * teams = top-level p and q: 7200 / 7200. */
+	{ "a parent's figures are over its subtree", "p 1\np/x 1\np/y 1\nq 1\n",
+	  4, 0, 3600, 3600, 1, 1,
+	  { { 1, 4, 60, true, 0, 0, 3600, NV, NV } },
+	  { { 0, 0, 0, 3600, false, false } },
+	  { { "p/x", 3600, 14400, 3600, 0 }, { "p", 7200, 14400, 7200, 0 },
+	    { "q", 0, 0, 0, 0 } },
+	  1, 1, 0 },
+	/* p (1/2) has x and y (1/4 each: quota 3600 an hour on 4 GPUs).
+	 * y: 2 GPUs 0-3600: demand 7200, owed 3600, capped 3600.  x: 2 GPUs
+	 * pending 0-3600: owed 3600, capped 0.  p's capped is min(7200,
+	 * 7200) = 7200 = its owed: at the parent y's surplus hides x's
+	 * shortfall.  All teams sums the teams' own: 3600 / 7200 = 0.5. */
+	{ "all teams: a sibling's surplus does not hide a shortfall",
+	  "p 1\np/x 1\np/y 1\nq 1\n", 4, 0, 3600, 3600, 2, 1,
+	  { { 1, 2, 60, true, 0, NV, NV, 0, NV },
+	    { 2, 2, 60, true, 0, 0, 3600, NV, NV } },
+	  { { 1, 0, 0, 3600, false, false } },
+	  { { "p/x", 3600, 0, 0, 0 }, { "p/y", 3600, 7200, 3600, 0 },
+	    { "p", 7200, 7200, 7200, 0 } },
+	  0.5, 0.5, 0 },
+	/* Window 0-5400: slots of 3600 and 1800 s (quota 7200 and 3600).
+	 * 4 GPUs 0-5400: demand 14400 and 7200; owed 7200 + 3600 = 10800,
+	 * delivered 21600, capped 10800. */
+	{ "a shorter last slot", "a 1\nb 1\n", 4, 0, 5400, 5400, 1, 1,
+	  { { 0, 4, 60, true, 0, 0, 5400, NV, NV } },
+	  { { 0, 0, 0, 5400, false, false } },
+	  { { "a", 10800, 21600, 10800, 0 } },
+	  1, 1, 0 },
+};
+
+static const struct sim_fig *fig_of(const struct sim_report *r,
+				    const struct sim_tree *t, const char *name)
+{
+	uint32_t i = sim_tree_find(t, name);
+
+	return i == SB_NONE ? NULL : &r->budgets[i];
+}
+
 START_TEST(test_owed_delivered)
 {
-	static const char *const names[2] = { "a", "b" };
-	static const double ent[2] = { 0.5, 0.5 };
-	const struct sim_mjob jobs[3] = {
-		{ 0, 2, 3600, 0, 1800, 5400 },
-		{ 1, 4, 0, 0, 0, 7200 },
-		{ 0, 1, 600, 3600, SIM_NEVER, SIM_NEVER },
-	};
-	const struct sim_mseg segs[3] = {
-		{ 0, 1800, 5400, false, false },
-		{ 1, 0, 1800, true, false },
-		{ 1, 5400, 7200, false, false },
-	};
-	const bool un[3] = { false, true, true };
+	const struct mcase *c = &mcases[_i];
+	struct sim_tree t;
 	struct sim_report r;
+	char msg[SIM_MSG];
+	size_t k;
 
-	ck_assert_int_eq(sim_metrics(jobs, 3, segs, 3, un, names, ent, 2, 4, 0,
-				     7200, &r), 0);
+	ck_assert_msg(!sim_tree_parse("t", c->tree, &t, msg, sizeof(msg)), "%s",
+		      msg);
+	ck_assert_int_eq(sim_metrics(&t, c->jobs, c->njobs, c->segs, c->nsegs,
+				     c->gpus, c->t0, c->t1, c->now, &r), 0);
+	for (k = 0; k < 3 && c->want[k].name; k++) {
+		const struct want_team *w = &c->want[k];
+		const struct sim_fig *f = fig_of(&r, &t, w->name);
+
+		ck_assert_msg(f, "%s: no budget %s", c->what, w->name);
+		ck_assert_msg(f->owed == w->owed && f->delivered == w->delivered
+			      && f->capped == w->capped &&
+			      f->unallocated == w->unallocated,
+			      "%s: %s want owed %g delivered %g capped %g "
+			      "unallocated %g, got %g %g %g %g", c->what,
+			      w->name, w->owed, w->delivered, w->capped,
+			      w->unallocated, f->owed, f->delivered, f->capped,
+			      f->unallocated);
+	}
+	ck_assert_msg(fabs(r.overall_ratio - c->overall) < 1e-12,
+		      "%s: all teams want %g got %g", c->what, c->overall,
+		      r.overall_ratio);
+	ck_assert_msg(fabs(r.occupancy - c->occupancy) < 1e-12,
+		      "%s: occupancy want %g got %g", c->what, c->occupancy,
+		      r.occupancy);
+	ck_assert_msg(fabs(r.unallocated_share - c->unalloc_share) < 1e-12,
+		      "%s: unallocated share want %g got %g", c->what,
+		      c->unalloc_share, r.unallocated_share);
+	/* a team's figures are its budget's */
+	for (k = 0; k < r.nteams; k++)
+		ck_assert(!memcmp(&r.teams[k].fig, &r.budgets[r.teams[k].node],
+				  sizeof(struct sim_fig)));
+	sim_report_free(&r);
+	sim_tree_free(&t);
+}
+END_TEST
+
+/* The first case's other figures: waits, preemptions, worst team, the
+ * hourly series. */
+START_TEST(test_report_rest)
+{
+	const struct mcase *c = &mcases[0];
+	struct sim_tree t;
+	struct sim_report r;
+	char msg[SIM_MSG];
+
+	ck_assert(!sim_tree_parse("t", c->tree, &t, msg, sizeof(msg)));
+	ck_assert_int_eq(sim_metrics(&t, c->jobs, c->njobs, c->segs, c->nsegs,
+				     c->gpus, c->t0, c->t1, c->now, &r), 0);
 	ck_assert_uint_eq(r.nhours, 2);
-	ck_assert(r.teams[0].owed == 14400);
-	ck_assert(r.teams[0].delivered == 7200);
-	ck_assert(r.teams[0].delivered_capped == 7200);
-	ck_assert(r.teams[0].ratio == 0.5);
-	ck_assert(r.teams[1].owed == 14400);
-	ck_assert(r.teams[1].delivered == 14400);
-	ck_assert(r.teams[1].ratio == 1);
+	ck_assert_uint_eq(r.nteams, 2);
+	ck_assert(r.teams[0].ratio == 0.5 && r.teams[1].ratio == 1);
 	ck_assert(r.hourly_owed[0] == 7200 && r.hourly_owed[1] == 7200);
 	ck_assert(r.hourly_delivered[0] == 3600);
-	ck_assert(fabs(r.occupancy - 0.75) < 1e-12);
-	ck_assert(fabs(r.unallocated_share - 2.0 / 3) < 1e-12);
+	ck_assert(r.hourly_quota[2] == 7200);	/* b, hour 0 */
+	ck_assert(r.used == 21600 && r.delivered == 7200 &&
+		  r.unallocated == 14400);
+	ck_assert(r.owed == 14400 && r.capped == 7200);
 	ck_assert_uint_eq(r.preemptions, 1);
-	ck_assert(r.preempted_gpu_hours == 2);
+	ck_assert(r.preempted_gpu_hours == 2);	/* 4 GPUs x 1800 s */
 	ck_assert(r.lost_gpu_hours == 0);
 	ck_assert_uint_eq(r.worst_team, 0);
-	ck_assert_uint_eq(r.teams_ge95, 1);
-	ck_assert_uint_eq(r.teams_owed, 2);
-	/* (7200 + 14400) / (14400 + 14400) */
-	ck_assert(r.overall_ratio == 0.75);
+	ck_assert_uint_eq(r.teams_ge95, 0);
+	ck_assert_uint_eq(r.teams_owed, 1);	/* b is owed nothing */
+	/* waits: job 0 1800 (other), job 1 0 (other), job 2 never started:
+	 * 7200 - 3600 (debug: 1 GPU, min runtime 600) */
 	ck_assert_uint_eq(r.all.n, 3);
 	ck_assert_uint_eq(r.debug.n, 1);
 	ck_assert_uint_eq(r.debug.never, 1);
@@ -110,51 +250,28 @@ START_TEST(test_owed_delivered)
 	ck_assert(r.all.p99 == 3600 && r.all.mean == (1800 + 0 + 3600) / 3.0);
 	ck_assert_uint_eq(r.large.n, 0);
 	sim_report_free(&r);
-}
-END_TEST
-
-/*
- * A surplus in one hour does not pay for a shortfall in another: quota 2
- * GPUs of 4, demand 4 GPUs in both hours (owed 7200 each); delivered 4
- * GPUs in hour 0 (14400) and none in hour 1.  Capped: 7200 + 0, ratio 1/2
- * although delivered (14400) equals owed (14400).
- */
-START_TEST(test_capped_hourly)
-{
-	static const char *const names[1] = { "a" };
-	static const double ent[1] = { 0.5 };
-	const struct sim_mjob jobs[1] = { { 0, 4, 60, 0, 0, 7200 } };
-	const struct sim_mseg segs[1] = { { 0, 0, 3600, true, true } };
-	struct sim_report r;
-
-	ck_assert_int_eq(sim_metrics(jobs, 1, segs, 1, NULL, names, ent, 1, 4, 0,
-				     7200, &r), 0);
-	ck_assert(r.teams[0].owed == 14400);
-	ck_assert(r.teams[0].delivered == 14400);
-	ck_assert(r.teams[0].ratio == 0.5);
-	ck_assert(r.lost_gpu_hours == 4);
-	ck_assert(r.unallocated_share == 0);
-	sim_report_free(&r);
+	sim_tree_free(&t);
 }
 END_TEST
 
 /* Classes: debug <= 8 GPUs and 0 < min runtime <= 900; large >= 32. */
 START_TEST(test_classes)
 {
-	static const char *const names[1] = { "a" };
-	static const double ent[1] = { 1 };
 	const struct sim_mjob jobs[6] = {
-		{ 0, 8, 900, 0, 10, 20 },	/* debug */
-		{ 0, 9, 900, 0, 20, 30 },	/* other: 9 GPUs */
-		{ 0, 8, 901, 0, 30, 40 },	/* other: min runtime */
-		{ 0, 1, 0, 0, 40, 50 },		/* other: unallocated */
-		{ 0, 32, 60, 0, 50, 60 },	/* large */
-		{ 0, 2, 60, 100, 150, 160 },	/* outside the window */
+		{ 0, 8, 900, true, 0, 10, 20, NV, NV },	/* debug */
+		{ 0, 9, 900, true, 0, 20, 30, NV, NV },	/* other: 9 GPUs */
+		{ 0, 8, 901, true, 0, 30, 40, NV, NV },	/* other: min runtime */
+		{ 0, 1, 0, false, 0, 40, 50, NV, NV },	/* other: unallocated */
+		{ 0, 32, 60, true, 0, 50, 60, NV, NV },	/* large */
+		{ 0, 2, 60, true, 100, 150, 160, NV, NV }, /* outside */
 	};
+	struct sim_tree t;
 	struct sim_report r;
+	char msg[SIM_MSG];
 
-	ck_assert_int_eq(sim_metrics(jobs, 6, NULL, 0, NULL, names, ent, 1, 64,
-				     0, 100, &r), 0);
+	ck_assert(!sim_tree_parse("t", "a 1\n", &t, msg, sizeof(msg)));
+	ck_assert_int_eq(sim_metrics(&t, jobs, 6, NULL, 0, 64, 0, 100, 100, &r),
+			 0);
 	ck_assert_uint_eq(r.all.n, 5);
 	ck_assert_uint_eq(r.debug.n, 1);
 	ck_assert(r.debug.p50 == 10);
@@ -163,31 +280,40 @@ START_TEST(test_classes)
 	ck_assert_uint_eq(r.other.n, 3);
 	ck_assert(r.other.p50 == 30 && r.other.p99 == 40);
 	sim_report_free(&r);
+	sim_tree_free(&t);
 }
 END_TEST
+
+#define JSON_HEAD "{\"window\":{\"from_s\":0,\"to_s\":100,\"now_s\":100}," \
+	"\"gpus\":3,\"wait\":"
 
 /* The JSON: fixed key order, fixed precision, no "-0", byte-identical. */
 START_TEST(test_json_fixed)
 {
-	static const char *const names[1] = { "a" };
-	static const double ent[1] = { 1.0 / 3 };
-	const struct sim_mjob jobs[1] = { { 0, 1, 60, 0, 0, 100 } };
-	const struct sim_mseg segs[1] = { { 0, 0, 100, false, false } };
+	const struct sim_mjob jobs[1] = { { 0, 1, 60, true, 0, 0, 100, NV, NV } };
+	const struct sim_mseg segs[1] = { { 0, 0, 0, 100, false, false } };
+	struct sim_tree t;
 	struct sim_report r;
 	struct json_object *a, *b, *d;
-	char *sa;
+	char *sa, msg[SIM_MSG];
 
-	ck_assert_int_eq(sim_metrics(jobs, 1, segs, 1, NULL, names, ent, 1, 3, 0,
-				     100, &r), 0);
+	ck_assert(!sim_tree_parse("t", "a 1\nb 2\n", &t, msg, sizeof(msg)));
+	ck_assert_int_eq(sim_metrics(&t, jobs, 1, segs, 1, 3, 0, 100, 100, &r),
+			 0);
 	a = sim_report_json(&r);
 	b = sim_report_json(&r);
 	sa = strdup(json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN));
 	ck_assert_str_eq(sa, json_object_to_json_string_ext(
 				     b, JSON_C_TO_STRING_PLAIN));
-	ck_assert_msg(!strncmp(sa, "{\"window\":{\"from_s\":0,\"to_s\":100},"
-			       "\"gpus\":3,\"wait\":", 44), "got %s", sa);
+	ck_assert_msg(!strncmp(sa, JSON_HEAD, strlen(JSON_HEAD)), "got %s", sa);
 	ck_assert_msg(strstr(sa, "\"entitled\":0.333333,"), "got %s", sa);
 	ck_assert_msg(strstr(sa, "\"occupancy\":0.333333,"), "got %s", sa);
+	/* owed = min(quota 1/3 x 3 x 100, demand 100) = 100 GPU-s */
+	ck_assert_msg(strstr(sa, "{\"path\":\"a\",\"entitled\":0.333333,"
+			     "\"quota_gpu_s\":100.000,\"demand_gpu_s\":100.000,"
+			     "\"owed_gpu_s\":100.000,\"delivered_gpu_s\":"
+			     "100.000,\"capped_gpu_s\":100.000,"
+			     "\"unallocated_gpu_s\":0.000}"), "got %s", sa);
 	free(sa);
 	d = sim_json_double(-0.0, 3);
 	ck_assert_str_eq(json_object_to_json_string(d), "0.000");
@@ -198,6 +324,7 @@ START_TEST(test_json_fixed)
 	json_object_put(a);
 	json_object_put(b);
 	sim_report_free(&r);
+	sim_tree_free(&t);
 }
 END_TEST
 
@@ -210,8 +337,9 @@ int main(void)
 
 	tcase_add_loop_test(tc, test_percentile, 0,
 			    sizeof(pcts) / sizeof(pcts[0]));
-	tcase_add_test(tc, test_owed_delivered);
-	tcase_add_test(tc, test_capped_hourly);
+	tcase_add_loop_test(tc, test_owed_delivered, 0,
+			    sizeof(mcases) / sizeof(mcases[0]));
+	tcase_add_test(tc, test_report_rest);
 	tcase_add_test(tc, test_classes);
 	tcase_add_test(tc, test_json_fixed);
 	suite_add_tcase(s, tc);

@@ -1,0 +1,167 @@
+/*
+ * charge.c - the budget policy's bookkeeping, as priority/budget does it:
+ * charging run GPU-seconds into the ledger, and the recalculation (TICK)
+ * every CalcPeriod that turns the ledger and the running jobs into the
+ * budget view (sb/view.h) and the standing (sb/standing.h).
+ *
+ * Charging is exact: every GPU-second of a run is charged once, in the
+ * bucket it ran in, before the TICK that reads it; GPU-seconds are whole
+ * numbers, so the ledger's sums are exact (sb/ledger.h).  A run started
+ * since the last TICK is "fresh" and charged from its start; an "old" one
+ * is charged per association in one sum (cur_a/cur_u) from the last TICK.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sb/error.h"
+#include "sb/priority.h"
+#include "engine.h"
+
+/* The priority of @job as sb_priority_job() gives it; a pending requeued
+ * job carries SB_PRIO_RESUMED. */
+uint32_t sim__job_priority(const struct sim *s, uint32_t job, bool pending)
+{
+	const struct sim_job *j = &s->w->jobs[job];
+	uint32_t p = sb_priority_job(s->st, j->assoc, sim__allocated(s, job),
+				     j->prio);
+
+	if (pending && s->js[job].resumed)
+		p |= SB_PRIO_RESUMED;
+	return p;
+}
+
+static void charge(struct sim *s, uint32_t assoc, int64_t from, int64_t to,
+		   double gpus, bool alloc)
+{
+	int rc;
+
+	if (to <= from || gpus <= 0)
+		return;
+	rc = sb_ledger_charge(s->ledger, assoc, from, to, gpus, alloc);
+	if (rc != SB_OK)
+		sim__core_fail(s, "sb_ledger_charge", rc);
+}
+
+/* A run of @job ends at @e (>= its start): charge what is not yet. */
+void sim__charge_end(struct sim *s, uint32_t job, int64_t e)
+{
+	const struct sim_job *j = &s->w->jobs[job];
+	struct js *x = &s->js[job];
+	bool al = sim__allocated(s, job);
+
+	if (!sim__is_budget(s))
+		return;
+	if (x->old) {
+		(al ? s->cur_a : s->cur_u)[j->assoc] -= j->gpus;
+		charge(s, j->assoc, s->tprev, e, j->gpus, al);
+	} else {
+		charge(s, j->assoc, x->start, e, j->gpus, al);
+	}
+}
+
+/* @job's current run just started: fresh until the next TICK. */
+void sim__fresh_add(struct sim *s, uint32_t job)
+{
+	if (s->nfresh == s->fresh_cap) {
+		size_t cap = s->fresh_cap ? s->fresh_cap * 2 : 256;
+		void *v = realloc(s->fresh, cap * sizeof(*s->fresh));
+
+		if (!v) {
+			sim__oom(s);
+			return;
+		}
+		s->fresh = v;
+		s->fresh_cap = cap;
+	}
+	s->fresh[s->nfresh].job = job;
+	s->fresh[s->nfresh].run = s->js[job].run;
+	s->nfresh++;
+}
+
+/* Charge every run up to @T; fresh runs that started before @T become
+ * old. */
+static void charge_to(struct sim *s, int64_t T)
+{
+	uint32_t a, n = s->t->n;
+	size_t i, keep = 0;
+
+	for (a = 0; a < n; a++) {
+		charge(s, a, s->tprev, T, s->cur_a[a], true);
+		charge(s, a, s->tprev, T, s->cur_u[a], false);
+	}
+	for (i = 0; i < s->nfresh; i++) {
+		uint32_t job = s->fresh[i].job;
+		struct js *x = &s->js[job];
+		const struct sim_job *j = &s->w->jobs[job];
+		bool al = sim__allocated(s, job);
+
+		if (x->run != s->fresh[i].run ||
+		    (x->st != J_RUNNING && x->st != J_STOPPING))
+			continue;	/* ended: charged then */
+		if (x->start >= T) {
+			s->fresh[keep++] = s->fresh[i];
+			continue;
+		}
+		charge(s, j->assoc, x->start, T, j->gpus, al);
+		(al ? s->cur_a : s->cur_u)[j->assoc] += j->gpus;
+		x->old = true;
+	}
+	s->nfresh = keep;
+	s->tprev = T;
+}
+
+/*
+ * The recalculation at @T, as priority/budget's: charge up to @T; the view's
+ * charged usage is the ledger's windowed allocated usage with subtrees
+ * (sb_ledger_usage_all), its committed usage the uncharged rest of every
+ * running allocated job's min runtime (sb_view_commit); the standing is
+ * computed from their sum (sb_view_usage_all); then the pass order and
+ * the running jobs' current priorities are refreshed.  The view stays as
+ * of @T until the next TICK: the reclaim rule reads it (victims.c).
+ */
+void sim__tick(struct sim *s, int64_t T)
+{
+	uint32_t a, n = s->t->n, cnt;
+	const uint32_t *ord;
+	size_t i;
+	int rc;
+
+	s->r->recalcs++;
+	charge_to(s, T);
+	rc = sb_ledger_usage_all(s->ledger, T, true, s->usage, NULL);
+	if (rc == SB_OK)
+		rc = sb_view_set_charged(&s->view, s->usage);
+	if (rc != SB_OK) {
+		sim__core_fail(s, "sb_ledger_usage_all/sb_view_set_charged", rc);
+		return;
+	}
+	sb_view_clear_committed(&s->view);
+	for (i = 0; i < s->nrunning; i++) {
+		rc = sb_view_commit(&s->view, s->rr[i].pt.index,
+				    &s->rr[i].pt.job, T);
+		if (rc != SB_OK) {
+			sim__core_fail(s, "sb_view_commit", rc);
+			return;
+		}
+	}
+	sb_view_usage_all(&s->view, s->usage);
+	rc = sb_standing_compute_usage(s->st, s->usage);
+	if (rc != SB_OK) {
+		sim__core_fail(s, "sb_standing_compute_usage", rc);
+		return;
+	}
+	/* pass order: allocated groups by standing, then unallocated */
+	ord = sb_standing_order(s->st, &cnt);
+	for (a = 0; a < cnt; a++) {
+		s->gorder[a] = ord[a];
+		s->gorder[cnt + a] = n + ord[a];
+	}
+	s->ngorder = 2 * cnt;
+	for (a = 0; a < s->ngorder; a++)
+		s->grank[s->gorder[a]] = a;
+	/* running jobs' current priority, as priority/budget refreshes it */
+	for (i = 0; i < s->nrunning; i++)
+		s->rr[i].pt.job.priority = sim__job_priority(s, s->rr[i].job,
+							     false);
+	s->dirty = true;
+}

@@ -1,0 +1,203 @@
+/*
+ * engine.h - the simulator engine's shared state, for its files only (not
+ * installed, not for main.c): the event and queue structures, the state of
+ * a simulation (struct sim), and the functions one engine file calls in
+ * another.  Internal names carry the sim__ prefix.
+ *
+ * The engine files:
+ *   cluster.c   placement: nodes x GPUs, first/best fit, whole nodes for
+ *               multi-node jobs (public: sim_cluster_*, sim_place, ...);
+ *   queue.c     the event heap, the protection-end heap, and the pending
+ *               queues (one per budget group, kept sorted);
+ *   charge.c    charging the ledger, the recalculation (TICK): the budget
+ *               view (sb/view.h) and the standing, job priorities;
+ *   victims.c   preemption: candidates through sb_preempt_decide(),
+ *               victim order, taking victims only until the job fits;
+ *   engine.c    starting and stopping runs, the scheduling pass, the event
+ *               loop (sim_run).
+ */
+#ifndef SB_SIM_ENGINE_H
+#define SB_SIM_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sb/contract.h"
+#include "sb/ledger.h"
+#include "sb/standing.h"
+#include "sb/view.h"
+#include "sim.h"
+
+/* Event types, in the order they are handled when they share a time. */
+enum { EV_END = 0, EV_STOP = 1, EV_ELIGIBLE = 2, EV_TICK = 3, EV_RELEASE = 4 };
+
+struct ev {
+	int64_t t;
+	uint32_t type;
+	uint32_t job;		/* EV_RELEASE: index into sim.holds */
+	uint32_t run;		/* the run (or requeue) it belongs to */
+};
+
+enum jstate {
+	J_FUTURE = 0, J_PENDING, J_WAITING /* requeued, not yet eligible */,
+	J_RUNNING, J_STOPPING, J_DONE, J_CANCELLED,
+};
+
+/* Per-job state. */
+struct js {
+	struct sb_contract ct;	/* the contract as run (sim_job_contract) */
+	uint8_t st;		/* enum jstate */
+	bool resumed;		/* ran before and was requeued */
+	bool preemptible;	/* this run */
+	bool old;		/* this run's start is charged up to tprev */
+	uint32_t run;		/* runs so far (also the event tag) */
+	uint32_t ridx;		/* index in the running array */
+	uint32_t node_off, nnodes;
+	uint64_t mask;
+	int64_t start, end_at, remaining;
+	int64_t eligible;	/* when the current pending span began */
+};
+
+/* A running job as preemption sees it, kept beside sim.running so that the
+ * candidate scan reads memory in order: the core's party (contract, start,
+ * current priority, GPUs, association) plus the simulator's flags. */
+struct rrun {
+	struct sb_preempt_party pt;
+	int64_t prot_until;	/* sb_preempt_protected_until(&pt.job), kept:
+				 * a pure function of the contract and the
+				 * start, which do not change during a run */
+	uint32_t job;
+	bool preemptible;	/* baseline: over its team's cap */
+};
+
+/* A queue entry: the job and its GPUs (the pass skips on GPUs alone). */
+struct qe {
+	uint32_t job, gpus, team;	/* team: its tree index (baseline cap) */
+};
+
+/* One pending queue, sorted by sim__q_before(). */
+struct qv {
+	struct qe *v;
+	uint32_t n, cap;
+	uint32_t gmin;		/* fewest GPUs of a job in it, when gmin_ok */
+	bool gmin_ok;
+};
+
+/* A candidate victim with its order key computed once per try. */
+struct cand {
+	uint32_t job;
+	uint32_t key;		/* sb_preempt_victim_key(); baseline: class */
+	double lost;		/* baseline: GPU-seconds of the current run */
+	int64_t start;
+	uint32_t ri;		/* index into sim.rr */
+};
+
+/* Pending jobs by GPUs, for sim__any_below(): bins 1..256, 257 = more. */
+#define SIM_HIST_BINS 258
+
+struct sim {
+	const struct sim_workload *w;
+	const struct sim_tree *t;
+	const struct sim_params *p;
+	struct sim_result *r;
+	struct js *js;
+	struct sim_cluster cl;
+	/* events */
+	struct ev *heap;
+	size_t nheap, heap_cap;
+	size_t next_submit;
+	/* queues */
+	struct qv *q;
+	uint32_t ngroups;
+	uint32_t *gorder;	/* groups in pass order */
+	uint32_t ngorder;
+	size_t npending;
+	uint32_t hist_a[SIM_HIST_BINS], hist_u[SIM_HIST_BINS];
+	/* running */
+	uint32_t *running;
+	struct rrun *rr;	/* parallel to running: what preemption reads */
+	size_t nrunning;
+	/* when to run a full pass (see engine.c) */
+	bool dirty;
+	uint32_t *arrivals;
+	size_t narrivals, arrivals_cap;
+	uint32_t *grank;	/* group -> its position in the pass order */
+	struct ev *prot;	/* min-heap of protection ends (start + mr) */
+	size_t nprot, prot_cap;
+	/* budget */
+	struct sb_ledger *ledger;
+	struct sb_standing *st;
+	struct sb_view view;	/* charged + committed, as of tprev */
+	double *cur_a, *cur_u;	/* GPUs of "old" runs per association */
+	double *usage;		/* scratch: one entry per tree index */
+	struct { uint32_t job, run; } *fresh;	/* runs started since tprev */
+	size_t nfresh, fresh_cap;
+	int64_t tprev;
+	/* baseline */
+	uint32_t *cap_np;	/* per tree index: the team's GPU cap */
+	uint32_t *used_np;
+	/* scratch */
+	struct cand *cand;
+	uint32_t *vict;
+	struct { uint32_t node; uint64_t mask; } *holds;	/* leftovers */
+	size_t nholds, holds_cap;
+	struct sim_cluster tmp;
+	uint32_t *nodebuf;
+	char *msg;
+	size_t msglen;
+	int err;
+};
+
+static inline bool sim__is_budget(const struct sim *s)
+{
+	return s->p->policy == SIM_POLICY_BUDGET;
+}
+
+/* Whether @job runs allocated: its contract as the core reads it. */
+static inline bool sim__allocated(const struct sim *s, uint32_t job)
+{
+	return s->js[job].ct.allocated;
+}
+
+/* Baseline class: 0 LOW, 1 NORMAL, 2 HIGH. */
+static inline int sim__bclass(const struct sim_job *j)
+{
+	return j->prio < SIM_PRIO_NORMAL ? 0 : j->prio == SIM_PRIO_NORMAL ? 1
+									   : 2;
+}
+
+/* Errors: the first one wins, s->err = -1 stops the loop. */
+void sim__oom(struct sim *s);
+void sim__core_fail(struct sim *s, const char *what, int rc);
+
+/* queue.c */
+void sim__push(struct sim *s, int64_t t, uint32_t type, uint32_t job,
+	       uint32_t run);
+struct ev sim__pop(struct sim *s);
+void sim__prot_push(struct sim *s, int64_t t, uint32_t job, uint32_t run);
+bool sim__prot_expired(struct sim *s, int64_t now);
+uint32_t sim__group_of(const struct sim *s, uint32_t job);
+bool sim__q_before(const struct sim *s, uint32_t a, uint32_t b);
+uint32_t sim__q_find(const struct sim *s, const struct qv *q, uint32_t job);
+uint32_t sim__gmin(struct qv *q);
+void sim__enqueue(struct sim *s, uint32_t job, int64_t t);
+void sim__dequeue_at(struct sim *s, struct qv *q, uint32_t i);
+void sim__enqueue_at(struct sim *s, struct qv *q, uint32_t i, uint32_t job);
+bool sim__any_below(const struct sim *s, uint32_t athr, uint32_t uthr);
+
+/* charge.c */
+uint32_t sim__job_priority(const struct sim *s, uint32_t job, bool pending);
+void sim__charge_end(struct sim *s, uint32_t job, int64_t e);
+void sim__fresh_add(struct sim *s, uint32_t job);
+void sim__tick(struct sim *s, int64_t T);
+
+/* victims.c */
+bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now);
+
+/* engine.c */
+void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
+		uint64_t mask, bool preemptible);
+void sim__preempt(struct sim *s, uint32_t job, int64_t now);
+
+#endif /* SB_SIM_ENGINE_H */

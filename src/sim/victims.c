@@ -1,0 +1,292 @@
+/*
+ * victims.c - preemption in the simulator: may a pending job that does not
+ * fit start by taking running jobs' GPUs, and whose?
+ *
+ * Budget policy, as preempt/budget does it: every running job is asked to
+ * the core, sb_preempt_decide() (an unallocated preemptor never preempts;
+ * the victim's minimum runtime, its *current* priority against the
+ * preemptor's, PreemptNonResumable=keep, and for an allocated victim of
+ * another budget the reclaim rule where the two budgets' paths diverge,
+ * on the budget view as of the last recalculation, charge.c); the
+ * accepted ones are taken in sb_preempt_victim_key() order (then the later
+ * start, then input order) only until the job would fit, and nobody is
+ * preempted if even all of them would not make it fit.  As Slurm's
+ * cons_tres does, the victims actually preempted are the taken ones on
+ * the nodes the job is then placed on.
+ *
+ * Baseline policy (the static-class system, for comparison): a job within its team's cap
+ * takes preemptible runs (over their team's cap), lowest class first, then
+ * least work lost, then the later start; no grace time.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+/* Victim order: the key (sb_preempt_victim_key(); baseline: class), the
+ * work lost (baseline), the later start; then job index, so the order is
+ * total.  For the budget policy this is sb_preempt_victim_cmp() with the
+ * key computed once. */
+static int cand_cmp(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->lost != y->lost)
+		return x->lost < y->lost ? -1 : 1;
+	if (x->start != y->start)
+		return x->start > y->start ? -1 : 1;
+	return x->job < y->job ? -1 : x->job > y->job;
+}
+
+/* The running jobs @me may preempt at @now, into s->cand (unordered).
+ * Return their number. */
+static size_t gather(struct sim *s, const struct sb_preempt_party *me,
+		     int64_t now)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nrunning; i++) {
+		const struct rrun *rj = &s->rr[i];
+		struct cand *c = &s->cand[n];
+
+		if (rj->pt.job.start > now)
+			continue;	/* a preemptor still in its grace wait */
+		c->job = rj->job;
+		c->start = rj->pt.job.start;
+		c->ri = (uint32_t)i;
+		c->lost = 0;
+		c->key = 0;	/* budget: sb_preempt_victim_key() later */
+		if (sim__is_budget(s)) {
+			/* Pre-filter, the same answer as the core's: for an
+			 * allocated preemptor and a victim not in its grace
+			 * time (the sim's running jobs never are: a victim
+			 * leaves s->rr when preempted), sb_preempt_decide()
+			 * refuses with SB_PREEMPT_PROTECTED exactly when now
+			 * < sb_preempt_protected_until(victim), the value
+			 * kept in prot_until.  Saves the call for most
+			 * running jobs (benchmark: doc/sim.md, "Speed"). */
+			if (me->job.contract.allocated && !rj->pt.in_grace &&
+			    now < rj->prot_until)
+				continue;
+			if (sb_preempt_decide(&s->p->cfg.preempt, &s->view, me,
+					      &rj->pt, now, NULL, 0) !=
+			    SB_PREEMPT_YES)
+				continue;
+		} else {
+			if (!rj->preemptible)
+				continue;
+			c->key = (uint32_t)sim__bclass(&s->w->jobs[rj->job]);
+			c->lost = (double)rj->pt.job.tres *
+				  (double)(now - c->start);
+		}
+		n++;
+	}
+	return n;
+}
+
+/* s->tmp := the cluster as it is now. */
+static void tmp_reset(struct sim *s)
+{
+	memcpy(s->tmp.free, s->cl.free, s->cl.nodes * sizeof(*s->cl.free));
+	memcpy(s->tmp.nfree, s->cl.nfree, s->cl.nodes * sizeof(*s->cl.nfree));
+	s->tmp.total_free = s->cl.total_free;
+}
+
+/* Would a job of @gpus fit if all @nc candidates were preempted?  Per node:
+ * free + the candidates' GPUs (cheap; spares the victim order when the
+ * answer is no). */
+static bool all_would_fit(struct sim *s, uint32_t gpus, size_t nc)
+{
+	uint64_t freeable = s->cl.total_free;
+	uint32_t a, gpn = s->cl.gpn, need = (gpus + gpn - 1) / gpn, whole = 0;
+	size_t k;
+	bool fits = false;
+
+	for (k = 0; k < nc; k++)
+		freeable += s->w->jobs[s->cand[k].job].gpus;
+	if (freeable < gpus)
+		return false;
+	tmp_reset(s);
+	for (k = 0; k < nc; k++) {
+		const struct js *v = &s->js[s->cand[k].job];
+
+		for (a = 0; a < v->nnodes; a++)
+			s->tmp.nfree[s->r->nodes[v->node_off + a]] +=
+				(uint32_t)__builtin_popcountll(v->mask);
+	}
+	for (a = 0; a < s->cl.nodes && !fits; a++)
+		fits = gpus <= gpn ? s->tmp.nfree[a] >= gpus
+				   : (whole += s->tmp.nfree[a] == gpn) >= need;
+	return fits;
+}
+
+/* Put the smallest of s->cand[k..nc) at k: selection for the first 16
+ * (few victims are usually needed), then the rest sorted once. */
+static void next_in_order(struct sim *s, size_t k, size_t nc)
+{
+	if (k < 16) {
+		size_t m = k, x;
+
+		for (x = k + 1; x < nc; x++)
+			if (cand_cmp(&s->cand[x], &s->cand[m]) < 0)
+				m = x;
+		if (m != k) {
+			struct cand tmp = s->cand[k];
+
+			s->cand[k] = s->cand[m];
+			s->cand[m] = tmp;
+		}
+	} else if (k == 16) {
+		qsort(s->cand + k, nc - k, sizeof(*s->cand), cand_cmp);
+	}
+}
+
+/* Take candidates in victim order, releasing their GPUs in s->tmp, only
+ * until a job of @gpus fits there.  Return how many were taken, 0 if even
+ * all of them do not make it fit.  Only the victims' nodes change, so only
+ * they are looked at. */
+static size_t take_until_fits(struct sim *s, uint32_t gpus, size_t nc)
+{
+	uint32_t a, gpn = s->cl.gpn, need = (gpus + gpn - 1) / gpn, whole = 0;
+	size_t k;
+	bool fits = false;
+
+	tmp_reset(s);
+	if (gpus > gpn)
+		for (a = 0; a < s->cl.nodes; a++)
+			whole += s->tmp.nfree[a] == gpn;
+	for (k = 0; k < nc && !fits; k++) {
+		const struct js *v;
+
+		next_in_order(s, k, nc);
+		v = &s->js[s->cand[k].job];
+		for (a = 0; a < v->nnodes; a++) {
+			uint32_t node = s->r->nodes[v->node_off + a];
+
+			sim_release(&s->tmp, &node, 1, v->mask);
+			if (gpus <= gpn)
+				fits |= s->tmp.nfree[node] >= gpus;
+			else if (s->tmp.nfree[node] == gpn)
+				fits |= ++whole >= need;
+		}
+	}
+	return fits ? k : 0;
+}
+
+/* Of the first @k candidates, those on the @nn nodes in s->nodebuf (node
+ * level, as cons_tres does), into s->vict.  Return their number. */
+static uint32_t victims_on_nodes(struct sim *s, size_t k, uint32_t nn)
+{
+	uint32_t a, b, nvict = 0;
+	size_t i;
+
+	for (i = 0; i < k; i++) {
+		const struct js *v = &s->js[s->cand[i].job];
+		bool on = false;
+
+		for (a = 0; a < v->nnodes && !on; a++)
+			for (b = 0; b < nn && !on; b++)
+				on = s->r->nodes[v->node_off + a] ==
+				     s->nodebuf[b];
+		if (on)
+			s->vict[nvict++] = s->cand[i].job;
+	}
+	return nvict;
+}
+
+/* GPUs the @nvict victims free beyond the preemptor's need stay theirs
+ * until @until (an EV_RELEASE then): taken out of the cluster meanwhile. */
+static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t until)
+{
+	uint32_t i, a;
+
+	for (i = 0; i < nvict; i++) {
+		const struct js *v = &s->js[s->vict[i]];
+
+		for (a = 0; a < v->nnodes; a++) {
+			uint32_t node = s->r->nodes[v->node_off + a];
+			uint64_t m = v->mask & s->cl.free[node];
+			uint32_t cnt = (uint32_t)__builtin_popcountll(m);
+
+			if (!m)
+				continue;
+			if (s->nholds == s->holds_cap) {
+				size_t cap = s->holds_cap ? 2 * s->holds_cap
+							  : 64;
+				void *h = realloc(s->holds,
+						  cap * sizeof(*s->holds));
+
+				if (!h) {
+					sim__oom(s);
+					return -1;
+				}
+				s->holds = h;
+				s->holds_cap = cap;
+			}
+			s->cl.free[node] &= ~m;
+			s->cl.nfree[node] -= cnt;
+			s->cl.total_free -= cnt;
+			s->holds[s->nholds].node = node;
+			s->holds[s->nholds].mask = m;
+			sim__push(s, until, EV_RELEASE, (uint32_t)s->nholds, 0);
+			s->nholds++;
+		}
+	}
+	return 0;
+}
+
+/* Try to start pending @job at @now by preempting.  True if it started
+ * (it was dequeued by the caller). */
+bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
+{
+	const struct sim_job *j = &s->w->jobs[job];
+	struct sb_preempt_party me = {
+		.job = { s->js[job].ct, now, 0, j->gpus },
+		.index = j->assoc,
+		.in_grace = false,
+	};
+	uint64_t mask;
+	uint32_t nn, i, nvict;
+	size_t nc, k;
+	int64_t grace = sim__is_budget(s) ? s->p->cfg.preempt.grace_time : 0;
+
+	if (sim__is_budget(s))
+		me.job.priority = sim__job_priority(s, job, true);
+	nc = gather(s, &me, now);
+	if (!all_would_fit(s, j->gpus, nc))
+		return false;
+	if (sim__is_budget(s))
+		for (k = 0; k < nc; k++)
+			s->cand[k].key = sb_preempt_victim_key(
+				&s->rr[s->cand[k].ri].pt.job, now);
+	k = take_until_fits(s, j->gpus, nc);
+	if (!k)
+		return false;
+	nn = sim_place(&s->tmp, j->gpus, s->nodebuf, &mask);
+	nvict = victims_on_nodes(s, k, nn);
+	for (i = 0; i < nvict; i++)
+		sim__preempt(s, s->vict[i], now);
+	nn = sim_place(&s->cl, j->gpus, s->nodebuf, &mask);
+	if (!nn) {
+		snprintf(s->msg, s->msglen, "placement after preemption "
+			 "failed (a bug)");
+		s->err = -1;
+		return false;
+	}
+	/* the victims hold their leftovers until they stop (the grace
+	 * time); with no grace time, until the end of this pass when
+	 * hold_leftovers (Slurm: a victim completes after the cycle that
+	 * chose it) */
+	if ((grace > 0 || s->p->hold_leftovers) &&
+	    hold_leftovers(s, nvict, now + grace))
+		return false;
+	/* budget: an allocated preemptor is protected for its min runtime;
+	 * baseline: a preemptor is within its team's cap, non-preemptible.
+	 * Either way it cannot be taken back at once (no ping-pong). */
+	sim__start(s, job, now + grace, nn, mask,
+		   sim__is_budget(s) ? !sim__allocated(s, job) : false);
+	return true;
+}
