@@ -166,5 +166,6 @@ echo "== report: sbudget-sim metrics over the runs slurmdbd recorded (trace seco
 	--json "$out/report.json" | sed 's/^/   /'
 echo
 echo "== done in $((SECONDS - t0)) s; files in $out (jobs.csv, segments.csv, report.json)"
-echo "   the cluster is still up: eval \"\$(contrib/cluster.sh env)\"; sshare -a; sacct -X -D"
-echo "   contrib/cluster.sh down    # to stop it"
+rel=${SB_SLURM:+SB_SLURM=$SB_SLURM }
+echo "   the cluster is still up: eval \"\$(${rel}contrib/cluster.sh env)\"; sshare -a; sacct -X -D"
+echo "   ${rel}contrib/cluster.sh down    # to stop it"
