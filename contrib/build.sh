@@ -25,7 +25,7 @@ done
 case "$release" in
 22.05)
 	build=${SB_BUILD_DIR:-$repo/_build}
-	src=$("$repo/contrib/setup.sh" | tail -n 1)
+	src=$("$repo/contrib/setup.sh" --slurm 22.05 | tail -n 1)
 	slurm_opts="--with-slurm-source=$src"
 	;;
 24.11)

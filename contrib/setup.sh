@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--src-dir) src_root=${2:?--src-dir needs a directory}; shift 2 ;;
 	--slurm) release=${2:?--slurm needs a release: 22.05 or 24.11}; shift 2 ;;
-	-h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "setup.sh: unknown argument '$1' (accepted: --src-dir DIR, --slurm RELEASE, --help)" >&2; exit 2 ;;
 	esac
 done
