@@ -6,9 +6,10 @@
 # into /var/cache/slurm-budget), then:
 #   1. builds against Slurm 22.05 with AddressSanitizer and UBSan
 #      (contrib/build.sh --sanitizers), runs the unit tests (`make check`,
-#      Check), and again under valgrind from a plain build;  the unit tests
-#      cover the Slurm-free core, simulator and sbudget logic, so they run
-#      once, not per release;
+#      Check), and again under valgrind from a plain build, and runs every
+#      libFuzzer target briefly on its corpus (test/fuzz/run.sh, clang);
+#      these cover the Slurm-free core, simulator and sbudget logic, so
+#      they run once, not per release;
 #   2. for each release (22.05, then 24.11): builds the plugins and sbudget
 #      against it (_build, _build-24.11), brings up that release's local
 #      cluster (contrib/cluster.sh, SB_SLURM=RELEASE: own state, own ports),
@@ -29,7 +30,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--keep-cluster) keep=1; shift ;;
 	--slurm) releases=${2:?--slurm needs 22.05, 24.11 or all}; shift 2 ;;
-	-h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "run-tests.sh: unknown option '$1' (accepted: --slurm RELEASE, --keep-cluster, --help, PATTERN)" >&2; exit 2 ;;
 	*) pattern=$1; shift ;;
 	esac
@@ -85,6 +86,11 @@ run_unit_tests() {
 		fi
 	done
 	took "unit tests (valgrind)" "$t0"
+
+	t0=$SECONDS
+	echo "== fuzzers (libFuzzer, ASan/UBSan: a quick pass on each corpus)"
+	SB_BUILD_DIR=$build "$repo/test/fuzz/run.sh" || unit_rc=1
+	took "fuzzers" "$t0"
 }
 
 # Integration results over all releases, for the closing line.

@@ -2,8 +2,10 @@
  * sb/config.h - budget.conf settings, validated by the core so that the
  * plugins and the simulator accept exactly the same keys and values.
  *
- * The plugins read the file with Slurm's parse_config (syntax, comments,
- * unknown keys) and hand each value to sb_config_set(); see budget.conf(5).
+ * Every reader (the controller plugins, sbudget, sbudget-sim) hands the
+ * file's text to sb_config_parse(): one grammar, one set of messages; see
+ * budget.conf(5) for the grammar and doc/design.md for why the plugins do not
+ * use Slurm's parse_config for it.
  */
 #ifndef SB_CONFIG_H
 #define SB_CONFIG_H
@@ -47,6 +49,46 @@ int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
  * SB_EABOVEMAX with @msg filled.
  */
 int sb_config_check(const struct sb_config *cfg, char *msg, size_t msglen);
+
+/*
+ * sb_config_parse - read budget.conf's @text (NUL-terminated, the whole file)
+ * into @cfg, which holds the starting values (normally sb_config_init()'s
+ * defaults).  The grammar is Slurm's parse_config's for plain keys (as in
+ * cgroup.conf), with four of its quirks refused instead of accepted:
+ *
+ *   - a physical line ends at '\n' or at the end of the text; '#' starts a
+ *     comment to the end of the physical line unless preceded by an odd
+ *     number of backslashes; an odd number of backslashes at the end of a
+ *     physical line (trailing white space allowed after them) continues the
+ *     logical line on the next one; then each backslash is removed and the
+ *     character after it kept as is ("\#" is '#', "\\" is '\');
+ *   - a logical line is empty, white space, or exactly ONE pair
+ *     [ws] Key [ws] '=' [ws] Value [ws]: Key is letters, digits, '_' and '.',
+ *     compared case-insensitively; Value is a run of non-white-space
+ *     characters, or "quoted" (any characters but '"', may be empty), the
+ *     closing quote followed by white space or the end of the line;
+ *     white space is ' ', '\t', '\n', '\v', '\f', '\r' (so CRLF files read
+ *     as LF files);
+ *   - refused where Slurm accepts: a second pair on a line is refused as by
+ *     Slurm, and also: a key given twice (Slurm logs an error and keeps the
+ *     last), "Key+=V" and the other operators (Slurm ignores the operator
+ *     for these keys), "Include FILE" (Slurm reads another file), and a
+ *     value with a '"' that does not quote the whole value (Slurm keeps
+ *     the quote as text).
+ *
+ * Each value then goes through sb_config_set() (unknown keys are refused)
+ * and the whole through sb_config_check().  @origin names the text in
+ * messages (a path, or "budget.conf"); NULL means "budget.conf".
+ *
+ * Return: SB_OK with @cfg updated; otherwise @cfg is unchanged and @msg says
+ * "ORIGIN line N: ..." naming the key and value (or the text) and what is
+ * accepted: SB_ESYNTAX (grammar), SB_EDUPLICATE (a key twice),
+ * SB_EUNKNOWNKEY, a value's error from sb_config_set(), sb_config_check()'s
+ * error (no line number: it concerns several keys), SB_ENOMEM, SB_EINVAL
+ * (NULL @cfg, @text or @msg, or @msglen 0).
+ */
+int sb_config_parse(struct sb_config *cfg, const char *text,
+		    const char *origin, char *msg, size_t msglen);
 
 /*
  * sb_config_describe - one line "MaxMinRuntime=8:00:00 DefaultMinRuntime=none"

@@ -1,4 +1,4 @@
-/* budget_conf.c - read budget.conf with Slurm's parse_config. */
+/* budget_conf.c - read budget.conf through the policy core's grammar. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -7,12 +7,66 @@
 
 #include "src/common/assoc_mgr.h"
 #include "src/common/log.h"
-#include "src/common/parse_config.h"
 #include "src/common/read_config.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
 #include "budget_conf.h"
+
+/* A budget.conf is a few hundred bytes; this only stops a wrong file. */
+#define BUDGET_CONF_MAX (16 * 1024 * 1024)
+
+/*
+ * The whole regular file @path as a NUL-terminated xmalloc'd string, or NULL
+ * with the error logged.  @st is its stat.
+ */
+static char *read_text(const char *path, const struct stat *st,
+		       const char *who)
+{
+	char *text = NULL;
+	size_t len = 0, cap;
+	ssize_t r;
+	int fd;
+
+	if (st->st_size > BUDGET_CONF_MAX) {
+		error("%s: %s is %lld bytes: budget.conf takes at most %d; is it "
+		      "the right file?", who, path, (long long)st->st_size,
+		      BUDGET_CONF_MAX);
+		return NULL;
+	}
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		error("%s: cannot read %s: %m", who, path);
+		return NULL;
+	}
+	/* the size may change under us: read to EOF, growing within the limit */
+	cap = (size_t)st->st_size + 4096;
+	text = xmalloc(cap + 1);
+	while ((r = read(fd, text + len, cap - len)) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			error("%s: cannot read %s: %m", who, path);
+			goto fail;
+		}
+		len += (size_t)r;
+		if (len == cap) {
+			if (cap >= BUDGET_CONF_MAX) {
+				error("%s: %s grew past %d bytes while being "
+				      "read", who, path, BUDGET_CONF_MAX);
+				goto fail;
+			}
+			cap *= 2;
+			xrealloc(text, cap + 1);
+		}
+	}
+	close(fd);
+	text[len] = '\0';
+	return text;
+fail:
+	xfree(text);
+	close(fd);
+	return NULL;
+}
 
 /* What was read: info in slurmctld, debug in clients (sshare and sprio load
  * priority/budget; 24.11's sshare shows info lines on its stderr). */
@@ -31,12 +85,11 @@
 static int load_from(const char *path, struct sb_config *cfg, const char *who,
 		     bool *missing)
 {
-	s_p_options_t opts[16];
-	s_p_hashtbl_t *tbl = NULL;
 	struct sb_config next;
-	char msg[512], desc[256];
+	char *text = NULL;
+	char msg[1024], desc[256];
 	struct stat st;
-	int i, rc = SLURM_ERROR;
+	int rc = SLURM_ERROR;
 
 	sb_config_init(&next);
 	if (stat(path, &st) < 0) {
@@ -45,7 +98,7 @@ static int load_from(const char *path, struct sb_config *cfg, const char *who,
 			goto out;
 		}
 		log_read("%s: %s not found, using defaults: %s", who, path,
-		     sb_config_describe(&next, desc, sizeof(desc)));
+			 sb_config_describe(&next, desc, sizeof(desc)));
 		*missing = true;
 		*cfg = next;
 		rc = SLURM_SUCCESS;
@@ -57,47 +110,22 @@ static int load_from(const char *path, struct sb_config *cfg, const char *who,
 		      path);
 		goto out;
 	}
-
-	memset(opts, 0, sizeof(opts));
-	/* the last entry stays zero: the table's terminator */
-	for (i = 0; sb_config_keys[i] && i < (int)(sizeof(opts) / sizeof(opts[0])) - 1;
-	     i++) {
-		opts[i].key = (char *)sb_config_keys[i];
-		opts[i].type = S_P_STRING;
-	}
-	tbl = s_p_hashtbl_create(opts);
-	if (s_p_parse_file(tbl, NULL, (char *)path, false, NULL) != SLURM_SUCCESS) {
-		error("%s: %s is not valid (see the parse error above; accepted "
-		      "keys are listed in budget.conf(5))", who, path);
+	if (!(text = read_text(path, &st, who)))
 		goto out;
-	}
-	for (i = 0; sb_config_keys[i]; i++) {
-		char *val = NULL;
-
-		if (!s_p_get_string(&val, sb_config_keys[i], tbl))
-			continue;
-		if (sb_config_set(&next, sb_config_keys[i], val, msg,
-				  sizeof(msg)) != 0) {
-			error("%s: %s: %s", who, path, msg);
-			xfree(val);
-			goto out;
-		}
-		xfree(val);
-	}
-	if (sb_config_check(&next, msg, sizeof(msg)) != 0) {
-		error("%s: %s: %s", who, path, msg);
+	/* the grammar, each value and the cross-key checks: the core's, as
+	 * in sbudget and sbudget-sim */
+	if (sb_config_parse(&next, text, path, msg, sizeof(msg)) != 0) {
+		error("%s: %s", who, msg);
 		goto out;
 	}
 	*cfg = next;
 	log_read("%s: read %s: %s", who, path,
-	     sb_config_describe(cfg, desc, sizeof(desc)));
+		 sb_config_describe(cfg, desc, sizeof(desc)));
 	rc = SLURM_SUCCESS;
 out:
-	if (tbl)
-		s_p_hashtbl_destroy(tbl);
+	xfree(text);
 	return rc;
 }
-
 
 /* Where slurmctld keeps a copy of the last budget.conf that was valid. */
 static char *last_valid_path(void)
@@ -185,9 +213,9 @@ int budget_conf_load(struct sb_config *cfg, const char *who)
 		last = last_valid_path();
 		if (access(last, R_OK) == 0 &&
 		    load_from(last, cfg, who, &dummy) == SLURM_SUCCESS) {
-			error("%s: %s is not valid: using the last valid "
-			      "budget.conf, kept in %s, until it is fixed",
-			      who, path, last);
+			error("%s: %s is not valid: keeping the previous "
+			      "settings, from the last valid budget.conf kept "
+			      "in %s, until it is fixed", who, path, last);
 			rc = SLURM_SUCCESS;
 		}
 		xfree(last);

@@ -1,10 +1,10 @@
 /*
  * budget_conf.h - budget.conf for the controller plugins.
  *
- * budget.conf lives beside slurm.conf.  It is read with Slurm's parse_config
- * (comments, key=value, unknown keys refused), each value is validated by the
- * policy core (sb_config_set), and it is read again whenever slurmctld has
- * re-read slurm.conf (`scontrol reconfigure`).
+ * budget.conf lives beside slurm.conf.  Its text is parsed by the policy
+ * core (sb_config_parse: the grammar sbudget and sbudget-sim share, Slurm's
+ * Key=Value rules; doc/design.md says why not parse_config), and it is read
+ * again whenever slurmctld has re-read slurm.conf (`scontrol reconfigure`).
  */
 #ifndef SB_BUDGET_CONF_H
 #define SB_BUDGET_CONF_H
@@ -18,8 +18,8 @@
 /*
  * budget_conf_load - read budget.conf into @cfg.
  * A missing file gives the defaults.  On any error the error is logged
- * naming the file, key and value; then, inside slurmctld, the last valid
- * budget.conf (a copy kept in StateSaveLocation/budget.conf.last-valid
+ * naming the file, line, key and value; then, inside slurmctld, the last
+ * valid budget.conf (a copy kept in StateSaveLocation/budget.conf.last-valid
  * each time a valid file is read) is read instead and SLURM_SUCCESS
  * returned, so a restart with a bad file keeps the settings in force
  * (Slurm 24.11 restarts slurmctld on every `scontrol reconfigure`);

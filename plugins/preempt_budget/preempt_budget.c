@@ -3,21 +3,41 @@
  *
  * Slurm asks this plugin three things (src/slurmctld/preempt.c):
  *   - preempt_p_job_preempt_check: the static relation used to sort the
- *     pending queue: an allocated job goes before an unallocated one;
+ *     pending queue: an allocated job goes before an unallocated one (a job
+ *     without a valid contract tag is unallocated, sb/view.h);
  *   - preempt_p_preemptable: may this pending job take that running job's
- *     resources now?  The rules are the core's (sb/preempt.h): only
- *     allocated jobs preempt; unallocated jobs any time; allocated jobs
- *     only past start + min runtime and only for a job of higher priority
- *     than the victim's *current* one (priority/budget refreshes the
- *     priority of running jobs every CalcPeriod);
- *   - preempt_p_get_data: the victim order (PRIO: unallocated first, lowest
- *     standing, least work lost), what happens to a victim (MODE: REQUEUE
- *     if resumable, else CANCEL, or never with PreemptNonResumable=keep),
- *     and PreemptGraceTime (SIGTERM first, so a resumable job can
- *     checkpoint).  Slurm's select plugin takes victims in that order only
- *     until the preemptor fits, and preempts nothing if it cannot fit.
+ *     resources now?  The verdict is the core's sb_preempt_decide()
+ *     (sb/view.h): only allocated jobs preempt; a victim in its grace time
+ *     is on its way out; unallocated victims any time; allocated victims
+ *     only past start + min runtime, only for a job of higher priority than
+ *     the victim's *current* one, and, between two budgets, only if the
+ *     reclaim rule holds where their paths diverge;
+ *   - preempt_p_get_data: the victim order (PRIO: sb_preempt_victim_key:
+ *     unallocated first, lowest standing, least work lost), what happens to
+ *     a victim (MODE: REQUEUE if resumable, else CANCEL, or never with
+ *     PreemptNonResumable=keep), and PreemptGraceTime (SIGTERM first, so a
+ *     resumable job can checkpoint).  Slurm's select plugin takes victims
+ *     in that order only until the preemptor fits, and preempts nothing if
+ *     it cannot fit.
+ *
+ * The budget state (tree, standing, the view with charged and committed
+ * usage) is priority/budget's.  This plugin reaches it only through the
+ * operations table priority_budget.so exports (budget_ops.h): the verdict,
+ * the victim key and the committed refresh go through it.
+ *
+ * Without priority/budget (PriorityType is something else, or its table is
+ * missing or of another version) the plugin degrades, and says so once in
+ * the log: there is no standing to compare budgets with, so
+ *   - allocated jobs still preempt unallocated ones at once, as always;
+ *   - an allocated job never preempts another allocated job
+ *     (sb_preempt_decide() without a view: SB_PREEMPT_NOVIEW);
+ *   - victims are ordered unallocated first, then least work lost (the
+ *     victim key without a standing level: the priority is another
+ *     plugin's and means nothing here);
+ *   - repair, grace ends and scheduler wake-ups work as usual.
  *
  * A thread (every second) does what Slurm does not:
+ *   - refreshes priority/budget's committed usage from the running jobs;
  *   - automated repair: a job on a node drained with a reason matching
  *     RepairReason is released once it has run its min runtime (requeued if
  *     resumable), so the node reaches DRAINED without anyone asking;
@@ -28,11 +48,19 @@
  *   - a resumable victim that exits by itself during its grace time (say,
  *     after writing its checkpoint) is requeued all the same: resumable
  *     means it may be restarted at any moment.
+ * Each tick walks job_list once under the job and node *read* locks, and
+ * takes the write locks only when that walk found something to write
+ * (a release for repair, a grace time over, a requeue, a scheduler wake-up).
+ * The lock hold time per tick is logged at verbose level every 60 ticks
+ * (tick_stats.h; doc/benchmarks.md).
  * Each victim's SystemComment records why it stopped:
  *   budget:preempted_by=<jobid>,at=<epoch>,preemptor_priority=<u32>,victim_priority=<u32>
  *   budget:released_for_repair=<node>,at=<epoch>
  *
- * Lock order: slurmctld locks, then state_lock.
+ * Locks.  Order: slurmctld locks, then priority/budget's state_lock (taken
+ * inside the operations table), or this plugin's state_lock; the two
+ * plugins' mutexes are never held together: this plugin copies what it
+ * needs out of its state_lock before calling the table.
  */
 #define _GNU_SOURCE	/* dladdr, RTLD_NODELETE */
 #include <dlfcn.h>
@@ -42,7 +70,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "src/common/assoc_mgr.h"
+#include "src/common/bitstring.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
@@ -52,15 +80,21 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "budget_conf.h"
+#include "budget_job.h"
+#include "budget_ops.h"
 #include "slurm_compat.h"
 #include "sb/contract.h"
 #include "sb/error.h"
 #include "sb/preempt.h"
-#include "sb/priority.h"
+#include "sb/view.h"
+#include "tick_stats.h"
 
 const char plugin_name[] = "Preempt by budget and minimum runtime";
 const char plugin_type[] = "preempt/budget";
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+#define PARTNER "priority/budget"
+#define PARTNER_SO "priority_budget.so"
 
 /* Ownership: every static below is guarded by state_lock. */
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -77,278 +111,180 @@ static unsigned generation;	/* init() count: a detached tick of an
 /* The job Slurm last asked about as a preemptor: the victims it then
  * preempts (in the same locked pass) are preempted for this job. */
 static uint32_t last_preemptor_id, last_preemptor_prio;
-/* Committed usage (the uncharged rest of running allocated jobs' min
- * runtimes, TRES-seconds) per association id, own + subtree, from the last
- * tick: open addressing, capacity a power of two, id 0 = empty. */
-struct committed_slot {
-	uint32_t id;
-	double tres_s;
-};
-static struct committed_slot *committed;
-static size_t committed_cap;
 /* Resumable victims inside their grace time, to requeue if they exit. */
 static uint32_t *graced;
 static size_t graced_n, graced_cap;
+/* priority/budget's table (budget_ops.h), NULL: degraded.  Written only by
+ * the tick under the slurmctld conf+job read locks (partner_refresh());
+ * never unmapped (RTLD_NODELETE), so a copy of the pointer stays valid. */
+static const struct sb_budget_ops *ops;
+static time_t ops_conf_update = -1;	/* slurm_conf.last_update looked up at */
+static bool ops_missing_logged;
+static unsigned ops_misses;	/* ticks without finding a loaded copy */
 
-/* The contract from the AdminComment tag (job_submit/budget); a job without
- * one (submitted before the plugins were loaded) counts as allocated with
- * no protection and not resumable: Slurm's own defaults. */
-static void job_contract(const job_record_t *job_ptr, struct sb_contract *c)
+/* Ticks to wait for priority_budget.so to be loaded before saying that it
+ * cannot be found (slurmctld loads it after this plugin). */
+#define OPS_MISSES_MAX 30
+
+/* ------------------------------------------------------------- partner */
+
+/* priority/budget's table in the already loaded @path, or NULL (why in
+ * @err).  Never loads anything (RTLD_NOLOAD). */
+static const struct sb_budget_ops *ops_in(const char *path, char *err,
+					  size_t len)
 {
-	if (sb_contract_parse_tag(job_ptr->admin_comment, c) != SB_OK) {
-		c->min_runtime = 0;
-		c->allocated = true;
-		c->resumable = false;
+	const struct sb_budget_ops *o;
+	void *h = dlopen(path, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+
+	if (!h)
+		return NULL;	/* not loaded from there: not an error */
+	o = dlsym(h, SB_BUDGET_OPS_SYMBOL);
+	dlclose(h);	/* NODELETE keeps it mapped; slurmctld holds it */
+	if (!o) {
+		snprintf(err, len, "%s has no %s (built before the table "
+			 "existed?)", path, SB_BUDGET_OPS_SYMBOL);
+		return NULL;
 	}
-	/* Slurm can requeue only batch jobs with the requeue flag (an admin
-	 * may have cleared it): anything else would be killed by
-	 * slurm_job_preempt's fallback, so it is not resumable here. */
-	if (!job_ptr->batch_flag ||
-	    (job_ptr->details && !job_ptr->details->requeue))
-		c->resumable = false;
-}
-
-/* Charged TRES (GPUs) allocated to a running job.  state_lock held. */
-static uint64_t job_tres(const job_record_t *job_ptr)
-{
-	uint64_t v;
-
-	if (tres_pos < 0 || !job_ptr->tres_alloc_cnt)
-		return 0;
-	v = job_ptr->tres_alloc_cnt[tres_pos];
-	return v == NO_CONSUME_VAL64 ? 0 : v;
-}
-
-/* The job as the core sees it.  state_lock held. */
-static void job_view(const job_record_t *job_ptr, struct sb_preempt_job *j)
-{
-	job_contract(job_ptr, &j->contract);
-	j->start = job_ptr->start_time;
-	j->priority = job_ptr->priority;
-	j->tres = job_tres(job_ptr);
-}
-
-static void refresh_config(void)
-{
-	struct budget_conf_seen before;
-	char charge[sizeof(cfg.charge_tres)];
-	int pos;
-
-	slurm_mutex_lock(&state_lock);
-	before = cfg_seen;
-	budget_conf_refresh(&cfg, &cfg_seen, plugin_type);
-	if (before.conf_update != cfg_seen.conf_update ||
-	    before.mtime.tv_sec != cfg_seen.mtime.tv_sec ||
-	    before.mtime.tv_nsec != cfg_seen.mtime.tv_nsec)
-		tres_pos = -2;	/* re-read: ChargeTRES may have changed */
-	pos = tres_pos;
-	memcpy(charge, cfg.charge_tres, sizeof(charge));
-	slurm_mutex_unlock(&state_lock);
-	/* -1 too: assoc_mgr may not have had its TRES yet (retried each
-	 * tick until it has; the tick runs only once slurmctld is up). */
-	if (pos < 0) {
-		pos = budget_tres_pos(charge);
-		slurm_mutex_lock(&state_lock);
-		tres_pos = pos;
-		slurm_mutex_unlock(&state_lock);
+	if (o->version != SB_BUDGET_OPS_VERSION ||
+	    o->size != sizeof(struct sb_budget_ops) ||
+	    o->slurm_version != SLURM_VERSION_NUMBER) {
+		snprintf(err, len, "%s exports table version %u (size %u, "
+			 "Slurm 0x%x); this plugin needs version %u (size %zu, "
+			 "Slurm 0x%x): install both plugins from one build",
+			 path, o->version, o->size, o->slurm_version,
+			 SB_BUDGET_OPS_VERSION, sizeof(struct sb_budget_ops),
+			 (unsigned)SLURM_VERSION_NUMBER);
+		return NULL;
 	}
-}
-
-/* The committed usage of association @id's subtree.  state_lock held. */
-static double committed_get(uint32_t id)
-{
-	size_t i;
-
-	if (!committed_cap)
-		return 0;
-	for (i = id & (committed_cap - 1); committed[i].id;
-	     i = (i + 1) & (committed_cap - 1))
-		if (committed[i].id == id)
-			return committed[i].tres_s;
-	return 0;
-}
-
-/* Add @v to association @id's committed usage.  state_lock held; the table
- * is sized by the caller to stay at most half full. */
-static void committed_add(uint32_t id, double v)
-{
-	size_t i;
-
-	for (i = id & (committed_cap - 1); committed[i].id && committed[i].id != id;
-	     i = (i + 1) & (committed_cap - 1))
-		;
-	committed[i].id = id;
-	committed[i].tres_s += v;
-}
-
-/* Levels of the association tree that carry committed usage (and that the
- * reclaim rule compares at); deeper levels are not charged committed. */
-#define COMMIT_DEPTH 16
-
-/* Recompute the committed usage of every association with running
- * allocated jobs in its subtree.  Job write lock held (the tick's); takes
- * the assoc_mgr read lock and state_lock. */
-static void committed_refresh(time_t now)
-{
-	assoc_mgr_lock_t locks = { .assoc = READ_LOCK };
-	size_t want = 64, slots = 0;
-	job_record_t *job_ptr;
-	ListIterator it;
-
-	if (!job_list)
-		return;
-	/* sized by the running jobs, not the whole queue: the table is
-	 * cleared every second */
-	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it)))
-		if (IS_JOB_RUNNING(job_ptr))
-			slots += COMMIT_DEPTH;
-	list_iterator_destroy(it);
-	while (want < 2 * slots)
-		want *= 2;
-	assoc_mgr_lock(&locks);
-	slurm_mutex_lock(&state_lock);
-	if (want != committed_cap) {
-		xfree(committed);
-		committed = xcalloc(want, sizeof(*committed));
-		committed_cap = want;
-	} else {
-		memset(committed, 0, want * sizeof(*committed));
-	}
-	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it))) {
-		slurmdb_assoc_rec_t *a;
-		struct sb_preempt_job j;
-		int64_t left;
-		int depth = 0;
-
-		if (!IS_JOB_RUNNING(job_ptr) || !job_ptr->assoc_ptr)
-			continue;
-		job_view(job_ptr, &j);
-		left = sb_preempt_protected_until(&j) - now;
-		if (!j.contract.allocated || left <= 0 || !j.tres)
-			continue;
-		/* at most COMMIT_DEPTH levels: the table's sizing assumes it */
-		for (a = job_ptr->assoc_ptr; a && a->usage && depth < COMMIT_DEPTH;
-		     a = a->usage->parent_assoc_ptr, depth++)
-			committed_add(a->id, (double)j.tres * (double)left);
-	}
-	list_iterator_destroy(it);
-	slurm_mutex_unlock(&state_lock);
-	assoc_mgr_unlock(&locks);
+	return o;
 }
 
 /*
- * The reclaim rule (sb_preempt_reclaim_ok) for two jobs of different
- * budgets, where their paths in the association tree diverge.  Usage is
- * what priority/budget published (charged, subtree) plus committed.
- * Job write lock held; takes the assoc_mgr read lock and state_lock.
- * Fills @why for the log when it refuses.
+ * Find priority/budget's table: beside our own .so first, then in each
+ * PluginDir entry.  Return: the table, or NULL with the reason in @err
+ * ("" when it simply is not loaded from any of those places).
+ * slurm_conf read lock held.
  */
-static bool reclaim_ok(job_record_t *preemptor, job_record_t *victim,
-		       const struct sb_preempt_job *or, char *why, size_t len)
+static const struct sb_budget_ops *budget_ops_find(char *err, size_t len)
 {
-	assoc_mgr_lock_t locks = { .assoc = READ_LOCK };
-	slurmdb_assoc_rec_t *pp[32], *vp[32], *p, *v;
-	int np = 0, nv = 0;
-	double delta, up, uv;
-	uint64_t req = 0;
-	bool ok = true;
+	const struct sb_budget_ops *o = NULL;
+	char *dirs = NULL, *dir, *save = NULL, *path;
+	Dl_info self;
 
-	if (!preemptor->assoc_ptr || !victim->assoc_ptr ||
-	    preemptor->assoc_ptr == victim->assoc_ptr)
-		return true;	/* one budget: in-team priority decides */
-	assoc_mgr_lock(&locks);
-	for (p = preemptor->assoc_ptr; p && p->usage && np < 32;
-	     p = p->usage->parent_assoc_ptr)
-		pp[np++] = p;
-	for (v = victim->assoc_ptr; v && v->usage && nv < 32;
-	     v = v->usage->parent_assoc_ptr)
-		vp[nv++] = v;
-	/* walk down from the root while the paths agree */
-	while (np > 1 && nv > 1 && pp[np - 1] == vp[nv - 1] &&
-	       pp[np - 2] == vp[nv - 2]) {
-		np--;
-		nv--;
+	err[0] = '\0';
+	if (dladdr((void *)budget_ops_find, &self) && self.dli_fname &&
+	    strrchr(self.dli_fname, '/')) {
+		path = xstrdup(self.dli_fname);
+		*strrchr(path, '/') = '\0';
+		xstrcat(path, "/" PARTNER_SO);
+		o = ops_in(path, err, len);
+		xfree(path);
 	}
-	if (np < 2 || nv < 2 || pp[np - 1] != vp[nv - 1]) {
-		assoc_mgr_unlock(&locks);
-		return true;	/* one is the other's ancestor: no siblings */
+	if (!o && !err[0] && slurm_conf.plugindir) {
+		dirs = xstrdup(slurm_conf.plugindir);
+		for (dir = strtok_r(dirs, ":", &save); dir && !o && !err[0];
+		     dir = strtok_r(NULL, ":", &save)) {
+			path = xstrdup_printf("%s/%s", dir, PARTNER_SO);
+			o = ops_in(path, err, len);
+			xfree(path);
+		}
+		xfree(dirs);
 	}
-	p = pp[np - 2];
-	v = vp[nv - 2];
-	if (tres_pos >= 0 && preemptor->tres_req_cnt &&
-	    preemptor->tres_req_cnt[tres_pos] != NO_CONSUME_VAL64)
-		req = preemptor->tres_req_cnt[tres_pos];
-	delta = (double)req * (double)or->contract.min_runtime;
-	slurm_mutex_lock(&state_lock);
-	up = (double)p->usage->usage_raw + committed_get(p->id);
-	uv = (double)v->usage->usage_raw + committed_get(v->id);
-	slurm_mutex_unlock(&state_lock);
-	ok = sb_preempt_reclaim_ok(p->usage->shares_norm, up, delta,
-				   v->usage->shares_norm, uv);
-	if (!ok)
-		snprintf(why, len, "reclaim rule: %s would be more over-used "
-			 "than %s after the transfer (S %.4f / U %.0f+%.0f < "
-			 "S %.4f / U %.0f)", p->acct, v->acct,
-			 p->usage->shares_norm, up, delta,
-			 v->usage->shares_norm, uv);
-	assoc_mgr_unlock(&locks);
-	return ok;
+	return o;
 }
+
+/*
+ * Look the table up again after a reconfigure, and every tick while
+ * PriorityType is priority/budget but its table was not found (slurmctld
+ * loads the priority plugin after this one).  Tick only; slurmctld conf and
+ * job read locks held (preempt_p_* run under the job write lock, so they
+ * never see the pointer change under them).
+ */
+static void partner_refresh(void)
+{
+	const struct sb_budget_ops *o = NULL;
+	char err[512];
+
+	if (ops_conf_update == slurm_conf.last_update && ops)
+		return;
+	if (ops_conf_update != slurm_conf.last_update) {
+		ops_missing_logged = false;
+		ops_misses = 0;
+	}
+	ops_conf_update = slurm_conf.last_update;
+	if (!xstrcmp(slurm_conf.priority_type, PARTNER)) {
+		o = budget_ops_find(err, sizeof(err));
+		if (!o && !err[0] && ++ops_misses >= OPS_MISSES_MAX)
+			snprintf(err, sizeof(err), "PriorityType is %s, but no "
+				 "loaded %s was found beside this plugin or in "
+				 "PluginDir", PARTNER, PARTNER_SO);
+		if (!o && err[0] && !ops_missing_logged) {
+			error("%s: %s; working as without %s (allocated jobs "
+			      "never preempt allocated ones)", plugin_type,
+			      err, PARTNER);
+			ops_missing_logged = true;
+		}
+	}
+	slurm_mutex_lock(&state_lock);
+	if (o && !ops)
+		info("%s: using %s's budget view (table %s)", plugin_type,
+		     PARTNER, SB_BUDGET_OPS_SYMBOL);
+	ops = o;
+	slurm_mutex_unlock(&state_lock);
+}
+
+/* ------------------------------------------------------ Slurm's questions */
 
 extern bool preempt_p_job_preempt_check(job_queue_rec_t *preemptor,
 					job_queue_rec_t *preemptee)
 {
 	/* Called twice per comparison of Slurm's queue sort: the tag's
-	 * allocated flag only, no full parse.  A job without a tag counts
-	 * as allocated, as in job_contract(). */
+	 * allocated flag only, no full parse; a job without a valid tag is
+	 * unallocated, as sb_contract_of_job() says. */
 	struct sb_contract a = { 0 }, b = { 0 };
 
-	a.allocated = sb_contract_tag_allocated(preemptor->job_ptr->admin_comment);
-	b.allocated = sb_contract_tag_allocated(preemptee->job_ptr->admin_comment);
+	a.allocated = sb_contract_job_allocated(preemptor->job_ptr->admin_comment);
+	b.allocated = sb_contract_job_allocated(preemptee->job_ptr->admin_comment);
 	return sb_preempt_static(&a, &b);
 }
 
 extern bool preempt_p_preemptable(job_record_t *preemptee,
 				  job_record_t *preemptor)
 {
-	struct sb_preempt_job or, ee;
-	enum sb_preempt_verdict v;
+	const struct sb_budget_ops *o;
+	struct sb_preempt_policy pol;
+	struct sb_preempt_party p, v;
+	enum sb_preempt_verdict vd;
 	time_t now = time(NULL);
 	char why[256];
+	int pos;
 
 	if (!IS_JOB_RUNNING(preemptee) || IS_JOB_COMPLETING(preemptee))
 		return false;
 	slurm_mutex_lock(&state_lock);
-	job_view(preemptor, &or);
-	job_view(preemptee, &ee);
-	/* A victim already in its grace time is on its way out: let the
-	 * preemptor count on its resources rather than take another. */
-	if (preemptee->preempt_time)
-		v = or.contract.allocated ? SB_PREEMPT_YES :
-					    SB_PREEMPT_UNALLOCATED;
-	else
-		v = sb_preempt_check(&cfg.preempt, &or, &ee, now);
+	pol = cfg.preempt;
+	pos = tres_pos;
+	o = ops;
 	last_preemptor_id = preemptor->job_id;
 	last_preemptor_prio = preemptor->priority;
 	slurm_mutex_unlock(&state_lock);
-	if (v == SB_PREEMPT_YES && ee.contract.allocated &&
-	    !preemptee->preempt_time &&
-	    !reclaim_ok(preemptor, preemptee, &or, why, sizeof(why))) {
-		debug2("%s: %pJ may not preempt %pJ: %s", plugin_type,
-		       preemptor, preemptee, why);
-		return false;
+	if (o) {
+		vd = o->decide(&pol, preemptor, preemptee, now, why,
+			       sizeof(why));
+	} else {	/* without priority/budget: no view */
+		budget_job_party(preemptor, pos, &p);
+		budget_job_party(preemptee, pos, &v);
+		vd = sb_preempt_decide(&pol, NULL, &p, &v, now, why,
+				       sizeof(why));
 	}
-	if (v == SB_PREEMPT_YES)
-		debug("%s: %pJ may preempt %pJ (priority %u > %u, %s)",
-		      plugin_type, preemptor, preemptee, or.priority,
-		      ee.priority, ee.contract.allocated ?
-		      "past its min runtime" : "unallocated");
+	if (vd == SB_PREEMPT_YES)
+		debug("%s: %pJ may preempt %pJ (priority %u, victim's %u): %s",
+		      plugin_type, preemptor, preemptee, preemptor->priority,
+		      preemptee->priority, why);
 	else
 		debug2("%s: %pJ may not preempt %pJ: %s", plugin_type,
-		       preemptor, preemptee, sb_preempt_verdict_str(v));
-	return v == SB_PREEMPT_YES;
+		       preemptor, preemptee, why);
+	return vd == SB_PREEMPT_YES;
 }
 
 /* Remember a resumable victim in its grace time.  state_lock held. */
@@ -382,11 +318,11 @@ static uint32_t victim_grace(job_record_t *job_ptr)
 	struct sb_contract c;
 	time_t now = time(NULL);
 
+	(void)budget_job_contract(job_ptr, &c);
 	slurm_mutex_lock(&state_lock);
 	grace = (uint32_t)cfg.preempt.grace_time;
 	by = last_preemptor_id;
 	by_prio = last_preemptor_prio;
-	job_contract(job_ptr, &c);
 	if (grace && c.resumable)
 		grace_track(job_ptr->job_id);
 	slurm_mutex_unlock(&state_lock);
@@ -405,10 +341,30 @@ static uint32_t victim_grace(job_record_t *job_ptr)
 	return grace;
 }
 
+/* The victim order key (sb_preempt_victim_key()).  Without priority/budget
+ * the job's priority is another plugin's: the key leaves the standing level
+ * out (0), so victims go unallocated first, then least work lost. */
+static uint32_t victim_key(job_record_t *job_ptr)
+{
+	const struct sb_budget_ops *o;
+	struct sb_preempt_party v;
+	time_t now = time(NULL);
+	int pos;
+
+	slurm_mutex_lock(&state_lock);
+	o = ops;
+	pos = tres_pos;
+	slurm_mutex_unlock(&state_lock);
+	if (o)
+		return o->victim_key(job_ptr, now);
+	budget_job_party(job_ptr, pos, &v);
+	v.job.priority = 0;
+	return sb_preempt_victim_key(&v.job, now);
+}
+
 extern int preempt_p_get_data(job_record_t *job_ptr,
 			      slurm_preempt_data_type_t data_type, void *data)
 {
-	struct sb_preempt_job j;
 	struct sb_contract c;
 
 	switch (data_type) {
@@ -416,7 +372,7 @@ extern int preempt_p_get_data(job_record_t *job_ptr,
 		*(bool *)data = slurm_conf.preempt_mode != PREEMPT_MODE_OFF;
 		return SLURM_SUCCESS;
 	case PREEMPT_DATA_MODE:
-		job_contract(job_ptr, &c);
+		(void)budget_job_contract(job_ptr, &c);
 		slurm_mutex_lock(&state_lock);
 		switch (sb_preempt_action(&cfg.preempt, &c)) {
 		case SB_ACTION_REQUEUE:
@@ -431,10 +387,7 @@ extern int preempt_p_get_data(job_record_t *job_ptr,
 		slurm_mutex_unlock(&state_lock);
 		return SLURM_SUCCESS;
 	case PREEMPT_DATA_PRIO:
-		slurm_mutex_lock(&state_lock);
-		job_view(job_ptr, &j);
-		slurm_mutex_unlock(&state_lock);
-		*(uint32_t *)data = sb_preempt_victim_key(&j, time(NULL));
+		*(uint32_t *)data = victim_key(job_ptr);
 		return SLURM_SUCCESS;
 	case PREEMPT_DATA_GRACE_TIME:
 		*(uint32_t *)data = victim_grace(job_ptr);
@@ -444,8 +397,179 @@ extern int preempt_p_get_data(job_record_t *job_ptr,
 	return SLURM_ERROR;
 }
 
+/* ---------------------------------------------------------------- tick */
+
+static void refresh_config(void)
+{
+	struct budget_conf_seen before;
+	char charge[sizeof(cfg.charge_tres)];
+	int pos;
+
+	slurm_mutex_lock(&state_lock);
+	before = cfg_seen;
+	budget_conf_refresh(&cfg, &cfg_seen, plugin_type);
+	if (before.conf_update != cfg_seen.conf_update ||
+	    before.mtime.tv_sec != cfg_seen.mtime.tv_sec ||
+	    before.mtime.tv_nsec != cfg_seen.mtime.tv_nsec)
+		tres_pos = -2;	/* re-read: ChargeTRES may have changed */
+	pos = tres_pos;
+	memcpy(charge, cfg.charge_tres, sizeof(charge));
+	slurm_mutex_unlock(&state_lock);
+	/* -1 too: assoc_mgr may not have had its TRES yet (retried each
+	 * tick until it has; the tick runs only once slurmctld is up). */
+	if (pos < 0) {
+		pos = budget_tres_pos(charge);
+		slurm_mutex_lock(&state_lock);
+		tres_pos = pos;
+		slurm_mutex_unlock(&state_lock);
+	}
+}
+
+/* What the read walk found for the write pass: jobs by id (the write pass
+ * finds each again and checks again: things may change between the two). */
+enum tick_act {
+	ACT_REPAIR,	/* release for repair of node @node */
+	ACT_GRACE_END,	/* its grace time is over: requeue or cancel now */
+	ACT_REQUEUE,	/* resumable, exited during its grace time */
+};
+struct tick_action {
+	uint32_t job_id;
+	enum tick_act what;
+	int node;	/* ACT_REPAIR: node index */
+};
+struct tick_work {
+	struct tick_action *a;
+	size_t n, cap;
+	int wake;	/* jobs that became startable or preemptable */
+};
+
+static void work_add(struct tick_work *w, uint32_t job_id, enum tick_act what,
+		     int node)
+{
+	if (w->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 16;
+		xrecalloc(w->a, w->cap, sizeof(*w->a));
+	}
+	w->a[w->n++] = (struct tick_action){ job_id, what, node };
+}
+
+/* Nodes drained for repair (RepairReason), or NULL when there are none.
+ * Node read lock held. */
+static bitstr_t *repair_nodes(const struct sb_preempt_policy *pol)
+{
+	node_record_t *node_ptr;
+	bitstr_t *b = NULL;
+	int i;
+
+	if (!pol->repair_reason[0])
+		return NULL;
+	for (i = 0; (node_ptr = next_node(&i)); i++) {
+		if (!IS_NODE_DRAIN(node_ptr) ||
+		    !sb_repair_reason_matches(pol, node_ptr->reason))
+			continue;
+		if (!b)
+			b = bit_alloc(node_record_count);
+		bit_set(b, node_ptr->index);
+	}
+	return b;
+}
+
+/* The first node of @job_ptr drained for repair, -1 if none. */
+static int repair_node_of(const job_record_t *job_ptr, bitstr_t *repair)
+{
+	int i, last;
+
+	if (!repair || !job_ptr->node_bitmap ||
+	    !bit_overlap_any(job_ptr->node_bitmap, repair))
+		return -1;
+	last = bit_fls(job_ptr->node_bitmap);
+	for (i = bit_ffs(job_ptr->node_bitmap); i >= 0 && i <= last; i++)
+		if (bit_test(job_ptr->node_bitmap, i) && bit_test(repair, i))
+			return i;
+	return -1;
+}
+
+/*
+ * The read walk: one pass over job_list that refreshes priority/budget's
+ * committed usage (@o, may be NULL), notices jobs that became startable
+ * (begin time passed) or preemptable (protected slice over) since @last,
+ * and collects the jobs to release for repair and the graces that are
+ * over; then the graced victims that exited.  Conf, job and node read
+ * locks held.
+ */
+static void tick_read(const struct sb_budget_ops *o,
+		      const struct sb_preempt_policy *pol, time_t last,
+		      time_t now, struct tick_work *w)
+{
+	bitstr_t *repair = repair_nodes(pol);
+	bool committing = o && o->commit_begin(now);
+	job_record_t *job_ptr;
+	ListIterator it;
+	size_t i, keep = 0;
+
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		struct sb_preempt_job j;
+		int64_t until;
+		int node;
+
+		if (IS_JOB_PENDING(job_ptr)) {
+			if (job_ptr->details &&
+			    job_ptr->details->begin_time > last &&
+			    job_ptr->details->begin_time <= now)
+				w->wake++;
+			continue;
+		}
+		if (!IS_JOB_RUNNING(job_ptr))
+			continue;
+		if (committing)
+			o->commit_job(job_ptr);
+		(void)budget_job_contract(job_ptr, &j.contract);
+		j.start = job_ptr->start_time;
+		until = sb_preempt_protected_until(&j);
+		if (until > last && until <= now) {
+			debug("%s: %pJ ran its min runtime (%lld s): "
+			      "preemptable from now on", plugin_type, job_ptr,
+			      (long long)j.contract.min_runtime);
+			w->wake++;
+		}
+		if (IS_JOB_COMPLETING(job_ptr))
+			continue;
+		if (job_ptr->preempt_time) {
+			if (now >= job_ptr->end_time)
+				work_add(w, job_ptr->job_id, ACT_GRACE_END, -1);
+			continue;
+		}
+		if ((node = repair_node_of(job_ptr, repair)) >= 0 &&
+		    now >= sb_repair_release_at(pol, &j))
+			work_add(w, job_ptr->job_id, ACT_REPAIR, node);
+	}
+	list_iterator_destroy(it);
+	if (committing)
+		o->commit_end();
+	FREE_NULL_BITMAP(repair);
+
+	/* Resumable victims in their grace time: settled ones are dropped,
+	 * those that exited by themselves are requeued. */
+	slurm_mutex_lock(&state_lock);
+	for (i = 0; i < graced_n; i++) {
+		job_ptr = find_job_record(graced[i]);
+		if (!job_ptr || IS_JOB_PENDING(job_ptr) ||
+		    !job_ptr->preempt_time)
+			continue;	/* gone, requeued, or requeued and
+					 * running again: done */
+		if (IS_JOB_RUNNING(job_ptr) || IS_JOB_COMPLETING(job_ptr))
+			graced[keep++] = graced[i];	/* not settled yet */
+		else if (!IS_JOB_CANCELLED(job_ptr))	/* scancel in the grace
+							 * time is final */
+			work_add(w, graced[i], ACT_REQUEUE, -1);
+	}
+	graced_n = keep;
+	slurm_mutex_unlock(&state_lock);
+}
+
 /* Start stopping a running job for repair of @node: grace signal now,
- * requeue or cancel when the grace time is over (finish_graced()).
+ * requeue or cancel when the grace time is over (ACT_GRACE_END).
  * Job and node write locks held. */
 static void release_for_repair(job_record_t *job_ptr, const char *node,
 			       const char *reason, const struct sb_contract *c,
@@ -474,144 +598,140 @@ static void release_for_repair(job_record_t *job_ptr, const char *node,
 	}
 }
 
-/* A running job whose protected slice ended since the last tick is now
- * preemptable, and a pending job whose begin time passed (a requeued job
- * waits cred_expire + 1 s) may now start, but nothing in Slurm's state
- * changed, and the schedulers skip cycles when nothing did (the main one
- * runs every sched_interval, 60 s): tell them.  Job write lock held. */
-static void wake_schedulers(time_t last, time_t now)
+/* One action of the write pass, checked again against the job as it is
+ * now.  Job and node write locks held. */
+static void tick_act(const struct tick_action *a,
+		     const struct sb_preempt_policy *pol, time_t now)
 {
-	job_record_t *job_ptr;
-	ListIterator it;
-	int n = 0;
-
-	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it))) {
-		struct sb_preempt_job j;
-		int64_t until;
-
-		if (IS_JOB_PENDING(job_ptr) && job_ptr->details &&
-		    job_ptr->details->begin_time > last &&
-		    job_ptr->details->begin_time <= now) {
-			n++;
-			continue;
-		}
-		if (!IS_JOB_RUNNING(job_ptr))
-			continue;
-		slurm_mutex_lock(&state_lock);
-		job_view(job_ptr, &j);
-		slurm_mutex_unlock(&state_lock);
-		until = sb_preempt_protected_until(&j);
-		if (until > last && until <= now) {
-			debug("%s: %pJ ran its min runtime (%lld s): "
-			      "preemptable from now on", plugin_type, job_ptr,
-			      (long long)j.contract.min_runtime);
-			n++;
-		}
-	}
-	list_iterator_destroy(it);
-	if (n) {
-		last_job_update = now;
-		queue_job_scheduler();
-	}
-}
-
-/* Automated repair: every running job on a node drained for repair is
- * released once it has run its min runtime.  Job and node write locks. */
-static void repair(time_t now)
-{
-	struct sb_preempt_policy pol;
+	job_record_t *job_ptr = find_job_record(a->job_id);
 	node_record_t *node_ptr;
-	job_record_t *job_ptr;
-	ListIterator it;
-	int i;
+	struct sb_preempt_job j;
 
-	slurm_mutex_lock(&state_lock);
-	pol = cfg.preempt;
-	slurm_mutex_unlock(&state_lock);
-	if (!pol.repair_reason[0])
+	if (!job_ptr)
 		return;
-	for (i = 0; (node_ptr = next_node(&i)); i++) {
-		if (!IS_NODE_DRAIN(node_ptr) ||
-		    !sb_repair_reason_matches(&pol, node_ptr->reason))
-			continue;
-		it = list_iterator_create(job_list);
-		while ((job_ptr = list_next(it))) {
-			struct sb_preempt_job j;
-
-			if (!IS_JOB_RUNNING(job_ptr) ||
-			    IS_JOB_COMPLETING(job_ptr) ||
-			    job_ptr->preempt_time || !job_ptr->node_bitmap ||
-			    !bit_test(job_ptr->node_bitmap, node_ptr->index))
-				continue;
-			slurm_mutex_lock(&state_lock);
-			job_view(job_ptr, &j);
-			slurm_mutex_unlock(&state_lock);
-			if (now < sb_repair_release_at(&pol, &j))
-				continue;
-			release_for_repair(job_ptr, node_ptr->name,
-					   node_ptr->reason, &j.contract,
-					   (uint32_t)pol.grace_time, now);
-		}
-		list_iterator_destroy(it);
-	}
-}
-
-/* Stop jobs whose grace time is over now, not at slurmctld's next
- * time-limit pass; requeue resumable ones that exited during it.
- * Job and node write locks held. */
-static void finish_graced(time_t now)
-{
-	job_record_t *job_ptr;
-	ListIterator it;
-	size_t i, keep = 0;
-
-	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it))) {
+	switch (a->what) {
+	case ACT_REPAIR:
+		if (a->node < 0 || a->node >= node_record_count ||
+		    !job_ptr->node_bitmap ||
+		    a->node >= (int)bit_size(job_ptr->node_bitmap) ||
+		    !bit_test(job_ptr->node_bitmap, a->node))
+			return;	/* the node table or the job changed */
+		node_ptr = node_record_table_ptr[a->node];
+		if (!IS_JOB_RUNNING(job_ptr) || IS_JOB_COMPLETING(job_ptr) ||
+		    job_ptr->preempt_time || !node_ptr ||
+		    !IS_NODE_DRAIN(node_ptr) ||
+		    !sb_repair_reason_matches(pol, node_ptr->reason))
+			return;
+		(void)budget_job_contract(job_ptr, &j.contract);
+		j.start = job_ptr->start_time;
+		if (now < sb_repair_release_at(pol, &j))
+			return;
+		release_for_repair(job_ptr, node_ptr->name, node_ptr->reason,
+				   &j.contract, (uint32_t)pol->grace_time, now);
+		return;
+	case ACT_GRACE_END:
 		if (IS_JOB_RUNNING(job_ptr) && !IS_JOB_COMPLETING(job_ptr) &&
 		    job_ptr->preempt_time && now >= job_ptr->end_time)
 			(void)slurm_job_preempt(job_ptr, NULL,
 						slurm_job_preempt_mode(job_ptr),
 						false);
-	}
-	list_iterator_destroy(it);
-
-	slurm_mutex_lock(&state_lock);
-	for (i = 0; i < graced_n; i++) {
-		uint32_t id = graced[i];
-
-		job_ptr = find_job_record(id);
-		if (!job_ptr || IS_JOB_PENDING(job_ptr))
-			continue;	/* gone, or requeued: done */
-		if (!job_ptr->preempt_time)
-			continue;	/* requeued (reset to 0) and running
-					 * again: that run was not graced */
-		if (IS_JOB_RUNNING(job_ptr) || IS_JOB_COMPLETING(job_ptr)) {
-			graced[keep++] = id;	/* not settled yet */
-			continue;
-		}
-		if (IS_JOB_CANCELLED(job_ptr))
-			continue;	/* scancel during the grace time: the
-					 * user's (or admin's) word is final */
-		slurm_mutex_unlock(&state_lock);
-		if (job_requeue(0, id, NULL, true, 0) == SLURM_SUCCESS)
+		return;
+	case ACT_REQUEUE:
+		if (IS_JOB_PENDING(job_ptr) || IS_JOB_RUNNING(job_ptr) ||
+		    IS_JOB_COMPLETING(job_ptr) || IS_JOB_CANCELLED(job_ptr) ||
+		    !job_ptr->preempt_time)
+			return;
+		if (job_requeue(0, a->job_id, NULL, true, 0) == SLURM_SUCCESS)
 			info("%s: %pJ exited during its preemption grace time "
 			     "and is resumable: requeued", plugin_type,
 			     job_ptr);
-		slurm_mutex_lock(&state_lock);
+		return;
 	}
-	graced_n = keep;
+}
+
+/* Whether the tick of generation @my_gen must not act: stopping, or not
+ * (or no longer) this controller's state (see tick_loop()). */
+static bool tick_off(unsigned my_gen)
+{
+	bool stop;
+
+	slurm_mutex_lock(&state_lock);
+	stop = stop_thread || my_gen != generation;
 	slurm_mutex_unlock(&state_lock);
+	return stop || !job_list || !slurmctld_config.thread_id_save ||
+	       slurmctld_config.shutdown_time;
+}
+
+/*
+ * One tick: the read walk, then the write pass only if it found work.
+ * Return: false when the tick was skipped (tick_off()).  Adds the lock
+ * hold time to @stats.  state_lock not held.
+ */
+static bool tick(unsigned my_gen, time_t *last, struct tick_stats *stats)
+{
+	slurmctld_lock_t read_locks = { .conf = READ_LOCK, .job = READ_LOCK,
+					.node = READ_LOCK, .fed = READ_LOCK };
+	/* repair and grace ends signal, requeue or kill jobs (job and node
+	 * state); a wake-up alone only bumps last_job_update */
+	slurmctld_lock_t act_locks = { .conf = READ_LOCK, .job = WRITE_LOCK,
+				       .node = WRITE_LOCK, .part = READ_LOCK,
+				       .fed = READ_LOCK };
+	slurmctld_lock_t wake_locks = { .job = WRITE_LOCK };
+	struct tick_work w = { 0 };
+	struct tick_clock c0, c1, c2, c3;
+	struct sb_preempt_policy pol;
+	const struct sb_budget_ops *o;
+	double held, write = 0, cpu, wcpu = 0;
+	char summary[256];
+	time_t now;
+	size_t i;
+
+	lock_slurmctld(read_locks);
+	if (tick_off(my_gen)) {
+		unlock_slurmctld(read_locks);
+		return false;
+	}
+	tick_clock_now(&c0);
+	partner_refresh();
+	slurm_mutex_lock(&state_lock);
+	pol = cfg.preempt;
+	o = ops;
+	slurm_mutex_unlock(&state_lock);
+	now = time(NULL);
+	tick_read(o, &pol, *last, now, &w);
+	tick_clock_now(&c1);
+	unlock_slurmctld(read_locks);
+	held = tick_clock_since(&c0, &c1, &cpu);
+
+	if (w.n || w.wake) {
+		slurmctld_lock_t *l = w.n ? &act_locks : &wake_locks;
+
+		lock_slurmctld(*l);
+		if (!tick_off(my_gen)) {
+			tick_clock_now(&c2);
+			for (i = 0; i < w.n; i++)
+				tick_act(&w.a[i], &pol, now);
+			if (w.wake)
+				last_job_update = now;
+			tick_clock_now(&c3);
+			write = tick_clock_since(&c2, &c3, &wcpu);
+		}
+		unlock_slurmctld(*l);
+		if (w.wake)
+			queue_job_scheduler();
+	}
+	xfree(w.a);
+	*last = now;
+	if (tick_stats_add(stats, held + write, write, cpu + wcpu, summary,
+			   sizeof(summary)))
+		verbose("%s: tick %s", plugin_type, summary);
+	return true;
 }
 
 static void *tick_loop(void *arg)
 {
-	slurmctld_lock_t locks = { .conf = READ_LOCK, .job = WRITE_LOCK,
-				   .node = WRITE_LOCK, .part = READ_LOCK,
-				   .fed = READ_LOCK };
-
-	time_t last = time(NULL), now;
-	bool stop;
+	struct tick_stats stats = { 0 };
+	time_t last = time(NULL);
 	unsigned my_gen;
 
 	(void)arg;
@@ -635,27 +755,10 @@ static void *tick_loop(void *arg)
 		in_tick = true;
 		slurm_mutex_unlock(&state_lock);
 		refresh_config();
-		lock_slurmctld(locks);
+		(void)tick(my_gen, &last, &stats);
 		slurm_mutex_lock(&state_lock);
-		stop = stop_thread || my_gen != generation;
-		slurm_mutex_unlock(&state_lock);
-		if (stop || !job_list || !slurmctld_config.thread_id_save ||
-		    slurmctld_config.shutdown_time) {
-			unlock_slurmctld(locks);
-			slurm_mutex_lock(&state_lock);
-			if (my_gen == generation)
-				in_tick = false;
-			continue;
-		}
-		now = time(NULL);
-		committed_refresh(now);
-		wake_schedulers(last, now);
-		repair(now);
-		finish_graced(now);
-		last = now;
-		unlock_slurmctld(locks);
-		slurm_mutex_lock(&state_lock);
-		in_tick = false;
+		if (my_gen == generation)
+			in_tick = false;
 	}
 	if (my_gen == generation)	/* not an earlier load's thread */
 		thread_done = true;
@@ -678,6 +781,14 @@ extern int init(void)
 		info("%s: PreemptMode is not REQUEUE: resumable victims are "
 		     "still requeued (the plugin decides per job)",
 		     plugin_type);
+	if (xstrcmp(slurm_conf.priority_type, PARTNER))
+		info("%s: PriorityType is %s, not %s: no budget standing is "
+		     "known, so allocated jobs still preempt unallocated ones "
+		     "at once but never allocated ones, and victims go "
+		     "unallocated first, then least work lost (doc/design.md, "
+		     "preempt/budget)", plugin_type,
+		     slurm_conf.priority_type ? slurm_conf.priority_type :
+		     "none", PARTNER);
 	verbose("%s loaded: %s", plugin_type,
 		sb_config_describe(&cfg, desc, sizeof(desc)));
 	{
@@ -692,6 +803,9 @@ extern int init(void)
 	slurm_mutex_lock(&state_lock);
 	generation++;
 	stop_thread = thread_done = in_tick = false;
+	ops = NULL;		/* looked up again by the first tick */
+	ops_conf_update = -1;
+	ops_missing_logged = false;
 	slurm_mutex_unlock(&state_lock);
 	slurm_thread_create(&tick_thread, tick_loop, NULL);
 	thread_running = true;
@@ -724,7 +838,6 @@ extern void fini(void)
 	slurm_mutex_lock(&state_lock);
 	xfree(graced);
 	graced_n = graced_cap = 0;
-	xfree(committed);
-	committed_cap = 0;
+	ops = NULL;
 	slurm_mutex_unlock(&state_lock);
 }

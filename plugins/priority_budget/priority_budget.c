@@ -8,15 +8,24 @@
  *      jobs, and of jobs that ended since, into the usage ledger, from the
  *      job's *allocated* TRES, allocated and unallocated apart (the contract
  *      tag written by job_submit/budget says which);
- *   3. recomputes the standing (Fair Tree over the window's usage, plus
- *      the uncharged rest of running jobs' minimum runtimes: committed);
- *   4. re-prioritises pending jobs;
+ *   3. refreshes the budget view (sb/view.h): charged usage from the
+ *      ledger, committed usage (the uncharged rest of running jobs'
+ *      minimum runtimes), and recomputes the standing from their sum;
+ *   4. re-prioritises pending and running jobs;
  *   5. publishes shares, usage and standing to the associations for sshare;
  *   6. saves the ledger atomically under StateSaveLocation (as often as
  *      costs at most 1% of the time).
  * Each step holds the slurmctld/assoc_mgr locks it needs and no longer; the
- * policy itself is in the core (src/core): tree, ledger, standing, priority.
- * Lock order: slurmctld locks, then assoc_mgr locks, then state_lock.
+ * policy itself is in the core (src/core): tree, ledger, standing, view,
+ * priority.  Lock order: slurmctld locks, then assoc_mgr locks, then
+ * state_lock.
+ *
+ * preempt/budget reads the budget state only through the operations table
+ * exported at the end of this file (sb_budget_ops_v1, budget_ops.h): the
+ * committed refresh of its one-second tick, the preemption verdict and the
+ * victim order.  Without preempt/budget this plugin works alone, but
+ * nothing enforces the end of a minimum runtime by preemption (logged at
+ * init).
  *
  * In-team priority: 512 - nice (clamped to 0..1023), so `sbatch --nice=N`
  * orders a user's jobs within their association and never lifts them above
@@ -41,6 +50,8 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "budget_conf.h"
+#include "budget_job.h"
+#include "budget_ops.h"
 #include "slurm_compat.h"
 #include "sb/contract.h"
 #include "sb/error.h"
@@ -48,6 +59,7 @@
 #include "sb/priority.h"
 #include "sb/standing.h"
 #include "sb/tree.h"
+#include "sb/view.h"
 
 const char plugin_name[] = "Priority BUDGET plugin";
 const char plugin_type[] = "priority/budget";
@@ -62,8 +74,10 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
  * Ownership.  The recalculation thread alone changes the ledger and the
  * accrual record, so it reads them (and saves them, which takes long for a
  * large tree) without a lock.  state_lock guards what other threads read or
- * write: tree and standing (swapped and recomputed by the thread, read by
- * priority_p_set), the ended-job queue filled by priority_p_job_end, the
+ * write: tree, standing and view (swapped and recomputed by the thread,
+ * read by priority_p_set and by preempt/budget through the operations
+ * table, whose committed refresh also rewrites the view's committed
+ * usage), the ended-job queue filled by priority_p_job_end, the
  * configuration and the thread's wake-up flags.
  */
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -76,6 +90,9 @@ static struct sb_tree *tree;		/* current association snapshot */
 static struct sb_ledger *ledger;	/* bound to tree */
 static struct sb_accrual *accrual;
 static struct sb_standing *standing;	/* computed on tree */
+static struct sb_view view;		/* on tree; see sb/view.h */
+static bool view_ok;			/* charged usage set at least once */
+static time_t commit_now;		/* of the committed refresh under way */
 static bool state_loaded, need_rebuild;
 static time_t last_save;
 static double last_save_cost;	/* seconds the last save took */
@@ -91,13 +108,14 @@ struct ended_job {
 static struct ended_job *ended;
 static size_t ended_n, ended_cap;
 
-/* The contract tag at the start of AdminComment: allocated or not. */
+/* Whether the job runs allocated (sb_contract_of_job(): a job without a
+ * valid contract tag is unallocated). */
 static bool job_allocated(const job_record_t *job_ptr)
 {
 	struct sb_contract c;
 
-	return sb_contract_parse_tag(job_ptr->admin_comment, &c) == SB_OK &&
-	       c.allocated;
+	(void)budget_job_contract(job_ptr, &c);
+	return c.allocated;
 }
 
 /* In-team priority from the job's nice value (see the top of the file). */
@@ -198,26 +216,39 @@ static void accrue_job(job_record_t *job_ptr, time_t now, int pos)
 }
 
 /*
- * Add the uncharged rest of a running allocated job's minimum runtime to
- * @committed[its association] (own, not subtree sums; sb_usage_commit
- * carries it up later).  Job read lock and state_lock held.
+ * Add a running job's committed usage at @now to the view
+ * (sb_view_commit(): nothing for unallocated jobs or jobs past their
+ * minimum runtime).  Job read lock and state_lock held.
  */
-static void commit_job(job_record_t *job_ptr, time_t now, int pos,
-		       double *committed)
+static void commit_job(const job_record_t *job_ptr, time_t now)
 {
-	struct sb_contract c;
+	struct sb_preempt_party p;
 	uint32_t idx;
-	int64_t rest;
 
-	if (!IS_JOB_RUNNING(job_ptr) || pos < 0 || !job_ptr->tres_alloc_cnt ||
-	    job_ptr->tres_alloc_cnt[pos] == NO_CONSUME_VAL64 ||
-	    sb_contract_parse_tag(job_ptr->admin_comment, &c) != SB_OK ||
-	    !c.allocated ||
+	if (!IS_JOB_RUNNING(job_ptr) || !view.tree ||
 	    sb_tree_index(tree, job_ptr->assoc_id, &idx) != SB_OK)
 		return;
-	rest = (int64_t)job_ptr->start_time + c.min_runtime - now;
-	if (rest > 0)
-		committed[idx] += (double)rest * job_ptr->tres_alloc_cnt[pos];
+	budget_job_party(job_ptr, tres_pos, &p);
+	(void)sb_view_commit(&view, idx, &p.job, now);
+}
+
+/* Whether @a and @b hold the same associations with the same shares in the
+ * same places (then the current tree, ledger binding and view are kept). */
+static bool same_tree(const struct sb_tree *a, const struct sb_tree *b)
+{
+	uint32_t i, n = sb_tree_count(a);
+
+	if (!a || !b || n != sb_tree_count(b))
+		return false;
+	for (i = 0; i < n; i++) {
+		const struct sb_tree_node *x = sb_tree_node(a, i);
+		const struct sb_tree_node *y = sb_tree_node(b, i);
+
+		if (x->id != y->id || x->parent != y->parent ||
+		    x->raw_shares != y->raw_shares || strcmp(x->name, y->name))
+			return false;
+	}
+	return true;
 }
 
 /* A new tree from assoc_mgr's associations, or NULL (logged). */
@@ -387,11 +418,11 @@ static void rebuild_from(List jobs, time_t now, int tres_id)
 								tres_id);
 		if (cnt == INFINITE64)
 			cnt = 0;
+		/* requeue_ok does not matter: only allocated is read */
+		(void)sb_contract_of_job(j->admin_comment, false, &c);
 		if (sb_accrual_charge(accrual, ledger, j->jobid, idx,
-				      sb_contract_parse_tag(j->admin_comment, &c)
-				      == SB_OK && c.allocated,
-				      (double)cnt, j->start, j->end,
-				      &charged) == SB_OK) {
+				      c.allocated, (double)cnt, j->start,
+				      j->end, &charged) == SB_OK) {
 			n++;
 			total += charged;
 		}
@@ -444,17 +475,25 @@ static int adopt_tree(struct sb_tree *t, time_t now)
 {
 	struct sb_ledger *nl = NULL;
 	struct sb_standing *ns = NULL;
+	struct sb_view nv;
+	double *charged;
+	uint32_t i, j;
 	int rc;
 
 	/* Everything that can fail before the ledger is touched: on error
 	 * the caller frees @t and nothing refers to it. */
-	if ((rc = sb_standing_new(t, &ns)))
+	if ((rc = sb_view_init(&nv, t)))
 		return rc;
+	if ((rc = sb_standing_new(t, &ns))) {
+		sb_view_free(&nv);
+		return rc;
+	}
 	if (!ledger || sb_ledger_window(ledger) != cfg.lookback_window ||
 	    sb_ledger_width(ledger) != cfg.bucket_width) {
 		if ((rc = sb_ledger_new(t, cfg.lookback_window,
 					cfg.bucket_width, &nl))) {
 			sb_standing_free(ns);
+			sb_view_free(&nv);
 			return rc;
 		}
 		if (ledger) {
@@ -477,6 +516,7 @@ static int adopt_tree(struct sb_tree *t, time_t now)
 		}
 	} else if ((rc = sb_ledger_rebind(ledger, t, NULL, 0, NULL))) {
 		sb_standing_free(ns);
+		sb_view_free(&nv);
 		return rc;
 	}
 	/* Never publish an uncomputed standing: priority_p_set may run before
@@ -484,6 +524,20 @@ static int adopt_tree(struct sb_tree *t, time_t now)
 	sb_standing_compute(ns, ledger, now);
 	sb_standing_free(standing);
 	standing = ns;
+	/* The view on the new tree: charged usage from the ledger now, the
+	 * committed usage carried over by association id until this cycle's
+	 * walk of the running jobs replaces it (a few milliseconds). */
+	charged = xcalloc(nv.n ? nv.n : 1, sizeof(*charged));
+	if (sb_ledger_usage_all(ledger, now, true, charged, NULL) == SB_OK &&
+	    sb_view_set_charged(&nv, charged) == SB_OK)
+		view_ok = true;
+	xfree(charged);
+	for (i = 0; view.tree && i < nv.n; i++)
+		if (sb_tree_index(view.tree, sb_tree_node(t, i)->id, &j) ==
+		    SB_OK)
+			nv.committed[i] = view.committed[j];
+	sb_view_free(&view);
+	view = nv;
 	sb_tree_free(tree);
 	tree = t;
 	return SB_OK;
@@ -574,9 +628,9 @@ static void recalc(void)
 	job_record_t *job_ptr;
 	ListIterator it;
 	char *doc = NULL;
-	double *usage, *charged, *committed;
-	uint32_t nassoc, i;
-	int pos, rc, changed = 0;
+	double *usage, *charged;
+	uint32_t nassoc;
+	int pos, rc = SB_OK, changed = 0;
 
 	budget_conf_refresh(&cfg, &cfg_seen, plugin_type);
 	if (!(t = snapshot_tree()))
@@ -584,7 +638,16 @@ static void recalc(void)
 	pos = charge_tres_pos();
 
 	slurm_mutex_lock(&state_lock);
-	rc = adopt_tree(t, now);
+	/* The same associations and a ledger of the configured shape: keep
+	 * the tree, and the view preempt/budget reads, as they are. */
+	if (ledger && same_tree(tree, t) &&
+	    sb_ledger_window(ledger) == cfg.lookback_window &&
+	    sb_ledger_width(ledger) == cfg.bucket_width) {
+		sb_tree_free(t);
+		t = NULL;
+	} else {
+		rc = adopt_tree(t, now);
+	}
 	slurm_mutex_unlock(&state_lock);
 	if (rc != SB_OK) {
 		error("%s: cannot adopt the new budget tree: %s", plugin_type,
@@ -608,31 +671,32 @@ static void recalc(void)
 	lock_slurmctld(job_read);
 	slurm_mutex_lock(&state_lock);
 	nassoc = sb_tree_count(tree);
-	committed = xcalloc(nassoc, sizeof(*committed));
-	charged = xcalloc(nassoc, sizeof(*charged));
-	usage = xcalloc(nassoc, sizeof(*usage));
+	charged = xcalloc(nassoc ? nassoc : 1, sizeof(*charged));
+	usage = xcalloc(nassoc ? nassoc : 1, sizeof(*usage));
 	charge_ended();
-	/* One pass: charge what ran, and note the rest of running jobs'
+	/* One pass: charge what ran, and commit the rest of running jobs'
 	 * protected slices, which weighs on the standing now; the ledger
 	 * only ever holds what ran. */
+	sb_view_clear_committed(&view);
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
 		accrue_job(job_ptr, now, pos);
-		commit_job(job_ptr, now, pos, committed);
+		commit_job(job_ptr, now);
 	}
 	list_iterator_destroy(it);
 	sb_accrual_prune(accrual, now - cfg.lookback_window);
 	rc = sb_ledger_usage_all(ledger, now, true, charged, NULL);
-	memcpy(usage, charged, nassoc * sizeof(*usage));
-	for (i = 0; rc == SB_OK && i < nassoc; i++)
-		if (committed[i] > 0)
-			rc = sb_usage_commit(tree, usage, i, committed[i]);
+	if (rc == SB_OK)
+		rc = sb_view_set_charged(&view, charged);
+	if (rc == SB_OK) {
+		view_ok = true;
+		rc = sb_view_usage_all(&view, usage);
+	}
 	if (rc == SB_OK)
 		rc = sb_standing_compute_usage(standing, usage);
 	slurm_mutex_unlock(&state_lock);
 	unlock_slurmctld(job_read);
 	xfree(usage);
-	xfree(committed);
 	if (rc != SB_OK) {
 		error("%s: standing: %s", plugin_type, sb_strerror(rc));
 		xfree(charged);
@@ -731,6 +795,15 @@ extern int init(void)
 		return SLURM_ERROR;
 	if (!running_in_slurmctld())
 		return SLURM_SUCCESS;	/* sshare/sprio load us too */
+	if (xstrcmp(slurm_conf.preempt_type, "preempt/budget"))
+		info("%s: warning: PreemptType is %s, not preempt/budget: jobs "
+		     "are ordered by budget, but the minimum runtime is not "
+		     "enforced by preemption (%s) and nodes drained for repair "
+		     "are not released", plugin_type,
+		     slurm_conf.preempt_type ? slurm_conf.preempt_type : "none",
+		     xstrcmp(slurm_conf.preempt_type, "preempt/none") ?
+		     "that plugin may preempt jobs inside their minimum runtime" :
+		     "no job is preempted for a better-placed budget");
 	if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS))
 		info("%s: AccountingStorageEnforce has no 'limits': jobs that "
 		     "end between two recalculations are charged from their "
@@ -780,6 +853,8 @@ extern int fini(void)
 	xfree(ended);
 	ended_n = ended_cap = 0;
 	sb_standing_free(standing);
+	sb_view_free(&view);
+	view_ok = false;
 	sb_ledger_free(ledger);
 	sb_tree_free(tree);
 	sb_accrual_free(accrual);
@@ -928,3 +1003,82 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 	e->end = job_ptr->end_time;
 	slurm_mutex_unlock(&state_lock);
 }
+
+/* ------------------------------------------------- the operations table
+ * What preempt/budget may ask (budget_ops.h documents each member, its
+ * locks and the lookup).  Every member takes state_lock. */
+
+static bool ops_commit_begin(time_t now)
+{
+	slurm_mutex_lock(&state_lock);
+	if (!view_ok) {
+		slurm_mutex_unlock(&state_lock);
+		return false;
+	}
+	commit_now = now;
+	sb_view_clear_committed(&view);
+	return true;	/* state_lock held until ops_commit_end() */
+}
+
+static void ops_commit_job(const job_record_t *job_ptr)
+{
+	commit_job(job_ptr, commit_now);	/* state_lock held */
+}
+
+static void ops_commit_end(void)
+{
+	slurm_mutex_unlock(&state_lock);
+}
+
+/* The tree index of a job's association, SB_NONE if unknown.  state_lock
+ * held. */
+static uint32_t job_index(const job_record_t *job_ptr)
+{
+	uint32_t idx;
+
+	if (!tree || sb_tree_index(tree, job_ptr->assoc_id, &idx) != SB_OK)
+		return SB_NONE;
+	return idx;
+}
+
+static enum sb_preempt_verdict ops_decide(const struct sb_preempt_policy *pol,
+					  const job_record_t *preemptor,
+					  const job_record_t *victim,
+					  time_t now, char *why, size_t len)
+{
+	struct sb_preempt_party p, v;
+	enum sb_preempt_verdict vd;
+
+	slurm_mutex_lock(&state_lock);
+	budget_job_party(preemptor, tres_pos, &p);
+	budget_job_party(victim, tres_pos, &v);
+	p.index = job_index(preemptor);
+	v.index = job_index(victim);
+	vd = sb_preempt_decide(pol, view_ok ? &view : NULL, &p, &v, now, why,
+			       len);
+	slurm_mutex_unlock(&state_lock);
+	return vd;
+}
+
+static uint32_t ops_victim_key(const job_record_t *victim, time_t now)
+{
+	struct sb_preempt_party v;
+
+	slurm_mutex_lock(&state_lock);
+	budget_job_party(victim, tres_pos, &v);
+	slurm_mutex_unlock(&state_lock);
+	return sb_preempt_victim_key(&v.job, now);
+}
+
+/* Exported (plugin.map); found by preempt/budget with dlsym(). */
+extern const struct sb_budget_ops sb_budget_ops_v1;
+const struct sb_budget_ops sb_budget_ops_v1 = {
+	.version = SB_BUDGET_OPS_VERSION,
+	.size = sizeof(struct sb_budget_ops),
+	.slurm_version = SLURM_VERSION_NUMBER,
+	.commit_begin = ops_commit_begin,
+	.commit_job = ops_commit_job,
+	.commit_end = ops_commit_end,
+	.decide = ops_decide,
+	.victim_key = ops_victim_key,
+};

@@ -1,5 +1,7 @@
 /* config.c - budget.conf keys, defaults and validation. */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -249,4 +251,291 @@ char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 		 cfg->preempt.repair_reason[0] ? cfg->preempt.repair_reason :
 		 "none");
 	return buf;
+}
+
+/* ------------------------------------------------------ the file grammar */
+
+/*
+ * The lexer follows Slurm 22.05's src/common/parse_config.c as budget.conf
+ * used it (s_p_parse_file, every key S_P_STRING, no ignore flag): comments
+ * and continuations per physical line, escapes per logical line, one
+ * key=value pair per logical line.  See sb_config_parse() in sb/config.h for
+ * the grammar and the four quirks refused here.
+ */
+
+/* C locale isspace(): the set parse_config's regex calls [[:space:]]. */
+static int is_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
+	       c == '\r';
+}
+
+/* [[:alnum:]_.] in the C locale: the characters of a key. */
+static int is_key_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '.';
+}
+
+/* Cut @s at the first '#' preceded by an even number of backslashes. */
+static void strip_comment(char *s)
+{
+	size_t bs = 0;
+
+	for (; *s; s++) {
+		if (*s == '#' && bs % 2 == 0) {
+			*s = '\0';
+			return;
+		}
+		bs = *s == '\\' ? bs + 1 : 0;
+	}
+}
+
+/*
+ * If @s (length @len) ends with an odd number of backslashes, possibly
+ * followed by white space, cut the last backslash and what follows it and
+ * return the new length; otherwise return @len (no continuation).
+ */
+static size_t strip_continuation(char *s, size_t len)
+{
+	size_t i = len, bs = 0;
+
+	while (i > 0) {
+		char c = s[i - 1];
+
+		if (c == '\\')
+			bs++;
+		else if (!(is_ws(c) && bs == 0))
+			break;
+		i--;
+	}
+	if (bs % 2 == 0)
+		return len;
+	/* s[i .. i+bs-1] are the backslashes: drop the last one onwards */
+	s[i + bs - 1] = '\0';
+	return i + bs - 1;
+}
+
+/* Remove each backslash and keep the character after it as is. */
+static void strip_escapes(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (*s == '\\' && !*++s)
+			break;
+		*o++ = *s;
+	}
+	*o = '\0';
+}
+
+/* The index of @key in sb_config_keys, or -1 when it is not a key. */
+static int key_index(const char *key)
+{
+	int i;
+
+	for (i = 0; sb_config_keys[i]; i++)
+		if (!strcasecmp(key, sb_config_keys[i]))
+			return i;
+	return -1;
+}
+
+struct lex {
+	const char *origin;
+	unsigned first_line[sizeof(sb_config_keys) /
+			   sizeof(sb_config_keys[0])];	/* 0: not yet */
+	char *msg;
+	size_t msglen;
+};
+
+/* "ORIGIN line N: " + the formatted text; returns @rc. */
+static int lex_fail(struct lex *lx, unsigned line, int rc, const char *fmt,
+		    ...) __attribute__((format(printf, 4, 5)));
+static int lex_fail(struct lex *lx, unsigned line, int rc, const char *fmt,
+		    ...)
+{
+	va_list ap;
+	int n = snprintf(lx->msg, lx->msglen, "%s line %u: ", lx->origin, line);
+
+	if (n < 0 || (size_t)n >= lx->msglen)
+		return rc;
+	va_start(ap, fmt);
+	vsnprintf(lx->msg + n, lx->msglen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* Does @s start with "Key=" (a pair, as a second one on a line)? */
+static int looks_like_pair(const char *s)
+{
+	const char *p = s;
+
+	while (is_key_char(*p))
+		p++;
+	if (p == s)
+		return 0;
+	while (is_ws(*p))
+		p++;
+	return *p == '=' || (*p && strchr("-*+/", *p) && p[1] == '=');
+}
+
+/*
+ * One logical line (comments, continuations and escapes done) starting at
+ * physical line @line: white space only, or one pair, set into @cfg.
+ */
+static int parse_pair(struct lex *lx, struct sb_config *cfg, char *s,
+		      unsigned line)
+{
+	char q[256], q2[256], q3[256], why[512];
+	char *key, *key_end, *vstart, *val, *val_end, *rest;
+	size_t n = strlen(s);
+	int idx, rc;
+
+	/* white space at the ends never matters: drop it (and the newline) */
+	while (n > 0 && is_ws(s[n - 1]))
+		s[--n] = '\0';
+	while (is_ws(*s))
+		s++;
+	if (!*s)
+		return SB_OK;
+	if (!strncasecmp(s, "include", 7) && (is_ws(s[7]) || !s[7]))
+		return lex_fail(lx, line, SB_ESYNTAX, "'%s': Include is not "
+				"supported in budget.conf; write the settings "
+				"in this file", sb_quote(s, q, sizeof(q)));
+	key = s;
+	while (is_key_char(*s))
+		s++;
+	key_end = s;
+	while (is_ws(*s))
+		s++;
+	if (key_end > key && *s && strchr("-*+/", *s) && s[1] == '=') {
+		char op = *s;	/* key_end may be s */
+
+		*key_end = '\0';
+		return lex_fail(lx, line, SB_ESYNTAX, "'%s%c=': operators are "
+				"not supported; write %s=VALUE",
+				sb_quote(key, q, sizeof(q)), op, q);
+	}
+	if (key_end == key || *s != '=')
+		return lex_fail(lx, line, SB_ESYNTAX, "'%s' is not Key=Value "
+				"(a key of letters, digits, '_' or '.', then "
+				"'=', then a value)", sb_quote(key, q, sizeof(q)));
+	*key_end = '\0';
+	s++;
+	while (is_ws(*s))
+		s++;
+	if (!*s)
+		return lex_fail(lx, line, SB_ESYNTAX, "%s= has no value: give "
+				"one, or \"\" for an empty value",
+				sb_quote(key, q, sizeof(q)));
+	vstart = s;
+	if (*s == '"') {
+		val = s + 1;
+		val_end = strchr(val, '"');
+		if (!val_end || (val_end[1] && !is_ws(val_end[1])))
+			goto bad_quote;
+		rest = val_end + 1;
+	} else {
+		val = s;
+		while (*s && !is_ws(*s)) {
+			if (*s == '"')
+				goto bad_quote;
+			s++;
+		}
+		val_end = rest = s;
+	}
+	while (is_ws(*rest))
+		rest++;
+	/* safe: text after the value begins beyond val_end */
+	*val_end = '\0';
+	if (*rest)
+		return lex_fail(lx, line, SB_ESYNTAX, "'%s' after %s=%s: %s",
+				sb_quote(rest, q2, sizeof(q2)),
+				sb_quote(key, q, sizeof(q)),
+				sb_quote(val, q3, sizeof(q3)),
+				looks_like_pair(rest) ? "one Key=Value per line; "
+				"put each setting on its own line" :
+				"unexpected text; a line holds one Key=Value "
+				"and '#' starts a comment");
+	if ((idx = key_index(key)) >= 0) {
+		if (lx->first_line[idx])
+			return lex_fail(lx, line, SB_EDUPLICATE, "%s='%s' gives "
+					"the key again (first on line %u): "
+					"give each key once",
+					sb_config_keys[idx],
+					sb_quote(val, q3, sizeof(q3)),
+					lx->first_line[idx]);
+		lx->first_line[idx] = line;
+	}
+	if ((rc = sb_config_set(cfg, key, val, why, sizeof(why))) != SB_OK)
+		return lex_fail(lx, line, rc, "%s", why);
+	return SB_OK;
+bad_quote:
+	return lex_fail(lx, line, SB_ESYNTAX, "%s=%s: a '\"' must quote the "
+			"whole value (\"...\" followed by white space or the "
+			"end of the line)", sb_quote(key, q, sizeof(q)),
+			sb_quote(vstart, q2, sizeof(q2)));
+}
+
+int sb_config_parse(struct sb_config *cfg, const char *text,
+		    const char *origin, char *msg, size_t msglen)
+{
+	struct sb_config next;
+	struct lex lx;
+	const char *pos = text;
+	char *buf;
+	unsigned line = 1;
+	int rc = SB_OK;
+
+	if (msg && msglen)
+		msg[0] = '\0';
+	if (!cfg || !text || !msg || !msglen)
+		return SB_EINVAL;
+	memset(&lx, 0, sizeof(lx));
+	lx.origin = origin ? origin : "budget.conf";
+	lx.msg = msg;
+	lx.msglen = msglen;
+	/* a logical line is never longer than the text */
+	if (!(buf = malloc(strlen(text) + 1))) {
+		snprintf(msg, msglen, "%s: out of memory", lx.origin);
+		return SB_ENOMEM;
+	}
+	next = *cfg;
+	while (*pos && rc == SB_OK) {
+		unsigned first = line;
+		size_t len = 0;
+
+		/* gather one logical line: physical lines joined by '\' */
+		for (;;) {
+			const char *nl = strchr(pos, '\n');
+			size_t n = nl ? (size_t)(nl - pos) + 1 : strlen(pos);
+			size_t seg, cut;
+
+			memcpy(buf + len, pos, n);
+			buf[len + n] = '\0';
+			pos += n;
+			line++;
+			strip_comment(buf + len);
+			seg = strlen(buf + len);
+			cut = strip_continuation(buf + len, seg);
+			len += cut;
+			if (cut == seg || !*pos)
+				break;
+		}
+		strip_escapes(buf);
+		if (buf[0])
+			rc = parse_pair(&lx, &next, buf, first);
+	}
+	free(buf);
+	if (rc != SB_OK)
+		return rc;
+	if ((rc = sb_config_check(&next, msg, msglen)) != SB_OK) {
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", msg);
+		snprintf(msg, msglen, "%s: %s", lx.origin, why);
+		return rc;
+	}
+	*cfg = next;
+	return SB_OK;
 }

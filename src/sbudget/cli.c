@@ -365,6 +365,7 @@ static int apply_option(struct sbc_cmd *cmd, const char *arg, bool *help,
 		{ "--noheader", 'n' }, { "--immediate", 'i' },
 		{ "--quiet", 'Q' }, { "--json", 'j' }, { "--help", 'h' },
 		{ "--version", 'V' }, { "--usage", 'h' },
+		{ "--verbose", 'v' },
 	};
 	char q[80], shorts[64];
 	size_t i;
@@ -394,6 +395,7 @@ static int apply_option(struct sbc_cmd *cmd, const char *arg, bool *help,
 		case 'n': cmd->noheader = true; break;
 		case 'i': cmd->immediate = true; break;
 		case 'Q': cmd->quiet = true; break;
+		case 'v': cmd->verbose = true; break;
 		case 'h': *help = true; break;
 		case 'V': *version = true; break;
 		default:
@@ -683,44 +685,8 @@ int sbc_parse_system_comment(const char *s, struct sbc_preempt_note *out)
 int sbc_budget_conf_parse(const char *text, struct sb_config *cfg, char *msg,
 			  size_t msglen)
 {
-	const char *p = text;
-	int line = 1;
-	char word[512], m[SBC_MSG_MAX];
-
-	while (p && *p) {
-		size_t len = 0;
-		char *eq;
-
-		if (*p == '#') {
-			while (*p && *p != '\n')
-				p++;
-			continue;
-		}
-		if (isspace((unsigned char)*p)) {
-			if (*p == '\n')
-				line++;
-			p++;
-			continue;
-		}
-		while (p[len] && !isspace((unsigned char)p[len]) &&
-		       p[len] != '#')
-			len++;
-		if (len >= sizeof(word))
-			return fail(msg, msglen, "budget.conf line %d: a word "
-				    "longer than %zu characters", line,
-				    sizeof(word) - 1);
-		memcpy(word, p, len);
-		word[len] = '\0';
-		p += len;
-		if (!(eq = strchr(word, '=')) || eq == word)
-			return fail(msg, msglen, "budget.conf line %d: '%s' is "
-				    "not Key=Value", line, word);
-		*eq = '\0';
-		if (sb_config_set(cfg, word, eq + 1, m, sizeof(m)) != SB_OK)
-			return fail(msg, msglen, "budget.conf line %d: %s",
-				    line, m);
-	}
-	if (sb_config_check(cfg, m, sizeof(m)) != SB_OK)
-		return fail(msg, msglen, "budget.conf: %s", m);
-	return 0;
+	/* the one grammar of budget.conf, shared with the plugins and the
+	 * simulator */
+	return sb_config_parse(cfg, text, "budget.conf", msg, msglen) == SB_OK ?
+	       0 : -1;
 }

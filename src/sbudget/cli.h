@@ -53,6 +53,7 @@ struct sbc_cmd {
 	bool noheader;		/* -n */
 	bool immediate;		/* -i: commit without asking */
 	bool quiet;		/* -Q */
+	bool verbose;		/* -v: budget.conf's settings on stderr */
 	/* where account=A[,B] [user=U[,V]] */
 	size_t naccounts;
 	char accounts[SBC_MAX_NAMES][SBC_NAME_MAX];
@@ -132,11 +133,10 @@ struct sbc_preempt_note {
 int sbc_parse_system_comment(const char *s, struct sbc_preempt_note *out);
 
 /*
- * sbc_budget_conf_parse - budget.conf's text (the plugins read it with
- * Slurm's parse_config): "Key=Value" words separated by white space, '#'
- * to the end of the line a comment; each value checked by sb_config_set(),
- * then sb_config_check().  @cfg holds the defaults first.
- * Return 0, or -1 with @msg naming the line and the problem.
+ * sbc_budget_conf_parse - budget.conf's text through sb_config_parse(), the
+ * grammar every reader shares (budget.conf(5)).  @cfg holds the defaults
+ * first and is unchanged on failure.
+ * Return 0, or -1 with @msg "budget.conf line N: ..." naming the problem.
  */
 struct sb_config;
 int sbc_budget_conf_parse(const char *text, struct sb_config *cfg, char *msg,

@@ -105,8 +105,14 @@ static int load_budget_conf(struct ctx *c)
 	sb_config_init(&c->cfg);
 	conf_path(path, sizeof(path));
 	if (!(f = fopen(path, "r"))) {
-		if (errno == ENOENT)
+		if (errno == ENOENT) {
+			if (c->cmd->verbose)
+				fprintf(stderr, "%s: %s not found, using the "
+					"defaults: %s\n", prog, path,
+					sb_config_describe(&c->cfg, msg,
+							   sizeof(msg)));
 			return 0;
+		}
 		die_msg("cannot read %s: %s", path, strerror(errno));
 		return -1;
 	}
@@ -133,6 +139,9 @@ static int load_budget_conf(struct ctx *c)
 		return -1;
 	}
 	free(text);
+	if (c->cmd->verbose)
+		fprintf(stderr, "%s: read %s: %s\n", prog, path,
+			sb_config_describe(&c->cfg, msg, sizeof(msg)));
 	return 0;
 }
 
@@ -1452,6 +1461,7 @@ static void usage(FILE *o)
 "  -n, --noheader     no header line           --json           JSON output\n"
 "  -i, --immediate    commit without asking    -Q, --quiet      less output\n"
 "  -h, --help         this text                -V, --version    the version\n"
+"  -v, --verbose      budget.conf's path and settings on stderr\n"
 "\n"
 "Fields (format=Name[%%WIDTH],...):\n"
 "  show budget: Account User RawShares ParentPct ClusterPct Owed Delivered\n"

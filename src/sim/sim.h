@@ -196,7 +196,8 @@ void sim_notes_print(const struct sim_notes *n, FILE *f);
 /* Deterministic uniform [0,1) from (seed, a, b): splitmix64. */
 double sim_rand(uint64_t seed, uint64_t a, uint64_t b);
 
-/* budget.conf: key=value lines through sb_config_set()/sb_config_check(). */
+/* budget.conf through sb_config_parse() (budget.conf(5)); @name or @file
+ * names it in messages; @cfg is unchanged on failure.  Return 0 or -1. */
 int sim_config_load(const char *file, struct sb_config *cfg, char *msg,
 		    size_t msglen);
 int sim_config_parse(const char *name, const char *text, struct sb_config *cfg,

@@ -21,7 +21,7 @@
 int main(int argc, char **argv)
 {
 	char *env[] = { "SB_MIN_RUNTIME=0:10", NULL };
-	char *accounts[256], *list, *tok, *save = NULL, *end;
+	char **accounts, *list, *tok, *save = NULL, *end;
 	struct timespec t0, t1;
 	long n, i, failed = 0;
 	int nacc = 0;
@@ -39,7 +39,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	list = strdup(argv[3]);
-	for (tok = strtok_r(list, ",", &save); tok && nacc < 256;
+	/* at most one account per character of the list */
+	accounts = calloc(strlen(argv[3]) + 1, sizeof(*accounts));
+	if (!list || !accounts) {
+		fprintf(stderr, "bench-submit: out of memory\n");
+		return 1;
+	}
+	for (tok = strtok_r(list, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save))
 		accounts[nacc++] = tok;
 	if (!nacc) {
@@ -80,6 +86,7 @@ int main(int argc, char **argv)
 	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
 	       (n - failed) / ((t1.tv_sec - t0.tv_sec) +
 			       (t1.tv_nsec - t0.tv_nsec) / 1e9));
+	free(accounts);
 	free(list);
 	slurm_fini();
 	return failed ? 1 : 0;

@@ -6,6 +6,8 @@
 #include "sb/config.h"
 #include "sb/error.h"
 
+#include "conf-cases.h"
+
 START_TEST(test_defaults)
 {
 	struct sb_config cfg;
@@ -138,6 +140,136 @@ START_TEST(test_keys_listed)
 }
 END_TEST
 
+/* Every '|'-separated piece of @want is in @got. */
+static int has_pieces(const char *got, const char *want)
+{
+	char piece[512];
+	const char *p = want, *bar;
+
+	while (*p) {
+		size_t n = (bar = strchr(p, '|')) ? (size_t)(bar - p) : strlen(p);
+
+		if (n >= sizeof(piece))
+			return 0;
+		memcpy(piece, p, n);
+		piece[n] = '\0';
+		if (!strstr(got, piece))
+			return 0;
+		p += n + (bar ? 1 : 0);
+	}
+	return 1;
+}
+
+/* The shared table (conf-cases.h): the verdict and the settings or message. */
+START_TEST(test_parse_table)
+{
+	const struct conf_case *c = &conf_cases[_i];
+	struct sb_config cfg, before;
+	char msg[1024], desc[512], was[512];
+	char *text = conf_case_text(c);
+	int rc;
+
+	ck_assert_ptr_nonnull(text);
+	sb_config_init(&cfg);
+	before = cfg;
+	rc = sb_config_parse(&cfg, text, NULL, msg, sizeof(msg));
+	free(text);
+	sb_config_describe(&cfg, desc, sizeof(desc));
+	if (c->ok) {
+		ck_assert_msg(rc == SB_OK, "%s: refused: %s", c->name, msg);
+		ck_assert_msg(has_pieces(desc, c->expect), "%s: settings '%s' "
+			      "lack '%s'", c->name, desc, c->expect);
+	} else {
+		ck_assert_msg(rc != SB_OK, "%s: accepted: %s", c->name, desc);
+		ck_assert_msg(strstr(msg, c->expect), "%s: message '%s' lacks "
+			      "'%s'", c->name, msg, c->expect);
+		/* a refused text leaves the settings as they were */
+		ck_assert_str_eq(desc, sb_config_describe(&before, was,
+							  sizeof(was)));
+	}
+}
+END_TEST
+
+/* The return codes, the origin in messages, and bad calls. */
+START_TEST(test_parse_codes)
+{
+	struct sb_config cfg;
+	char msg[512];
+
+	sb_config_init(&cfg);
+	ck_assert_int_eq(sb_config_parse(&cfg, "Foo=1\n", "/etc/slurm/budget.conf",
+					 msg, sizeof(msg)), SB_EUNKNOWNKEY);
+	ck_assert_str_eq(msg, "/etc/slurm/budget.conf line 1: unknown key 'Foo' "
+			 "(accepted: MaxMinRuntime, DefaultMinRuntime, CalcPeriod, "
+			 "LookbackWindow, BucketWidth, ChargeTRES, PreemptGraceTime, "
+			 "PreemptNonResumable, RepairReason)");
+	ck_assert_int_eq(sb_config_parse(&cfg, "CalcPeriod=1\nCalcPeriod=2\n",
+					 "b", msg, sizeof(msg)), SB_EDUPLICATE);
+	ck_assert_int_eq(sb_config_parse(&cfg, "CalcPeriod=x\n", "b", msg,
+					 sizeof(msg)), SB_ESYNTAX);
+	ck_assert_int_eq(sb_config_parse(&cfg, "MaxMinRuntime=-1\n", "b", msg,
+					 sizeof(msg)), SB_ENEGATIVE);
+	ck_assert_int_eq(sb_config_parse(&cfg, "Include x\n", "b", msg,
+					 sizeof(msg)), SB_ESYNTAX);
+	ck_assert_int_eq(sb_config_parse(&cfg, "BucketWidth=11\n", "b", msg,
+					 sizeof(msg)), SB_ERANGE);
+	ck_assert_str_eq(msg, "b: LookbackWindow=7-00:00:00 must be a positive "
+			 "multiple of BucketWidth=0:11:00, with at most 100000 "
+			 "buckets");
+	ck_assert_int_eq(sb_config_parse(NULL, "", "b", msg, sizeof(msg)),
+			 SB_EINVAL);
+	ck_assert_int_eq(sb_config_parse(&cfg, NULL, "b", msg, sizeof(msg)),
+			 SB_EINVAL);
+	ck_assert_int_eq(sb_config_parse(&cfg, "", "b", NULL, 0), SB_EINVAL);
+	/* a message buffer too small is cut, never overrun */
+	ck_assert_int_eq(sb_config_parse(&cfg, "Foo=1\n", "b", msg, 8),
+			 SB_EUNKNOWNKEY);
+	ck_assert_str_eq(msg, "b line ");
+	/* values start from @cfg, not from the defaults */
+	ck_assert_int_eq(sb_config_parse(&cfg, "ChargeTRES=cpu\n", "b", msg,
+					 sizeof(msg)), SB_OK);
+	ck_assert_int_eq(sb_config_parse(&cfg, "CalcPeriod=5\n", "b", msg,
+					 sizeof(msg)), SB_OK);
+	ck_assert_str_eq(cfg.charge_tres, "cpu");
+	ck_assert_int_eq(cfg.calc_period, 5);
+}
+END_TEST
+
+/*
+ * Continuations and escapes, case by case against the rules of Slurm's
+ * _strip_comments/_strip_continuation/_strip_escapes: the value RepairReason
+ * ends with.
+ */
+static const struct { const char *text, *value; } lex[] = {
+	{ "RepairReason=a\\\\\n", "a\\" },	/* even: no continuation */
+	{ "RepairReason=a\\\\\\\nb\n", "a\\b" },	/* odd: continues */
+	{ "RepairReason=a\\  \t\nb\n", "ab" },	/* white space after '\\' */
+	{ "RepairReason=a\\\\#b\n", "a\\" },	/* '\\\\' then a comment */
+	{ "RepairReason=a\\\\\\#b\n", "a\\#b" },	/* '\\\\' + '\\#' */
+	{ "RepairReason=\\a\\b\n", "ab" },	/* any escaped char is itself */
+	{ "RepairReason=\"a \\\"\n", "a " },	/* \\" is '"': it closes */
+	{ "RepairReason=\"a\\\" b\"\n", NULL },	/* and so ends "a" early */
+	{ "Repair\\Reason=x\n", "x" },	/* escapes apply to keys too */
+	{ "RepairReason=a\\\n\\\nb\n", "ab" },	/* two continuations */
+};
+
+START_TEST(test_parse_lexing)
+{
+	struct sb_config cfg;
+	char msg[512];
+	int rc;
+
+	sb_config_init(&cfg);
+	rc = sb_config_parse(&cfg, lex[_i].text, "b", msg, sizeof(msg));
+	if (!lex[_i].value) {
+		ck_assert_msg(rc != SB_OK, "'%s' accepted", lex[_i].text);
+		return;
+	}
+	ck_assert_msg(rc == SB_OK, "'%s': %s", lex[_i].text, msg);
+	ck_assert_str_eq(cfg.preempt.repair_reason, lex[_i].value);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("config");
@@ -150,6 +282,9 @@ int main(void)
 	tcase_add_test(tc, test_default_above_max);
 	tcase_add_test(tc, test_scheduling_keys);
 	tcase_add_test(tc, test_keys_listed);
+	tcase_add_loop_test(tc, test_parse_table, 0, CONF_NCASES);
+	tcase_add_test(tc, test_parse_codes);
+	tcase_add_loop_test(tc, test_parse_lexing, 0, sizeof(lex) / sizeof(lex[0]));
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -121,6 +121,23 @@ START_TEST(test_format_width)
 }
 END_TEST
 
+/* -v/--verbose: budget.conf's settings on stderr; off by default */
+START_TEST(test_verbose)
+{
+	struct sbc_cmd cmd;
+	char msg[SBC_MSG_MAX];
+
+	ck_assert_int_eq(parse("show budget", &cmd, msg), 0);
+	ck_assert(!cmd.verbose);
+	ck_assert_int_eq(parse("-v show budget", &cmd, msg), 0);
+	ck_assert(cmd.verbose);
+	ck_assert_int_eq(parse("metrics --verbose", &cmd, msg), 0);
+	ck_assert(cmd.verbose);
+	ck_assert_int_eq(parse("-nv show budget", &cmd, msg), 0);
+	ck_assert(cmd.verbose && cmd.noheader);
+}
+END_TEST
+
 /* ------------------------------------------------------- refused lines */
 
 struct bad_case {
@@ -331,7 +348,9 @@ struct conf_case {
 
 static const struct conf_case confs[] = {
 	{ "", 0, 7 * 86400, "gres/gpu", NULL },
-	{ "# comment\nLookbackWindow=1-0 BucketWidth=1\n", 0, 86400, "gres/gpu", NULL },
+	{ "# comment\nLookbackWindow=1-0\nBucketWidth=1\n", 0, 86400, "gres/gpu", NULL },
+	/* as Slurm's parse_config: one Key=Value per line */
+	{ "LookbackWindow=1-0 BucketWidth=1\n", -1, 0, NULL, "line 1: 'BucketWidth=1' after LookbackWindow=1-0: one Key=Value per line" },
 	{ "LookbackWindow=2-0 # trailing\nChargeTRES=cpu\n", 0, 2 * 86400, "cpu", NULL },
 	{ "lookbackwindow=1-0\n", 0, 86400, "gres/gpu", NULL },
 	{ "\n\nNoSuchKey=1\n", -1, 0, NULL, "line 3" },
@@ -589,6 +608,7 @@ int main(void)
 
 	tcase_add_loop_test(tc, test_good, 0, sizeof(good) / sizeof(good[0]));
 	tcase_add_test(tc, test_format_width);
+	tcase_add_test(tc, test_verbose);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_loop_test(tc, test_share, 0, sizeof(shares) / sizeof(shares[0]));
 	tcase_add_loop_test(tc, test_tres, 0, sizeof(tres) / sizeof(tres[0]));

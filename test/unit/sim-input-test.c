@@ -165,9 +165,9 @@ START_TEST(test_bad_trees)
 END_TEST
 
 static const struct bad_case bad_confs[] = {
-	{ "no equals", "CalcPeriod 60\n", "budget.conf:1:", "Key=Value" },
-	{ "unknown key", "# c\nCalcPerod=60\n", "budget.conf:2:", "CalcPerod" },
-	{ "bad value", "PreemptNonResumable=maybe\n", "budget.conf:1:",
+	{ "no equals", "CalcPeriod 60\n", "budget.conf line 1:", "Key=Value" },
+	{ "unknown key", "# c\nCalcPerod=60\n", "budget.conf line 2:", "CalcPerod" },
+	{ "bad value", "PreemptNonResumable=maybe\n", "budget.conf line 1:",
 	  "PreemptNonResumable='maybe'" },
 	{ "cross-key", "MaxMinRuntime=1:00:00\nDefaultMinRuntime=2:00:00\n",
 	  "budget.conf: ", "DefaultMinRuntime" },

@@ -1,0 +1,37 @@
+/* budget_job.c - a job record as the core sees it; see budget_job.h. */
+#include "budget_job.h"
+
+bool budget_job_requeue_ok(const job_record_t *job_ptr)
+{
+	return job_ptr->batch_flag &&
+	       !(job_ptr->details && !job_ptr->details->requeue);
+}
+
+int budget_job_contract(const job_record_t *job_ptr, struct sb_contract *c)
+{
+	return sb_contract_of_job(job_ptr->admin_comment,
+				  budget_job_requeue_ok(job_ptr), c);
+}
+
+uint64_t budget_job_tres(const job_record_t *job_ptr, int pos)
+{
+	const uint64_t *cnt = IS_JOB_PENDING(job_ptr) ? job_ptr->tres_req_cnt :
+						       job_ptr->tres_alloc_cnt;
+	uint64_t v;
+
+	if (pos < 0 || !cnt)
+		return 0;
+	v = cnt[pos];
+	return (v == NO_CONSUME_VAL64 || v == INFINITE64) ? 0 : v;
+}
+
+void budget_job_party(const job_record_t *job_ptr, int pos,
+		      struct sb_preempt_party *p)
+{
+	(void)budget_job_contract(job_ptr, &p->job.contract);
+	p->job.start = job_ptr->start_time;
+	p->job.priority = job_ptr->priority;
+	p->job.tres = budget_job_tres(job_ptr, pos);
+	p->index = SB_NONE;
+	p->in_grace = job_ptr->preempt_time != 0;
+}

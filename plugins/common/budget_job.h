@@ -1,0 +1,53 @@
+/*
+ * budget_job.h - a Slurm job record as the policy core sees it, for the two
+ * controller plugins (priority/budget, preempt/budget).
+ *
+ * Only gathering: the rules (what a job without a tag is, what is
+ * committed, who may preempt whom) are the core's (sb/view.h).  Every
+ * function reads fields of the job record only: call with at least the
+ * slurmctld job read lock held.
+ */
+#ifndef SB_BUDGET_JOB_H
+#define SB_BUDGET_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "src/slurmctld/slurmctld.h"
+
+#include "sb/view.h"
+
+/*
+ * budget_job_requeue_ok - Slurm can requeue the job: a batch job whose
+ * requeue flag is set (an administrator may have cleared it).  Anything
+ * else would be killed by slurm_job_preempt()'s fallback.
+ */
+bool budget_job_requeue_ok(const job_record_t *job_ptr);
+
+/*
+ * budget_job_contract - the job's contract as it runs:
+ * sb_contract_of_job(AdminComment, budget_job_requeue_ok()).  A job without
+ * a valid tag is unallocated.  Return: as sb_contract_of_job() (SB_OK, or
+ * SB_EMISSING when the unallocated default was written).
+ */
+int budget_job_contract(const job_record_t *job_ptr, struct sb_contract *c);
+
+/*
+ * budget_job_tres - the job's charged TRES (ChargeTRES, at position @pos of
+ * the job's TRES arrays, budget_tres_pos()): allocated for a job that has
+ * started, requested for a pending one (what it would commit by starting).
+ * 0 when @pos < 0 (not accounted) or the job has none.
+ */
+uint64_t budget_job_tres(const job_record_t *job_ptr, int pos);
+
+/*
+ * budget_job_party - one side of a preemption question (sb/view.h): the
+ * contract, start of the current run, current priority, charged TRES at
+ * @pos, in_grace = a preemption of the job has begun (preempt_time set).
+ * The tree index is SB_NONE: only priority/budget, which owns the tree,
+ * knows it.
+ */
+void budget_job_party(const job_record_t *job_ptr, int pos,
+		      struct sb_preempt_party *p);
+
+#endif /* SB_BUDGET_JOB_H */

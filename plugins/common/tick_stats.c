@@ -1,0 +1,84 @@
+/* tick_stats.c - lock hold time per tick; see tick_stats.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tick_stats.h"
+
+void tick_clock_now(struct tick_clock *c)
+{
+	clock_gettime(CLOCK_MONOTONIC, &c->mono);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c->cpu);
+}
+
+static double ts_us(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) * 1e6 +
+	       (double)(b->tv_nsec - a->tv_nsec) / 1e3;
+}
+
+double tick_clock_since(const struct tick_clock *from,
+			const struct tick_clock *to, double *cpu_us)
+{
+	if (cpu_us)
+		*cpu_us = ts_us(&from->cpu, &to->cpu);
+	return ts_us(&from->mono, &to->mono);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double tick_stats_quantile(double *v, size_t n, double q)
+{
+	size_t rank;
+
+	if (!v || !n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	rank = (size_t)ceil(q * (double)n);
+	if (rank < 1)
+		rank = 1;
+	if (rank > n)
+		rank = n;
+	return v[rank - 1];
+}
+
+bool tick_stats_add(struct tick_stats *s, double held_us, double write_us,
+		    double cpu_us, char *buf, size_t len)
+{
+	double w[TICK_STATS_N];
+	size_t nw = 0, i;
+
+	s->held_us[s->n] = held_us;
+	s->write_us[s->n] = write_us;
+	s->cpu_us[s->n] = cpu_us;
+	if (write_us > 0)
+		s->wrote++;
+	if (++s->n < TICK_STATS_N)
+		return false;
+	/* write-lock hold time only over the ticks that took write locks */
+	for (i = 0; i < TICK_STATS_N; i++)
+		if (s->write_us[i] > 0)
+			w[nw++] = s->write_us[i];
+	if (buf && len)
+		snprintf(buf, len, "over %d ticks: locks held median %.0f us "
+			 "p90 %.0f max %.0f; thread CPU median %.0f us p90 "
+			 "%.0f max %.0f; write locks in %u ticks, held median "
+			 "%.0f us p90 %.0f max %.0f", TICK_STATS_N,
+			 tick_stats_quantile(s->held_us, TICK_STATS_N, 0.5),
+			 tick_stats_quantile(s->held_us, TICK_STATS_N, 0.9),
+			 tick_stats_quantile(s->held_us, TICK_STATS_N, 1.0),
+			 tick_stats_quantile(s->cpu_us, TICK_STATS_N, 0.5),
+			 tick_stats_quantile(s->cpu_us, TICK_STATS_N, 0.9),
+			 tick_stats_quantile(s->cpu_us, TICK_STATS_N, 1.0),
+			 s->wrote, tick_stats_quantile(w, nw, 0.5),
+			 tick_stats_quantile(w, nw, 0.9),
+			 tick_stats_quantile(w, nw, 1.0));
+	s->n = 0;
+	s->wrote = 0;
+	return true;
+}
