@@ -28,6 +28,11 @@
 #                      build tree <repo>/_build-24.11, cluster and ports)
 #   --no-build         use the existing build in $SB_BUILD_DIR (<repo>/_build,
 #                      <repo>/_build-24.11 with --slurm 24.11)
+#   --yes, --force     replay even if it takes longer than 2 hours of wall
+#                      time (estimated before the cluster comes up: the
+#                      workload's submit span / --time-scale + --max-wall;
+#                      without it such a replay is refused, saying how to
+#                      slice it)
 # Teams and contracts missing from the trace are assigned by sbudget-sim
 # convert (seeded) and listed.  The report comes from `sbudget-sim metrics`:
 # the simulator's own metric code over the runs slurmdbd recorded.  The
@@ -35,7 +40,8 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-do_build=1 trace= tree= scale=20 from= span= max_jobs= seed=1 gpus=32 max_wall=150 out=
+do_build=1 trace= tree= scale=20 from= span= max_jobs= seed=1 gpus=32 max_wall=150 out= force=0
+wall_limit=7200	# seconds of wall time a replay may take without --yes
 die() { echo "run-demo.sh: $*" >&2; exit 2; }
 need() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (see --help)"; }
 # decimal, no leading zero (bash reads 08 as octal), at most 9 digits (no overflow)
@@ -47,6 +53,7 @@ while [ $# -gt 0 ]; do
 	--no-build) do_build=0; shift ;;
 	--slurm) need "$@"; case $2 in 22.05|24.11) ;; *) die "--slurm '$2' is not accepted: give 22.05 or 24.11" ;; esac
 		export SB_SLURM=$2; shift 2 ;;
+	--yes|--force) force=1; shift ;;
 	--trace) need "$@"; trace=$2; shift 2 ;;
 	--tree) need "$@"; tree=$2; shift 2 ;;
 	--time-scale) need "$@"; [[ "$2" =~ ^[0-9]+([.][0-9]+)?$ ]] && [ "$(awk -v v="$2" 'BEGIN{print (v > 0)}')" = 1 ] ||
@@ -60,7 +67,7 @@ while [ $# -gt 0 ]; do
 			die "--gpus '$gpus' is not accepted: give 8, 16, 24 or 32"; shift 2 ;;
 	--max-wall) need "$@"; positive "$1" "$2"; max_wall=$2; shift 2 ;;
 	--out) need "$@"; out=$2; shift 2 ;;
-	-h|--help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
@@ -126,6 +133,17 @@ else
 		"training, fine-tuning, and debug jobs (1-2 GPUs, min runtime <= 15 min)"
 fi
 "$sim" tree --tree "$tree" >"$out/tree.txt" || die "--tree '$tree': sbudget-sim tree refused it (message above)"
+# the wall time of the replay: submit span / time scale + --max-wall
+read -r njobs first last < <(awk -F, 'NR > 1 && $1 != "" { n++; if (n == 1 || $1 < a) a = $1; if (n == 1 || $1 > b) b = $1 }
+	END { print n + 0, a + 0, b + 0 }' "$jobs")
+est=$(awk -v s="$((last - first))" -v f="$scale" -v m="$max_wall" 'BEGIN { printf "%d", s / f + m }')
+echo "   $njobs jobs submitted over $((last - first)) trace seconds: at x$scale about $((est / 60)) min of wall time"
+if [ "$est" -gt "$wall_limit" ] && [ "$force" = 0 ]; then
+	sug=$(awk -v f="$scale" 'BEGIN { printf "%d", 3600 * f }')
+	die "replaying this takes about $((est / 3600)) h $((est % 3600 / 60)) min of wall time (over the $((wall_limit / 3600)) h limit):" \
+		"slice the trace with --from S --span S (e.g. --span $sug for about an hour at x$scale) or --max-jobs N," \
+		"raise --time-scale, or pass --yes to replay it all"
+fi
 
 echo "== bringing up the local cluster: 4 nodes x 8 GPUs (contrib/cluster.sh up)"
 "$repo/contrib/cluster.sh" up

@@ -6,6 +6,8 @@
 #   writes OUTDIR/{baseline,budget}.{json,txt} (and the charts
 #   OUTDIR/{baseline,budget}-{gpus,teams}.svg), and prints the lines that
 #   matter: debug waits, delivered/owed, worst team, occupancy, preemptions.
+#   The simulator: $SBUDGET_SIM, else $SB_BUILD_DIR/src/sim/sbudget-sim
+#   (SB_BUILD_DIR default <repo>/_build, as contrib/build.sh).
 # Example (doc/sim.md, "Alibaba trace with Helios budgets"):
 #   contrib/sim-compare.sh /tmp/ali \
 #     --jobs ../shared/data/traces/alibaba_gpu_v2023_openb.csv \
@@ -14,7 +16,9 @@
 #     --nodes 2 --gpus-per-node 8
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-sim=${SBUDGET_SIM:-$repo/_build/src/sim/sbudget-sim}
+# the build in $SB_BUILD_DIR (as contrib/build.sh), or $SBUDGET_SIM
+sim=${SBUDGET_SIM:-${SB_BUILD_DIR:-$repo/_build}/src/sim/sbudget-sim}
+[ -x "$sim" ] || { echo "sim-compare.sh: no $sim: build first (contrib/build.sh; SB_BUILD_DIR=$SB_BUILD_DIR), or set SBUDGET_SIM" >&2; exit 2; }
 out=${1:?usage: $0 OUTDIR SBUDGET-SIM-ARGS...}
 shift
 mkdir -p "$out"

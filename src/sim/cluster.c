@@ -29,6 +29,7 @@ int sim_cluster_init(struct sim_cluster *c, uint32_t nodes, uint32_t gpn)
 		c->nfree[i] = gpn;
 	}
 	c->total_free = (uint64_t)nodes * gpn;
+	c->nofit = UINT32_MAX;
 	return 0;
 }
 
@@ -44,7 +45,8 @@ static uint64_t full_mask(uint32_t gpn)
 	return gpn == 64 ? UINT64_MAX : (UINT64_C(1) << gpn) - 1;
 }
 
-bool sim_fits(const struct sim_cluster *c, uint32_t gpus)
+/* Whether a job of @gpus fits, without the hint. */
+static bool fits(const struct sim_cluster *c, uint32_t gpus)
 {
 	uint32_t i, need, got = 0;
 
@@ -61,6 +63,20 @@ bool sim_fits(const struct sim_cluster *c, uint32_t gpus)
 		if (c->nfree[i] == c->gpn)
 			got++;
 	return got == need;
+}
+
+/* Fitting is monotone in @gpus (a bigger job needs a node with more free
+ * GPUs, or more whole nodes), and taking GPUs never makes a job fit: so
+ * once a job of g GPUs does not fit, none of g or more does until GPUs
+ * are freed. */
+bool sim_fits(struct sim_cluster *c, uint32_t gpus)
+{
+	if (gpus >= c->nofit)
+		return false;
+	if (fits(c, gpus))
+		return true;
+	c->nofit = gpus;
+	return false;
 }
 
 uint32_t sim_place(struct sim_cluster *c, uint32_t gpus, uint32_t *nodes,
@@ -120,6 +136,7 @@ void sim_release(struct sim_cluster *c, const uint32_t *nodes, uint32_t n,
 	uint32_t i;
 	uint32_t k = (uint32_t)__builtin_popcountll(mask);
 
+	c->nofit = UINT32_MAX;
 	for (i = 0; i < n; i++) {
 		c->free[nodes[i]] |= mask;
 		c->nfree[nodes[i]] += k;

@@ -17,9 +17,10 @@
  * starts (first fit, cluster.c).  An allocated job that does not fit tries
  * preemption (victims.c); a victim is requeued (back to the queue after
  * the grace time plus --requeue-delay) or cancelled, as sb_preempt_action()
- * says.  Backfill: greedy (a lower job starts whenever it fits now;
- * Slurm's backfill would also hold GPUs for higher jobs) or none (the pass
- * stops at the first job that cannot start, Slurm's main scheduler).
+ * says.  Backfill: reserve (Slurm's sched/backfill: the first jobs that
+ * cannot start get reservations lower jobs may not delay; backfill.c),
+ * greedy (a lower job starts whenever it fits now) or none (the pass stops
+ * at the first job that cannot start, Slurm's main scheduler).
  *
  * Baseline policy (the static-class system budgets replace, for
  * comparison; doc/sim.md "Baseline policy"): static classes LOW/NORMAL/HIGH
@@ -50,7 +51,8 @@ void sim_params_init(struct sim_params *p)
 	sb_config_init(&p->cfg);
 	p->requeue_delay = 121;	/* Slurm: cred_expire (120 s) + 1 */
 	p->restart = false;
-	p->backfill = SIM_BACKFILL_GREEDY;
+	p->backfill = SIM_BACKFILL_RESERVE;
+	p->reserve = 1;
 	p->until = SIM_NEVER;
 	p->hold_leftovers = true;
 }
@@ -73,6 +75,14 @@ int sim_job_contract(int64_t min_runtime, bool resumable, bool has_contract,
 		return sb_contract_of_job(NULL, true, out);
 	sb_contract_format(&c, tag, sizeof(tag));
 	return sb_contract_of_job(tag, true, out);
+}
+
+const char *sim_fate_name(enum sim_fate f)
+{
+	static const char *const n[] = { "done", "requeued", "restarted",
+					 "cancelled", "unfinished" };
+
+	return (unsigned)f < sizeof(n) / sizeof(n[0]) ? n[f] : "?";
 }
 
 void sim__oom(struct sim *s)
@@ -119,6 +129,22 @@ static int push_nodes(struct sim *s, const uint32_t *nodes, uint32_t n,
 	return 0;
 }
 
+/* The expected end of the run on each GPU of @x's run (backfill.c). */
+static void set_gend(struct sim *s, const struct js *x, int64_t e)
+{
+	uint32_t a, gpn = s->cl.gpn;
+
+	for (a = 0; a < x->nnodes; a++) {
+		uint64_t m = x->mask;
+		int64_t *g = s->gend + (size_t)s->r->nodes[x->node_off + a] *
+				       gpn;
+
+		sim__node_dirty(s, s->r->nodes[x->node_off + a]);
+		for (; m; m &= m - 1)
+			g[__builtin_ctzll(m)] = e;
+	}
+}
+
 /* Start @job at @t on the placement just made in s->nodebuf. */
 void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 		uint64_t mask, bool preemptible)
@@ -126,6 +152,7 @@ void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 	struct js *x = &s->js[job];
 	const struct sim_job *j = &s->w->jobs[job];
 
+	s->clv++;
 	if (push_nodes(s, s->nodebuf, nn, &x->node_off))
 		return;
 	x->nnodes = nn;
@@ -149,6 +176,8 @@ void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 	s->rr[x->ridx].prot_until = sb_preempt_protected_until(
 		&s->rr[x->ridx].pt.job);
 	s->running[s->nrunning++] = job;
+	if (s->gend)
+		set_gend(s, x, x->end_at);
 	if (sim__is_budget(s) && x->ct.allocated)
 		sim__prot_push(s, s->rr[x->ridx].prot_until, job, x->run);
 	sim__push(s, x->end_at, EV_END, job, x->run);
@@ -164,6 +193,9 @@ static void unrun(struct sim *s, uint32_t job)
 	struct js *x = &s->js[job];
 	uint32_t last = s->running[--s->nrunning];
 
+	s->clv++;
+	if (s->gend)
+		set_gend(s, x, SIM_NEVER);
 	s->rr[x->ridx] = s->rr[s->nrunning];
 	s->running[x->ridx] = last;
 	s->js[last].ridx = x->ridx;
@@ -173,7 +205,7 @@ static void unrun(struct sim *s, uint32_t job)
 }
 
 static void add_seg(struct sim *s, uint32_t job, int64_t end, bool preempted,
-		    bool lost)
+		    bool lost, enum sim_fate fate)
 {
 	struct sim_result *r = s->r;
 	struct js *x = &s->js[job];
@@ -194,7 +226,7 @@ static void add_seg(struct sim *s, uint32_t job, int64_t end, bool preempted,
 		.end = end, .gpus = s->w->jobs[job].gpus,
 		.node_off = x->node_off, .nnodes = x->nnodes, .mask = x->mask,
 		.preemptible = x->preemptible, .preempted = preempted,
-		.lost = lost,
+		.lost = lost, .fate = (uint8_t)fate,
 	};
 }
 
@@ -209,7 +241,9 @@ static void stop(struct sim *s, uint32_t job, int64_t t)
 		SB_ACTION_REQUEUE : j->resumable;
 
 	sim__charge_end(s, job, t);
-	add_seg(s, job, t, !natural, !natural && (s->p->restart || !requeue));
+	add_seg(s, job, t, !natural, !natural && (s->p->restart || !requeue),
+		natural ? SIM_FATE_DONE : !requeue ? SIM_FATE_CANCELLED :
+		s->p->restart ? SIM_FATE_RESTARTED : SIM_FATE_REQUEUED);
 	s->r->jobs[job].end = t;
 	if (natural) {
 		x->st = J_DONE;
@@ -277,28 +311,32 @@ static bool try_job(struct sim *s, struct qv *q, uint32_t i, int64_t now,
 {
 	uint32_t job = q->v[i].job, nn;
 	const struct sim_job *j = &s->w->jobs[job];
-	bool within = sim__is_budget(s) || within_cap(s, j);
+	bool within = sim__is_budget(s) || within_cap(s, j), blocked = false;
 	uint64_t mask;
 
 	if (j->gpus < *pf) {
-		nn = sim_place(&s->cl, j->gpus, s->nodebuf, &mask);
+		nn = sim__bf_place(s, job, now, &mask, &blocked);
 		if (nn) {
 			sim__dequeue_at(s, q, i);
 			sim__start(s, job, now, nn, mask, sim__is_budget(s) ?
 				   !sim__allocated(s, job) : !within);
 			return true;
 		}
-		*pf = j->gpus;
+		if (!blocked)	/* it does not fit, reservations or not */
+			*pf = j->gpus;
 	}
-	if (may_preempt(s, job, within) && j->gpus < *ef) {
+	/* a job held back by a reservation waits: it does not preempt */
+	if (!blocked && may_preempt(s, job, within) && j->gpus < *ef) {
 		sim__dequeue_at(s, q, i);
 		if (sim__try_preempt(s, job, now)) {
+			s->bf_ok = false;	/* the cluster changed */
 			*pf = UINT32_MAX;	/* leftovers freed */
 			return true;
 		}
 		sim__enqueue_at(s, q, i, job);
 		*ef = j->gpus;
 	}
+	sim__bf_reserve(s, job, now);
 	return false;
 }
 
@@ -310,27 +348,39 @@ static void pass(struct sim *s, int64_t now)
 	uint32_t pf = UINT32_MAX, ef = UINT32_MAX, gi;
 	uint32_t ngr = sim__is_budget(s) ? s->ngorder : 3;
 	bool none = s->p->backfill == SIM_BACKFILL_NONE;
+	bool resv = s->p->backfill == SIM_BACKFILL_RESERVE;
 
 	s->r->passes++;
+	s->nresv = s->ntried = 0;	/* planned again */
+	s->bf_ok = false;
 	for (gi = 0; gi < ngr && !s->err; gi++) {
 		uint32_t g = sim__is_budget(s) ? s->gorder[gi] : gi;
 		struct qv *q = &s->q[g];
 		bool unalloc = sim__is_budget(s) && g >= s->t->n;
 		uint32_t i = 0, lim = unalloc ? pf : pf > ef ? pf : ef;
 
-		if (!q->n || sim__gmin(q) >= lim)
+		if (!q->n || (sim__gmin(q) >= lim &&
+			      (!resv || s->ntried >= s->p->reserve)))
 			continue;	/* nobody here can do anything */
 		while (i < q->n && !s->err) {
 			uint32_t qg = q->v[i].gpus, hi;
+			/* it would fail as a job with fewer GPUs did; or,
+			 * under one reservation, beside it as a job with
+			 * fewer GPUs did, and it does not end before it */
+			bool fail = qg >= pf ||
+				(resv && s->nresv == 1 && s->bf_ok &&
+				 qg >= s->bf_fail &&
+				 now + (int64_t)q->v[i].rem > s->resv[0].t);
 
-			/* it would fail as a job with fewer GPUs did, and it
-			 * may not preempt (unallocated; baseline: over its
-			 * team's cap) */
-			if (!none && qg >= pf &&
+			/* ... and it may not preempt (unallocated;
+			 * baseline: over its team's cap) */
+			if (!none && fail &&
 			    (qg >= ef || unalloc ||
 			     (!sim__is_budget(s) &&
 			      s->used_np[q->v[i].team] + qg >
 			      s->cap_np[q->v[i].team]))) {
+				if (resv && s->ntried < s->p->reserve)
+					sim__bf_reserve(s, q->v[i].job, now);
 				i++;
 				continue;
 			}
@@ -340,8 +390,23 @@ static void pass(struct sim *s, int64_t now)
 				return;
 			i++;
 			hi = pf > ef ? pf : ef;
-			if (!sim__any_below(s, hi, sim__is_budget(s) ? pf : hi))
+			if (resv && s->nresv == 1 && s->bf_ok &&
+			    s->ntried >= s->p->reserve) {
+				/* something may still start: a job that may
+				 * fit beside the reservation, or that fits and
+				 * ends before it; or preempt */
+				uint32_t lo = pf < s->bf_fail ? pf : s->bf_fail;
+
+				hi = lo > ef ? lo : ef;
+				if (!sim__any_below(s, hi, sim__is_budget(s) ?
+						    lo : hi) &&
+				    !sim__any_short(s, pf, s->resv[0].t - now))
+					return;
+			} else if ((!resv || s->ntried >= s->p->reserve) &&
+				   !sim__any_below(s, hi, sim__is_budget(s) ?
+						   pf : hi)) {
 				return;
+			}
 		}
 	}
 }
@@ -371,6 +436,7 @@ static void pass_arrivals(struct sim *s, int64_t now)
 	bool again = false;
 
 	s->r->passes++;
+	s->bf_ok = false;	/* rebuilt from the cluster as it is */
 	arr_sim = s;
 	qsort(s->arrivals, s->narrivals, sizeof(*s->arrivals), arr_cmp);
 	for (k = 0; k < s->narrivals && !s->err; k++) {
@@ -378,6 +444,7 @@ static void pass_arrivals(struct sim *s, int64_t now)
 		const struct sim_job *j = &s->w->jobs[job];
 		struct qv *q = &s->q[sim__group_of(s, job)];
 		bool within = sim__is_budget(s) || within_cap(s, j);
+		bool blocked;
 		uint64_t mask;
 
 		if (s->js[job].st != J_PENDING)
@@ -390,21 +457,25 @@ static void pass_arrivals(struct sim *s, int64_t now)
 			s->err = -1;
 			return;
 		}
-		nn = sim_place(&s->cl, j->gpus, s->nodebuf, &mask);
+		nn = sim__bf_place(s, job, now, &mask, &blocked);
 		if (nn) {
 			sim__dequeue_at(s, q, lo);
 			sim__start(s, job, now, nn, mask, sim__is_budget(s) ?
 				   !sim__allocated(s, job) : !within);
 			continue;
 		}
-		if (!may_preempt(s, job, within))
-			continue;
-		sim__dequeue_at(s, q, lo);
-		if (sim__try_preempt(s, job, now)) {
-			again = true;
-			continue;
+		if (!blocked && may_preempt(s, job, within)) {
+			sim__dequeue_at(s, q, lo);
+			if (sim__try_preempt(s, job, now)) {
+				s->bf_ok = false;
+				again = true;
+				continue;
+			}
+			sim__enqueue_at(s, q, lo, job);
 		}
-		sim__enqueue_at(s, q, lo, job);
+		/* it cannot start: a full pass plans the reservations
+		 * again if it should have one */
+		again |= sim__bf_wants(s, job);
 	}
 	if (again && !s->err)
 		pass(s, now);
@@ -449,7 +520,7 @@ static int setup(struct sim *s)
 	uint32_t na = s->t->n;
 	int rc;
 
-	if (alloc_state(s))
+	if (alloc_state(s) || sim__bf_init(s))
 		return -1;
 	if (sim_cluster_init(&s->cl, s->p->nodes, s->p->gpus_per_node) ||
 	    sim_cluster_init(&s->tmp, s->p->nodes, s->p->gpus_per_node)) {
@@ -525,6 +596,7 @@ static void teardown(struct sim *s)
 	free(s->fresh);
 	sim_cluster_free(&s->cl);
 	sim_cluster_free(&s->tmp);
+	sim__bf_free(s);
 	sb_ledger_free(s->ledger);
 	sb_standing_free(s->st);
 	sb_view_free(&s->view);
@@ -542,7 +614,8 @@ static void finish(struct sim *s, int64_t t_end)
 		if (x->st == J_RUNNING || x->st == J_STOPPING) {
 			int64_t e = x->start < t_end ? t_end : x->start;
 
-			add_seg(s, (uint32_t)i, e, false, false);
+			add_seg(s, (uint32_t)i, e, false, false,
+				SIM_FATE_UNFINISHED);
 			s->r->jobs[i].end = e;
 			s->r->jobs[i].how = SIM_END_UNFINISHED;
 		} else if (x->st == J_PENDING || x->st == J_WAITING ||
@@ -578,7 +651,7 @@ static bool handle(struct sim *s, struct ev e, int64_t now, int64_t cp)
 		s->dirty = true;	/* GPUs freed */
 		unrun(s, e.job);
 		sim__charge_end(s, e.job, now);
-		add_seg(s, e.job, now, false, false);
+		add_seg(s, e.job, now, false, false, SIM_FATE_DONE);
 		x->st = J_DONE;
 		s->r->jobs[e.job].end = now;
 		s->r->jobs[e.job].how = SIM_END_DONE;
@@ -596,6 +669,10 @@ static bool handle(struct sim *s, struct ev e, int64_t now, int64_t cp)
 		s->cl.free[nd] |= m;
 		s->cl.nfree[nd] += k;
 		s->cl.total_free += k;
+		s->cl.nofit = UINT32_MAX;
+		s->held -= k;
+		sim__node_dirty(s, nd);
+		s->clv++;
 		s->dirty = true;
 		return true;
 	}

@@ -74,6 +74,8 @@ struct rrun {
 /* A queue entry: the job and its GPUs (the pass skips on GPUs alone). */
 struct qe {
 	uint32_t job, gpus, team;	/* team: its tree index (baseline cap) */
+	uint32_t rem;		/* its remaining duration, s (at most
+				 * UINT32_MAX): the backfill skip */
 };
 
 /* One pending queue, sorted by sim__q_before(). */
@@ -93,8 +95,18 @@ struct cand {
 	uint32_t ri;		/* index into sim.rr */
 };
 
+/* A backfill reservation (backfill.c): @job starts at @t on these GPUs. */
+struct sim_resv {
+	uint32_t job;
+	int64_t t;
+	uint32_t node_off, nn;	/* its nodes: resv_nodes[node_off..] */
+	uint64_t mask;		/* GPUs on each of them */
+};
+
 /* Pending jobs by GPUs, for sim__any_below(): bins 1..256, 257 = more. */
 #define SIM_HIST_BINS 258
+/* ... and by remaining duration: bucket b >= 1 holds [2^(b-1), 2^b) s. */
+#define SIM_RBUCKETS 64
 
 struct sim {
 	const struct sim_workload *w;
@@ -114,6 +126,8 @@ struct sim {
 	uint32_t ngorder;
 	size_t npending;
 	uint32_t hist_a[SIM_HIST_BINS], hist_u[SIM_HIST_BINS];
+	uint32_t (*hr_a)[SIM_RBUCKETS], (*hr_u)[SIM_RBUCKETS];	/* by bin
+							 * and bucket */
 	/* running */
 	uint32_t *running;
 	struct rrun *rr;	/* parallel to running: what preemption reads */
@@ -144,6 +158,32 @@ struct sim {
 	size_t nholds, holds_cap;
 	struct sim_cluster tmp;
 	uint32_t *nodebuf;
+	/* backfill reservations (backfill.c), made by the last full pass */
+	struct sim_resv *resv;
+	uint32_t nresv, ntried;	/* made; tried (a plan may not exist) */
+	uint32_t *resv_nodes;
+	int64_t *gfree;		/* scratch: per GPU, when it is free */
+	int64_t *gend;		/* per GPU: the expected end of the run on
+				 * it, SIM_NEVER when none (reserve only) */
+	int64_t *nsort;		/* per node, its GPUs' free times sorted
+				 * (free: INT64_MIN), valid unless ndirty */
+	bool *ndirty;
+	uint32_t *nheld;	/* per node: GPUs held by stopping victims */
+	int64_t *nodet;		/* scratch: per node */
+	uint32_t *nodeix;
+	struct sim_cluster bf;	/* the cluster less reservations */
+	bool bf_ok;		/* one reservation: bf is kept in step */
+	/* the first reservation of the last plan, reused while the cluster
+	 * is the same (clv: bumped by every start, stop and release) and
+	 * no GPUs are held (their free time depends on now) */
+	uint64_t clv;
+	uint64_t held;		/* GPUs held by stopping victims */
+	bool rc_ok, rc_none;
+	uint32_t rc_job;
+	uint64_t rc_clv;
+	struct sim_resv rc;
+	uint32_t *rc_nodes;
+	uint32_t bf_fail;	/* fewest GPUs that did not fit on bf */
 	char *msg;
 	size_t msglen;
 	int err;
@@ -167,6 +207,14 @@ static inline int sim__bclass(const struct sim_job *j)
 									   : 2;
 }
 
+/* Node @nd's GPUs changed (a run started or stopped, GPUs held or
+ * released): the backfill plan's per-node summary is stale. */
+static inline void sim__node_dirty(struct sim *s, uint32_t nd)
+{
+	if (s->ndirty)
+		s->ndirty[nd] = true;
+}
+
 /* Errors: the first one wins, s->err = -1 stops the loop. */
 void sim__oom(struct sim *s);
 void sim__core_fail(struct sim *s, const char *what, int rc);
@@ -185,6 +233,9 @@ void sim__enqueue(struct sim *s, uint32_t job, int64_t t);
 void sim__dequeue_at(struct sim *s, struct qv *q, uint32_t i);
 void sim__enqueue_at(struct sim *s, struct qv *q, uint32_t i, uint32_t job);
 bool sim__any_below(const struct sim *s, uint32_t athr, uint32_t uthr);
+/* Any pending job with fewer GPUs than @thr that may run at most @d s
+ * (by buckets: may say yes for a job a little longer). */
+bool sim__any_short(const struct sim *s, uint32_t thr, int64_t d);
 
 /* charge.c */
 uint32_t sim__job_priority(const struct sim *s, uint32_t job, bool pending);
@@ -194,6 +245,22 @@ void sim__tick(struct sim *s, int64_t T);
 
 /* victims.c */
 bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now);
+
+/* backfill.c */
+int sim__bf_init(struct sim *s);
+void sim__bf_free(struct sim *s);
+/* Place @job at @now on GPUs no binding reservation needs (one it would
+ * overlap and not end before); as sim_place() into s->nodebuf.  0 with
+ * *@blocked when it would fit but for reservations. */
+uint32_t sim__bf_place(struct sim *s, uint32_t job, int64_t now,
+		       uint64_t *mask, bool *blocked);
+/* @job cannot start at @now: reserve for it, if the pass has reservations
+ * left to make (sim_params.reserve). */
+void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now);
+/* Whether pending @job, which cannot start, would get a reservation the
+ * last plan lacks: reservations are left, or it comes before a reserved
+ * job in pass order. */
+bool sim__bf_wants(const struct sim *s, uint32_t job);
 
 /* engine.c */
 void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,

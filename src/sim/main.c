@@ -52,9 +52,13 @@ static const char usage[] =
 "  --max-gpus N         clamp jobs to N GPUs\n"
 "  --requeue-delay S    a requeued job waits S s before it is eligible\n"
 "                       (default 121: Slurm's cred_expire + 1)\n"
-"  --requeue-work W     restart (default: a requeued job runs its whole\n"
-"                       duration again) or resume (it keeps what it ran)\n"
-"  --backfill B         greedy (default: a lower job starts whenever it\n"
+"  --requeue-work W     resume (default: a requeued job keeps what it ran)\n"
+"                       or restart (it runs its whole duration again)\n"
+"  --backfill B         reserve[:N] (default, N 1: as Slurm's backfill, the\n"
+"                       first N jobs of a pass that cannot start get a\n"
+"                       reservation, the earliest time enough GPUs free\n"
+"                       up, and a lower job starts only if it does not\n"
+"                       delay it), greedy (a lower job starts whenever it\n"
 "                       fits) or none (a pass stops at the first job that\n"
 "                       cannot start)\n"
 "  --placement P        first-fit (default: the lowest node with room) or\n"
@@ -172,7 +176,6 @@ static int choice(const char *a, const char *v, struct opts *o)
 		{ "--requeue-work", "restart", "resume" },
 		{ "--placement", "best-fit", "first-fit" },
 		{ "--leftovers", "next-pass", "at-once" },
-		{ "--backfill", "none", "greedy" },
 	};
 	size_t k;
 	bool yes;
@@ -196,11 +199,8 @@ static int choice(const char *a, const char *v, struct opts *o)
 	case 2:
 		o->p.best_fit = yes;
 		break;
-	case 3:
-		o->p.hold_leftovers = yes;
-		break;
 	default:
-		o->p.backfill = yes ? SIM_BACKFILL_NONE : SIM_BACKFILL_GREEDY;
+		o->p.hold_leftovers = yes;
 		break;
 	}
 	return 0;
@@ -212,7 +212,30 @@ static int number(const char *a, const char *v, struct opts *o)
 {
 	int64_t x;
 
-	if (!strcmp(a, "--nodes")) {
+	if (!strcmp(a, "--backfill")) {
+		if (!strcmp(v, "greedy")) {
+			o->p.backfill = SIM_BACKFILL_GREEDY;
+		} else if (!strcmp(v, "none")) {
+			o->p.backfill = SIM_BACKFILL_NONE;
+		} else if (!strcmp(v, "reserve")) {
+			o->p.backfill = SIM_BACKFILL_RESERVE;
+			o->p.reserve = 1;
+		} else if (!strncmp(v, "reserve:", 8)) {
+			char *end;
+			long n;
+
+			errno = 0;
+			n = strtol(v + 8, &end, 10);
+			if (errno || *end || !v[8] || n < 1 || n > 1000)
+				return bad("--backfill '%s' is not accepted: "
+					   "reserve:N takes N 1..1000", v);
+			o->p.backfill = SIM_BACKFILL_RESERVE;
+			o->p.reserve = (uint32_t)n;
+		} else {
+			return bad("--backfill '%s' is not accepted: reserve, "
+				   "reserve:N (1..1000), greedy or none", v);
+		}
+	} else if (!strcmp(a, "--nodes")) {
 		if (num(a, v, 1, 1000000, &x))
 			return 2;
 		o->p.nodes = (uint32_t)x;
@@ -506,8 +529,17 @@ static int run_json(const struct opts *o, const struct sim_workload *w,
 			       json_object_new_int64(o->p.requeue_delay));
 	json_object_object_add(x, "requeue_work", json_object_new_string(
 		o->p.restart ? "restart" : "resume"));
-	json_object_object_add(x, "backfill", json_object_new_string(
-		o->p.backfill == SIM_BACKFILL_GREEDY ? "greedy" : "none"));
+	if (o->p.backfill == SIM_BACKFILL_RESERVE) {
+		char b[32];
+
+		snprintf(b, sizeof(b), "reserve:%u", o->p.reserve);
+		json_object_object_add(x, "backfill",
+				       json_object_new_string(b));
+	} else {
+		json_object_object_add(x, "backfill", json_object_new_string(
+			o->p.backfill == SIM_BACKFILL_GREEDY ? "greedy" :
+			"none"));
+	}
 	json_object_object_add(x, "placement", json_object_new_string(
 		o->p.best_fit ? "best-fit" : "first-fit"));
 	json_object_object_add(x, "leftovers", json_object_new_string(
@@ -550,17 +582,23 @@ static int run_segments(const struct opts *o, const struct sim_workload *w,
 		return 2;
 	}
 	fprintf(f, "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,"
-		"preempted,eligible_s\n");
+		"preempted,eligible_s,nodes,resumable,fate\n");
 	for (i = 0; i < r->nsegs; i++) {
 		const struct sim_seg *g = &r->segs[i];
 		const struct sim_job *j = &w->jobs[g->job];
+		uint32_t k;
 
 		seen[g->job] = true;
 		fprintf(f, "%u,%s,%u,%" PRId64 ",%" PRId64 ",%" PRId64
-			",%" PRId64 ",%d,%" PRId64 "\n", g->job + 1,
+			",%" PRId64 ",%d,%" PRId64 ",", g->job + 1,
 			t->path[j->team_node], j->gpus, j->min_runtime,
 			j->submit, g->start, g->end,
 			g->preempted ? 2 - g->lost : 0, g->eligible);
+		for (k = 0; k < g->nnodes; k++)
+			fprintf(f, "%s%u", k ? ";" : "",
+				r->nodes[g->node_off + k]);
+		fprintf(f, ",%d,%s\n", j->resumable,
+			sim_fate_name((enum sim_fate)g->fate));
 	}
 	for (i = 0; i < w->njobs; i++) {
 		const struct sim_job *j = &w->jobs[i];
@@ -572,7 +610,8 @@ static int run_segments(const struct opts *o, const struct sim_workload *w,
 			j->submit);
 		if (r->jobs[i].pending_since != SIM_NEVER)
 			fprintf(f, "%" PRId64, r->jobs[i].pending_since);
-		fputc('\n', f);
+		fprintf(f, ",,%d,%s\n", j->resumable,
+			r->jobs[i].pending_since != SIM_NEVER ? "pending" : "");
 	}
 	free(seen);
 	return close_out("--segments", o->segments, f);
@@ -657,6 +696,15 @@ static int cmd_run(struct opts *o)
 	rc = load_common(o, &t, &w, o->p.gpus_per_node, gpus);
 	if (rc)
 		goto out;
+	if (o->p.until != SIM_NEVER && w.njobs &&
+	    o->p.until < w.jobs[0].submit) {
+		rc = bad("--until %" PRId64 " is before the first submission "
+			 "(t=%" PRId64 " s, after slicing and --time-scale): "
+			 "nothing would be simulated; give --until %" PRId64
+			 " or later", o->p.until, w.jobs[0].submit,
+			 w.jobs[0].submit);
+		goto out;
+	}
 	t_start = now_s();
 	if (sim_run(&w, &t, &o->p, &r, msg, sizeof(msg))) {
 		rc = bad("simulation: %s", msg);

@@ -226,11 +226,35 @@ static uint32_t hbin(uint32_t g)
 	return g > 256 ? 257 : g;
 }
 
+static uint32_t rbucket(int64_t rem)
+{
+	return rem <= 0 ? 0 : 64 - (uint32_t)__builtin_clzll((uint64_t)rem);
+}
+
 static void hist_add(struct sim *s, uint32_t job, int d)
 {
-	uint32_t *h = sim__allocated(s, job) ? s->hist_a : s->hist_u;
+	bool a = sim__allocated(s, job);
+	uint32_t *h = a ? s->hist_a : s->hist_u;
+	uint32_t b = hbin(s->w->jobs[job].gpus);
 
-	h[hbin(s->w->jobs[job].gpus)] += (uint32_t)d;
+	h[b] += (uint32_t)d;
+	if (s->hr_a)
+		(a ? s->hr_a : s->hr_u)[b][rbucket(s->js[job].remaining)] +=
+			(uint32_t)d;
+}
+
+bool sim__any_short(const struct sim *s, uint32_t thr, int64_t d)
+{
+	uint32_t g, b, top = rbucket(d);
+
+	for (g = 1; g < SIM_HIST_BINS && g < thr; g++) {
+		if (!s->hist_a[g] && !s->hist_u[g])
+			continue;
+		for (b = 0; b <= top && b < SIM_RBUCKETS; b++)
+			if (s->hr_a[g][b] || s->hr_u[g][b])
+				return true;
+	}
+	return false;
 }
 
 /* Insert @job at position @i of @q (room is there). */
@@ -242,6 +266,8 @@ static void insert_at(struct sim *s, struct qv *q, uint32_t i, uint32_t job)
 	q->v[i].job = job;
 	q->v[i].gpus = j->gpus;
 	q->v[i].team = j->team_node;
+	q->v[i].rem = s->js[job].remaining > (int64_t)UINT32_MAX ?
+		      UINT32_MAX : (uint32_t)s->js[job].remaining;
 	q->n++;
 	gmin_add(q, j->gpus);
 	s->npending++;

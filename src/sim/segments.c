@@ -11,9 +11,9 @@
 #include "sb/ledger.h"
 #include "input.h"
 
-static const char *const seg_cols[9] = {
+static const char *const seg_cols[12] = {
 	"job", "team", "gpus", "min_runtime_s", "submit_s", "start_s",
-	"end_s", "preempted", "eligible_s",
+	"end_s", "preempted", "eligible_s", "nodes", "resumable", "fate",
 };
 
 /* What one line says. */
@@ -21,7 +21,68 @@ struct seg_line {
 	uint32_t node;
 	int64_t v[9];		/* by column; -1 = empty */
 	bool started;
+	int resumable;		/* -1: not given */
 };
+
+/* The last three columns (sim.h): node ids, resumable, fate; checked
+ * against the rest of line @l.  0, or -1 with @msg. */
+static int seg_extra(const char *name, size_t line, char **f,
+		     struct seg_line *l, char *msg, size_t msglen)
+{
+	/* fate word, and the preempted value it needs (-1: no run; -2:
+	 * not said) */
+	static const struct { const char *w; int pre; } fates[] = {
+		{ "done", 0 }, { "unfinished", 0 }, { "requeued", 2 },
+		{ "restarted", 1 }, { "cancelled", 1 }, { "pending", -1 },
+		{ "", -2 },
+	};
+	const char *p = f[9];
+	size_t k;
+
+	while (*p) {
+		const char *q = p;
+
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (q == p || q - p > 9 || (*q && *q != ';') ||
+		    (*q == ';' && !q[1]) || !l->started) {
+			sim__fail(msg, msglen, name, line, "nodes '%s' is not "
+				  "accepted: node ids (0-based) with ';' "
+				  "between them, on a line with a start; or "
+				  "empty", f[9]);
+			return -1;
+		}
+		p = *q ? q + 1 : q;
+	}
+	if (*f[10]) {
+		if (strcmp(f[10], "0") && strcmp(f[10], "1")) {
+			sim__fail(msg, msglen, name, line, "resumable '%s' is "
+				  "not accepted: 0, 1 or empty", f[10]);
+			return -1;
+		}
+		l->resumable = f[10][0] == '1';
+	}
+	for (k = 0; k < sizeof(fates) / sizeof(fates[0]); k++)
+		if (!strcmp(f[11], fates[k].w))
+			break;
+	if (k == sizeof(fates) / sizeof(fates[0])) {
+		sim__fail(msg, msglen, name, line, "fate '%s' is not accepted: "
+			  "done, requeued, restarted, cancelled, unfinished, "
+			  "pending or empty", f[11]);
+		return -1;
+	}
+	if (fates[k].pre != -2 &&
+	    (fates[k].pre == -1 ? l->started :
+	     !l->started || fates[k].pre != l->v[7])) {
+		sim__fail(msg, msglen, name, line, "fate '%s' does not agree "
+			  "with preempted '%s' and start_s '%s': done and "
+			  "unfinished go with 0, restarted and cancelled with "
+			  "1, requeued with 2, pending with no start", f[11],
+			  f[7], f[5]);
+		return -1;
+	}
+	return 0;
+}
 
 /* Check the fields of one data line (@n of them) into @l.  0, or -1 with
  * @msg. */
@@ -79,6 +140,9 @@ static int seg_check(const char *name, size_t line, char **f, int n,
 			  "accepted: submit_s <= eligible_s <= start_s", f[8]);
 		return -1;
 	}
+	l->resumable = -1;
+	if (n == 12)
+		return seg_extra(name, line, f, l, msg, msglen);
 	return 0;
 }
 
@@ -109,7 +173,7 @@ static int add_job(struct seg_out *o, const struct seg_line *l)
 		o->last_end = b;
 		o->capj = cap;
 	}
-	sim_job_contract(l->v[3], false, l->v[3] >= 0, &ct);
+	sim_job_contract(l->v[3], l->resumable == 1, l->v[3] >= 0, &ct);
 	j = &o->mj[o->nj];
 	*j = (struct sim_mjob){ .node = l->node, .gpus = (uint32_t)l->v[2],
 		.min_runtime = l->v[3] < 0 ? 0 : l->v[3],
@@ -153,21 +217,22 @@ static int add_run(struct seg_out *o, uint32_t id, const struct seg_line *l)
 	return 0;
 }
 
-/* The header: the eight columns, and optionally eligible_s. */
+/* The header: the eight columns, optionally eligible_s, optionally then
+ * nodes,resumable,fate. */
 static int seg_header(const char *name, size_t line, char **f, int n,
 		      char *msg, size_t msglen)
 {
 	int k;
+	bool ok = n == 8 || n == 9 || n == 12;
 
-	for (k = 0; k < 9; k++)
-		if ((k < 8 || n == 9) && (n < 8 || n > 9 ||
-					  strcmp(f[k], seg_cols[k]))) {
-			sim__fail(msg, msglen, name, line, "the header must "
-				  "be exactly job,team,gpus,min_runtime_s,"
-				  "submit_s,start_s,end_s,preempted[,"
-				  "eligible_s]");
-			return -1;
-		}
+	for (k = 0; ok && k < n; k++)
+		ok = !strcmp(f[k], seg_cols[k]);
+	if (!ok) {
+		sim__fail(msg, msglen, name, line, "the header must be exactly "
+			  "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,"
+			  "preempted[,eligible_s[,nodes,resumable,fate]]");
+		return -1;
+	}
 	return 0;
 }
 

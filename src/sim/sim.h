@@ -209,7 +209,12 @@ char *sim_slurp(const char *file, char *msg, size_t msglen);
 /* ------------------------------------------------------------- the engine */
 
 enum sim_policy { SIM_POLICY_BUDGET = 0, SIM_POLICY_BASELINE = 1 };
-enum sim_backfill { SIM_BACKFILL_GREEDY = 0, SIM_BACKFILL_NONE = 1 };
+/* Backfill: greedy (a lower job starts whenever it fits now), none (a pass
+ * stops at the first job that cannot start: Slurm's main scheduler), or
+ * reserve (Slurm's sched/backfill: the first sim_params.reserve jobs that
+ * cannot start get a reservation a lower job may not delay; backfill.c). */
+enum sim_backfill { SIM_BACKFILL_GREEDY = 0, SIM_BACKFILL_NONE = 1,
+		    SIM_BACKFILL_RESERVE = 2 };
 
 struct sim_params {
 	enum sim_policy policy;
@@ -218,6 +223,7 @@ struct sim_params {
 	int64_t requeue_delay;		/* a requeued job's BeginTime offset */
 	bool restart;			/* requeued work restarts from zero */
 	enum sim_backfill backfill;
+	uint32_t reserve;		/* reservations per pass (reserve) */
 	int64_t until;			/* stop here; SIM_NEVER = run out */
 	bool best_fit;			/* placement (struct sim_cluster) */
 	bool hold_leftovers;		/* GPUs freed by preemption beyond the
@@ -244,7 +250,19 @@ struct sim_seg {
 	bool preempted;		/* ended by preemption */
 	bool lost;		/* ... and its work was thrown away (cancelled,
 				 * or requeued with --requeue-work restart) */
+	uint8_t fate;		/* enum sim_fate: how the run ended */
 };
+
+/* How a run ended (the segments' fate column). */
+enum sim_fate {
+	SIM_FATE_DONE = 0,	/* the job finished */
+	SIM_FATE_REQUEUED,	/* preempted, requeued, resumes its work */
+	SIM_FATE_RESTARTED,	/* preempted, requeued, starts over */
+	SIM_FATE_CANCELLED,	/* preempted and cancelled */
+	SIM_FATE_UNFINISHED,	/* running when the simulation ended */
+};
+/* The fate's word in the segments ("done", "requeued", ...). */
+const char *sim_fate_name(enum sim_fate f);
 
 enum sim_job_end { SIM_END_DONE = 0, SIM_END_CANCELLED, SIM_END_UNFINISHED };
 
@@ -270,6 +288,7 @@ struct sim_result {
 	uint64_t passes;		/* scheduling passes */
 	uint64_t recalcs;		/* standing recalculations */
 	uint64_t preemptions;
+	uint64_t reservations;		/* backfill reservations made */
 };
 
 void sim_result_free(struct sim_result *r);
@@ -302,6 +321,11 @@ struct sim_cluster {
 	uint64_t total_free;
 	bool best_fit;		/* single-node jobs: the node with the fewest
 				 * free GPUs that fit, not the first */
+	uint32_t nofit;		/* a hint: jobs of this many GPUs or
+				 * more do not fit (UINT32_MAX: unknown);
+				 * sim_fits() lowers it, sim_release()
+				 * resets it; code that frees GPUs in @free
+				 * directly must reset it */
 };
 
 int sim_cluster_init(struct sim_cluster *c, uint32_t nodes, uint32_t gpn);
@@ -316,7 +340,9 @@ void sim_cluster_free(struct sim_cluster *c);
  */
 uint32_t sim_place(struct sim_cluster *c, uint32_t gpus, uint32_t *nodes,
 		   uint64_t *mask);
-bool sim_fits(const struct sim_cluster *c, uint32_t gpus);
+/* sim_fits - whether a job of @gpus would be placed now (sim_place()'s
+ * test, placing nothing); a no lowers the hint @c->nofit. */
+bool sim_fits(struct sim_cluster *c, uint32_t gpus);
 void sim_release(struct sim_cluster *c, const uint32_t *nodes, uint32_t n,
 		 uint64_t mask);
 
@@ -450,8 +476,16 @@ void sim_report_free(struct sim_report *rep);
  * preempted: 0 no, 1 preempted and its work lost (cancelled, or requeued
  * to start over), 2 preempted and its work kept (resumed).  eligible_s:
  * when the job began to ask for this run; empty or absent: submit_s for
- * its first run, the end of its previous run for a later one.  Lines of
- * one job must agree on team, gpus, min runtime, submit.
+ * its first run, the end of its previous run for a later one.  Optional
+ * (all three, after eligible_s): nodes, the run's node ids (0-based,
+ * ';' between them); resumable, 0 or 1 (the job's contract); fate, how the
+ * run ended: done, requeued (preempted, resumes), restarted (preempted,
+ * requeued from the beginning), cancelled (preempted), unfinished (running
+ * at the end); a line without a start: empty or pending.  The fate must
+ * agree with preempted (done/unfinished 0, restarted/cancelled 1,
+ * requeued 2).  Lines of one job must agree on team, gpus, min runtime,
+ * submit (the first line's resumable is the job's).  The metrics do not
+ * use nodes and fate: they are checked and kept for analysis.
  * Out: @jobs (node = the team's tree index), @segs; the caller frees both.
  * Return 0, or -1 with @msg "file:line: reason".
  */

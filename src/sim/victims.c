@@ -93,6 +93,7 @@ static void tmp_reset(struct sim *s)
 	memcpy(s->tmp.free, s->cl.free, s->cl.nodes * sizeof(*s->cl.free));
 	memcpy(s->tmp.nfree, s->cl.nfree, s->cl.nodes * sizeof(*s->cl.nfree));
 	s->tmp.total_free = s->cl.total_free;
+	s->tmp.nofit = UINT32_MAX;
 }
 
 /* Would a job of @gpus fit if all @nc candidates were preempted?  Per node:
@@ -229,6 +230,9 @@ static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t until)
 			s->cl.free[node] &= ~m;
 			s->cl.nfree[node] -= cnt;
 			s->cl.total_free -= cnt;
+			s->held += cnt;
+			sim__node_dirty(s, node);
+			s->clv++;
 			s->holds[s->nholds].node = node;
 			s->holds[s->nholds].mask = m;
 			sim__push(s, until, EV_RELEASE, (uint32_t)s->nholds, 0);

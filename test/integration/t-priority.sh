@@ -39,10 +39,9 @@ test_unallocated_charges_nothing() {
 # Allocated above unallocated; --nice reorders only within one association.
 test_in_team_priority_reorders_only_own_team() {
 	local hold a0 a1 b u
-	# protected for the whole test: past a short min runtime a job of a
-	# better budget (bob's, if bio is the less used) would preempt it and
-	# run at once, and sprio shows only pending jobs
-	hold=$(submit sb-alice --min-runtime=0:30 -N 4 --gpus-per-node=8 --wrap 'sleep 30')
+	# the hold is protected for the whole test: a better-placed pending
+	# job must not preempt it and run before the priorities are read
+	hold=$(submit sb-alice --min-runtime=0:40 -N 4 --gpus-per-node=8 --wrap 'sleep 40')
 	wait_state "$hold" RUNNING 30
 	a0=$(submit sb-alice --min-runtime=0:05 -G 1 --wrap true)
 	a1=$(submit sb-alice --min-runtime=0:05 -G 1 --nice=100 --wrap true)

@@ -77,4 +77,34 @@ printf 'submit_time_s,duration_s,gpus,team\n0,10,1,a\n' >"$tmp/one.csv"
 expect2 "71 levels" --jobs "$tmp/one.csv" --tree "$tmp/deep.tree"
 printf 'submit_time_s,duration_s,gpus,team\n0,10,x,a\n' >"$tmp/bad.csv"
 expect2 "bad.csv:2:" --jobs "$tmp/bad.csv" --tree "$data/sim-small.tree"
+# --until before the first submission: refused, naming both times
+printf 'submit_time_s,duration_s,gpus,team\n500,10,1,qos_LS\n' >"$tmp/late.csv"
+expect2 "--until 100 is before the first submission (t=500 s" --jobs "$tmp/late.csv" --tree "$data/sim-small.tree" --assign-teams --until 100
+"$sim" --jobs "$tmp/late.csv" --tree "$data/sim-small.tree" --assign-teams --until 500 --quiet || bad "--until at the first submission refused"
+# --backfill: reserve[:N], greedy, none; anything else refused
+expect2 "'reserve:0'" --backfill reserve:0
+expect2 "'reserve:x'" --backfill reserve:x
+expect2 "'fifo'" --backfill fifo
+run --seed 7 --json "$tmp/g.json" --backfill greedy || bad "--backfill greedy"
+run --seed 7 --json "$tmp/r.json" --backfill reserve:1 || bad "--backfill reserve:1"
+grep -q '"backfill": "reserve:1"' "$tmp/a.json" || bad "the default backfill is not reserve:1 in the JSON"
+grep -q '"backfill": "greedy"' "$tmp/g.json" || bad "--backfill greedy not in the JSON"
+# --help states the defaults the code has
+"$sim" --help | grep -q -- '--requeue-work W     resume (default' || bad "--help: --requeue-work default"
+"$sim" --help | grep -q -- '--backfill B         reserve\[:N\] (default' || bad "--help: --backfill default"
+# segments: twelve columns, read back by metrics; the 8 and 9 column
+# forms give the same report
+head -n 1 "$tmp/seg.csv" | grep -qx 'job,team,gpus,min_runtime_s,submit_s,start_s,end_s,preempted,eligible_s,nodes,resumable,fate' || bad "segments header"
+awk -F, 'NR > 1 && $6 != "" && $10 == "" { bad = 1 } END { exit bad }' "$tmp/seg.csv" || bad "a run without node ids"
+awk -F, 'NR > 1 && $12 !~ /^(done|requeued|restarted|cancelled|unfinished|pending|)$/ { bad = 1 } END { exit bad }' "$tmp/seg.csv" || bad "a bad fate"
+for n in 8 9; do
+	cut -d, -f1-$n "$tmp/seg.csv" >"$tmp/seg$n.csv"
+	"$sim" metrics --segments "$tmp/seg$n.csv" --tree "$data/sim-small.tree" \
+		--gpus 16 --json "$tmp/m$n.json" --quiet || bad "metrics on $n columns"
+done
+cmp -s "$tmp/m.json" "$tmp/m9.json" || bad "12 and 9 columns give different reports"
+run --seed 7 --requeue-work restart --segments "$tmp/segr.csv" || bad "run restart"
+# with restart no preempted run keeps its work: fate restarted or cancelled
+awk -F, 'NR > 1 && ($8 == 2 || ($8 == 1 && $12 !~ /^(restarted|cancelled)$/)) { bad = 1 } END { exit bad }' "$tmp/segr.csv" || bad "restart: a run kept its work"
+grep -q ',restarted$' "$tmp/segr.csv" || bad "restart: no run restarted (the fixture preempts)"
 exit $fail

@@ -65,54 +65,56 @@ struct scen {
 	const char *segs;
 	unsigned preemptions;
 	bool at_once;		/* --leftovers at-once (default next-pass) */
+	const char *backfill;	/* NULL: the default (reserve:1); "greedy",
+				 * "none", "reserve:N" */
 };
 
 static const struct scen scens[] = {
 	{ "no contention: every job starts at its submit",
 	  "a 1\n", "", "0,10,1,a,,5,yes,512\n3,10,2,a,,5,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:3-13", 0, false },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:3-13", 0, false, NULL },
 	/* Idle from 10 s; the tick at 60 is pending when the next job comes
 	 * at 70, inside the same CalcPeriod (once an endless loop). */
 	{ "idle gap shorter than a CalcPeriod",
 	  "a 1\n", "", "0,10,1,a,,5,yes,512\n70,10,1,a,,5,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:70-80", 0, false },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:70-80", 0, false, NULL },
 	{ "idle gap of many CalcPeriods",
 	  "a 1\n", "", "0,10,1,a,,5,yes,512\n1000,10,1,a,,5,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:1000-1010", 0, false },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:1000-1010", 0, false, NULL },
 	{ "full node: the second job waits for the first to end",
 	  "a 1\n", "", "0,100,4,a,,5,yes,512\n10,50,2,a,,5,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-150", 0, false },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-150", 0, false, NULL },
 	/* An allocated job takes an unallocated one's GPUs at once; the
 	 * victim gets PreemptGraceTime (30 s) and the preemptor starts when
 	 * it has stopped.  The victim resumes (requeue delay 0) when the
 	 * preemptor ends, with its 1000 - 40 = 960 s left. */
 	{ "allocated preempts unallocated after the grace time",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-40P 2:40-140 1:140-1100", 1, false },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-40P 2:40-140 1:140-1100", 1, false, NULL },
 	{ "same with restart: the victim's work is lost, it runs 1000 s again",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, true, "1:0-40L 2:40-140 1:140-1140", 1, false },
+	  SIM_POLICY_BUDGET, 1, 4, 0, true, "1:0-40L 2:40-140 1:140-1140", 1, false, NULL },
 	{ "requeue delay: eligible 121 s after it stopped",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 121, false, "1:0-40P 2:40-140 1:161-1121",
-	  1, false },
+	  1, false, NULL },
 	{ "not resumable: cancelled (PreemptNonResumable=cancel)",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-40L 2:40-140", 1, false },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-40L 2:40-140", 1, false, NULL },
 	{ "not resumable, PreemptNonResumable=keep: never preempted",
 	  "a 1\nb 1\n", "PreemptNonResumable=keep\n",
 	  "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1000 2:1000-1100", 0, false },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1000 2:1000-1100", 0, false, NULL },
 	{ "an unallocated job never preempts",
 	  "a 1\nb 1\n", "", "0,100,4,a,,60,yes,512\n10,100,2,b,,0,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-200", 0, false },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-200", 0, false, NULL },
 	/* a (RawShares 1) used 4 GPUs since 0; b (idle, better standing)
 	 * submits at 10 but a's job is protected for its 300 s min runtime.
 	 * Protection ends at 300, the pass then preempts (grace 30). */
 	{ "protected for its min runtime, then preempted by a better budget",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,300,yes,512\n10,100,4,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-330P 2:330-430 1:430-1100",
-	  1, false },
+	  1, false, NULL },
 	/* The reclaim rule (sb_preempt_decide, at the siblings a and b):
 	 * b's job commits delta = 4 GPUs x 1000 s = 4000 GPU-s; a's usage at
 	 * a recalculation T (CalcPeriod 60) is 4 x T once its protection is
@@ -124,12 +126,12 @@ static const struct scen scens[] = {
 	{ "the reclaim rule holds a better budget back until it is fair",
 	  "a 1\nb 1\n", "", "0,3000,4,a,,300,yes,512\n10,1000,4,b,,1000,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1050P 2:1050-2050 1:2050-4000",
-	  1, false },
+	  1, false, NULL },
 	/* The same budget: its own job's priority is not below the
 	 * preemptor's (same standing, same tier), so no preemption. */
 	{ "no preemption inside one budget at equal in-team priority",
 	  "a 1\n", "", "0,1000,4,a,,300,yes,512\n10,100,4,a,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1000 2:1000-1100", 0, false },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1000 2:1000-1100", 0, false, NULL },
 	/* Two unallocated 4-GPU jobs fill 2 nodes; a 4-GPU allocated job
 	 * needs one node: exactly one victim (never more than needed).  Both
 	 * started at 0 and lose as much: the tie goes to input order. */
@@ -138,7 +140,7 @@ static const struct scen scens[] = {
 	  "0,1000,4,a,,0,yes,512\n0,1000,4,a,,0,yes,512\n"
 	  "10,100,4,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 2, 4, 0, false,
-	  "1:0-40P 3:40-140 2:0-1000 1:140-1100", 1, false },
+	  "1:0-40P 3:40-140 2:0-1000 1:140-1100", 1, false, NULL },
 	/* At 10 the unallocated job (2 GPUs) alone would not suffice and the
 	 * allocated one is protected until 900: nobody is preempted (job 2
 	 * runs to its end).  At 900 job 1's protection ends and b's better
@@ -148,7 +150,7 @@ static const struct scen scens[] = {
 	  "0,1000,2,a,,900,yes,512\n0,500,2,a,,0,yes,512\n"
 	  "10,100,4,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 0, false,
-	  "2:0-500 1:0-930P 3:930-1030 1:1030-1100", 1, false },
+	  "2:0-500 1:0-930P 3:930-1030 1:1030-1100", 1, false, NULL },
 	/* Victim order: unallocated before allocated, and among equals the
 	 * one that has run less (started later). */
 	{ "victims: unallocated first, then least work lost",
@@ -156,7 +158,7 @@ static const struct scen scens[] = {
 	  "0,1000,2,a,,10,yes,512\n0,1000,2,a,,0,yes,512\n"
 	  "20,1000,2,a,,0,yes,512\n100,100,2,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 3, 2, 0, false,
-	  "3:20-130P 4:130-230 1:0-1000 2:0-1000 3:230-1120", 1, false },
+	  "3:20-130P 4:130-230 1:0-1000 2:0-1000 3:230-1120", 1, false, NULL },
 	/* Baseline: b's cap is 25% of 16 = 4 GPUs, so b's 8-GPU jobs run
 	 * preemptible; a's jobs are within a's cap of 12 and preempt them
 	 * at once (no grace, no protection in the old system). */
@@ -165,11 +167,11 @@ static const struct scen scens[] = {
 	  "0,1000,8,b,,600,yes,512\n0,1000,8,b,,600,yes,512\n"
 	  "10,500,8,a,,300,yes,512\n20,100,4,a,,60,yes,512\n",
 	  SIM_POLICY_BASELINE, 2, 8, 0, false,
-	  "1:0-10P 2:0-20P 4:20-120 3:10-510 1:120-1110 2:510-1490", 2, false },
+	  "1:0-10P 2:0-20P 4:20-120 3:10-510 1:120-1110 2:510-1490", 2, false, NULL },
 	{ "baseline: FIFO inside a class, HIGH before LOW",
 	  "a 1\n", "",
 	  "0,100,4,a,,0,yes,512\n1,100,4,a,,0,yes,LOW\n2,100,4,a,,0,yes,HIGH\n",
-	  SIM_POLICY_BASELINE, 1, 4, 0, false, "1:0-100 3:100-200 2:200-300", 0, false },
+	  SIM_POLICY_BASELINE, 1, 4, 0, false, "1:0-100 3:100-200 2:200-300", 0, false, NULL },
 	/* Two 1-GPU allocated jobs against two unallocated 4-GPU jobs on 2
 	 * nodes, no grace time.  Leftovers at once: job 3 takes job 1's node
 	 * and job 4 fits in the 3 GPUs left there: one victim. */
@@ -178,7 +180,7 @@ static const struct scen scens[] = {
 	  "0,1000,4,a,,0,yes,512\n0,1000,4,a,,0,yes,512\n"
 	  "10,100,1,b,,60,yes,512\n10,100,1,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 2, 4, 0, false,
-	  "1:0-10P 3:10-110 4:10-110 2:0-1000 1:110-1100", 1, true },
+	  "1:0-10P 3:10-110 4:10-110 2:0-1000 1:110-1100", 1, true, NULL },
 	/* Leftovers next pass (Slurm: the victim completes after the cycle
 	 * that chose it): job 4 does not see them and takes job 2.  (With a
 	 * grace time the victims hold them until they stop, in both modes.) */
@@ -188,7 +190,85 @@ static const struct scen scens[] = {
 	  "10,100,1,b,,60,yes,512\n10,100,1,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 2, 4, 0, false,
 	  "1:0-10P 2:0-10P 3:10-110 4:10-110 1:110-1100 2:110-1100", 2,
-	  false },
+	  false, NULL },
+	/*
+	 * Backfill reservations (backfill.c).  Unallocated jobs (min runtime
+	 * 0) of one team: no preemption, pass order = submit order.
+	 *
+	 * 2 nodes x 4 GPUs.  Job 1 (4 GPUs, 0-100) fills node 0, job 2
+	 * (2 GPUs, 0-200) half of node 1.  Job 3 (8 GPUs: both nodes whole)
+	 * comes at 10 and cannot start: node 0 is whole at 100, node 1 at
+	 * 200, so it reserves both nodes from 200.  Job 4 (2 GPUs, 300 s)
+	 * at 20 fits on node 1 but would end at 320 > 200: it waits.  Job 5
+	 * (2 GPUs, 50 s) at 30 ends at 80 <= 200: it starts (backfilled).
+	 * Job 3 starts at 200 as reserved, ends 250; job 4 then, 250-550.
+	 */
+	{ "reserve: the top job's reserved start is not delayed",
+	  "a 1\n", "", "0,100,4,a,,0,yes,512\n0,200,2,a,,0,yes,512\n"
+	  "10,50,8,a,,0,yes,512\n20,300,2,a,,0,yes,512\n"
+	  "30,50,2,a,,0,yes,512\n",
+	  SIM_POLICY_BUDGET, 2, 4, 0, false,
+	  "5:30-80 1:0-100 2:0-200 3:200-250 4:250-550", 0, false, NULL },
+	/* The same greedy: job 4 starts at 20 on node 1 (to 320), job 5
+	 * finds no room until job 1 ends (100-150 on node 0), and job 3
+	 * waits for node 1 to be whole: 320-370, 120 s later. */
+	{ "greedy: a lower job delays the big one",
+	  "a 1\n", "", "0,100,4,a,,0,yes,512\n0,200,2,a,,0,yes,512\n"
+	  "10,50,8,a,,0,yes,512\n20,300,2,a,,0,yes,512\n"
+	  "30,50,2,a,,0,yes,512\n",
+	  SIM_POLICY_BUDGET, 2, 4, 0, false,
+	  "1:0-100 5:100-150 2:0-200 4:20-320 3:320-370", 0, false,
+	  "greedy" },
+	/* None: the pass stops at job 3, so job 5 does not backfill either:
+	 * job 4 and 5 start after job 3 (250): 4 on node 0 (250-550), 5
+	 * beside it (250-300). */
+	{ "none: nothing passes the blocked job",
+	  "a 1\n", "", "0,100,4,a,,0,yes,512\n0,200,2,a,,0,yes,512\n"
+	  "10,50,8,a,,0,yes,512\n20,300,2,a,,0,yes,512\n"
+	  "30,50,2,a,,0,yes,512\n",
+	  SIM_POLICY_BUDGET, 2, 4, 0, false,
+	  "1:0-100 2:0-200 3:200-250 5:250-300 4:250-550", 0, false, "none" },
+	/* One node of 4 GPUs: job 1 (2 GPUs, 0-100) on GPUs 0-1, job 2
+	 * (1 GPU, 0-300) on GPU 2.  Job 3 (3 GPUs) at 10: GPU 3 is free now,
+	 * GPUs 0-1 at 100, GPU 2 at 300: it reserves GPUs 3, 0, 1 from 100.
+	 * Job 4 (1 GPU, 500 s) at 20 fits on GPU 3 but would end at 520 >
+	 * 100: it waits.  Job 3 runs 100-200, job 4 then on GPU 0, 200-700. */
+	{ "reserve: the reserved GPUs of one node, from the first free",
+	  "a 1\n", "", "0,100,2,a,,0,yes,512\n0,300,1,a,,0,yes,512\n"
+	  "10,100,3,a,,0,yes,512\n20,500,1,a,,0,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false,
+	  "1:0-100 3:100-200 2:0-300 4:200-700", 0, false, NULL },
+	/* 2 nodes x 4 GPUs: job 1 (4 GPUs, 0-100) on node 0, job 2 (3 GPUs,
+	 * 0-200) on node 1.  Job 3 (4 GPUs) at 10 reserves node 0 from 100
+	 * (node 1 is whole only at 200).  Job 4 (1 GPU, 1000 s) at 20 runs
+	 * past 100 but takes GPU 3 of node 1, which the reservation does not
+	 * need: it starts at 20.  Job 3 runs 100-150. */
+	{ "reserve: a long job on GPUs the reservation does not need",
+	  "a 1\n", "", "0,100,4,a,,0,yes,512\n0,200,3,a,,0,yes,512\n"
+	  "10,50,4,a,,0,yes,512\n20,1000,1,a,,0,yes,512\n",
+	  SIM_POLICY_BUDGET, 2, 4, 0, false,
+	  "1:0-100 3:100-150 2:0-200 4:20-1020", 0, false, NULL },
+	/* Baseline policy, one class (NORMAL, FIFO), the first case's
+	 * jobs: the same reserved start (no preemption: every job within
+	 * its team's cap of 8 GPUs? job 3 alone is 8; all run
+	 * non-preemptible and nobody is over the cap to preempt). */
+	{ "reserve under the baseline policy",
+	  "a 1\n", "", "0,100,4,a,,0,yes,512\n0,200,2,a,,0,yes,512\n"
+	  "10,50,8,a,,0,yes,512\n20,300,2,a,,0,yes,512\n"
+	  "30,50,2,a,,0,yes,512\n",
+	  SIM_POLICY_BASELINE, 2, 4, 0, false,
+	  "5:30-80 1:0-100 2:0-200 3:200-250 4:250-550", 0, false, NULL },
+	/* Two reservations: 1 node x 4 GPUs.  Job 1 (4 GPUs, 0-100).  Job 2
+	 * (2 GPUs) at 10 reserves GPUs 0-1 from 100; job 3 (2 GPUs, 50 s) at
+	 * 20, with reserve:2, GPUs 2-3 from 100 (the first plan's GPUs are
+	 * taken for good); job 4 (1 GPU, 30 s) at 30 fits nowhere now.  At
+	 * 100 jobs 2 and 3 start (2 on 0-1 to 200, 3 on 2-3 to 150); job 4
+	 * then at 150 on GPU 2. */
+	{ "reserve:2: two reservations side by side",
+	  "a 1\n", "", "0,100,4,a,,0,yes,512\n10,100,2,a,,0,yes,512\n"
+	  "20,50,2,a,,0,yes,512\n30,30,1,a,,0,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false,
+	  "1:0-100 3:100-150 4:150-180 2:100-200", 0, false, "reserve:2" },
 };
 
 /* Segments as the expected string does: sorted by end, start, job. */
@@ -225,6 +305,12 @@ static int run(const struct scen *c, struct sim_result *r, char *got,
 	p.requeue_delay = c->requeue_delay;
 	p.restart = c->restart;
 	p.hold_leftovers = !c->at_once;
+	if (c->backfill && !strcmp(c->backfill, "greedy"))
+		p.backfill = SIM_BACKFILL_GREEDY;
+	else if (c->backfill && !strcmp(c->backfill, "none"))
+		p.backfill = SIM_BACKFILL_NONE;
+	else if (c->backfill)
+		p.reserve = (uint32_t)atoi(c->backfill + 8);	/* reserve:N */
 	ck_assert_msg(!sim_config_parse("conf", c->conf, &p.cfg, msg,
 					sizeof(msg)), "%s", msg);
 	ck_assert_msg(!sim_tree_parse("tree", c->tree, &t, msg, sizeof(msg)),
@@ -397,7 +483,9 @@ START_TEST(test_invariants)
 	p.restart = _i % 3 == 0;
 	p.hold_leftovers = _i % 4 != 1;
 	p.best_fit = _i % 5 == 2;
-	p.backfill = _i % 7 == 3 ? SIM_BACKFILL_NONE : SIM_BACKFILL_GREEDY;
+	p.backfill = _i % 7 == 3 ? SIM_BACKFILL_NONE : _i % 7 == 5 ?
+		     SIM_BACKFILL_GREEDY : SIM_BACKFILL_RESERVE;
+	p.reserve = 1 + (uint32_t)_i % 3;
 	p.requeue_delay = _i % 2 ? 0 : 7;
 	ck_assert(!sim_config_parse("c", _i % 3 == 1 ? "PreemptGraceTime=0\n"
 				    "CalcPeriod=5\n" : "CalcPeriod=7\n"

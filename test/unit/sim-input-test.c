@@ -190,6 +190,8 @@ START_TEST(test_bad_confs)
 END_TEST
 
 #define SHDR "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,preempted\n"
+#define SHDR12 "job,team,gpus,min_runtime_s,submit_s,start_s,end_s," \
+	"preempted,eligible_s,nodes,resumable,fate\n"
 #define SHDR9 "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,preempted," \
 	"eligible_s\n"
 
@@ -219,6 +221,34 @@ static const struct bad_case bad_segs[] = {
 	  "eligible_s '3'" },
 	{ "ten columns", "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,"
 	  "preempted,eligible_s,x\n", "s.csv:1:", "header must be exactly" },
+	{ "12 columns: bad node list", SHDR12 "1,a,1,0,0,0,5,0,0,1;;2,0,done\n",
+	  "s.csv:2:", "nodes '1;;2'" },
+	{ "12 columns: trailing ';'", SHDR12 "1,a,1,0,0,0,5,0,0,3;,0,done\n",
+	  "s.csv:2:", "nodes '3;'" },
+	{ "12 columns: nodes without a start", SHDR12
+	  "1,a,1,0,0,,,0,0,3,0,pending\n", "s.csv:2:", "nodes '3'" },
+	{ "12 columns: resumable 2", SHDR12 "1,a,1,0,0,0,5,0,0,3,2,done\n",
+	  "s.csv:2:", "resumable '2'" },
+	{ "12 columns: unknown fate", SHDR12 "1,a,1,0,0,0,5,0,0,3,1,killed\n",
+	  "s.csv:2:", "fate 'killed'" },
+	{ "12 columns: requeued but preempted 1", SHDR12
+	  "1,a,1,0,0,0,5,1,0,3,1,requeued\n", "s.csv:2:",
+	  "fate 'requeued' does not agree" },
+	{ "12 columns: cancelled but not preempted", SHDR12
+	  "1,a,1,0,0,0,5,0,0,3,0,cancelled\n", "s.csv:2:",
+	  "fate 'cancelled' does not agree" },
+	{ "12 columns: done without a start", SHDR12
+	  "1,a,1,0,0,,,0,0,,0,done\n", "s.csv:2:",
+	  "fate 'done' does not agree" },
+	{ "12 columns: pending with a start", SHDR12
+	  "1,a,1,0,0,0,5,0,0,3,0,pending\n", "s.csv:2:",
+	  "fate 'pending' does not agree" },
+	{ "11 columns", "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,"
+	  "preempted,eligible_s,nodes,resumable\n", "s.csv:1:",
+	  "header must be exactly" },
+	{ "12 columns misnamed", "job,team,gpus,min_runtime_s,submit_s,"
+	  "start_s,end_s,preempted,eligible_s,node,resumable,fate\n",
+	  "s.csv:1:", "header must be exactly" },
 	{ "job changes", SHDR "1,a,1,0,0,0,5,1\n1,a,2,0,0,6,9,0\n", "s.csv:3:",
 	  "listed before" },
 };
@@ -563,6 +593,67 @@ START_TEST(test_segments_eligible)
 }
 END_TEST
 
+/*
+ * The twelve-column form (run --segments): node ids, resumable, fate.
+ * The same runs as test_segments_eligible plus those columns read to the
+ * same jobs and segments; j1's first run was requeued (preempted 2), its
+ * second ran on nodes 3 and 4; j2 resumable; j3 pending.
+ */
+START_TEST(test_segments_columns)
+{
+	static const char body[] =
+		"j1,a,2,60,0,5,20,2,%s\nj1,a,2,60,0,30,40,0,25%s\n"
+		"j2,b,1,,3,4,8,0,%s\nj3,a,4,600,5,,50,0,7%s\n";
+	struct sim_tree t;
+	struct sim_mjob *j[2] = { NULL, NULL };
+	struct sim_mseg *sg[2] = { NULL, NULL };
+	size_t nj[2], ns[2], k;
+	char msg[SIM_MSG], text[2][1024];
+
+	snprintf(text[0], sizeof(text[0]), SHDR9 "%s", "");
+	snprintf(text[0] + strlen(text[0]), sizeof(text[0]) - strlen(text[0]),
+		 body, "", "", "", "");
+	snprintf(text[1], sizeof(text[1]), SHDR12 "%s", "");
+	snprintf(text[1] + strlen(text[1]), sizeof(text[1]) - strlen(text[1]),
+		 body, ",0,0,requeued", ",3;4,0,done", ",1,1,done",
+		 ",,0,pending");
+	ck_assert_int_eq(sim_tree_parse("t", tree_ab, &t, msg, sizeof(msg)), 0);
+	for (k = 0; k < 2; k++)
+		ck_assert_msg(sim_segments_parse("s", text[k], &t, &j[k],
+						 &nj[k], &sg[k], &ns[k], msg,
+						 sizeof(msg)) == 0,
+			      "%s\n%s", msg, text[k]);
+	ck_assert_uint_eq(nj[0], nj[1]);
+	ck_assert_uint_eq(ns[0], ns[1]);
+	for (k = 0; k < nj[0]; k++) {
+		const struct sim_mjob *x = &j[0][k], *y = &j[1][k];
+
+		ck_assert(x->node == y->node && x->gpus == y->gpus &&
+			  x->min_runtime == y->min_runtime &&
+			  x->allocated == y->allocated &&
+			  x->submit == y->submit &&
+			  x->first_start == y->first_start &&
+			  x->end == y->end &&
+			  x->pending_since == y->pending_since &&
+			  x->pending_until == y->pending_until);
+	}
+	for (k = 0; k < ns[0]; k++) {
+		const struct sim_mseg *x = &sg[0][k], *y = &sg[1][k];
+
+		ck_assert(x->job == y->job && x->eligible == y->eligible &&
+			  x->start == y->start && x->end == y->end &&
+			  x->preempted == y->preempted && x->lost == y->lost);
+	}
+	ck_assert_int_eq(sg[1][1].eligible, 25);
+	ck_assert(sg[1][0].preempted && !sg[1][0].lost);
+	for (k = 0; k < 2; k++) {
+		free(j[k]);
+		free(sg[k]);
+	}
+	sim_tree_free(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim-input");
@@ -591,6 +682,7 @@ int main(void)
 	tcase_add_test(tc, test_conf_good);
 	tcase_add_test(tc, test_segments_good);
 	tcase_add_test(tc, test_segments_eligible);
+	tcase_add_test(tc, test_segments_columns);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,442 @@
+/*
+ * backfill.c - Slurm's backfill reservations in the simulator
+ * (--backfill reserve, the default).
+ *
+ * As sched/backfill does it: the pass takes pending jobs in priority
+ * order; a job that cannot start now gets a reservation, the earliest time
+ * enough GPUs are free for it and which GPUs those are, planned from the
+ * running jobs' expected ends (a job's time limit: here its remaining
+ * duration, which the model knows exactly; Slurm knows only the limit, so
+ * it reserves later than we do).  A lower job then starts only on GPUs no
+ * reservation it would overlap needs: it may use reserved GPUs only if it
+ * ends (now + its remaining duration) by the reservation's start.
+ *
+ * Slurm reserves for every job it tests (bf_max_job_test, or the top
+ * bf_job_part_count_reserve of a partition); we reserve for the first
+ * sim_params.reserve jobs that cannot start in a pass (default 1: the top
+ * one), and a later reservation counts the GPUs of earlier ones as taken
+ * for good (Slurm frees them at the earlier job's expected end): with a
+ * few reservations, later ones are planned conservatively.
+ *
+ * The plan: every GPU gets the time it becomes free: now if free; the
+ * preemption grace time for GPUs held by a stopping victim (its leftovers,
+ * victims.c); the end of the run on it; never if an earlier reservation
+ * holds it.  A job of at most a node's GPUs: the node where its g-th free
+ * GPU comes first (lowest node on a tie), those g GPUs.  A multi-node job:
+ * the k nodes that are whole first (lowest nodes on a tie), whole.  No
+ * reservation when no plan exists (GPUs held by reservations for good).
+ *
+ * What a reservation does not stop: preemption.  A job that does not fit
+ * even with the reserved GPUs may preempt as before (victims.c places it
+ * on the real cluster); a job that fits only because of reserved GPUs does
+ * not preempt, it waits.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+/* Room for the reservations and their plan (setup, engine.c). */
+int sim__bf_init(struct sim *s)
+{
+	uint32_t k = s->p->backfill == SIM_BACKFILL_RESERVE ? s->p->reserve : 0;
+	size_t g = (size_t)s->p->nodes * s->p->gpus_per_node, i;
+
+	if (!k)
+		return 0;
+	s->resv = calloc(k, sizeof(*s->resv));
+	s->resv_nodes = calloc((size_t)k * s->p->nodes, sizeof(uint32_t));
+	s->gfree = calloc(g, sizeof(*s->gfree));
+	s->gend = calloc(g, sizeof(*s->gend));
+	s->nsort = calloc(g, sizeof(*s->nsort));
+	s->ndirty = calloc(s->p->nodes, sizeof(*s->ndirty));
+	s->nheld = calloc(s->p->nodes, sizeof(*s->nheld));
+	if (!s->nsort || !s->ndirty || !s->nheld) {
+		sim__oom(s);
+		return -1;
+	}
+	s->nodet = calloc(s->p->nodes, sizeof(*s->nodet));
+	s->nodeix = calloc(s->p->nodes, sizeof(*s->nodeix));
+	s->rc_nodes = calloc(s->p->nodes, sizeof(*s->rc_nodes));
+	s->hr_a = calloc(SIM_HIST_BINS, sizeof(*s->hr_a));
+	s->hr_u = calloc(SIM_HIST_BINS, sizeof(*s->hr_u));
+	if (!s->hr_a || !s->hr_u) {
+		sim__oom(s);
+		return -1;
+	}
+	if (!s->rc_nodes || !s->resv || !s->resv_nodes || !s->gfree ||
+	    !s->gend || !s->nodet || !s->nodeix ||
+	    sim_cluster_init(&s->bf, s->p->nodes, s->p->gpus_per_node)) {
+		sim__oom(s);
+		return -1;
+	}
+	s->bf.best_fit = s->p->best_fit;
+	for (i = 0; i < g; i++)
+		s->gend[i] = SIM_NEVER;
+	for (i = 0; i < s->p->nodes; i++)
+		s->ndirty[i] = true;
+	return 0;
+}
+
+void sim__bf_free(struct sim *s)
+{
+	free(s->resv);
+	free(s->resv_nodes);
+	free(s->gfree);
+	free(s->gend);
+	free(s->nsort);
+	free(s->ndirty);
+	free(s->nheld);
+	free(s->nodet);
+	free(s->nodeix);
+	free(s->rc_nodes);
+	free(s->hr_a);
+	free(s->hr_u);
+	sim_cluster_free(&s->bf);
+}
+
+/* Whether reservation @r binds @job: its job is still pending and comes
+ * before @job in pass order. */
+static bool binds(const struct sim *s, const struct sim_resv *r, uint32_t job)
+{
+	uint32_t gr, gj;
+
+	if (r->job == job || s->js[r->job].st != J_PENDING)
+		return false;
+	gr = s->grank[sim__group_of(s, r->job)];
+	gj = s->grank[sim__group_of(s, job)];
+	if (gr != gj)
+		return gr < gj;
+	return sim__q_before(s, r->job, job);
+}
+
+/* Take @mask on the @nn nodes of s->nodebuf out of @c where free there. */
+static void take(struct sim_cluster *c, const uint32_t *nodes, uint32_t nn,
+		 uint64_t mask)
+{
+	uint32_t a;
+
+	for (a = 0; a < nn; a++) {
+		uint64_t m = c->free[nodes[a]] & mask;
+		uint32_t k = (uint32_t)__builtin_popcountll(m);
+
+		c->free[nodes[a]] &= ~m;
+		c->nfree[nodes[a]] -= k;
+		c->total_free -= k;
+	}
+}
+
+/* s->bf := the cluster less the GPUs of reservation @r. */
+static void bf_build(struct sim *s, const struct sim_resv *r)
+{
+	memcpy(s->bf.free, s->cl.free, s->cl.nodes * sizeof(*s->cl.free));
+	memcpy(s->bf.nfree, s->cl.nfree, s->cl.nodes * sizeof(*s->cl.nfree));
+	s->bf.total_free = s->cl.total_free;
+	s->bf.nofit = UINT32_MAX;
+	if (r)
+		take(&s->bf, s->resv_nodes + r->node_off, r->nn, r->mask);
+	s->bf_ok = true;
+	s->bf_fail = UINT32_MAX;
+}
+
+/* One reservation (the default): s->bf is kept, the cluster less its
+ * GPUs, as jobs are placed, so a try costs a placement, not a copy; and
+ * a job as big as one that did not fit there is not tried there again
+ * (s->bf_fail; s->bf only shrinks until rebuilt). */
+static uint32_t place_one(struct sim *s, uint32_t job, int64_t end,
+			  uint64_t *mask, bool *blocked)
+{
+	const struct sim_resv *r = &s->resv[0];
+	uint32_t gpus = s->w->jobs[job].gpus, nn = 0;
+
+	if (!s->bf_ok)
+		bf_build(s, r);
+	if (r->t >= end || !binds(s, r, job)) {
+		nn = sim_place(&s->cl, gpus, s->nodebuf, mask);
+		if (nn)
+			take(&s->bf, s->nodebuf, nn, *mask);
+		return nn;
+	}
+	if (gpus < s->bf_fail)
+		nn = sim_place(&s->bf, gpus, s->nodebuf, mask);
+	if (nn) {
+		take(&s->cl, s->nodebuf, nn, *mask);
+		return nn;
+	}
+	if (gpus < s->bf_fail)
+		s->bf_fail = gpus;
+	*blocked = sim_fits(&s->cl, gpus);
+	return 0;
+}
+
+bool sim__bf_wants(const struct sim *s, uint32_t job)
+{
+	uint32_t k;
+
+	if (s->p->backfill != SIM_BACKFILL_RESERVE)
+		return false;
+	if (s->ntried < s->p->reserve)
+		return true;
+	for (k = 0; k < s->nresv; k++)
+		if (s->resv[k].job != job && s->js[s->resv[k].job].st ==
+		    J_PENDING && !binds(s, &s->resv[k], job))
+			return true;
+	return false;
+}
+
+uint32_t sim__bf_place(struct sim *s, uint32_t job, int64_t now,
+		       uint64_t *mask, bool *blocked)
+{
+	const struct sim_job *j = &s->w->jobs[job];
+	int64_t end = now + s->js[job].remaining;
+	uint32_t k, a, nn;
+	bool any = false;
+
+	*blocked = false;
+	if (s->nresv == 1)
+		return place_one(s, job, end, mask, blocked);
+	for (k = 0; k < s->nresv && !any; k++)
+		any = s->resv[k].t < end && binds(s, &s->resv[k], job);
+	if (!any)
+		return sim_place(&s->cl, j->gpus, s->nodebuf, mask);
+	if (!sim_fits(&s->cl, j->gpus))
+		return 0;
+	memcpy(s->bf.free, s->cl.free, s->cl.nodes * sizeof(*s->cl.free));
+	memcpy(s->bf.nfree, s->cl.nfree, s->cl.nodes * sizeof(*s->cl.nfree));
+	s->bf.total_free = s->cl.total_free;
+	s->bf.nofit = UINT32_MAX;
+	for (k = 0; k < s->nresv; k++) {
+		const struct sim_resv *r = &s->resv[k];
+
+		if (r->t >= end || !binds(s, r, job))
+			continue;
+		for (a = 0; a < r->nn; a++) {
+			uint32_t nd = s->resv_nodes[r->node_off + a];
+			uint64_t m = s->bf.free[nd] & r->mask;
+			uint32_t c = (uint32_t)__builtin_popcountll(m);
+
+			s->bf.free[nd] &= ~m;
+			s->bf.nfree[nd] -= c;
+			s->bf.total_free -= c;
+		}
+	}
+	nn = sim_place(&s->bf, j->gpus, s->nodebuf, mask);
+	if (!nn) {
+		*blocked = true;	/* it fits, but on reserved GPUs */
+		return 0;
+	}
+	for (a = 0; a < nn; a++) {
+		uint32_t nd = s->nodebuf[a];
+
+		s->cl.free[nd] &= ~*mask;
+		s->cl.nfree[nd] -= (uint32_t)__builtin_popcountll(*mask);
+		s->cl.total_free -= (uint32_t)__builtin_popcountll(*mask);
+	}
+	return nn;
+}
+
+/* The g-th smallest of a node's @n GPU free times @t (insertion sort into
+ * @v, at most 64 of them). */
+static int64_t nth_time(const int64_t *t, uint32_t n, uint32_t g)
+{
+	int64_t v[64];
+	uint32_t i, k;
+
+	if (g == 1 || g == n) {	/* the first, the last: no sort */
+		v[0] = t[0];
+		for (i = 1; i < n; i++)
+			if (g == 1 ? t[i] < v[0] : t[i] > v[0])
+				v[0] = t[i];
+		return v[0];
+	}
+	for (i = 0; i < n; i++) {
+		for (k = i; k > 0 && v[k - 1] > t[i]; k--)
+			v[k] = v[k - 1];
+		v[k] = t[i];
+	}
+	return v[g - 1];
+}
+
+static const int64_t *cmp_t;	/* qsort(3) has no context argument */
+
+static int node_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (cmp_t[x] != cmp_t[y])
+		return cmp_t[x] < cmp_t[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* Node @i's GPUs' free times into @g (gpn of them): now if free, the end
+ * of the run on it, @held if held by a stopping victim. */
+static void node_times(const struct sim *s, uint32_t i, int64_t now,
+		       int64_t held, int64_t *g)
+{
+	uint64_t f = s->cl.free[i];
+	const int64_t *e = s->gend + (size_t)i * s->cl.gpn;
+	uint32_t k;
+
+	for (k = 0; k < s->cl.gpn; k++)
+		g[k] = f >> k & 1 ? now : e[k] != SIM_NEVER ? e[k] : held;
+}
+
+/* When node @i has @g GPUs free (g <= gpn), from its sorted summary
+ * (s->nsort, rebuilt when the node changed); a node with held GPUs is
+ * computed in full (their time depends on @now). */
+static int64_t node_gth(struct sim *s, uint32_t i, uint32_t g, int64_t now,
+			int64_t held)
+{
+	uint32_t gpn = s->cl.gpn, k, n;
+	int64_t *v = s->nsort + (size_t)i * gpn, t[64];
+
+	if (s->ndirty[i]) {
+		const int64_t *e = s->gend + (size_t)i * gpn;
+		uint64_t f = s->cl.free[i];
+
+		s->nheld[i] = 0;
+		for (k = 0; k < gpn; k++) {
+			int64_t x = f >> k & 1 ? INT64_MIN : e[k];
+
+			if (!(f >> k & 1) && e[k] == SIM_NEVER) {
+				s->nheld[i]++;
+				x = INT64_MIN + 1;
+			}
+			for (n = k; n > 0 && v[n - 1] > x; n--)
+				v[n] = v[n - 1];
+			v[n] = x;
+		}
+		s->ndirty[i] = false;
+	}
+	if (s->nheld[i]) {
+		node_times(s, i, now, held, t);
+		return nth_time(t, gpn, g);
+	}
+	return v[g - 1] == INT64_MIN ? now : v[g - 1];
+}
+
+/* Node @x before node @y: earlier free time, then lower index. */
+static bool node_cmp2(const int64_t *t, uint32_t x, uint32_t y)
+{
+	return t[x] != t[y] ? t[x] < t[y] : x < y;
+}
+
+void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now)
+{
+	const struct sim_job *j = &s->w->jobs[job];
+	uint32_t gpn = s->cl.gpn, nodes = s->cl.nodes, i, a, k, best;
+	int64_t held = now + (sim__is_budget(s) ?
+			      s->p->cfg.preempt.grace_time : 0);
+	struct sim_resv *r;
+	int64_t *g = s->gfree;
+
+	if (s->p->backfill != SIM_BACKFILL_RESERVE ||
+	    s->ntried >= s->p->reserve)
+		return;
+	s->ntried++;
+	r = &s->resv[s->nresv];
+	if (!s->nresv && s->rc_ok && s->rc_job == job && s->rc_clv == s->clv) {
+		if (s->rc_none)
+			return;
+		*r = s->rc;
+		memcpy(s->resv_nodes + r->node_off, s->rc_nodes,
+		       r->nn * sizeof(*s->rc_nodes));
+		goto made;
+	}
+	s->rc_ok = !s->nresv && !s->held;
+	s->rc_none = true;
+	s->rc_job = job;
+	s->rc_clv = s->clv;
+	/* every GPU: when it is free; with no reservation yet, a node's
+	 * summary tells when its g-th GPU is (node_gth) */
+	if (s->nresv)
+		for (i = 0; i < nodes; i++)
+			node_times(s, i, now, held, g + (size_t)i * gpn);
+	for (i = 0; i < s->nresv; i++)
+		for (a = 0; a < s->resv[i].nn; a++) {
+			uint32_t nd = s->resv_nodes[s->resv[i].node_off + a];
+
+			for (k = 0; k < gpn; k++)
+				if (s->resv[i].mask >> k & 1)
+					g[nd * gpn + k] = INT64_MAX;
+		}
+	r->job = job;
+	r->node_off = s->nresv * nodes;
+	if (j->gpus <= gpn) {
+		best = UINT32_MAX;
+		for (i = 0; i < nodes; i++) {
+			s->nodet[i] = s->nresv ?
+				nth_time(g + i * gpn, gpn, j->gpus) :
+				node_gth(s, i, j->gpus, now, held);
+			if (best == UINT32_MAX || s->nodet[i] < s->nodet[best])
+				best = i;
+		}
+		if (s->nodet[best] == INT64_MAX)
+			return;
+		if (!s->nresv)
+			node_times(s, best, now, held, g + best * gpn);
+		r->t = s->nodet[best];
+		r->nn = 1;
+		r->mask = 0;
+		s->resv_nodes[r->node_off] = best;
+		/* its g GPUs free first, the lowest on a tie */
+		for (a = 0; a < j->gpus; a++) {
+			uint32_t pick = UINT32_MAX;
+
+			for (k = 0; k < gpn; k++)
+				if (!(r->mask >> k & 1) &&
+				    (pick == UINT32_MAX ||
+				     g[best * gpn + k] < g[best * gpn + pick]))
+					pick = k;
+			r->mask |= UINT64_C(1) << pick;
+		}
+	} else {
+		uint32_t need = (j->gpus + gpn - 1) / gpn;
+
+		for (i = 0; i < nodes; i++) {
+			s->nodet[i] = s->nresv ? nth_time(g + i * gpn, gpn, gpn)
+					       : node_gth(s, i, gpn, now, held);
+			s->nodeix[i] = i;	/* for qsort */
+		}
+		if (need <= 16 && need <= nodes) {
+			/* the need first, in order: one scan keeping them
+			 * sorted (nodes come in index order, so a later one
+			 * never passes an equal time) */
+			uint32_t cnt = 0;
+
+			for (i = 0; i < nodes; i++) {
+				if (cnt == need &&
+				    !node_cmp2(s->nodet, i, s->nodeix[cnt - 1]))
+					continue;
+				if (cnt < need)
+					cnt++;
+				for (k = cnt - 1; k > 0 && node_cmp2(s->nodet,
+						i, s->nodeix[k - 1]); k--)
+					s->nodeix[k] = s->nodeix[k - 1];
+				s->nodeix[k] = i;
+			}
+		} else {
+			cmp_t = s->nodet;
+			qsort(s->nodeix, nodes, sizeof(*s->nodeix), node_cmp);
+		}
+		if (need > nodes || s->nodet[s->nodeix[need - 1]] == INT64_MAX)
+			return;
+		r->t = s->nodet[s->nodeix[need - 1]];
+		r->nn = need;
+		r->mask = gpn == 64 ? UINT64_MAX : (UINT64_C(1) << gpn) - 1;
+		memcpy(s->resv_nodes + r->node_off, s->nodeix,
+		       need * sizeof(*s->nodeix));
+	}
+	if (s->rc_ok) {
+		s->rc = *r;
+		s->rc_none = false;
+		memcpy(s->rc_nodes, s->resv_nodes + r->node_off,
+		       r->nn * sizeof(*s->rc_nodes));
+	}
+made:
+	if (r->t < now)
+		r->t = now;
+	s->nresv++;
+	s->bf_ok = false;	/* s->bf is rebuilt with it */
+	s->r->reservations++;
+}
