@@ -30,6 +30,8 @@
  *     job_reason_string()): sb_job_reason_string;
  *   - clients load plugins early: 24.11's sshare loads the priority plugin
  *     at start, so slurmctld's variables are weak references (below);
+ *   - PreemptType=preempt/none is stored as NULL in 24.11:
+ *     sb_preempt_type();
  *   - scontrol reconfigure: 24.11 restarts slurmctld (a new process runs
  *     every plugin's init() again); 22.05 calls the reconfig hooks in the
  *     running process.  SB_RECONFIG_RESTARTS says which.
@@ -108,6 +110,14 @@ typedef struct listIterator list_itr_t;
 #pragma weak acct_db_conn
 #pragma weak default_part_loc
 #pragma weak slurmctld_config
+
+/* The PreemptType in force: 24.11 stores preempt/none (and no PreemptType
+ * line) as NULL, 22.05 stores what the line says, NULL without one. */
+static inline const char *sb_preempt_type(void)
+{
+	return slurm_conf.preempt_type ? slurm_conf.preempt_type :
+					 "preempt/none";
+}
 
 /* scontrol reconfigure restarts slurmctld (init() runs again in a new
  * process) rather than calling the plugins' reconfig hooks. */

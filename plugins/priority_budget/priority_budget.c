@@ -795,13 +795,13 @@ extern int init(void)
 		return SLURM_ERROR;
 	if (!running_in_slurmctld())
 		return SLURM_SUCCESS;	/* sshare/sprio load us too */
-	if (xstrcmp(slurm_conf.preempt_type, "preempt/budget"))
+	if (xstrcmp(sb_preempt_type(), "preempt/budget"))
 		info("%s: warning: PreemptType is %s, not preempt/budget: jobs "
 		     "are ordered by budget, but the minimum runtime is not "
 		     "enforced by preemption (%s) and nodes drained for repair "
 		     "are not released", plugin_type,
-		     slurm_conf.preempt_type ? slurm_conf.preempt_type : "none",
-		     xstrcmp(slurm_conf.preempt_type, "preempt/none") ?
+		     sb_preempt_type(),
+		     xstrcmp(sb_preempt_type(), "preempt/none") ?
 		     "that plugin may preempt jobs inside their minimum runtime" :
 		     "no job is preempted for a better-placed budget");
 	if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS))
