@@ -4,13 +4,21 @@
 #
 # Usage: contrib/replay.sh --jobs CANON.csv --tree TREE.txt --segments OUT.csv
 #                          [--time-scale F] [--max-wall S] [--user USER]
+#                          [--account-teams]
 #   --jobs FILE        the canonical job table (sbudget-sim convert writes it):
 #                      submit_time_s,duration_s,gpus,team,user,min_runtime_s,
 #                      resumable,priority
 #   --tree FILE        budget tree as 'path shares' lines (sbudget-sim tree);
 #                      each team of the table becomes an account
 #   --segments FILE    output: job,team,gpus,min_runtime_s,submit_s,start_s,
-#                      end_s,preempted in trace seconds (sbudget-sim metrics)
+#                      end_s,preempted,eligible_s in trace seconds, one line
+#                      per run slurmdbd recorded (sbudget-sim metrics); a run
+#                      that never started has start_s empty; eligible_s is
+#                      the record's Eligible (a requeued run's is its requeue
+#                      time plus Slurm's delay), at most its start
+#   --account-teams    the team column names the Slurm account the job ran
+#                      under instead of the table's team (to read the
+#                      segments with the cluster's own tree: sacctmgr dump)
 #   --time-scale F     trace seconds per wall second (default 30): every time,
 #                      duration and minimum runtime is divided by F
 #   --max-wall S       stop waiting after S wall seconds past the last
@@ -28,7 +36,7 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-jobs= tree= out= scale=30 max_wall=240 user=sb-alice
+jobs= tree= out= scale=30 max_wall=240 user=sb-alice account_teams=0
 die() { echo "replay.sh: $*" >&2; exit 2; }
 need() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (see --help)"; }
 num() { [[ "$2" =~ ^[0-9]+([.][0-9]+)?$ ]] && [ "$(awk -v v="$2" 'BEGIN{print (v > 0)}')" = 1 ] ||
@@ -41,7 +49,8 @@ while [ $# -gt 0 ]; do
 	--time-scale) need "$@"; num "$1" "$2"; scale=$2; shift 2 ;;
 	--max-wall) need "$@"; num "$1" "$2"; max_wall=$2; shift 2 ;;
 	--user) need "$@"; user=$2; shift 2 ;;
-	-h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--account-teams) account_teams=1; shift ;;
+	-h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
@@ -95,7 +104,15 @@ for t in "${teams[@]}"; do
 	sacctmgr -i add account "${acct[$t]}" parent="$parent" fairshare="${share[$t]}" cluster=sbcluster >/dev/null
 done
 sacctmgr -i add user "$user" account="$(IFS=,; echo "${accts[*]}")" cluster=sbcluster >/dev/null
-sleep 3	# assoc_mgr learns the associations from slurmdbd
+# slurmctld's assoc_mgr learns the associations from slurmdbd (sbatch
+# refuses an account it does not know yet)
+for a in "${accts[@]}"; do
+	for ((i = 0; i < 60; i++)); do
+		[ -n "$(sshare -n -P -A "$a" -u "$user" -o Account,User | awk -F'|' -v u="$user" '$2 == u')" ] && break
+		sleep 0.5
+	done
+	[ "$i" -lt 60 ] || die "slurmctld does not list the association $a/$user 30 s after it was added"
+done
 echo "replay: ${#teams[@]} teams as accounts under $parent (RawShares from $tree)" >&2
 
 # --- submission: every job at once, each eligible at its scaled time -------
@@ -127,8 +144,8 @@ while IFS=, read -r sub dur g team _u mr res _prio || [ -n "$sub" ]; do	# last l
 	fi
 	row_team[k]=$team row_gpus[k]=$g row_mr[k]=$mr row_sub[k]=$sub row_res[k]=$res
 done <"$jobs"
-echo "replay: $k jobs submitted; the trace starts at $(date -d "@$t0" +%T), time x1/$scale," \
-	"last submission at +${last}s" >&2
+echo "replay: $k jobs submitted; the trace starts at $(date -d "@$t0" +%T) (epoch $t0)," \
+	"time x1/$scale, last submission at +${last}s" >&2
 
 # --- wait: until all ended, or --max-wall past the last submission ---------
 ids=$(IFS=,; echo "${id[*]:1}")
@@ -146,29 +163,47 @@ while :; do
 done
 
 # --- segments: every run of every job (sacct --duplicates), trace seconds --
+# slurmdbd records ends asynchronously: wait until it has every job's end
+for ((i = 0; i < 60; i++)); do
+	sacct -n -X -D -P -j "$ids" -o End 2>/dev/null | grep -q Unknown || break
+	sleep 0.5
+done
 tr_s() { awk -v t="$1" -v z="$t0" -v f="$scale" 'BEGIN { printf "%d", (t - z) * f }'; }
-echo "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,preempted" >"$out"
+known() { case $1 in ''|Unknown|None) return 1 ;; esac; }
+echo "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,preempted,eligible_s" >"$out"
 for ((k = 1; k <= n; k++)); do
-	runs=$(sacct -n -X -D -P -j "${id[k]}" -o Start,End,State 2>/dev/null || true)
+	runs=$(sacct -n -X -D -P -j "${id[k]}" -o Start,End,State,Eligible 2>/dev/null || true)
 	nr=$(grep -c . <<<"$runs" || true)
+	team=${row_team[k]}
+	[ "$account_teams" = 1 ] && team=${acct[$team]}
 	i=0 any=0
-	while IFS='|' read -r st en state; do
-		[ -z "$st" ] && continue
+	while IFS='|' read -r st en state el; do
+		[ -z "$st$en$state" ] && continue
 		i=$((i + 1))
-		case $st in Unknown|None) continue ;; esac
-		[ "$en" = Unknown ] && en=$(date +%FT%T)
-		# a preempted run of a resumable job that ran again later kept its
-		# work (checkpoint): 2; otherwise it was lost: 1
-		p=0
-		case $state in
-		PREEMPTED*|REQUEUE*)
-			p=1
-			[ "${row_res[k]}" = yes ] && [ "$i" -lt "$nr" ] && p=2 ;;
-		esac
-		echo "$k,${row_team[k]},${row_gpus[k]},${row_mr[k]},${row_sub[k]},$(tr_s "$(date -d "$st" +%s)"),$(tr_s "$(date -d "$en" +%s)"),$p" >>"$out"
+		s= e= p=0 ev=
+		known "$el" && ev=$(tr_s "$(date -d "$el" +%s)")
+		# not before the job's (scaled) submit time: its first eligibility
+		[ -n "$ev" ] && [ "$ev" -lt "${row_sub[k]%.*}" ] && ev=${row_sub[k]%.*}
+		if known "$st"; then
+			[ "$en" = Unknown ] && en=$(date +%FT%T)
+			s=$(tr_s "$(date -d "$st" +%s)") e=$(tr_s "$(date -d "$en" +%s)")
+			# a run cancelled while pending is recorded with start =
+			# end and may be eligible after it: no demand, no run
+			[ -n "$ev" ] && [ "$ev" -gt "$s" ] && ev=$s
+			# a preempted run of a resumable job that ran again later
+			# kept its work (checkpoint): 2; otherwise it was lost: 1
+			case $state in
+			PREEMPTED*|REQUEUE*)
+				p=1
+				[ "${row_res[k]}" = yes ] && [ "$i" -lt "$nr" ] && p=2 ;;
+			esac
+		else	# never started: a pending span, until it left the queue
+			known "$en" && e=$(tr_s "$(date -d "$en" +%s)")
+		fi
+		echo "$k,$team,${row_gpus[k]},${row_mr[k]},${row_sub[k]},$s,$e,$p,$ev" >>"$out"
 		any=1
 	done <<<"$runs"
-	[ $any = 1 ] || echo "$k,${row_team[k]},${row_gpus[k]},${row_mr[k]},${row_sub[k]},,,0" >>"$out"
+	[ $any = 1 ] || echo "$k,$team,${row_gpus[k]},${row_mr[k]},${row_sub[k]},,,0," >>"$out"
 done
 rm -rf "$ckpt"
 echo "replay: segments written to $out" >&2

@@ -121,8 +121,8 @@ int sb_contract_parse_tag(const char *s, struct sb_contract *out);
  * sb_contract_format() writes it is decided from its min_runtime field in
  * a few comparisons; anything else goes through sb_contract_parse_tag().
  * Return: 1 allocated, 0 unallocated, -1 no valid tag (missing or
- * damaged; a damaged tag whose min_runtime field is well formed is read
- * from that field).
+ * damaged): always what sb_contract_parse_tag() decides (fuzzed:
+ * test/fuzz/fuzz-contract-tag.c).
  */
 int sb_contract_tag_allocated(const char *s);
 

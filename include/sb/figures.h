@@ -16,7 +16,9 @@
  * Definitions, per association and over its whole subtree (as sshare's
  * RawUsage), in TRES-seconds, over [from, to) cut into slots of @slot
  * seconds (the last may be shorter); slot k is [s_k, e_k):
- *   delivered_k   sum over ALLOCATED segments of tres x |[start, end) ∩ slot|
+ *   delivered_k   sum over ALLOCATED segments of tres x |[start, end') ∩ slot|
+ *                 where end' = end - suspended seconds (sb_run_charged_to:
+ *                 suspended time holds no GPU time and is not charged)
  *   unallocated_k sum over UNALLOCATED segments of the same: occupancy that
  *                 no budget paid for;
  *   demand_k      sum over ALLOCATED segments of tres x |[eligible, end) ∩
@@ -29,7 +31,7 @@
  *   capped_k      min(delivered_k, owed_k): what was delivered of what was
  *                 owed, so a surplus in one slot does not hide a shortfall
  *                 in another.
- * Totals are sums over the slots; the ratio a report shows is
+ * Totals are sums over the slots; the ratio a report shows (sb_fig_ratio) is
  * capped / owed (1 when nothing is owed).  "All teams" is
  * sum(capped) / sum(owed) over the teams a report lists (the budgets
  * that hold jobs), each team's capped computed on its own: a parent's
@@ -57,12 +59,30 @@ struct sb_fig_seg {
 				 * (pending), >= 0 */
 	bool allocated;		/* min runtime > 0 (sb_contract_of_job) */
 	int64_t eligible, start, end;	/* seconds, see above */
+	int64_t suspended;	/* seconds of the run spent suspended (scontrol
+				 * suspend): not delivered, as the ledger does
+				 * not charge them; the run is delivered over
+				 * [start, sb_run_charged_to(start, suspended,
+				 * end)) */
 };
 
 /* Figures of one association (subtree) over a span, TRES-seconds. */
 struct sb_fig {
 	double delivered, unallocated, demand, quota, owed, capped;
 };
+
+/* The slot owed is capped in, seconds: an hour ("owed = quota, capped
+ * hourly by actual demand", the project's measure).  Reports that cut a span into steps of whole hours
+ * sum these slots, so their figures add up to the span's. */
+#define SB_FIG_SLOT 3600
+
+/*
+ * sb_fig_ratio - what a report shows as delivered/owed: capped / owed, 1
+ * when nothing is owed (a budget that asked for nothing lacks nothing);
+ * 0..1.  For all budgets, give the sums over the top-level budgets.
+ * @f NULL: 1.
+ */
+double sb_fig_ratio(const struct sb_fig *f);
 
 /*
  * sb_fig_nslots - the number of slots of @slot seconds in [@from, @to)

@@ -60,6 +60,11 @@ struct sb_preempt_job {
 				 * standing as of now); for a preemptor, the
 				 * priority it is queued with */
 	uint64_t tres;		/* charged TRES allocated (GPUs), >= 0 */
+	int64_t suspended;	/* seconds of the current run spent suspended
+				 * (scontrol suspend) up to the time of the
+				 * question, >= 0 (negative counts as 0); 0
+				 * for a pending preemptor.  Suspended time is
+				 * neither run nor protection (issue 12) */
 };
 
 /* The answer of sb_preempt_check(); SB_PREEMPT_YES is 0. */
@@ -99,10 +104,33 @@ bool sb_preempt_static(const struct sb_contract *preemptor,
 
 /*
  * sb_preempt_protected_until - the first second at which @job may be
- * preempted: start + min_runtime for an allocated job, start for an
- * unallocated one (saturating, never overflows).
+ * preempted: start + min_runtime + suspended for an allocated job (a
+ * suspended job is not running, so its slice is pushed back by the time it
+ * was suspended), start for an unallocated one (saturating, never
+ * overflows).
  */
 int64_t sb_preempt_protected_until(const struct sb_preempt_job *job);
+
+/*
+ * sb_run_seconds - seconds @job's current run has really run at @now:
+ * now - start - suspended, clamped to >= 0 (a pending job, or one still
+ * suspended since its start, has run 0 s).  This is what a job is charged
+ * and what a preemption loses; suspended time holds no GPU time.
+ */
+int64_t sb_run_seconds(const struct sb_preempt_job *job, int64_t now);
+
+/*
+ * sb_run_charged_to - the end of the run segment to offer the accrual
+ * (sb_accrual_charge(), sb/ledger.h) for a run that started at @start,
+ * was suspended @suspended seconds in all and is observed at @to (now, or
+ * its end): @start + run seconds, i.e. max(@start, @to - @suspended).
+ * Offering [start, sb_run_charged_to()) charges exactly the seconds the
+ * job ran, however many suspensions there were and however often it is
+ * offered; the ledger files them from the start of the run on (the
+ * suspended time is moved to the end, so the usage may sit up to
+ * @suspended seconds earlier in the window than it ran).  Saturating.
+ */
+int64_t sb_run_charged_to(int64_t start, int64_t suspended, int64_t to);
 
 /*
  * sb_preempt_check - may the pending @preemptor take @victim's resources at
@@ -134,7 +162,8 @@ enum sb_preempt_action sb_preempt_action(const struct sb_preempt_policy *pol,
  *   bits 10-30 the victim's current priority level (sb/priority.h), lowest
  *              standing first;
  *   bits 0-9   work lost, floor(8 * log2(1 + TRES-seconds of the current
- *              run)) capped at 1023: least work lost first.
+ *              run, sb_run_seconds())) capped at 1023: least work lost
+ *              first.
  * Slurm sorts candidates by this key ascending (PREEMPT_DATA_PRIO).
  */
 uint32_t sb_preempt_victim_key(const struct sb_preempt_job *victim,

@@ -95,6 +95,26 @@ uint32_t sb_priority_job(const struct sb_standing *st, uint32_t assoc_index,
 			 bool allocated, uint32_t in_team_prio);
 
 /*
+ * sb_priority_admin_in_team - the in-team priority an administrator's
+ * `scontrol update jobid=X priority=N` (or `sbatch --priority=N`) stands
+ * for (issue 12, kind 6).  Slurm would store N as the job's priority,
+ * which throws away the tier and the standing: a small N put an allocated
+ * job below every unallocated one and made it unable to preempt, a large
+ * N lifted an unallocated job above allocated ones.  Instead N is read as
+ * the job's in-team part: the job keeps its tier and its budget's
+ * standing, and moves only among its own budget's jobs:
+ *
+ *     in_team = min(N, SB_PRIO_TEAM_MAX)
+ *
+ * so 1..1023 set the in-team priority exactly (512 is a job without
+ * --nice; smaller goes after its team's ordinary jobs, larger before) and
+ * any N >= 1023 pins the job first within its budget.  N = 0 (hold) and
+ * 0xFFFFFFFF (Slurm's "recompute") never reach here; they give 0 and
+ * SB_PRIO_TEAM_MAX.
+ */
+uint32_t sb_priority_admin_in_team(uint32_t admin_prio);
+
+/*
  * sb_priority_decode - split @prio into its parts.
  * Return: SB_OK; SB_EINVAL (NULL @out, or a level of 0: a priority not made
  * here, such as 0 for a held job or one set by an administrator).

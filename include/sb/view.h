@@ -55,8 +55,11 @@ bool sb_contract_job_allocated(const char *tag);
 
 /*
  * sb_committed_rest - TRES-seconds of @job's minimum runtime not yet run at
- * @now: tres x (start + min_runtime - now) for an allocated job that has
+ * @now: tres x (start + min_runtime + suspended - now), i.e. tres x
+ * (sb_preempt_protected_until() - now), for an allocated job that has
  * started (start <= now) and is inside its minimum runtime; 0 otherwise.
+ * While a job is suspended its rest stays the same (suspended grows with
+ * now).
  * Counted as committed usage: protected from preemption, it will be
  * charged unless the job ends early.
  */

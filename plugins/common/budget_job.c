@@ -25,6 +25,25 @@ uint64_t budget_job_tres(const job_record_t *job_ptr, int pos)
 	return (v == NO_CONSUME_VAL64 || v == INFINITE64) ? 0 : v;
 }
 
+time_t budget_job_suspended(const job_record_t *job_ptr, time_t now)
+{
+	time_t s;
+
+	if (!job_ptr->start_time)
+		return 0;
+	if (IS_JOB_SUSPENDED(job_ptr) && job_ptr->suspend_time)
+		s = job_ptr->tot_sus_time +
+		    (now > job_ptr->suspend_time ?
+		     now - job_ptr->suspend_time : 0);
+	else if (!IS_JOB_RUNNING(job_ptr) && job_ptr->suspend_time &&
+		 job_ptr->end_time == job_ptr->suspend_time)
+		s = job_ptr->end_time - job_ptr->start_time -
+		    job_ptr->pre_sus_time;
+	else
+		s = job_ptr->tot_sus_time;
+	return s > 0 ? s : 0;
+}
+
 void budget_job_party(const job_record_t *job_ptr, int pos,
 		      struct sb_preempt_party *p)
 {
@@ -32,6 +51,7 @@ void budget_job_party(const job_record_t *job_ptr, int pos,
 	p->job.start = job_ptr->start_time;
 	p->job.priority = job_ptr->priority;
 	p->job.tres = budget_job_tres(job_ptr, pos);
+	p->job.suspended = budget_job_suspended(job_ptr, time(NULL));
 	p->index = SB_NONE;
 	p->in_grace = job_ptr->preempt_time != 0;
 }

@@ -41,9 +41,19 @@ int budget_job_contract(const job_record_t *job_ptr, struct sb_contract *c);
 uint64_t budget_job_tres(const job_record_t *job_ptr, int pos);
 
 /*
+ * budget_job_suspended - seconds the job's current run has spent suspended
+ * (scontrol suspend) up to @now, or up to its end once it ended: Slurm's
+ * tot_sus_time, plus the suspension going on (now - suspend_time, the time
+ * it was last suspended).  A job that ended while suspended has end_time =
+ * suspend_time and had run pre_sus_time: end - start - pre_sus_time.
+ * 0 for a job that has not started.  A requeue clears the three fields.
+ */
+time_t budget_job_suspended(const job_record_t *job_ptr, time_t now);
+
+/*
  * budget_job_party - one side of a preemption question (sb/view.h): the
  * contract, start of the current run, current priority, charged TRES at
- * @pos, in_grace = a preemption of the job has begun (preempt_time set).
+ * @pos, time suspended up to now (budget_job_suspended()), in_grace = a preemption of the job has begun (preempt_time set).
  * The tree index is SB_NONE: only priority/budget, which owns the tree,
  * knows it.
  */

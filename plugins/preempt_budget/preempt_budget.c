@@ -62,7 +62,7 @@
  * plugins' mutexes are never held together: this plugin copies what it
  * needs out of its state_lock before calling the table.
  */
-#define _GNU_SOURCE	/* dladdr, RTLD_NODELETE */
+#define _GNU_SOURCE	/* dladdr, RTLD_NODELETE, pthread_setname_np */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
@@ -520,12 +520,15 @@ static void tick_read(const struct sb_budget_ops *o,
 				w->wake++;
 			continue;
 		}
+		if (IS_JOB_SUSPENDED(job_ptr) && committing)
+			o->commit_job(job_ptr);	/* its slice waits for it */
 		if (!IS_JOB_RUNNING(job_ptr))
 			continue;
 		if (committing)
 			o->commit_job(job_ptr);
 		(void)budget_job_contract(job_ptr, &j.contract);
 		j.start = job_ptr->start_time;
+		j.suspended = budget_job_suspended(job_ptr, now);
 		until = sb_preempt_protected_until(&j);
 		if (until > last && until <= now) {
 			debug("%s: %pJ ran its min runtime (%lld s): "
@@ -624,6 +627,7 @@ static void tick_act(const struct tick_action *a,
 			return;
 		(void)budget_job_contract(job_ptr, &j.contract);
 		j.start = job_ptr->start_time;
+		j.suspended = budget_job_suspended(job_ptr, now);
 		if (now < sb_repair_release_at(pol, &j))
 			return;
 		release_for_repair(job_ptr, node_ptr->name, node_ptr->reason,
@@ -735,6 +739,8 @@ static void *tick_loop(void *arg)
 	unsigned my_gen;
 
 	(void)arg;
+	/* seen in top -H, ps -L, /proc/PID/task/TID/comm (15 chars max) */
+	(void)pthread_setname_np(pthread_self(), "sb_preempt_tick");
 	slurm_mutex_lock(&state_lock);
 	my_gen = generation;
 	while (!stop_thread && my_gen == generation) {

@@ -31,6 +31,7 @@
  * orders a user's jobs within their association and never lifts them above
  * another team's.
  */
+#define _GNU_SOURCE	/* pthread_setname_np */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -103,7 +104,8 @@ struct ended_job {
 	uint32_t job_id, assoc_id;
 	bool allocated;
 	double tres;
-	time_t start, end;
+	time_t start, end;	/* end: start + the seconds it ran, suspended
+				 * time left out (sb_run_charged_to()) */
 };
 static struct ended_job *ended;
 static size_t ended_n, ended_cap;
@@ -130,6 +132,33 @@ static uint32_t job_in_team(const job_record_t *job_ptr)
 	if (v > SB_PRIO_TEAM_MAX)
 		v = SB_PRIO_TEAM_MAX;
 	return (uint32_t)v;
+}
+
+/*
+ * An administrator's priority (scontrol update priority=N, sbatch
+ * --priority; Slurm stores N and sets direct_set_prio): read N as the
+ * job's in-team part (sb_priority_admin_in_team()) and keep that in the
+ * job's nice, from which the in-team priority is read (Slurm resets nice
+ * when an administrator sets a priority, and ignores nice changes while
+ * direct_set_prio is set).  Then direct_set_prio is cleared: the job's
+ * tier and its budget's standing apply again at every recalculation, and
+ * the next administrator's change sets the flag again.  Job write lock
+ * held.
+ */
+static void adopt_admin_priority(job_record_t *job_ptr)
+{
+	uint32_t n = job_ptr->priority, t;
+
+	if (!job_ptr->direct_set_prio || n == 0 || n == INFINITE ||
+	    !job_ptr->details)
+		return;
+	t = sb_priority_admin_in_team(n);
+	job_ptr->details->nice = NICE_OFFSET + SB_PRIO_TEAM_DEFAULT - t;
+	job_ptr->direct_set_prio = 0;
+	info("%s: %pJ: administrator's priority %u read as in-team priority "
+	     "%u: its tier (%s) and its budget's standing are kept",
+	     plugin_type, job_ptr, n, t,
+	     job_allocated(job_ptr) ? "allocated" : "unallocated");
 }
 
 /* The job's priority from the current standing.  state_lock held. */
@@ -200,6 +229,9 @@ static void accrue_job(job_record_t *job_ptr, time_t now, int pos)
 		return;
 	if (to > now)
 		to = now;
+	/* suspended time is not charged: offer the seconds it ran */
+	to = sb_run_charged_to(job_ptr->start_time,
+			       budget_job_suspended(job_ptr, to), to);
 	if (to <= job_ptr->start_time)
 		return;
 	if (sb_tree_index(tree, job_ptr->assoc_id, &idx) != SB_OK)
@@ -216,7 +248,8 @@ static void accrue_job(job_record_t *job_ptr, time_t now, int pos)
 }
 
 /*
- * Add a running job's committed usage at @now to the view
+ * Add a running (or suspended: its slice waits for it) job's committed
+ * usage at @now to the view
  * (sb_view_commit(): nothing for unallocated jobs or jobs past their
  * minimum runtime).  Job read lock and state_lock held.
  */
@@ -225,7 +258,8 @@ static void commit_job(const job_record_t *job_ptr, time_t now)
 	struct sb_preempt_party p;
 	uint32_t idx;
 
-	if (!IS_JOB_RUNNING(job_ptr) || !view.tree ||
+	if (!(IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)) ||
+	    !view.tree ||
 	    sb_tree_index(tree, job_ptr->assoc_id, &idx) != SB_OK)
 		return;
 	budget_job_party(job_ptr, tres_pos, &p);
@@ -422,7 +456,9 @@ static void rebuild_from(List jobs, time_t now, int tres_id)
 		(void)sb_contract_of_job(j->admin_comment, false, &c);
 		if (sb_accrual_charge(accrual, ledger, j->jobid, idx,
 				      c.allocated, (double)cnt, j->start,
-				      j->end, &charged) == SB_OK) {
+				      sb_run_charged_to(j->start, j->suspended,
+							j->end),
+				      &charged) == SB_OK) {
 			n++;
 			total += charged;
 		}
@@ -712,8 +748,11 @@ static void recalc(void)
 		/* Running jobs too: preempt/budget compares a preemptor
 		 * with the victim's *current* priority. */
 		if (!(IS_JOB_PENDING(job_ptr) || IS_JOB_RUNNING(job_ptr)) ||
-		    job_ptr->priority == 0 || job_ptr->direct_set_prio)
+		    job_ptr->priority == 0)
 			continue;
+		adopt_admin_priority(job_ptr);
+		if (job_ptr->direct_set_prio)
+			continue;	/* no details: left as set */
 		prio = job_priority(job_ptr);
 		if (prio != job_ptr->priority) {
 			job_ptr->priority = prio;
@@ -754,6 +793,8 @@ static void recalc(void)
 static void *calc_loop(void *arg)
 {
 	(void)arg;
+	/* seen in top -H, ps -L, /proc/PID/task/TID/comm (15 chars max) */
+	(void)pthread_setname_np(pthread_self(), "sb_prio_calc");
 	slurm_mutex_lock(&state_lock);
 	while (!stop_thread) {
 		struct timespec ts = { .tv_sec = time(NULL) + cfg.calc_period };
@@ -872,6 +913,8 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	uint32_t prio;
 
 	(void)last_prio;
+	if (job_ptr->direct_set_prio && job_ptr->priority > 1)
+		adopt_admin_priority(job_ptr);
 	if (job_ptr->direct_set_prio && job_ptr->priority > 1)
 		return job_ptr->priority;
 	slurm_mutex_lock(&state_lock);
@@ -1000,7 +1043,10 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 		   job_ptr->tres_alloc_cnt[tres_pos] != NO_CONSUME_VAL64) ?
 		  (double)job_ptr->tres_alloc_cnt[tres_pos] : 0;
 	e->start = job_ptr->start_time;
-	e->end = job_ptr->end_time;
+	e->end = sb_run_charged_to(job_ptr->start_time,
+				   budget_job_suspended(job_ptr,
+							job_ptr->end_time),
+				   job_ptr->end_time);
 	slurm_mutex_unlock(&state_lock);
 }
 

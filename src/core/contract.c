@@ -187,16 +187,45 @@ int sb_contract_tag_allocated(const char *s)
 	const char *p;
 
 	if (s && !strncmp(s, pre, sizeof(pre) - 1)) {
+		int allocated = -1, digits = 0;
+
+		/* Only a tag exactly as sb_contract_format() writes it is
+		 * decided here: 0 or a number without leading zeros (at most
+		 * 9 digits, far below SB_DURATION_MAX), ",resumable=yes|no",
+		 * ",allocated=" agreeing with the number, then the end or a
+		 * space.  Anything else takes the full parse, so the answer
+		 * is always the full parse's. */
 		p = s + sizeof(pre) - 1;
-		/* sb_contract_format writes 0 or a number without leading
-		 * zeros, then ',' */
-		if (p[0] == '0' && p[1] == ',')
-			return 0;
-		if (p[0] >= '1' && p[0] <= '9') {
-			while (*p >= '0' && *p <= '9')
+		if (p[0] == '0') {
+			allocated = 0;
+			p++;
+		} else if (p[0] >= '1' && p[0] <= '9') {
+			while (*p >= '0' && *p <= '9' && digits < 8) {
 				p++;
-			if (*p == ',')
-				return 1;
+				digits++;
+			}
+			/* 8 digits or more may exceed SB_DURATION_MAX */
+			allocated = digits <= 7 ? 1 : -1;
+		}
+		if (allocated >= 0 && !strncmp(p, ",resumable=", 11)) {
+			p += 11;
+			if (!strncmp(p, "yes", 3))
+				p += 3;
+			else if (!strncmp(p, "no", 2))
+				p += 2;
+			else
+				allocated = -1;
+			if (allocated >= 0 && !strncmp(p, ",allocated=", 11)) {
+				p += 11;
+				if (allocated == 1 && !strncmp(p, "yes", 3))
+					p += 3;
+				else if (allocated == 0 && !strncmp(p, "no", 2))
+					p += 2;
+				else
+					allocated = -1;
+				if (allocated >= 0 && (*p == '\0' || *p == ' '))
+					return allocated;
+			}
 		}
 	}
 	if (sb_contract_parse_tag(s, &c) != SB_OK)

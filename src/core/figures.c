@@ -6,12 +6,20 @@
 
 #include "sb/error.h"
 #include "sb/figures.h"
+#include "sb/preempt.h"
 
 size_t sb_fig_nslots(int64_t from, int64_t to, int64_t slot)
 {
 	if (to <= from || slot <= 0)
 		return 0;
 	return (size_t)((to - from + slot - 1) / slot);
+}
+
+double sb_fig_ratio(const struct sb_fig *f)
+{
+	if (!f || !(f->owed > 0))
+		return 1;
+	return f->capped / f->owed;
 }
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -73,7 +81,8 @@ int sb_figures(const struct sb_tree *tree, const struct sb_fig_seg *segs,
 		}
 		if (s->start)
 			spread((s->allocated ? del : una) + row, s->start,
-			       end, from, to, slot, s->tres);
+			       sb_run_charged_to(s->start, s->suspended, end),
+			       from, to, slot, s->tres);
 		if (s->allocated && s->eligible)
 			spread(dem + row, s->eligible, end, from, to, slot,
 			       s->tres);

@@ -25,12 +25,37 @@ bool sb_preempt_static(const struct sb_contract *preemptor,
 int64_t sb_preempt_protected_until(const struct sb_preempt_job *job)
 {
 	int64_t mr = job->contract.allocated ? job->contract.min_runtime : 0;
+	int64_t sus = job->suspended > 0 ? job->suspended : 0;
 
 	if (mr < 0)
 		mr = 0;
+	if (!job->contract.allocated)
+		sus = 0;
+	if (mr > INT64_MAX - sus)
+		return INT64_MAX;
+	mr += sus;
 	if (job->start > INT64_MAX - mr)
 		return INT64_MAX;
 	return job->start + mr;
+}
+
+int64_t sb_run_charged_to(int64_t start, int64_t suspended, int64_t to)
+{
+	if (suspended < 0)
+		suspended = 0;
+	if (to <= start)
+		return start;
+	/* to - start > 0 cannot overflow below; compare the span, not to - s */
+	if ((uint64_t)to - (uint64_t)start <= (uint64_t)suspended)
+		return start;
+	return to - suspended;
+}
+
+int64_t sb_run_seconds(const struct sb_preempt_job *job, int64_t now)
+{
+	if (!job)
+		return 0;
+	return sb_run_charged_to(job->start, job->suspended, now) - job->start;
 }
 
 enum sb_preempt_action sb_preempt_action(const struct sb_preempt_policy *pol,
@@ -102,7 +127,7 @@ uint32_t sb_preempt_victim_key(const struct sb_preempt_job *victim,
 {
 	struct sb_priority_parts parts;
 	uint32_t level = 0;
-	double ran = (double)now - (double)victim->start;
+	double ran = (double)sb_run_seconds(victim, now);
 
 	if (sb_priority_decode(victim->priority, &parts) == SB_OK)
 		level = parts.level;

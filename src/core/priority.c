@@ -31,6 +31,11 @@ uint32_t sb_priority_compose(bool allocated, uint32_t level, uint32_t in_team)
 	       level << SB_PRIO_LEVEL_SHIFT | in_team << SB_PRIO_TEAM_SHIFT;
 }
 
+uint32_t sb_priority_admin_in_team(uint32_t admin_prio)
+{
+	return admin_prio > SB_PRIO_TEAM_MAX ? SB_PRIO_TEAM_MAX : admin_prio;
+}
+
 uint32_t sb_priority_job(const struct sb_standing *st, uint32_t assoc_index,
 			 bool allocated, uint32_t in_team_prio)
 {

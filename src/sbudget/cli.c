@@ -1,12 +1,13 @@
 /*
- * cli.c - sbudget's command grammar and value parsers (no Slurm).
+ * cli.c - sbudget's command grammar and value parsers (no Slurm); points in
+ * time and the span are in span.c.
  *
  *   sbudget [OPTIONS] show|list budget [where] [account=A[,B]] [user=U[,V]]
- *                                      [window=TIME] [format=F[%W],...]
+ *                  [start=WHEN] [end=WHEN] [window=TIME] [format=F[%W],...]
  *   sbudget [OPTIONS] modify budget where account=A [user=U] set share=N
  *   sbudget [OPTIONS] show|list job JOBID [format=...]
- *   sbudget [OPTIONS] report [account=...] [window=TIME] [step=TIME]
- *                            [plot=FILE.svg] [format=...]
+ *   sbudget [OPTIONS] report [account=...] [start=WHEN] [end=WHEN]
+ *                  [window=TIME] [step=TIME] [plot=FILE.svg] [format=...]
  *   sbudget [OPTIONS] metrics [window=TIME]
  *   OPTIONS: -p -P -n -i -Q --parsable --parsable2 --noheader --immediate
  *            --quiet --json -h --help -V --version (anywhere, as sacctmgr)
@@ -58,6 +59,8 @@ static const char *const k_account[] = { "account", "accounts", "acct",
 static const char *const k_user[] = { "user", "users", NULL };
 static const char *const k_share[] = { "share", "shares", "fairshare",
 					"rawshares", NULL };
+static const char *const k_start[] = { "start", "starttime", "from", NULL };
+static const char *const k_end[] = { "end", "endtime", "to", NULL };
 
 int sbc_parse_share(const char *s, uint32_t *out, char *msg, size_t msglen)
 {
@@ -319,6 +322,18 @@ static int apply_kv(struct sbc_cmd *cmd, enum clause cl, const char *word,
 		return sbc_parse_window("window", val, &cmd->window, msg,
 					msglen);
 	}
+	if (is_one_of(key, k_start) || is_one_of(key, k_end)) {
+		bool start = is_one_of(key, k_start);
+		struct sbc_time *t = start ? &cmd->start : &cmd->end;
+
+		if (v != SBC_SHOW_BUDGET && v != SBC_REPORT)
+			goto not_here;
+		if (t->set)
+			return fail(msg, msglen, "%s given twice",
+				    start ? "start" : "end");
+		return sbc_parse_time(start ? "start" : "end", val, t, msg,
+				      msglen);
+	}
 	if (!strcasecmp(key, "step")) {
 		if (v != SBC_REPORT)
 			goto not_here;
@@ -539,6 +554,9 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 	    cmd->step > cmd->window)
 		return fail(msg, msglen, "step is longer than the window; give"
 			    " a step at most as long as window=");
+	if (cmd->start.set && cmd->end.set && cmd->window)
+		return fail(msg, msglen, "start=, end= and window= given: give "
+			    "at most two of them (window= is end - start)");
 	return 0;
 }
 

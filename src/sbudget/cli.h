@@ -1,8 +1,9 @@
 /*
  * src/sbudget/cli.h - the parts of sbudget that need no Slurm: the command
- * grammar, value parsers, the figures (owed, delivered, unallocated) and the
- * output formats (table, parsable, JSON, Prometheus, SVG).  Unit-tested in
- * test/unit/sbudget-test.c; the Slurm glue is in sbudget.c.
+ * grammar, value parsers, the span of the figures and the output formats
+ * (table, parsable, JSON, Prometheus, SVG).  Unit-tested in
+ * test/unit/sbudget-test.c; the figures themselves are the core's
+ * (sb/figures.h), the Slurm glue is in sbudget.h and the files it lists.
  *
  * Naming: sbc_ for this library.  Functions that refuse user input write a
  * sentence naming the value and saying what is accepted into @msg.
@@ -47,6 +48,17 @@ struct sbc_field_req {
 	int width;		/* from "Name%W": > 0 fixed width, 0 = auto */
 };
 
+/*
+ * A point in time as typed in start=/end=: absolute (seconds since the
+ * epoch) or relative to the moment of the command (now + @value, @value
+ * <= 0 for the past).  Resolved with sbc_time_at().
+ */
+struct sbc_time {
+	bool set;		/* given on the command line */
+	bool relative;		/* "now", "now-2hours" */
+	int64_t value;		/* epoch seconds, or seconds from now */
+};
+
 struct sbc_cmd {
 	enum sbc_verb verb;
 	enum sbc_style style;
@@ -67,6 +79,8 @@ struct sbc_cmd {
 	/* window=TIME step=TIME: 0 = not given */
 	int64_t window;
 	int64_t step;
+	/* start=WHEN end=WHEN (show budget, report): the span's ends */
+	struct sbc_time start, end;
 	char plot[4096];	/* plot=FILE.svg; "" = none */
 	size_t nfields;
 	struct sbc_field_req fields[SBC_MAX_FIELDS];
@@ -93,6 +107,38 @@ int sbc_parse_share(const char *s, uint32_t *out, char *msg, size_t msglen);
  */
 int sbc_parse_window(const char *what, const char *s, int64_t *out, char *msg,
 		     size_t msglen);
+
+/*
+ * sbc_parse_time - a point in time for start=/end=, as Slurm's commands
+ * take it (sacct -S, sreport start=), a little stricter:
+ *   YYYY-MM-DD[THH:MM[:SS]]   local time (fields in range);
+ *   now[{+|-}COUNT[UNIT]]     UNIT seconds (the default), minutes, hours,
+ *                             days or weeks (singular too);
+ *   utsSECONDS                Unix time (seconds since the epoch).
+ * A bare number is refused with a hint (write uts<N> for Unix time).  No
+ * clock is read: "now" is kept relative (struct sbc_time).  @what names
+ * the key in messages.  Return 0, or -1 with @msg set.
+ */
+int sbc_parse_time(const char *what, const char *s, struct sbc_time *out,
+		   char *msg, size_t msglen);
+
+/* sbc_time_at - @t resolved at @now: epoch seconds (@now for an unset @t). */
+int64_t sbc_time_at(const struct sbc_time *t, int64_t now);
+
+/*
+ * sbc_span - the span [@from, @to) of the figures of @cmd at @now:
+ *   start= and end=          [start, end)
+ *   start= (and window=)     [start, start + window), window default: up
+ *                            to @now (without window=)
+ *   end= (and window=)       [end - window, end), window default @lookback
+ *   window= or nothing       [now - window, now), window default @lookback
+ * Giving all three is refused.  Refused too: an empty or inverted span, an
+ * end after @now (the figures of the future are unknown), a span longer
+ * than 365 days, a report step longer than the span.
+ * Return 0, or -1 with @msg naming the values.
+ */
+int sbc_span(const struct sbc_cmd *cmd, int64_t now, int64_t lookback,
+	     int64_t *from, int64_t *to, char *msg, size_t msglen);
 
 /*
  * sbc_parse_jobid - a job id: decimal, 1..4294967293 (below Slurm's NO_VAL);
@@ -141,58 +187,6 @@ int sbc_parse_system_comment(const char *s, struct sbc_preempt_note *out);
 struct sb_config;
 int sbc_budget_conf_parse(const char *text, struct sb_config *cfg, char *msg,
 			  size_t msglen);
-
-/* -------------------------------------------------------------- figures */
-
-/*
- * One run segment (or pending span) of a job, from slurmdbd's records and,
- * for live jobs, slurmctld's.  Times are seconds since the epoch.
- *   eligible: when it started to ask (0 = never eligible: no demand)
- *   start:    when it started running (0 = never started in this record)
- *   end:      when the record ended (0 = still open: counts until `now`)
- *   tres:     charged TRES it holds (running) or asks for (pending)
- */
-struct sbc_seg {
-	uint32_t assoc_id;
-	uint32_t job_id;
-	int64_t eligible, start, end;
-	double tres;
-	bool allocated;
-};
-
-/*
- * Figures of one association over [from, to), in TRES-seconds, each over
- * its whole subtree (as sshare's RawUsage):
- *   delivered    allocated occupancy: sum over allocated segments of
- *                tres x seconds running inside the window;
- *   unallocated  the same for unallocated (min runtime 0) segments;
- *   demand       allocated demand: tres x seconds between eligibility and
- *                end (pending or running) inside the window;
- *   quota        entitled fraction x capacity x window length;
- *   owed         sum over slots of min(entitled x capacity x slot length,
- *                demand in the slot): the quota capped by demand, slot by
- *                slot (MISSION.md: "owed = quota, capped hourly by demand").
- */
-struct sbc_fig {
-	double delivered, unallocated, demand, quota, owed;
-};
-
-/*
- * sbc_figures - compute figures over [@from, @to) in slots of @slot seconds
- * (the last one may be shorter), @capacity TRES in the cluster, @now for open
- * segments.  Segments of associations not in @tree are ignored (counted in
- * *@unknown when not NULL).
- * @total:  out, nassoc entries, over the whole interval.
- * @series: out, may be NULL: nassoc * nslots entries, row-major by
- *          association index ([i * nslots + k]); sbc_nslots() tells nslots.
- * Return: 0; -1 on bad arguments (from >= to, slot <= 0, NULL tree/total,
- *         capacity < 0) or out of memory.
- */
-size_t sbc_nslots(int64_t from, int64_t to, int64_t slot);
-int sbc_figures(const struct sb_tree *tree, const struct sbc_seg *segs,
-		size_t nsegs, int64_t from, int64_t to, int64_t slot,
-		int64_t now, double capacity, struct sbc_fig *total,
-		struct sbc_fig *series, size_t *unknown);
 
 /* ---------------------------------------------------------- table output */
 

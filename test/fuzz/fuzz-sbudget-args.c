@@ -1,5 +1,6 @@
 /* fuzz-sbudget-args.c - sbudget's command grammar (sbc_parse_args: options,
- * show/modify/report clauses, where/set, format=, window=) and the
+ * show/modify/report clauses, where/set, format=, window=, start=/end=
+ * and the span they mean: sbc_span) and the
  * SystemComment note it reads back (sbc_parse_system_comment): never a
  * crash.  The input is split into argv words at newlines. */
 #include "fuzz.h"
@@ -10,6 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *s = fuzz_cstr(data, size), *argv[64], msg[512], *p;
 	struct sbc_preempt_note note;
 	struct sbc_cmd cmd;
+	int64_t from, to;
 	int argc = 0;
 
 	(void)sbc_parse_system_comment(s, &note);
@@ -24,7 +26,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		p = nl + 1;
 	}
 	argv[argc] = NULL;
-	(void)sbc_parse_args(argc, argv, &cmd, msg, sizeof(msg));
+	if (sbc_parse_args(argc, argv, &cmd, msg, sizeof(msg)) == 0)
+		(void)sbc_span(&cmd, INT64_C(1800000000), 86400, &from, &to,
+			       msg, sizeof(msg));
 	free(s);
 	return 0;
 }

@@ -6,6 +6,105 @@
 # Users created by contrib/cluster.sh, with their default accounts:
 #   sb-alice phys-a, sb-bob bio, sb-carol nobudget (RawShares 0), sb-dave phys-b
 WORK=${SB_CLUSTER_DIR:?}/work
+CTLD_LOG=$SB_CLUSTER_DIR/log/slurmctld.log
+
+# Waiting.  A test never sleeps a guessed time for something to happen: it
+# polls for the condition, with a timeout, and fails saying what it expected
+# and what it saw.  A sleep that is itself the observation (nothing may
+# happen for N seconds) says so in a comment where it is written.
+
+# now_ms - wall clock in milliseconds.
+now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
+
+# ms_of SECONDS - milliseconds in SECONDS (a decimal number: 3, 0.5).
+ms_of() { awk -v t="$1" 'BEGIN { printf "%d", t * 1000 }'; }
+
+# wait_for TIMEOUT WHAT CMD... - run CMD every 0.5 s until it succeeds.
+# After TIMEOUT seconds (may be fractional) fail, saying "waited Ts for
+# WHAT" and what CMD printed the last time (CMD may print what it saw).
+wait_for() {
+	local t=$1 what=$2 out='' end; shift 2
+	end=$(( $(now_ms) + $(ms_of "$t") ))
+	while :; do
+		out=$("$@" 2>&1) && return 0
+		[ "$(now_ms)" -ge "$end" ] && break
+		sleep 0.5
+	done
+	say "waited ${t}s for $what"
+	[ -z "$out" ] || say "last seen: $out"
+	return 1
+}
+
+# wait_eq TIMEOUT WHAT WANT CMD... - wait until CMD prints exactly WANT;
+# on timeout say what it printed last.
+wait_eq() {
+	local t=$1 what=$2; shift 2
+	wait_for "$t" "$what (expected '$1')" _prints "$@"
+}
+_prints() {
+	local want=$1 got; shift
+	got=$("$@" 2>/dev/null) || true
+	[ "$got" = "$want" ] && return 0
+	printf "'%s'\n" "$got"
+	return 1
+}
+
+# wait_until EPOCH WHY - sleep until the clock reads EPOCH (seconds): for a
+# condition that is time itself ("past its minimum runtime").  WHY is the
+# reason, for the reader.
+wait_until() {
+	local left
+	left=$(( $1 * 1000 - $(now_ms) ))
+	[ "$left" -gt 0 ] || return 0
+	sleep "$((left / 1000)).$(printf '%03d' $((left % 1000)))"
+}
+
+# Reading daemon logs: only what was written after the action.  Take a mark
+# before the action, then look at the lines written since.  LOG defaults to
+# slurmctld's log ($CTLD_LOG); slurmd and slurmdbd logs are in the same
+# directory ($SB_CLUSTER_DIR/log).
+
+# log_mark [LOG] - the log's current size in bytes (0 if it does not exist).
+log_mark() { stat -c %s "${1:-$CTLD_LOG}" 2>/dev/null || echo 0; }
+
+# log_since OFFSET [LOG] - the log's lines written after OFFSET.  A log now
+# shorter than OFFSET was replaced after the mark: all of it is new.
+log_since() {
+	local off=$1 log=${2:-$CTLD_LOG}
+	[ -f "$log" ] || return 0
+	[ "$(log_mark "$log")" -ge "$off" ] || off=0
+	tail -c +$((off + 1)) "$log"
+}
+
+# wait_log OFFSET REGEX [TIMEOUT] [LOG] - wait (default 15 s) until a line
+# written after OFFSET matches the extended REGEX; print the first such
+# line.  On timeout say what was expected and show the last lines written.
+wait_log() {
+	local off=$1 re=$2 t=${3:-15} log=${4:-$CTLD_LOG} end line
+	end=$(( $(now_ms) + $(ms_of "$t") ))
+	while :; do
+		# grep alone decides (in a pipeline, log_since killed by
+		# SIGPIPE after grep's first match would fail it under pipefail)
+		if line=$(grep -E -m 1 -- "$re" < <(log_since "$off" "$log")); then
+			printf '%s\n' "$line"
+			return 0
+		fi
+		[ "$(now_ms)" -ge "$end" ] && break
+		sleep 0.2
+	done
+	say "no line matching /$re/ in $(basename "$log") within ${t}s after offset $off; last lines written since:"
+	log_since "$off" "$log" | tail -n 8 | sed 's/^/      /' >&2
+	return 1
+}
+
+# no_log OFFSET REGEX [LOG] - no line written after OFFSET matches REGEX.
+no_log() {
+	local line
+	if line=$(grep -E -m 1 -- "$2" < <(log_since "$1" "${3:-$CTLD_LOG}")); then
+		say "unexpected line in $(basename "${3:-$CTLD_LOG}"): $line"
+		return 1
+	fi
+}
 
 # as USER CMD... - run a Slurm client as USER from the shared work directory.
 as() {
@@ -70,6 +169,7 @@ sacct_field() {
 		[ -n "$v" ] && { printf '%s\n' "$v"; return 0; }
 		sleep 0.5
 	done
+	say "job $1: no $2 in slurmdbd's record after 20 s"
 	return 1
 }
 
@@ -101,17 +201,55 @@ wait_ctld_saved() {
 	return 1
 }
 
-# set_budget_conf TEXT - replace budget.conf and reconfigure slurmctld.
+# set_budget_conf TEXT - replace budget.conf, reconfigure slurmctld, and wait
+# until both controller plugins have read the file again (each logs "read
+# PATH: settings", or that it keeps its previous settings; priority/budget
+# reads at its next cycle, preempt/budget within a second).  job_submit/budget
+# reads it at the next submission.
 set_budget_conf() {
+	local mark who
+	mark=$(log_mark)
 	printf '%s\n' "$1" > "$SB_CLUSTER_DIR/budget.conf"
 	scontrol reconfigure
-	sleep 1
+	for who in priority/budget preempt/budget; do
+		wait_log "$mark" "$who: (read .*budget\.conf: |keeping the previous settings|using the defaults)" 20 >/dev/null ||
+			{ say "$who did not read the new budget.conf"; return 1; }
+	done
+}
+
+# ended JOBID - the job's end time, epoch seconds (slurmctld's, else slurmdbd's).
+ended() {
+	local e
+	e=$(job_field "$1" EndTime)
+	case $e in ''|Unknown|None) e=$(sacct_field "$1" End) || return 1 ;; esac
+	date -d "$e" +%s
+}
+
+# wait_recalc_after EPOCH - wait until priority/budget has finished a
+# recalculation that began after EPOCH (whole seconds, as Slurm's times):
+# from then on its ledger, sshare's RawUsage and job priorities include
+# everything that happened before EPOCH + 1 (a job that ended, a new
+# association).  Seen as its ledger file saved at EPOCH + 2 or later: it
+# saves at the end of every cycle (CalcPeriod; every cycle for a tree this
+# small), and a cycle here takes milliseconds, so a save at EPOCH + 2 closes
+# a cycle that began after EPOCH + 1.
+wait_recalc_after() {
+	local f=$SB_CLUSTER_DIR/state/budget_ledger.json
+	wait_for 30 "priority/budget to save its ledger at $(date -d "@$(($1 + 2))" +%T) or later" \
+		_saved_since $(($1 + 2)) "$f"
+}
+_saved_since() {
+	local m
+	m=$(stat -c %Y "$2" 2>/dev/null) || { echo "no $2"; return 1; }
+	[ "$m" -ge "$1" ] || { echo "saved last at $(date -d "@$m" +%T)"; return 1; }
 }
 
 # ledger_charged JOBID - TRES-seconds the priority plugin charged the job, from
-# its saved ledger (written every CalcPeriod); waits one period first.
+# its saved ledger, once it has charged the job's end (wait_recalc_after).
 ledger_charged() {
-	sleep 3
+	local e
+	e=$(ended "$1") || return 1
+	wait_recalc_after "$e" || return 1
 	python3 - "$SB_CLUSTER_DIR/state/budget_ledger.json" "$1" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -135,3 +273,17 @@ elapsed() { sacct_field "$1" ElapsedRaw; }
 
 # prio JOBID - the job's current priority.
 prio() { squeue -h -j "$1" -o %Q; }
+
+# wait_assoc ACCOUNT USER... - wait until slurmctld's assoc_mgr has each
+# user's association under ACCOUNT (sshare lists it: slurmdbd pushed it),
+# then until priority/budget has adopted the tree with them.
+wait_assoc() {
+	local acct=$1 u; shift
+	for u in "$@"; do
+		wait_for 30 "the association $acct/$u in sshare" assoc_listed "$acct" "$u" || return 1
+	done
+	wait_recalc_after "$(date +%s)"
+}
+
+# assoc_listed ACCOUNT USER - sshare lists the association (else says so).
+assoc_listed() { [ -n "$(raw_usage "$1" "$2")" ] || { echo "sshare does not list $1/$2"; return 1; }; }

@@ -117,6 +117,19 @@ test_conf_one_grammar_every_reader() {
 	done <"$cases/cases.tsv"
 
 	ctld_alive
+	# The texts changed LookbackWindow and BucketWidth on the live
+	# cluster, and a shorter window rightly dropped older usage from the
+	# ledger.  Leave the cluster as later tests expect it: the site's file
+	# back, and the window rebuilt from slurmdbd (the documented recovery
+	# of a lost ledger), so the live ledger again holds the whole window.
+	mv -f "$SB_CLUSTER_DIR/budget.conf.keep" "$conf"
+	trap - EXIT
+	wait_ctld_saved "$(date +%s)"
+	off=$(log_mark)
+	"$SB_REPO/contrib/cluster.sh" kill-ctld
+	rm -f "$SB_CLUSTER_DIR/state/budget_ledger.json"
+	"$SB_REPO/contrib/cluster.sh" up >/dev/null
+	wait_log "$off" "rebuilt the window from [0-9][0-9]* finished job records" 60
 	say "$n budget.conf texts; readers: core, sbudget-sim, sbudget," \
 		"slurmctld ($nctld), Slurm's parse_config ($nprobe); $bad disagreements"
 	rm -rf "$tmp"

@@ -123,7 +123,7 @@ test_user_cannot_change_contract() {
 }
 
 test_budget_conf_default_and_reconfigure() {
-	local saved id out log=$SB_CLUSTER_DIR/log/slurmctld.log
+	local saved id out mark
 	saved=$(cat "$SB_CLUSTER_DIR/budget.conf")
 	keep_budget_conf
 	set_budget_conf "MaxMinRuntime=1:00:00
@@ -136,13 +136,14 @@ DefaultMinRuntime=5"
 	# A bad key on reconfigure: the key is named in the log, the previous
 	# settings stay.  (job_submit plugins have no reconfigure hook in 22.05:
 	# the file is re-read at the first submission after the reconfigure.)
+	mark=$(log_mark)
 	set_budget_conf "MaxMinRuntime=1:00:00
 DefaultMinRuntime=5
 MinRuntimeMax=3"
 	id=$(submit sb-alice -G 1 --wrap true)
 	expect_in "$(job_field "$id" AdminComment)" "min_runtime=300"
-	grep -q "budget.conf line 3: unknown key 'MinRuntimeMax'" "$log"
-	grep -q "keeping the previous settings" "$log"
+	wait_log "$mark" "job_submit/budget: .*budget\.conf line 3: unknown key 'MinRuntimeMax'"
+	wait_log "$mark" "job_submit/budget: keeping the previous settings"
 	ctld_alive
 	# ... and across a restart of slurmctld (what every reconfigure is on
 	# Slurm 24.11): the last valid file is kept in StateSaveLocation
@@ -154,10 +155,11 @@ MinRuntimeMax=3"
 	tail -c +"$((off + 1))" "$log" | grep -q "keeping the previous settings, from the last valid budget.conf kept in $SB_CLUSTER_DIR/state/budget.conf.last-valid"
 
 	# A bad value: named with its key, previous settings kept.
+	mark=$(log_mark)
 	set_budget_conf "MaxMinRuntime=8h"
 	expect_fail out as sb-alice sbatch -G 1 --min-runtime=1:00:01 --wrap true
 	expect_in "$out" "exceeds the site maximum 1:00:00"
-	grep -q "MaxMinRuntime='8h': malformed value" "$log"
+	wait_log "$mark" "job_submit/budget: .*MaxMinRuntime='8h': malformed value"
 	ctld_alive
 
 	# Back to the site's file: a job without min runtime is refused again.

@@ -31,7 +31,12 @@ fresh_budgets() {
 		sacctmgr -i add account "$name" parent="$parent" fairshare="$share" cluster=sbcluster >/dev/null
 		sacctmgr -i add user "$user" account="$name" cluster=sbcluster >/dev/null
 	done
-	sleep 3	# assoc_mgr learns the associations from slurmdbd
+	# assoc_mgr learns the associations from slurmdbd, then priority/budget
+	for spec in "$@"; do
+		IFS=: read -r name share user <<<"$spec"
+		wait_for 30 "the association $name/$user in sshare" assoc_listed "$name" "$user" || return 1
+	done
+	wait_recalc_after "$(date +%s)"
 }
 
 # restarts JOBID - Slurm's restart count of the job.
@@ -39,6 +44,13 @@ restarts() { job_field "$1" Restarts; }
 
 # started JOBID - the job's current start time, epoch seconds.
 started() { date -d "$(job_field "$1" StartTime)" +%s; }
+
+# latest_start JOBID... - the latest of the jobs' start times.
+latest_start() {
+	local id t m=0
+	for id in "$@"; do t=$(started "$id"); [ "$t" -gt "$m" ] && m=$t; done
+	echo "$m"
+}
 
 # wait_running JOBID... - wait up to 30 s until every job runs.
 wait_running() {
@@ -97,12 +109,15 @@ test_preempt_protected_then_standing() {
 	fresh_budgets "$P" "$V:1000:sb-dave" "$G:1000:sb-alice" "$W:1:sb-bob"
 	w0=$(submit sb-bob -A "$W" --min-runtime=0:03 -G 8 --wrap 'sleep 3')
 	wait_state "$w0" COMPLETED 30
-	sleep 2
+	wait_recalc_after "$(ended "$w0")"	# W's usage is charged
+	[ "$(raw_usage "$W")" -gt 0 ] || { say "W's usage is $(raw_usage "$W") after its job"; return 1; }
 	mapfile -t v < <(fill_nodes sb-dave -A "$V" --min-runtime=0:12 --resumable --wrap 'sleep 40')
 	wait_running "${v[@]}"
 	t_start=$(started "${v[3]}")
 	w=$(submit sb-bob -A "$W" --min-runtime=0:05 -G 8 --wrap 'sleep 5')
 	g=$(submit sb-alice -A "$G" --min-runtime=0:05 -G 8 --wrap 'sleep 10')
+	# The observation: for 6 s inside the victims' 12 s min runtime
+	# nothing is preempted (a sleep under test, not a wait).
 	sleep 6
 	say "priorities: good $(prio "$g") worse $(prio "$w") victim $(prio "${v[0]}")"
 	for id in "${v[@]}"; do
@@ -124,7 +139,8 @@ test_preempt_protected_then_standing() {
 	expect_in "$(job_field "$victim" SystemComment)" "budget:preempted_by=$g,"
 	# the worse budget never preempts, though the victims are past their
 	# min runtime (and when the good job ends after 10 s, the requeued
-	# victim, eligible again after 6 s, outranks the worse job for it)
+	# victim, eligible again after 6 s, outranks the worse job for it).
+	# The observation: 8 s more in which nothing may happen (under test).
 	sleep 8
 	[ "$(job_field "$w" JobState)" = PENDING ] || { say "worse job $w is $(job_field "$w" JobState)"; return 1; }
 	n=0
@@ -154,7 +170,9 @@ test_preempt_debug_job_starts_fast() {
 	mapfile -t u < <(for n in gpu01 gpu02; do submit sb-carol -w "$n" -G 8 --min-runtime=0 --resumable --wrap 'sleep 60'; done)
 	mapfile -t d < <(for n in gpu03 gpu04; do submit sb-dave -A "$D" -w "$n" -G 8 --min-runtime=0:02 --resumable --wrap 'sleep 60'; done)
 	wait_running "${u[@]}" "${d[@]}"
-	sleep 3	# dave's jobs are past their min runtime
+	# dave's jobs are past their min runtime (2 s) from the second after
+	# the later one started
+	wait_until $(( $(latest_start "${d[@]}") + 3 )) "past the min runtime"
 	t0=$(date +%s)
 	b=$(submit sb-bob -A "$B" --min-runtime=0:15 -G 1 --wrap 'sleep 15')
 	wait_state "$b" RUNNING 10
@@ -178,7 +196,10 @@ test_preempt_no_loop() {
 	wait_running "${u[@]}"
 	a=$(submit sb-alice --min-runtime=0:03 -G 8 -w gpu01 --wrap 'sleep 20')
 	wait_state "$a" RUNNING 10
-	sleep 12	# well past the min runtime; the victim is eligible again
+	# The observation (under test, not a wait): 12 s, well past the min
+	# runtime and the victim's requeue delay, in which the requeued victim
+	# must not preempt its preemptor.
+	sleep 12
 	[ "$(job_field "$a" JobState)" = RUNNING ] || { say "preemptor $a is $(job_field "$a" JobState)"; return 1; }
 	[ "$(restarts "$a")" = 0 ] || { say "preemptor $a was preempted"; return 1; }
 	[ "$(restarts "${u[0]}")" = 1 ] || { say "victim restarts $(restarts "${u[0]}")"; return 1; }
@@ -199,7 +220,9 @@ test_preempt_requeue_keeps_place_six_times() {
 	local o=() j y k a st
 	mapfile -t o < <(for n in gpu02 gpu03 gpu04; do submit sb-carol -w "$n" -G 8 --min-runtime=0 --resumable --wrap 'sleep 300'; done)
 	wait_running "${o[@]}"
-	sleep 2
+	# J must start in a later second than the others: then it is the one
+	# that lost least (the victim order) without a tie
+	wait_until $(( $(latest_start "${o[@]}") + 1 )) "a second after the last start"
 	j=$(submit sb-carol -G 8 --min-runtime=0 --resumable --wrap 'sleep 300')
 	wait_state "$j" RUNNING 10
 	y=$(submit sb-carol -G 8 --min-runtime=0 --resumable --wrap 'sleep 5')
@@ -225,33 +248,26 @@ test_preempt_requeue_keeps_place_six_times() {
 # its min runtime, and the node ends DRAINED without anyone cancelling.
 test_preempt_repair_drains_node() {
 	clear_cluster
-	local past inside t_in t_rel state
+	local past inside t_in t_rel
 	trap 'scontrol update nodename=gpu02 state=resume 2>/dev/null || true' EXIT
 	past=$(submit sb-alice -w gpu02 -G 4 --min-runtime=0:02 --resumable --wrap 'sleep 120')
 	wait_state "$past" RUNNING 10
 	inside=$(submit sb-bob -w gpu02 -G 4 --min-runtime=0:20 --resumable --wrap 'sleep 120')
 	wait_state "$inside" RUNNING 10
 	t_in=$(started "$inside")
-	sleep 3
+	# the first job is past its min runtime (2 s) from the second after
+	wait_until $(( $(started "$past") + 3 )) "past the first job's min runtime"
 	scontrol update nodename=gpu02 state=drain reason="repair: test GPU fell off the bus"
-	sleep 3
-	[ "$(restarts "$past")" = 1 ] || { say "past-min-runtime job not requeued at once"; return 1; }
+	wait_eq 3 "the past-min-runtime job requeued at once" 1 restarts "$past" ||
+		{ say "past-min-runtime job not requeued at once"; return 1; }
 	expect_in "$(job_field "$past" SystemComment)" "budget:released_for_repair=gpu02"
 	[ "$(restarts "$inside")" = 0 ] || { say "job inside its min runtime was released"; return 1; }
-	for ((i = 0; i < 40; i++)); do
-		[ "$(restarts "$inside")" = 1 ] && break
-		sleep 1
-	done
+	wait_eq 40 "the job inside its min runtime released at its end" 1 restarts "$inside"
 	t_rel=$(date +%s)
 	say "inside job started $t_in, min runtime 20 s, released by $t_rel"
-	[ "$(restarts "$inside")" = 1 ] && [ "$t_rel" -ge $((t_in + 20)) ] || return 1
-	for ((i = 0; i < 30; i++)); do
-		state=$(sinfo -h -n gpu02 -o %T)
-		[ "$state" = drained ] && break
-		sleep 1
-	done
-	say "gpu02 is $state"
-	[ "$state" = drained ]
+	[ "$t_rel" -ge $((t_in + 20)) ] || return 1
+	wait_eq 30 "gpu02 drained" drained sinfo -h -n gpu02 -o %T
+	say "gpu02 is $(sinfo -h -n gpu02 -o %T)"
 	clear_cluster
 }
 
@@ -263,14 +279,17 @@ test_preempt_grace_signal() {
 	keep_budget_conf
 	set_budget_conf "$(grep -v '^PreemptGraceTime' "$SB_CLUSTER_DIR/budget.conf")
 PreemptGraceTime=3"
-	local mark=$WORK/grace.$$ u=() r a t0 t_end
-	rm -f "$mark".*
+	local mark=$WORK/grace.$$ u=() r a t0 t_end id
+	rm -f "$mark".* "$mark"-ready.*
 	# gpu01-03: non-resumable unallocated, trapping TERM and carrying on
-	mapfile -t u < <(for n in gpu01 gpu02 gpu03; do submit sb-carol -w "$n" -G 8 --min-runtime=0 --wrap "trap 'echo TERM >> $mark.\$SLURM_JOB_ID' TERM; sleep 120 & wait; sleep 120"; done)
+	mapfile -t u < <(for n in gpu01 gpu02 gpu03; do submit sb-carol -w "$n" -G 8 --min-runtime=0 --wrap "trap 'echo TERM >> $mark.\$SLURM_JOB_ID' TERM; touch $mark-ready.\$SLURM_JOB_ID; sleep 120 & wait; sleep 120"; done)
 	# gpu04: resumable, exits at once on TERM (after its "checkpoint")
-	r=$(submit sb-carol -w gpu04 -G 8 --min-runtime=0 --resumable --wrap "trap 'echo TERM >> $mark.r; exit 0' TERM; sleep 120 & wait")
+	r=$(submit sb-carol -w gpu04 -G 8 --min-runtime=0 --resumable --wrap "trap 'echo TERM >> $mark.r; exit 0' TERM; touch $mark-ready.r; sleep 120 & wait")
 	wait_running "${u[@]}" "$r"
-	sleep 2
+	# each job has set its TERM trap (it touches its ready file after)
+	for id in "${u[@]}" r; do
+		wait_for 20 "job script $id to set its TERM trap" test -e "$mark-ready.$id"
+	done
 	t0=$(date +%s)
 	a=$(submit sb-alice -w gpu01 --min-runtime=0:05 -G 8 --wrap 'sleep 5')
 	wait_state "${u[0]}" PREEMPTED 20
@@ -284,10 +303,10 @@ PreemptGraceTime=3"
 	a=$(submit sb-alice -w gpu04 --min-runtime=0:05 -G 8 --wrap 'sleep 5')
 	wait_state "$a" RUNNING 20
 	[ -s "$mark.r" ] || { say "resumable victim never saw SIGTERM"; return 1; }
-	for ((i = 0; i < 20; i++)); do [ "$(restarts "$r")" = 1 ] && break; sleep 0.5; done
+	wait_eq 10 "the resumable victim requeued (its restart count)" 1 restarts "$r" ||
+		{ say "resumable victim: $(job_field "$r" JobState)"; return 1; }
 	say "resumable victim: $(job_field "$r" JobState) restarts $(restarts "$r")"
-	[ "$(restarts "$r")" = 1 ]
-	rm -f "$mark".*
+	rm -f "$mark".* "$mark"-ready.*
 	clear_cluster
 }
 
@@ -306,6 +325,9 @@ CalcPeriod=5"
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
 	mapfile -t o < <(for n in gpu01 gpu02 gpu03; do submit sb-dave -A "$V" -w "$n" -G 8 --min-runtime=1:00 --resumable --wrap 'sleep 60'; done)
 	wait_running "${o[@]}"
+	# V's running and committed usage is published (G outranks V only
+	# then); the victim is placed and preempted before the next cycle
+	wait_recalc_after "$(latest_start "${o[@]}")"
 	v=$(submit sb-dave -A "$V" -w gpu04 -G 8 --min-runtime=0:01 --resumable --wrap 'sleep 4')
 	wait_state "$v" RUNNING 10
 	g=$(submit sb-alice -A "$G" -G 8 --min-runtime=0:02 --wrap 'sleep 8')
@@ -334,10 +356,12 @@ test_preempt_type_switch_at_reconfigure() {
 	for i in 1 2 3; do
 		sed 's#^PreemptType=preempt/budget#PreemptType=preempt/qos#' "$conf.keep" >"$conf"
 		timeout 60 scontrol reconfigure || { say "reconfigure to preempt/qos hung or failed"; return 1; }
-		sleep 1.5	# a tick of the old thread is due
+		# under test, not a wait: a tick of the old thread falls due
+		# while preempt/qos is configured (the thread ticks every 1 s)
+		sleep 1.5
 		cp "$conf.keep" "$conf"
 		timeout 60 scontrol reconfigure || { say "reconfigure back hung or failed"; return 1; }
-		sleep 1.5
+		sleep 1.5	# under test, as above: a tick of the new thread
 	done
 	mv -f "$conf.keep" "$conf"
 	trap - EXIT

@@ -1,9 +1,11 @@
 # shellcheck shell=bash
-# t-sbudget.sh - the sbudget command (issue 6) on the local cluster: the
-# tree, figures agreeing with sshare and the plugin's ledger, changing a
-# share through slurmdbd (coordinator rights), refusals that change nothing,
-# show job (contract, priority parts, what it waits for, its preemptor),
-# report with a plot, Prometheus metrics.
+# t-sbudget.sh - the sbudget command (issues 6, 10) on the local cluster:
+# the tree, figures agreeing with sshare and the plugin's ledger (and with
+# each other: capped, delivered/owed; show budget and report on the same
+# span), changing a share through slurmdbd (coordinator rights), refusals
+# that change nothing, show job (contract, a job without a tag,
+# priority parts, what it waits for and the core's verdict on each running
+# job, its preemptor), report with a plot, Prometheus metrics.
 
 SBUDGET=${SBUDGET:-${SB_BUILD_DIR:-$SB_REPO/_build}/src/sbudget/sbudget}
 
@@ -16,15 +18,53 @@ shares_of() {
 		awk -F'|' '$1 == "" { print $2; exit }'
 }
 
-# wait_idle - until no job of the cluster runs or waits (figures are stable
-# only then: the plugin charges running jobs every second).
+# wait_idle - until no job of the cluster runs or waits, and the figures
+# are stable: slurmdbd has every run's end, priority/budget saved its ledger
+# after the queue emptied, and sshare's usage stays the same over two plugin
+# cycles (CalcPeriod=1: the plugin charges running jobs every second).
 wait_idle() {
-	local i
+	local i t0 prev='' cur
 	for ((i = 0; i < 120; i++)); do
-		[ -z "$(squeue -h -o %i)" ] && { sleep 3; return 0; }
+		[ -z "$(squeue -h -o %i)" ] && break
 		sleep 0.5
 	done
-	say "jobs still queued: $(squeue -h -o '%i %T' | tr '\n' ' ')"
+	[ -z "$(squeue -h -o %i)" ] ||
+		{ say "jobs still queued: $(squeue -h -o '%i %T' | tr '\n' ' ')"; return 1; }
+	t0=$(date +%s)
+	for ((i = 0; i < 60; i++)); do
+		cur=$(sshare -a -n -P -o Account,User,RawUsage)
+		if [ "$cur" = "$prev" ] &&
+			! sacct -a -n -X -P -S now-1hour -o End | grep -q Unknown &&
+			[ "$(stat -c %Y "$SB_CLUSTER_DIR/state/budget_ledger.json")" -gt "$t0" ]; then
+			return 0
+		fi
+		prev=$cur
+		sleep 1
+	done
+	say "figures not stable 60 s after the queue emptied"
+	return 1
+}
+
+# wait_recorded JOBID - until slurmdbd's record of a finished job is whole:
+# its eligibility (a record without it is outside every span slurmdbd is
+# asked for), end, final state and contract, and for a job that ran its
+# allocation (slurmctld sends them in separate messages; a command reading
+# the record in between sees another job).
+wait_recorded() {
+	local i el st en al state ac
+	for ((i = 0; i < 60; i++)); do
+		IFS='|' read -r el st en al state ac < <(sacct -n -X -P -j "$1" \
+			-o Eligible,Start,End,AllocTRES,State,AdminComment | tail -n 1)
+		# a job cancelled while pending may be recorded as started at
+		# its end, with no allocation: a run of no time
+		if [[ "$el" == 20* && "$en" == 20* && "$ac" == budget:* ]] &&
+			[[ "$state" == CANCELLED* ||
+				"$state" == COMPLETED && "$al" == *gres/gpu=* ]]; then
+			return 0
+		fi
+		sleep 0.5
+	done
+	say "slurmdbd's record of job $1 is not whole: $el|$st|$en|$al|$state|$ac"
 	return 1
 }
 
@@ -81,6 +121,13 @@ test_sbudget_show_budget_tree() {
 # sbudget from slurmdbd's job records; the ledger is the plugin's own file.
 test_sbudget_figures_agree_with_sshare_and_ledger() {
 	local ids=() id out acct user rawu deliv unal aid s_raw l_alloc l_unal n=0
+	local before d0 r0
+	# DeliveredRaw is compared with RawUsage as what the jobs below added
+	# to each: the window's history may hold runs the two count apart
+	# (priority/budget rebuilt from slurmdbd drops the runs of a deleted
+	# association, which its live ledger and sbudget keep with the account)
+	wait_idle
+	before=$(sb -P -n show budget format=AssocId,DeliveredRaw,RawUsage)
 	ids+=("$(submit sb-alice --min-runtime=0:05 -G 8 --wrap 'sleep 4')")
 	ids+=("$(submit sb-dave --min-runtime=0:05 -N 2 --gpus-per-node=4 --wrap 'sleep 3')")
 	ids+=("$(submit sb-bob --min-runtime=0:05 -G 2 --wrap 'sleep 5')")
@@ -94,11 +141,14 @@ test_sbudget_figures_agree_with_sshare_and_ledger() {
 	while IFS='|' read -r acct user rawu deliv unal aid; do
 		s_raw=$(awk -F'|' -v a="$acct" -v u="$user" '{ gsub(/ /, "", $1) } $1 == a && $2 == u { print $3; exit }' <<<"$sshare_out")
 		[ "$rawu" = "$s_raw" ] || { say "$acct/$user: sbudget RawUsage $rawu, sshare $s_raw"; return 1; }
-		# the slurmdbd-derived figure: within 1 GPU-second per job of
-		# the ledger (sacct and slurmctld round start/end alike, but a
-		# job's charged end may differ by a second from its record)
-		awk -v a="$deliv" -v b="$rawu" 'BEGIN { d = a - b; exit !(d <= 8 && d >= -8) }' ||
-			{ say "$acct/$user: DeliveredRaw $deliv, RawUsage $rawu"; return 1; }
+		# the slurmdbd-derived figure: what the jobs added, within 1
+		# GPU-second per job of what the ledger added (sacct and
+		# slurmctld round start/end alike, but a job's charged end may
+		# differ by a second from its record)
+		read -r d0 r0 < <(awk -F'|' -v i="$aid" '$1 == i { print $2, $3 }' <<<"$before") || true
+		awk -v a="$((deliv - ${d0:-0}))" -v b="$((rawu - ${r0:-0}))" \
+			'BEGIN { d = a - b; exit !(d <= 8 && d >= -8) }' ||
+			{ say "$acct/$user: DeliveredRaw $d0 -> $deliv, RawUsage $r0 -> $rawu"; return 1; }
 		[ -n "$user" ] || continue
 		read -r l_alloc l_unal < <(awk -v i="$aid" '$1 == i { print $2, $3 }' <<<"$ledger") || true
 		l_alloc=${l_alloc:-0} l_unal=${l_unal:-0}
@@ -112,6 +162,16 @@ test_sbudget_figures_agree_with_sshare_and_ledger() {
 	# the jobs just run are in it: alice's 8 GPUs x ~4 s at least
 	[ "$(awk -F'|' '$1 == "phys-a" && $2 == "sb-alice" { print $4 }' <<<"$out")" -ge 24 ]
 	[ "$(awk -F'|' '$1 == "nobudget" && $2 == "sb-carol" { print $5 }' <<<"$out")" -ge 18 ]
+	# sb/figures.h on every row: capped <= delivered and <= owed (1
+	# GPU-second of rounding), DelivOwed = capped / owed, 1 when nothing
+	# is owed
+	out=$(sb -P -n show budget format=Account,User,OwedRaw,DeliveredRaw,CappedRaw,Owed,Capped,DelivOwed)
+	say "$(grep -E '^(physics|phys-a|nobudget)\|\|' <<<"$out")"
+	awk -F'|' '
+		$5 > $4 + 1 || $5 > $3 + 1 { print "capped above delivered or owed: " $0; bad = 1 }
+		$3 == 0 && $8 != "1.000" { print "nothing owed, DelivOwed not 1: " $0; bad = 1 }
+		$3 > 0 { r = $5 / $3; d = r - $8; if (d > 0.0006 || d < -0.0006) { print "DelivOwed not capped/owed: " $0; bad = 1 } }
+		END { exit bad }' <<<"$out" >&2
 }
 
 # Through slurmdbd: the coordinator of physics changes phys-b, is refused on
@@ -172,6 +232,12 @@ test_sbudget_bad_arguments_change_nothing() {
 		"report window=0|must be longer than 0"
 		"report step=1:00:00 window=0:30:00|step is longer than the window"
 		"report plot=out.png|must end in .svg"
+		"show budget end=now+1hour|after now"
+		"show budget start=now end=now-1hour|start must be before end"
+		"report start=now-1hour end=now window=1|give at most two"
+		"show budget start=yesterday|start 'yesterday': not a point in time"
+		"show budget end=1700000000|write uts1700000000"
+		"show job 1 start=now|does not apply"
 	)
 	local c args want
 	for c in "${cases[@]}"; do
@@ -188,11 +254,14 @@ test_sbudget_bad_arguments_change_nothing() {
 # show job: the contract, the protected time left, the priority in parts
 # (which add up, and agree with sprio for a pending job), what it waits for.
 test_sbudget_show_job_running_and_pending() {
-	local run pend out prio tier level team resumed sp sp_prio sp_tier sp_fs sp_site
+	local run pend out prio tier level team resumed sp sp_prio sp_tier sp_fs sp_site i
 	run=$(submit sb-alice --min-runtime=2:00 --resumable -N 4 --gpus-per-node=8 --wrap 'sleep 60')
 	wait_state "$run" RUNNING 30
 	pend=$(submit sb-bob --min-runtime=0:30 -G 8 --nice=10 --wrap 'sleep 1')
-	sleep 3
+	# the scheduler has tried it (what it waits for), with a priority
+	# from this cycle
+	wait_eq 10 "job $pend to wait for Resources" Resources job_field "$pend" Reason
+	wait_recalc_after "$(date +%s)"
 	out=$(sb show job "$run")
 	say "$out"
 	expect_in "$out" "MinRuntime: 0:02:00"
@@ -207,6 +276,8 @@ test_sbudget_show_job_running_and_pending() {
 	expect_in "$out" "State: PENDING"
 	expect_in "$out" "WaitsFor: Resources"
 	expect_in "$out" "needs 8 gres/gpu, 0 idle, 0 preemptable by it now"
+	# the core's verdict (sb_preempt_decide) on the one running job
+	expect_in "$out" "MayPreempt: job $run (phys-a, 32 gres/gpu): no: inside its minimum runtime"
 	# alice's job is protected for 2 minutes: if bob's job outranks it, the
 	# end of that protected slice is what it waits for
 	if [ "$(prio "$pend")" -gt "$(job_field "$run" Priority)" ]; then
@@ -225,6 +296,27 @@ test_sbudget_show_job_running_and_pending() {
 	read -r sp_prio sp_tier sp_fs sp_site <<<"$sp"
 	[ "$sp_prio" -eq "$prio" ] && [ "$sp_fs" -eq $(( ${level%% *} << 11 )) ] &&
 		[ "$sp_site" -eq $(( ${team%% *} << 1 )) ] && [ "$sp_tier" -eq $((1 << 31)) ]
+}
+
+# The contract as the job runs (sb_contract_of_job): an administrator who
+# clears a job's requeue flag makes it not resumable whatever its tag says.
+# (A job without a valid tag cannot be made here: job_submit/budget keeps
+# the tag at the start of AdminComment; the core's contract-test covers
+# that case: unallocated.)
+test_sbudget_show_job_contract_as_run() {
+	local id out
+	id=$(submit sb-alice --min-runtime=1:00 --resumable -G 1 --wrap 'sleep 60')
+	# shellcheck disable=SC2064 # expanded now: $id is local
+	trap "scancel $id 2>/dev/null" EXIT
+	wait_state "$id" RUNNING 30
+	out=$(sb show job "$id")
+	expect_in "$out" "Resumable: yes"
+	scontrol update jobid="$id" Requeue=0
+	out=$(sb show job "$id")
+	say "$(grep -E 'Contract|Resumable|Allocated' <<<"$out")"
+	expect_in "$out" "Resumable: no (the tag says yes, but the job cannot be requeued"
+	expect_in "$out" "Allocated: yes"
+	expect_in "$out" "MinRuntime: 0:01:00"
 }
 
 # A requeued job names its preemptor and why.
@@ -250,8 +342,8 @@ test_sbudget_show_job_names_preemptor() {
 	expect_in "$out" "PreemptReason: job $pre (account phys-a) had priority"
 	expect_in "$out" "unallocated jobs are preemptable at any time"
 	# the same in JSON
-	out=$(sb --json show job "$victim" format=JobId,PreemptedBy 2>/dev/null || true)
-	[ -z "$out" ] || python3 -c 'import json,sys; d=json.loads(sys.argv[1])["jobs"][0]; assert d["PreemptedBy"]==int(sys.argv[2]), d' "$out" "$pre"
+	out=$(sb --json show job "$victim" format=JobId,PreemptedBy)
+	python3 -c 'import json,sys; d=json.loads(sys.argv[1])["jobs"][0]; assert d["PreemptedBy"]==int(sys.argv[2]), d' "$out" "$pre"
 }
 
 # report: use per step against quota; its steps add up to show budget's
@@ -280,6 +372,87 @@ test_sbudget_report_and_plot() {
 	rm -f "$svg"
 }
 
+# The same span [from, to) given to show budget and report (start=/end=,
+# window= with end=): report's steps of whole hours add up to show budget's
+# raw figures, and the two ways of naming the span agree exactly.
+test_sbudget_same_span_same_figures() {
+	local id to from f=Account,User,OwedRaw,DeliveredRaw,CappedRaw,UnallocatedRaw
+	local shown rep other sums
+	local i
+	id=$(submit sb-bob --min-runtime=0:05 -G 4 --wrap 'sleep 3')
+	wait_state "$id" COMPLETED 60
+	# slurmdbd learns of the run a moment after slurmctld: until its
+	# record is whole, the two commands could see different records
+	wait_recorded "$id"
+	to=$(date +%s) from=$((to - 7200))
+	shown=$(sb -P -n show budget start="uts$from" end="uts$to" format="$f")
+	other=$(sb -P -n show budget end="uts$to" window=2:00:00 format="$f")
+	[ "$shown" = "$other" ] || { say "start/end: $shown"; say "end/window: $other"; return 1; }
+	rep=$(sb -P -n report from="uts$from" to="uts$to" step=1:00:00 format="$f,Start")
+	[ "$(grep -c '^bio||' <<<"$rep")" -eq 2 ] || { say "expected 2 steps of bio: $rep"; return 1; }
+	# per account association: the two steps' sums against show budget
+	# (each row rounded to a GPU-second: at most 1 apart)
+	sums=$(awk -F'|' '$2 == "" { o[$1] += $3; d[$1] += $4; c[$1] += $5; u[$1] += $6 }
+		END { for (a in o) print a "|" o[a] "|" d[a] "|" c[a] "|" u[a] }' <<<"$rep" | sort)
+	say "report sums: $(tr '\n' ' ' <<<"$sums")"
+	say "show budget: $(awk -F'|' '$2 == ""' <<<"$shown" | tr '\n' ' ')"
+	join -t'|' <(echo "$sums") <(awk -F'|' '$2 == "" { print $1 "|" $3 "|" $4 "|" $5 "|" $6 }' <<<"$shown" | sort) |
+		awk -F'|' '{ n++; for (k = 2; k <= 5; k++) { d = $k - $(k + 4); if (d > 1 || d < -1) { print "differs: " $0; bad = 1 } } }
+			END { if (n < 3) { print "only " n " accounts compared"; bad = 1 }; exit bad }' >&2
+	# bio's job is in both
+	[ "$(awk -F'|' '$1 == "bio" && $2 == "" { print $4 }' <<<"$shown")" -ge 12 ]
+}
+
+# A job that never started is demand (slurmdbd records its start as NO_VAL,
+# which once made sbudget drop the record): bob's job waits behind alice's
+# protected one and is cancelled; its GPUs x seconds pending are bio's
+# demand, nothing of it delivered.
+test_sbudget_never_started_job_is_demand() {
+	local run pend t0 to i out dem del
+	run=$(submit sb-alice --min-runtime=1:00 -N 4 --gpus-per-node=8 --wrap 'sleep 60')
+	# shellcheck disable=SC2064 # expanded now: $run is local
+	trap "scancel $run 2>/dev/null" EXIT
+	wait_state "$run" RUNNING 30
+	t0=$(date +%s)
+	pend=$(submit sb-bob --min-runtime=0:30 -G 4 --wrap 'sleep 1')
+	for ((i = 0; i < 40; i++)); do	# pending at least 4 s
+		[ "$(squeue -h -j "$pend" -o %T)" = PENDING ] &&
+			[ "$(date +%s)" -ge $((t0 + 5)) ] && break
+		sleep 0.5
+	done
+	scancel "$pend"
+	wait_state "$pend" CANCELLED 30
+	wait_recorded "$pend"
+	to=$(date +%s)
+	out=$(sb -P -n show budget account=bio start="uts$t0" end="uts$to" format=Account,User,DemandRaw,DeliveredRaw,OwedRaw)
+	say "$out (bob's job: 4 GPUs pending about $((to - t0 - 1)) s)"
+	IFS='|' read -r _ _ dem del _ < <(grep '^bio||' <<<"$out")
+	[ "$dem" -ge 16 ] && [ "$del" -eq 0 ]
+}
+
+# The runs of a deleted association stay with its account (as
+# priority/budget keeps their usage): dave's run in phys-a is phys-a's
+# after his association there is deleted.
+test_sbudget_deleted_association_stays_with_account() {
+	local id t0 to i before after f=Account,User,DeliveredRaw
+	sacctmgr -i add user sb-dave account=phys-a cluster=sbcluster >/dev/null
+	trap 'sacctmgr -i delete user sb-dave account=phys-a cluster=sbcluster >/dev/null 2>&1 || true' EXIT
+	for ((i = 0; i < 20; i++)); do	# slurmctld learns of it from slurmdbd
+		sshare -n -P -A phys-a -u sb-dave -o User | grep -q sb-dave && break
+		sleep 0.5
+	done
+	t0=$(date +%s)
+	id=$(submit sb-dave -A phys-a --min-runtime=0:03 -G 4 --wrap 'sleep 3')
+	wait_state "$id" COMPLETED 60
+	wait_recorded "$id"
+	to=$(date +%s)
+	before=$(sb -P -n show budget account=phys-a start="uts$t0" end="uts$to" format=$f | grep '^phys-a||')
+	sacctmgr -i delete user sb-dave account=phys-a cluster=sbcluster >/dev/null
+	after=$(sb -P -n show budget account=phys-a start="uts$t0" end="uts$to" format=$f | grep '^phys-a||')
+	say "phys-a with dave's association: $before; after deleting it: $after"
+	[ "${before##*|}" -ge 12 ] && [ "$before" = "$after" ]
+}
+
 # metrics: valid Prometheus text; the same figures as show budget and sshare.
 test_sbudget_metrics() {
 	local out bad raw s_raw
@@ -289,10 +462,13 @@ test_sbudget_metrics() {
 	expect_in "$out" '# TYPE sbudget_owed_gpu_hours gauge'
 	expect_in "$out" 'sbudget_share_of_cluster{cluster="sbcluster",account="phys-a",user=""} 0.5'
 	expect_in "$out" 'sbudget_capacity_gpus{cluster="sbcluster"} 32'
+	expect_in "$out" '# TYPE sbudget_capped_gpu_hours gauge'
+	# the ratio is capped / owed: 1 for a budget owed nothing
+	expect_in "$out" 'sbudget_delivered_owed_ratio{cluster="sbcluster",account="nobudget",user=""} 1'
 	raw=$(awk '/^sbudget_usage_charged_gpu_seconds\{cluster="sbcluster",account="physics",user=""\}/ { print $2 }' <<<"$out")
 	s_raw=$(raw_usage physics)
 	say "physics charged: metrics $raw, sshare $s_raw"
-	[ -n "$raw" ] && [ "$raw" = "$s_raw" ]
+	[ -n "$raw" ] && [ "$raw" = "$s_raw" ] || return 1
 	# the dashboard queries only metrics that exist
 	local m
 	while read -r m; do

@@ -1,7 +1,9 @@
 # shellcheck shell=bash
 # t-semantics.sh - the contract holds for every way a job can be shaped
 # (issue 12): the effective time limit (partition DefaultTime/MaxTime,
-# --time-min) and interactive jobs (--resumable needs a batch job).
+# --time-min), interactive jobs (--resumable needs a batch job),
+# suspended time (scontrol suspend: neither charged nor protected) and
+# priorities set by an administrator (read as the in-team part).
 
 # A partition of its own for the duration of one test, created live with
 # scontrol (no restart): DefaultTime 1 minute, MaxTime 5 minutes.
@@ -59,4 +61,126 @@ test_resumable_needs_batch_job() {
 	# the same without --resumable runs, and sbatch --resumable is fine
 	as sb-alice salloc -G 1 --min-runtime=0:05 true
 	as sb-alice srun -G 1 --min-runtime=0:05 true
+}
+
+# gpu_seconds JOBID GPUS - what slurmdbd says every run segment of the job
+# ran (ElapsedRaw leaves suspended time out), times GPUS.
+gpu_seconds() {
+	sacct -n -P -D -X -j "$1" -o ElapsedRaw | awk -v g="$2" '{ s += $1 } END { print s * g }'
+}
+
+# Suspended time is neither run nor protection.  An allocated job (min
+# runtime 20 s) suspended for 15 s is preemptable only from start + 20 s +
+# the time it was suspended, and is charged only the seconds it ran; so is
+# a job cancelled while suspended (Slurm ends it at its suspension).
+test_suspended_time_not_charged_nor_protected() {
+	clear_cluster
+	local t P V G v w g t_start t_sus t_res sus t_g c_v c_w s_v s_w
+	t=$(date +%s); P=sus$t; V=sus$t-v; G=sus$t-g
+	# shellcheck disable=SC2064 # expand now
+	trap "scancel -A '$V,$G' 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
+	v=$(submit sb-dave -A "$V" -w gpu01 -G 8 --min-runtime=0:20 --resumable --wrap 'sleep 300')
+	w=$(submit sb-dave -A "$V" -w gpu02 -G 2 --min-runtime=0:20 --wrap 'sleep 300')
+	wait_running "$v" "$w"
+	t_start=$(started "$v")
+	sleep 3
+	t_sus=$(date +%s)
+	scontrol suspend "$v","$w"
+	wait_state "$v" SUSPENDED 10
+	sleep 15
+	scontrol resume "$v"
+	t_res=$(date +%s)
+	wait_state "$v" RUNNING 10
+	sus=$((t_res - t_sus))
+	# pinned to v's node, of a budget that never ran: outranks v
+	g=$(submit sb-alice -A "$G" -w gpu01 -G 8 --min-runtime=0:05 --wrap 'sleep 5')
+	say "victim $v started $t_start, suspended $t_sus..$t_res ($sus s), preemptor $g submitted at $(date +%s)"
+	wait_state "$g" RUNNING 60
+	t_g=$(started "$g")
+	say "preemptor started $t_g: $((t_g - t_start)) s after the victim's start (min runtime 20 s + $sus s suspended)"
+	[ "$(restarts "$v")" = 1 ] || { say "victim not preempted (restarts $(restarts "$v"))"; return 1; }
+	# the old code preempted at start + 20; allow 1 s for the second
+	# boundaries of suspend/resume
+	[ "$t_g" -ge $((t_start + 20 + sus - 1)) ] || { say "preempted inside its protection pushed by the suspension"; return 1; }
+	scancel "$v" "$w"
+	wait_state "$v" CANCELLED 30
+	wait_state "$w" CANCELLED 30
+	sleep 2
+	s_v=$(gpu_seconds "$v" 8); s_w=$(gpu_seconds "$w" 2)
+	c_v=$(ledger_charged "$v"); c_w=$(ledger_charged "$w")
+	say "sacct (suspended time left out): $v $s_v GPU-s, $w $s_w GPU-s (suspended $(sacct -n -P -X -j "$w" -o Suspended | head -n 1))"
+	say "ledger charged: $v $c_v, $w $c_w"
+	[ "$c_v" = "$s_v" ] || { say "suspended victim charged $c_v, ran $s_v"; return 1; }
+	[ "$c_w" = "$s_w" ] || { say "job cancelled while suspended charged $c_w, ran $s_w"; return 1; }
+	clear_cluster
+}
+
+# An administrator's `scontrol update priority=N` is read as the job's
+# in-team part: an allocated job keeps its tier (above every unallocated
+# job) and its budget's standing, so a low number never stops it
+# preempting, and a high number never lifts an unallocated job over
+# allocated ones; within its budget, N orders it (N >= 1023: first).
+test_admin_priority_keeps_tier_and_standing() {
+	clear_cluster
+	local t P V G v g g2 g3 u pg pg2 pg3 pu pv off tier=2147483648
+	local log=$SB_CLUSTER_DIR/log/slurmctld.log
+	t=$(date +%s); P=adm$t; V=adm$t-v; G=adm$t-g
+	# shellcheck disable=SC2064 # expand now
+	trap "scancel -A '$V,$G' 2>/dev/null; scancel -u sb-carol 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	fresh_budgets "$P" "$V:1000:sb-dave" "$G:1000:sb-alice"
+	v=$(submit sb-dave -A "$V" -w gpu01 -G 8 --min-runtime=0:05 --resumable --wrap 'sleep 120')
+	wait_running "$v"
+	g=$(submit sb-alice -A "$G" -w gpu01 -G 8 --min-runtime=0:05 --begin=now+12 --wrap 'sleep 5')
+	g2=$(submit sb-alice -A "$G" -G 1 --min-runtime=0:05 --begin=now+600 --wrap true)
+	g3=$(submit sb-alice -A "$G" -G 1 --min-runtime=0:05 --begin=now+600 --wrap true)
+	u=$(submit sb-carol -G 1 --min-runtime=0 --begin=now+600 --wrap true)
+	off=$(stat -c %s "$log")
+	scontrol update jobid="$g" priority=5
+	scontrol update jobid="$g3" priority=100000
+	scontrol update jobid="$u" priority=4000000000
+	sleep 3	# CalcPeriod=1
+	pg=$(prio "$g"); pg2=$(prio "$g2"); pg3=$(prio "$g3"); pu=$(prio "$u"); pv=$(prio "$v")
+	say "priorities: g(admin 5) $pg, g2(none) $pg2, g3(admin 100000) $pg3, unallocated u(admin 4e9) $pu, victim $pv"
+	[ "$pg" -ge "$tier" ] || { say "allocated job lost its tier"; return 1; }
+	[ "$pu" -lt "$tier" ] || { say "unallocated job lifted into the allocated tier"; return 1; }
+	[ "$pg" -gt "$pu" ] || { say "unallocated job above an allocated one"; return 1; }
+	[ $((pg >> 11)) = $((pg2 >> 11)) ] && [ $((pg3 >> 11)) = $((pg2 >> 11)) ] ||
+		{ say "the budget's standing level changed with the admin priority"; return 1; }
+	[ "$pg" -lt "$pg2" ] && [ "$pg2" -lt "$pg3" ] ||
+		{ say "in-team order is not admin 5 < none < admin 100000"; return 1; }
+	[ "$pg" -gt "$pv" ] || { say "preemptor not above the victim of the worse standing"; return 1; }
+	expect_in "$(tail -c +$((off + 1)) "$log")" "JobId=$g: administrator's priority 5 read as in-team priority 5: its tier (allocated) and its budget's standing are kept"
+	# and it still preempts once eligible
+	wait_state "$g" RUNNING 40
+	[ "$(restarts "$v")" = 1 ] || { say "victim not preempted"; return 1; }
+	expect_in "$(job_field "$v" SystemComment)" "budget:preempted_by=$g,"
+	clear_cluster
+}
+
+# ctld_thread_count NAME - how many of slurmctld's threads are named NAME.
+ctld_thread_count() {
+	local pid
+	pid=$(cat "$SB_CLUSTER_DIR/run/slurmctld.pid")
+	cat /proc/"$pid"/task/*/comm 2>/dev/null | grep -cx "$1" || true
+}
+
+# The plugins' threads carry names (top -H, ps -L, the benchmark): one
+# recalculation thread and one preemption tick, also after a reconfigure
+# (the tick is restarted: the old one must be gone).
+test_plugin_threads_named() {
+	local name i ok
+	for name in sb_prio_calc sb_preempt_tick; do
+		[ "$(ctld_thread_count "$name")" = 1 ] || { say "threads named $name: $(ctld_thread_count "$name")"; return 1; }
+	done
+	scontrol reconfigure
+	for name in sb_prio_calc sb_preempt_tick; do
+		ok=
+		for ((i = 0; i < 20; i++)); do
+			[ "$(ctld_thread_count "$name")" = 1 ] && { ok=1; break; }
+			sleep 0.5
+		done
+		[ -n "$ok" ] || { say "after reconfigure, threads named $name: $(ctld_thread_count "$name")"; return 1; }
+	done
+	say "slurmctld threads: $(cat /proc/"$(cat "$SB_CLUSTER_DIR/run/slurmctld.pid")"/task/*/comm | sort | uniq -c | tr -s ' \n' ' ')"
 }

@@ -265,8 +265,8 @@ START_TEST(test_tag_parse)
 }
 END_TEST
 
-/* The fast allocated flag agrees with the full parse on every valid and
- * every missing tag, and reads damaged ones from min_runtime. */
+/* The fast allocated flag is always the full parse's answer: on every
+ * valid, missing and damaged tag (-1 for anything the full parse refuses). */
 START_TEST(test_tag_allocated)
 {
 	static const struct { const char *tag; int want; } damaged[] = {
@@ -274,9 +274,24 @@ START_TEST(test_tag_allocated)
 		{ "budget:min_runtime=60", -1 },
 		{ "budget:min_runtime=-60,resumable=no,allocated=yes", -1 },
 		{ "budget:min_runtime=6x,resumable=no,allocated=yes", -1 },
-		{ "budget:min_runtime=60,resumable=no,allocated=no", 1 },
-		{ "budget:min_runtime=0,resumable=no,allocated=yes", 0 },
+		{ "budget:min_runtime=60,resumable=no,allocated=no", -1 },
+		{ "budget:min_runtime=0,resumable=no,allocated=yes", -1 },
+		{ "budget:min_runtime=60,resumable=maybe,allocated=yes", -1 },
+		{ "budget:min_runtime=60,resumable=yes,allocated=yes,x", -1 },
+		{ "budget:min_runtime=60,resumable=yes,allocated=yesno", -1 },
+		{ "budget:min_runtime=60,resumable=yes", -1 },
+		{ "budget:min_runtime=0,resumable=no", -1 },
+		{ "budget:min_runtime=99999999999999999999,resumable=no,allocated=yes", -1 },
+		/* valid, but not as sb_contract_format writes: the full parse */
 		{ "budget:min_runtime=007,resumable=no,allocated=yes", 1 },
+		{ "budget:min_runtime=60,resumable=true,allocated=on", 1 },
+		{ "budget:min_runtime=1234567890,resumable=no,allocated=yes", -1 },	/* > SB_DURATION_MAX */
+		{ "budget:min_runtime=99999999,resumable=no,allocated=yes", -1 },
+		{ "budget:min_runtime=31536000,resumable=no,allocated=yes", 1 },	/* = SB_DURATION_MAX */
+		{ "budget:min_runtime=9999999,resumable=no,allocated=yes", 1 },
+		/* as written, with an admin's comment after a space */
+		{ "budget:min_runtime=60,resumable=yes,allocated=yes note", 1 },
+		{ "budget:min_runtime=0,resumable=no,allocated=no note", 0 },
 	};
 	static const int64_t mr[] = { 0, 1, 9, 10, 900, 28800 };
 	struct sb_contract c;
@@ -289,12 +304,19 @@ START_TEST(test_tag_allocated)
 		if (tags[i].rc == SB_OK)
 			ck_assert_msg(got == tags[i].allocated, "'%s': %d",
 				      tags[i].tag, got);
-		else if (tags[i].rc == SB_EMISSING)
+		else
 			ck_assert_msg(got == -1, "'%s': %d", tags[i].tag, got);
 	}
-	for (i = 0; i < sizeof(damaged) / sizeof(damaged[0]); i++)
+	for (i = 0; i < sizeof(damaged) / sizeof(damaged[0]); i++) {
+		int full = sb_contract_parse_tag(damaged[i].tag, &c) == SB_OK ?
+			   c.allocated : -1;
+
 		ck_assert_msg(sb_contract_tag_allocated(damaged[i].tag) ==
-			      damaged[i].want, "'%s'", damaged[i].tag);
+			      damaged[i].want && full == damaged[i].want,
+			      "'%s': fast %d, full %d, want %d", damaged[i].tag,
+			      sb_contract_tag_allocated(damaged[i].tag), full,
+			      damaged[i].want);
+	}
 	for (i = 0; i < sizeof(mr) / sizeof(mr[0]); i++) {
 		c.min_runtime = mr[i];
 		c.allocated = mr[i] > 0;

@@ -32,6 +32,7 @@ struct seg {
 	double tres;
 	bool allocated;
 	int64_t eligible, start, end;
+	int64_t suspended;
 };
 
 /* Expected totals of one association. */
@@ -54,7 +55,7 @@ static const struct fig_case cases[] = {
 	/* 4 GPUs for 2 h = 14400 per slot = phys-a's quota exactly; physics
 	 * sees the same demand against its larger quota */
 	{ "demand equal to quota: all owed, all delivered",
-	  { { 11, 4, true, 0, 0, 2 * H } }, 1, 2 * H,
+	  { { 11, 4, true, 0, 0, 2 * H, 0 } }, 1, 2 * H,
 	  { { 11, 28800, 0, 28800, 28800, 28800 },
 	    { 10, 28800, 0, 28800, 28800, 28800 },
 	    { 20, 0, 0, 0, 0, 0 } }, 3, 0 },
@@ -63,37 +64,42 @@ static const struct fig_case cases[] = {
 	 * 28800, capped 0 + 7200: the surplus of slot 1 does not hide the
 	 * shortfall of slot 0 */
 	{ "waiting then over quota: capped slot by slot",
-	  { { 20, 8, true, 0, H, 2 * H } }, 1, 2 * H,
+	  { { 20, 8, true, 0, H, 2 * H, 0 } }, 1, 2 * H,
 	  { { 20, 28800, 0, 57600, 14400, 7200 } }, 1, 0 },
 	/* unallocated work is owed nothing and delivers nothing against
 	 * owed: reported apart */
 	{ "unallocated: reported apart, owed nothing",
-	  { { 20, 1, false, 0, 0, 2 * H }, { 30, 2, false, 0, 0, H } }, 2,
+	  { { 20, 1, false, 0, 0, 2 * H, 0 }, { 30, 2, false, 0, 0, H, 0 } }, 2,
 	  2 * H,
 	  { { 20, 0, 7200, 0, 0, 0 }, { 30, 0, 7200, 0, 0, 0 } }, 2, 0 },
 	/* open segment (no end) counted until now = 5400: 1 GPU from 1800,
 	 * 1800 s in each slot; phys-b's quota 7200 a slot */
 	{ "a running job counts until now",
-	  { { 12, 1, true, 1800, 1800, NO } }, 1, 5400,
+	  { { 12, 1, true, 1800, 1800, NO, 0 } }, 1, 5400,
 	  { { 12, 3600, 0, 3600, 3600, 3600 },
 	    { 10, 3600, 0, 3600, 3600, 3600 } }, 2, 0 },
 	/* eligible none = no demand (an admin's run outside the contract) */
 	{ "never eligible: delivered but not owed",
-	  { { 11, 2, true, NO, 0, H } }, 1, 2 * H,
+	  { { 11, 2, true, NO, 0, H, 0 } }, 1, 2 * H,
 	  { { 11, 7200, 0, 0, 0, 0 } }, 1, 0 },
 	/* only the part inside [0, 7200) counts */
 	{ "clipped to the window",
-	  { { 11, 1, true, -H, -H, H }, { 11, 1, true, H, H, 3 * H } }, 2,
+	  { { 11, 1, true, -H, -H, H, 0 }, { 11, 1, true, H, H, 3 * H, 0 } }, 2,
 	  3 * H,
 	  { { 11, 7200, 0, 7200, 7200, 7200 } }, 1, 0 },
 	/* a requeued job: two runs, the pending span between them is demand */
 	{ "two runs of a requeued job",
-	  { { 11, 2, true, 0, 0, 1000 }, { 11, 2, true, 1000, 1500, 2 * H } },
+	  { { 11, 2, true, 0, 0, 1000, 0 }, { 11, 2, true, 1000, 1500, 2 * H, 0 } },
 	  2, 2 * H,
 	  { { 11, 2 * (1000 + 5700), 0, 2 * 7200, 14400, 2 * (1000 + 5700) } },
 	  1, 0 },
+	/* 4 GPUs on phys-a, 0-3600 with 600 s suspended: ran 3000 s, filed
+	 * from its start (sb_run_charged_to); demand is the whole span */
+	{ "suspended time is not delivered",
+	  { { 11, 4, true, 0, 0, H, 600 } }, 1, 2 * H,
+	  { { 11, 12000, 0, 14400, 14400, 12000 } }, 1, 0 },
 	{ "association not in the tree: ignored, counted",
-	  { { 0, 8, true, 0, 0, 2 * H }, { 11, 1, true, 0, 0, H } }, 2, 2 * H,
+	  { { 0, 8, true, 0, 0, 2 * H, 0 }, { 11, 1, true, 0, 0, H, 0 } }, 2, 2 * H,
 	  { { 11, 3600, 0, 3600, 3600, 3600 } }, 1, 1 },
 };
 
@@ -112,6 +118,7 @@ START_TEST(test_figures)
 		segs[i].eligible = at(c->segs[i].eligible);
 		segs[i].start = at(c->segs[i].start);
 		segs[i].end = at(c->segs[i].end);
+		segs[i].suspended = c->segs[i].suspended;
 	}
 	ck_assert_int_eq(sb_figures(t, segs, c->nsegs, B, B + 2 * H, H,
 				    at(c->now), 8,
@@ -158,7 +165,7 @@ START_TEST(test_figures_refuses)
 {
 	struct sb_tree *t = cluster_tree();
 	struct sb_fig total[5];
-	struct sb_fig_seg s = { 0, 1, true, 0, 0, 10 };
+	struct sb_fig_seg s = { 0, 1, true, 0, 0, 10, 0 };
 
 	ck_assert_int_eq(sb_figures(NULL, &s, 1, 0, 10, 1, 10, 8, total, NULL,
 				    NULL), SB_EINVAL);
@@ -180,6 +187,144 @@ START_TEST(test_figures_refuses)
 }
 END_TEST
 
+/*
+ * Formerly sbudget's own copy's cases (test/unit/sbudget-test.c), now on the
+ * one definition.  Tree: A (1, 3 shares) with its user A/u (3), B (2, 1):
+ * entitled A 0.75, A/u 0.75, B 0.25.  Window [1000, 8200) in slots of 3600
+ * s ([1000, 4600), [4600, 8200)), now 8000, 8 GPUs: one slot's quota is A
+ * 21600, B 7200.
+ */
+static struct sb_tree *user_tree(void)
+{
+	struct sb_tree *t = sb_tree_new();
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(sb_tree_add(t, 1, 0, 3, "A"), SB_OK);
+	ck_assert_int_eq(sb_tree_add(t, 2, 0, 1, "B"), SB_OK);
+	ck_assert_int_eq(sb_tree_add(t, 3, 1, 1, "A/u"), SB_OK);
+	ck_assert_int_eq(sb_tree_finalize(t), SB_OK);
+	return t;
+}
+
+START_TEST(test_figures_subtree_and_open)
+{
+	struct sb_tree *t = user_tree();
+	struct sb_fig_seg segs[] = {
+		/* u: allocated, 4 GPUs, eligible 1000, ran 2800..6400 */
+		{ cluster_ix(t, 3), 4, true, 1000, 2800, 6400, 0 },
+		/* B: unallocated, 2 GPUs, running since 1200 (open) */
+		{ cluster_ix(t, 2), 2, false, 1100, 1200, 0, 0 },
+		/* B: allocated, 8 GPUs, pending since 4600 (open) */
+		{ cluster_ix(t, 2), 8, true, 4600, 0, 0, 0 },
+		/* an association not in the tree */
+		{ SB_NONE, 1, true, 1000, 0, 1100, 0 },
+	};
+	struct sb_fig tot[3], ser[3 * 2];
+	const struct sb_fig *a = &tot[cluster_ix(t, 1)];
+	const struct sb_fig *u = &tot[cluster_ix(t, 3)];
+	const struct sb_fig *b = &tot[cluster_ix(t, 2)];
+	size_t unknown = 0;
+
+	ck_assert_int_eq(sb_figures(t, segs, 4, 1000, 8200, 3600, 8000, 8,
+				    tot, ser, &unknown), SB_OK);
+	ck_assert_uint_eq(unknown, 1);
+	/* delivered: u ran 3600 s x 4 = 14400 (1800 s in each slot), A sums
+	 * its subtree */
+	ck_assert_double_eq(u->delivered, 14400);
+	ck_assert_double_eq(a->delivered, 14400);
+	ck_assert_double_eq(b->delivered, 0);
+	ck_assert_double_eq(ser[cluster_ix(t, 3) * 2 + 0].delivered, 7200);
+	ck_assert_double_eq(ser[cluster_ix(t, 3) * 2 + 1].delivered, 7200);
+	/* unallocated: B 1200..8000 (now) x 2 */
+	ck_assert_double_eq(b->unallocated, 13600);
+	ck_assert_double_eq(a->unallocated, 0);
+	/* demand: u 1000..6400 x 4 (14400 + 7200); B 4600..8000 x 8 */
+	ck_assert_double_eq(u->demand, 21600);
+	ck_assert_double_eq(b->demand, 27200);
+	/* quota: entitled x 8 x 7200 */
+	ck_assert_double_eq(a->quota, 43200);
+	ck_assert_double_eq(b->quota, 14400);
+	/* owed: A min(21600, 14400) + min(21600, 7200); B 0 + min(7200,
+	 * 27200) */
+	ck_assert_double_eq(a->owed, 21600);
+	ck_assert_double_eq(u->owed, 21600);
+	ck_assert_double_eq(b->owed, 7200);
+	ck_assert_double_eq(ser[cluster_ix(t, 2) * 2 + 0].owed, 0);
+	ck_assert_double_eq(ser[cluster_ix(t, 2) * 2 + 1].owed, 7200);
+	/* capped: u min(7200, 14400) + min(7200, 7200); B nothing ran */
+	ck_assert_double_eq(u->capped, 14400);
+	ck_assert_double_eq(a->capped, 14400);
+	ck_assert_double_eq(b->capped, 0);
+	/* the ratio a report shows */
+	ck_assert_double_eq_tol(sb_fig_ratio(u), 14400.0 / 21600, 1e-12);
+	ck_assert_double_eq(sb_fig_ratio(b), 0);
+	sb_tree_free(t);
+}
+END_TEST
+
+/* Whatever the slot width: owed never exceeds the quota or the demand,
+ * capped never exceeds delivered or owed, and delivered work inside the
+ * window is counted exactly once. */
+START_TEST(test_figures_any_slot)
+{
+	static const int64_t slots[] = { 1, 7, 60, 3600, 7200, 10000 };
+	struct sb_tree *t = user_tree();
+	struct sb_fig_seg segs[] = {
+		{ cluster_ix(t, 3), 8, true, 110, 120, 7290, 0 },
+		{ cluster_ix(t, 2), 8, true, 50, 0, 0, 0 },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(slots) / sizeof(slots[0]); k++) {
+		struct sb_fig tot[3];
+		int i;
+
+		ck_assert_int_eq(sb_figures(t, segs, 2, 100, 7300, slots[k],
+					    7300, 8, tot, NULL, NULL), SB_OK);
+		ck_assert_double_eq(tot[cluster_ix(t, 3)].delivered,
+				    7170.0 * 8);
+		for (i = 0; i < 3; i++) {
+			ck_assert(tot[i].owed <= tot[i].quota + 1e-6);
+			ck_assert(tot[i].owed <= tot[i].demand + 1e-6);
+			ck_assert(tot[i].capped <= tot[i].owed + 1e-6);
+			ck_assert(tot[i].capped <= tot[i].delivered + 1e-6);
+		}
+		/* B asks for the whole cluster all the time: owed = quota,
+		 * but nothing of it ran */
+		ck_assert_double_eq_tol(tot[cluster_ix(t, 2)].owed,
+					tot[cluster_ix(t, 2)].quota, 1e-6);
+		ck_assert_double_eq(tot[cluster_ix(t, 2)].capped, 0);
+	}
+	sb_tree_free(t);
+}
+END_TEST
+
+/* sb_fig_ratio: capped / owed, 1 when nothing is owed. */
+static const struct {
+	double capped, owed, want;
+} ratios[] = {
+	{ 0, 0, 1 },		/* asked for nothing: lacks nothing */
+	{ 5, 0, 1 },		/* (capped > owed cannot happen; still 1) */
+	{ 0, 10, 0 },		/* owed, nothing delivered */
+	{ 5, 10, 0.5 },
+	{ 10, 10, 1 },
+};
+
+START_TEST(test_fig_ratio)
+{
+	struct sb_fig f;
+
+	memset(&f, 0, sizeof(f));
+	f.capped = ratios[_i].capped;
+	f.owed = ratios[_i].owed;
+	ck_assert_msg(sb_fig_ratio(&f) == ratios[_i].want,
+		      "capped %.0f owed %.0f: ratio %g, want %g",
+		      f.capped, f.owed, sb_fig_ratio(&f), ratios[_i].want);
+	if (_i == 0)
+		ck_assert_double_eq(sb_fig_ratio(NULL), 1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("figures");
@@ -189,6 +334,10 @@ int main(void)
 
 	tcase_add_loop_test(tc, test_figures, 0, sizeof(cases) / sizeof(cases[0]));
 	tcase_add_test(tc, test_figures_refuses);
+	tcase_add_test(tc, test_figures_subtree_and_open);
+	tcase_add_test(tc, test_figures_any_slot);
+	tcase_add_loop_test(tc, test_fig_ratio, 0,
+			    sizeof(ratios) / sizeof(ratios[0]));
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

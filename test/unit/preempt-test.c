@@ -29,46 +29,46 @@ struct check_case {
 
 static const struct check_case checks[] = {
 	{ "allocated takes unallocated at once",
-	  { ALLOC(60, true), 0, P(true, 5), 1 }, { UNALLOC(true), 100, P(false, 9), 1 },
+	  { ALLOC(60, true), 0, P(true, 5), 1 , 0}, { UNALLOC(true), 100, P(false, 9), 1 , 0},
 	  100, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_YES },
 	{ "unallocated never preempts, even an unallocated job",
-	  { UNALLOC(true), 0, P(false, 9), 1 }, { UNALLOC(true), 0, P(false, 1), 1 },
+	  { UNALLOC(true), 0, P(false, 9), 1 , 0}, { UNALLOC(true), 0, P(false, 1), 1 , 0},
 	  1000, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_UNALLOCATED },
 	{ "unallocated never preempts an allocated job past its min runtime",
-	  { UNALLOC(true), 0, P(false, 9), 1 }, { ALLOC(10, true), 0, P(true, 1), 1 },
+	  { UNALLOC(true), 0, P(false, 9), 1 , 0}, { ALLOC(10, true), 0, P(true, 1), 1 , 0},
 	  1000, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_UNALLOCATED },
 	{ "inside the min runtime: protected, whatever the standing",
-	  { ALLOC(60, true), 0, P(true, 999), 1 }, { ALLOC(30, true), 100, P(true, 1), 1 },
+	  { ALLOC(60, true), 0, P(true, 999), 1 , 0}, { ALLOC(30, true), 100, P(true, 1), 1 , 0},
 	  129, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_PROTECTED },
 	{ "at start + min runtime exactly: preemptable",
-	  { ALLOC(60, true), 0, P(true, 999), 1 }, { ALLOC(30, true), 100, P(true, 1), 1 },
+	  { ALLOC(60, true), 0, P(true, 999), 1 , 0}, { ALLOC(30, true), 100, P(true, 1), 1 , 0},
 	  130, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_YES },
 	{ "past min runtime, victim's standing equal: kept",
-	  { ALLOC(60, true), 0, P(true, 7), 1 }, { ALLOC(30, true), 0, P(true, 7), 1 },
+	  { ALLOC(60, true), 0, P(true, 7), 1 , 0}, { ALLOC(30, true), 0, P(true, 7), 1 , 0},
 	  500, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_OUTRANKED },
 	{ "past min runtime, victim's standing better: kept",
-	  { ALLOC(60, true), 0, P(true, 7), 1 }, { ALLOC(30, true), 0, P(true, 8), 1 },
+	  { ALLOC(60, true), 0, P(true, 7), 1 , 0}, { ALLOC(30, true), 0, P(true, 8), 1 , 0},
 	  500, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_OUTRANKED },
 	{ "past min runtime, preemptor's standing better: taken",
-	  { ALLOC(60, true), 0, P(true, 8), 1 }, { ALLOC(30, true), 0, P(true, 7), 1 },
+	  { ALLOC(60, true), 0, P(true, 8), 1 , 0}, { ALLOC(30, true), 0, P(true, 7), 1 , 0},
 	  500, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_YES },
 	{ "a requeued (resumed) teammate of equal standing: kept",
-	  { ALLOC(60, true), 0, P(true, 7) | SB_PRIO_RESUMED, 1 }, { ALLOC(30, true), 0, P(true, 7), 1 },
+	  { ALLOC(60, true), 0, P(true, 7) | SB_PRIO_RESUMED, 1 , 0}, { ALLOC(30, true), 0, P(true, 7), 1 , 0},
 	  500, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_OUTRANKED },
 	{ "not resumable, site cancels: taken",
-	  { ALLOC(60, true), 0, P(true, 8), 1 }, { ALLOC(30, false), 0, P(true, 7), 1 },
+	  { ALLOC(60, true), 0, P(true, 8), 1 , 0}, { ALLOC(30, false), 0, P(true, 7), 1 , 0},
 	  500, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_YES },
 	{ "not resumable, site keeps: kept",
-	  { ALLOC(60, true), 0, P(true, 8), 1 }, { ALLOC(30, false), 0, P(true, 7), 1 },
+	  { ALLOC(60, true), 0, P(true, 8), 1 , 0}, { ALLOC(30, false), 0, P(true, 7), 1 , 0},
 	  500, SB_NONRESUMABLE_KEEP, SB_PREEMPT_KEPT },
 	{ "unallocated, not resumable, site keeps: kept",
-	  { ALLOC(60, true), 0, P(true, 8), 1 }, { UNALLOC(false), 0, P(false, 7), 1 },
+	  { ALLOC(60, true), 0, P(true, 8), 1 , 0}, { UNALLOC(false), 0, P(false, 7), 1 , 0},
 	  500, SB_NONRESUMABLE_KEEP, SB_PREEMPT_KEPT },
 	{ "protection is checked before standing",
-	  { ALLOC(60, true), 0, P(true, 1), 1 }, { ALLOC(30, true), 490, P(true, 9), 1 },
+	  { ALLOC(60, true), 0, P(true, 1), 1 , 0}, { ALLOC(30, true), 490, P(true, 9), 1 , 0},
 	  500, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_PROTECTED },
 	{ "a start in the far future never overflows",
-	  { ALLOC(60, true), 0, P(true, 8), 1 }, { ALLOC(30, true), INT64_MAX - 5, P(true, 7), 1 },
+	  { ALLOC(60, true), 0, P(true, 8), 1 , 0}, { ALLOC(30, true), INT64_MAX - 5, P(true, 7), 1 , 0},
 	  INT64_MAX - 1, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_PROTECTED },
 };
 
@@ -96,14 +96,14 @@ END_TEST
 
 START_TEST(test_check_null)
 {
-	struct sb_preempt_job j = { ALLOC(1, true), 0, P(true, 2), 1 };
+	struct sb_preempt_job j = { ALLOC(1, true), 0, P(true, 2), 1 , 0};
 
 	ck_assert_int_eq(sb_preempt_check(NULL, NULL, &j, 0), SB_PREEMPT_UNALLOCATED);
 	ck_assert_int_eq(sb_preempt_check(NULL, &j, NULL, 0), SB_PREEMPT_UNALLOCATED);
 	/* NULL policy: the defaults (cancel) */
 	j.contract.resumable = false;
 	ck_assert_int_eq(sb_preempt_check(NULL, &(struct sb_preempt_job){
-		ALLOC(1, true), 0, P(true, 9), 1 }, &j, 10), SB_PREEMPT_YES);
+		ALLOC(1, true), 0, P(true, 9), 1 , 0}, &j, 10), SB_PREEMPT_YES);
 	ck_assert_str_eq(sb_preempt_verdict_str(SB_PREEMPT_PROTECTED),
 			 "inside its minimum runtime");
 	ck_assert_str_eq(sb_preempt_verdict_str((enum sb_preempt_verdict)77),
@@ -134,17 +134,17 @@ struct order_case {
 
 static const struct order_case orders[] = {
 	{ "unallocated before allocated, even a long unallocated run",
-	  { UNALLOC(true), 0, P(false, 999), 8 }, { ALLOC(5, true), 990, P(true, 1), 1 }, 1000 },
+	  { UNALLOC(true), 0, P(false, 999), 8 , 0}, { ALLOC(5, true), 990, P(true, 1), 1 , 0}, 1000 },
 	{ "lower standing first",
-	  { ALLOC(5, true), 0, P(true, 3), 8 }, { ALLOC(5, true), 990, P(true, 4), 1 }, 1000 },
+	  { ALLOC(5, true), 0, P(true, 3), 8 , 0}, { ALLOC(5, true), 990, P(true, 4), 1 , 0}, 1000 },
 	{ "same standing: less work lost first (fewer GPUs)",
-	  { ALLOC(5, true), 0, P(true, 3), 1 }, { ALLOC(5, true), 0, P(true, 3), 8 }, 1000 },
+	  { ALLOC(5, true), 0, P(true, 3), 1 , 0}, { ALLOC(5, true), 0, P(true, 3), 8 , 0}, 1000 },
 	{ "same standing: less work lost first (shorter run)",
-	  { ALLOC(5, true), 900, P(true, 3), 4 }, { ALLOC(5, true), 0, P(true, 3), 4 }, 1000 },
+	  { ALLOC(5, true), 900, P(true, 3), 4 , 0}, { ALLOC(5, true), 0, P(true, 3), 4 , 0}, 1000 },
 	{ "same key: the later start first",
-	  { ALLOC(5, true), 999, P(true, 3), 4 }, { ALLOC(5, true), 998, P(true, 3), 4 }, 100000000 },
+	  { ALLOC(5, true), 999, P(true, 3), 4 , 0}, { ALLOC(5, true), 998, P(true, 3), 4 , 0}, 100000000 },
 	{ "unallocated among themselves: lower standing first",
-	  { UNALLOC(true), 0, P(false, 2), 8 }, { UNALLOC(true), 900, P(false, 3), 1 }, 1000 },
+	  { UNALLOC(true), 0, P(false, 2), 8 , 0}, { UNALLOC(true), 900, P(false, 3), 1 , 0}, 1000 },
 };
 
 START_TEST(test_order)
@@ -163,7 +163,7 @@ END_TEST
 /* The key's fields, hand-computed. */
 START_TEST(test_key)
 {
-	struct sb_preempt_job j = { ALLOC(5, true), 100, P(true, 3), 2 };
+	struct sb_preempt_job j = { ALLOC(5, true), 100, P(true, 3), 2 , 0};
 
 	/* 2 GPUs x 127 s = 254 GPU-s: floor(8 * log2(255)) = 63 */
 	ck_assert_uint_eq(sb_preempt_victim_key(&j, 227),
@@ -260,9 +260,9 @@ END_TEST
 START_TEST(test_repair_release)
 {
 	struct sb_preempt_policy pol;
-	struct sb_preempt_job inside = { ALLOC(600, true), 1000, P(true, 2), 4 };
-	struct sb_preempt_job unalloc = { UNALLOC(true), 1000, P(false, 2), 4 };
-	struct sb_preempt_job nonres = { ALLOC(600, false), 1000, P(true, 2), 4 };
+	struct sb_preempt_job inside = { ALLOC(600, true), 1000, P(true, 2), 4 , 0};
+	struct sb_preempt_job unalloc = { UNALLOC(true), 1000, P(false, 2), 4 , 0};
+	struct sb_preempt_job nonres = { ALLOC(600, false), 1000, P(true, 2), 4 , 0};
 
 	sb_preempt_policy_init(&pol);
 	ck_assert_int_eq(sb_repair_release_at(&pol, &inside), 1600);
@@ -337,6 +337,89 @@ START_TEST(test_keys_values)
 }
 END_TEST
 
+/* ------------------------------------------- suspended time (issue 12) */
+
+struct suspend_case {
+	const char *what;
+	struct sb_preempt_job job;
+	int64_t now;
+	int64_t want_until;	/* sb_preempt_protected_until() */
+	int64_t want_ran;	/* sb_run_seconds() at now */
+};
+
+static const struct suspend_case suspends[] = {
+	{ "never suspended: start + min runtime; ran now - start",
+	  { ALLOC(600, true), 1000, 0, 8, 0 }, 1100, 1600, 100 },
+	{ "suspended 50 s: protection ends 50 s later, 50 s less run",
+	  { ALLOC(600, true), 1000, 0, 8, 50 }, 1100, 1650, 50 },
+	{ "suspended since start: nothing run",
+	  { ALLOC(600, true), 1000, 0, 8, 100 }, 1100, 1700, 0 },
+	{ "unallocated: preemptable from its start, suspended or not",
+	  { UNALLOC(true), 1000, 0, 8, 50 }, 1100, 1000, 50 },
+	{ "negative suspended counts as 0",
+	  { ALLOC(600, true), 1000, 0, 8, -5 }, 1100, 1600, 100 },
+	{ "saturates instead of overflowing",
+	  { ALLOC(600, true), INT64_MAX - 10, 0, 8, INT64_MAX }, INT64_MAX,
+	  INT64_MAX, 0 },
+	{ "pending (start in the future): ran 0",
+	  { ALLOC(600, true), 2000, 0, 8, 0 }, 1000, 2600, 0 },
+};
+
+START_TEST(test_suspended)
+{
+	const struct suspend_case *c = &suspends[_i];
+
+	ck_assert_msg(sb_preempt_protected_until(&c->job) == c->want_until,
+		      "%s: until %lld, want %lld", c->what,
+		      (long long)sb_preempt_protected_until(&c->job),
+		      (long long)c->want_until);
+	ck_assert_msg(sb_run_seconds(&c->job, c->now) == c->want_ran,
+		      "%s: ran %lld, want %lld", c->what,
+		      (long long)sb_run_seconds(&c->job, c->now),
+		      (long long)c->want_ran);
+}
+END_TEST
+
+struct charged_to_case {
+	int64_t start, suspended, to, want;
+};
+
+static const struct charged_to_case charged_tos[] = {
+	{ 1000, 0, 1100, 1100 },	/* never suspended: up to now */
+	{ 1000, 30, 1100, 1070 },	/* 30 s suspended: 70 s run */
+	{ 1000, 100, 1100, 1000 },	/* suspended all along: nothing */
+	{ 1000, 500, 1100, 1000 },	/* more than the span: nothing */
+	{ 1000, 10, 900, 1000 },	/* observed before the start */
+	{ 1000, -3, 1100, 1100 },	/* negative: 0 */
+	{ INT64_MIN, 0, INT64_MAX, INT64_MAX },	/* no overflow */
+	{ INT64_MIN, INT64_MAX, INT64_MAX, 0 },
+};
+
+START_TEST(test_charged_to)
+{
+	const struct charged_to_case *c = &charged_tos[_i];
+
+	ck_assert_int_eq(sb_run_charged_to(c->start, c->suspended, c->to),
+			 c->want);
+}
+END_TEST
+
+/* A suspended victim loses only the work it ran: the key is the one of a
+ * victim that started later by the suspended time. */
+START_TEST(test_key_suspended)
+{
+	struct sb_preempt_job a = { ALLOC(5, true), 1000, P(true, 3), 8, 400 };
+	struct sb_preempt_job b = { ALLOC(5, true), 1400, P(true, 3), 8, 0 };
+
+	ck_assert_uint_eq(sb_preempt_victim_key(&a, 2000),
+			  sb_preempt_victim_key(&b, 2000));
+	a.suspended = 0;
+	ck_assert_uint_gt(sb_preempt_victim_key(&a, 2000),
+			  sb_preempt_victim_key(&b, 2000));
+}
+END_TEST
+
+
 int main(void)
 {
 	Suite *s = suite_create("preempt");
@@ -358,6 +441,11 @@ int main(void)
 	tcase_add_test(tc, test_repair_release);
 	tcase_add_loop_test(tc, test_keys, 0, sizeof(keys) / sizeof(keys[0]));
 	tcase_add_test(tc, test_keys_values);
+	tcase_add_loop_test(tc, test_suspended, 0,
+			    sizeof(suspends) / sizeof(suspends[0]));
+	tcase_add_loop_test(tc, test_charged_to, 0,
+			    sizeof(charged_tos) / sizeof(charged_tos[0]));
+	tcase_add_test(tc, test_key_suspended);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -453,6 +453,57 @@ START_TEST(test_never_slurm_sentinels)
 }
 END_TEST
 
+/* ------------------------------------ an administrator's priority (kind 6) */
+
+static const struct { uint32_t admin, in_team; } admins[] = {
+	{ 1, 1 }, { 100, 100 }, { 512, 512 }, { 1022, 1022 }, { 1023, 1023 },
+	{ 1024, 1023 }, { 100000, 1023 }, { UINT32_C(0xFFFFFFFE), 1023 },
+	{ 0, 0 },
+};
+
+START_TEST(test_admin_in_team)
+{
+	ck_assert_uint_eq(sb_priority_admin_in_team(admins[_i].admin),
+			  admins[_i].in_team);
+}
+END_TEST
+
+/* Whatever the administrator's number, an allocated job stays above every
+ * unallocated one (and so can preempt them), an unallocated one below every
+ * allocated one, and the budget's standing still decides between budgets;
+ * within one budget and level, the larger number goes first. */
+START_TEST(test_admin_keeps_tier_and_level)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < sizeof(admins) / sizeof(admins[0]); i++) {
+		uint32_t t = sb_priority_admin_in_team(admins[i].admin);
+		struct sb_priority_parts parts;
+
+		ck_assert_uint_gt(sb_priority_compose(true, 1, t),
+				  sb_priority_compose(false, SB_PRIO_LEVEL_MAX,
+						      SB_PRIO_TEAM_MAX));
+		ck_assert_uint_lt(sb_priority_compose(false, SB_PRIO_LEVEL_MAX, t),
+				  sb_priority_compose(true, 1, 0));
+		ck_assert_uint_lt(sb_priority_compose(true, 7, t),
+				  sb_priority_compose(true, 8, 0));
+		ck_assert_int_eq(sb_priority_decode(sb_priority_compose(true, 7, t),
+						    &parts), SB_OK);
+		ck_assert(parts.allocated);
+		ck_assert_uint_eq(parts.level, 7);
+		for (j = 0; j < sizeof(admins) / sizeof(admins[0]); j++)
+			if (admins[i].admin > admins[j].admin &&
+			    admins[j].admin < SB_PRIO_TEAM_MAX)
+				ck_assert_uint_gt(
+					sb_priority_compose(true, 7, t),
+					sb_priority_compose(true, 7,
+						sb_priority_admin_in_team(
+							admins[j].admin)));
+	}
+}
+END_TEST
+
+
 int main(void)
 {
 	Suite *s = suite_create("priority");
@@ -473,6 +524,9 @@ int main(void)
 	tcase_add_test(tc, test_never_zero);
 	tcase_add_test(tc, test_lexicographic_random);
 	tcase_add_test(tc, test_never_slurm_sentinels);
+	tcase_add_loop_test(tc, test_admin_in_team, 0,
+			    sizeof(admins) / sizeof(admins[0]));
+	tcase_add_test(tc, test_admin_keeps_tier_and_level);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

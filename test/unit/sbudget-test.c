@@ -1,12 +1,15 @@
 /*
  * sbudget-test.c - sbudget's grammar, every refused argument, value parsers,
- * figures and output formats (src/sbudget/cli.h; no Slurm).
+ * the span of the figures (start=, end=, window=) and output formats
+ * (src/sbudget/cli.h; no Slurm).  The figures themselves are the core's,
+ * tested in figures-test.c.
  */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "sb/config.h"
@@ -211,6 +214,14 @@ static const struct bad_case bad[] = {
 	{ "report user=u", "does not apply" },
 	{ "metrics format=a", "does not apply" },
 	{ "metrics account=a", "does not apply" },
+	{ "metrics start=now-1hour", "does not apply" },
+	{ "show job 1 end=now", "does not apply" },
+	{ "modify budget where account=a start=now set share=1", "does not apply" },
+	{ "show budget start=now start=now", "start given twice" },
+	{ "show budget to=now endtime=now", "end given twice" },
+	{ "show budget from=x", "start 'x': not a point in time" },
+	{ "report end=123", "end '123': a bare number; write uts123" },
+	{ "show budget start=now-2hours end=now window=1", "give at most two" },
 };
 
 START_TEST(test_bad)
@@ -379,115 +390,149 @@ START_TEST(test_conf)
 }
 END_TEST
 
-/* ------------------------------------------------------------ figures */
+/* ------------------------------------------------- start=, end=, span */
 
-/*
- * Tree: A (id 1, shares 3) -> u (id 3, 1); B (id 2, shares 1).
- * Pre-order indices: A 0, u 1, B 2.  Entitled: A = u = 0.75, B = 0.25.
- * Capacity 8, window [1000, 8200), slots of 3600 s, now = 8000.
- * (Eligible 0 means "never eligible" in Slurm's records: times start at 1000.)
- */
-static struct sb_tree *fig_tree(void)
+/* Points in time (TZ=UTC, set in main). */
+struct time_case {
+	const char *in;
+	int rc;
+	bool relative;
+	int64_t value;
+	const char *msg;	/* a part of the refusal */
+};
+
+static const struct time_case times[] = {
+	{ "now", 0, true, 0, NULL },
+	{ "NOW", 0, true, 0, NULL },
+	{ "now-90", 0, true, -90, NULL },
+	{ "now-2hours", 0, true, -7200, NULL },
+	{ "now-1hour", 0, true, -3600, NULL },
+	{ "now-3Minutes", 0, true, -180, NULL },
+	{ "now+1day", 0, true, 86400, NULL },
+	{ "now-1week", 0, true, -604800, NULL },
+	{ "now-10seconds", 0, true, -10, NULL },
+	{ "uts1700000000", 0, false, 1700000000, NULL },
+	{ "UTS0", 0, false, 0, NULL },
+	{ "2026-11-30", 0, false, 1795996800, NULL },
+	{ "2026-11-30T12:30", 0, false, 1796041800, NULL },
+	{ "2026-11-30T12:30:15", 0, false, 1796041815, NULL },
+	{ "2028-02-29", 0, false, 1835395200, NULL },
+	{ "", -1, false, 0, "start '': empty" },
+	{ NULL, -1, false, 0, "start '': empty" },
+	{ "yesterday", -1, false, 0, "not a point in time; accepted: YYYY-MM-DD" },
+	{ "1700000000", -1, false, 0, "a bare number; write uts1700000000" },
+	{ "now-2fortnights", -1, false, 0, "unknown unit 'fortnights'" },
+	{ "now-", -1, false, 0, "not a point in time" },
+	{ "now-hour", -1, false, 0, "not a point in time" },
+	{ "now*2", -1, false, 0, "not a point in time" },
+	{ "now-400days", -1, false, 0, "too far from now" },
+	{ "now-9999999999999", -1, false, 0, "not a point in time" },
+	{ "uts", -1, false, 0, "not a point in time" },
+	{ "uts12x", -1, false, 0, "not a point in time" },
+	{ "uts-5", -1, false, 0, "not a point in time" },
+	{ "2026-13-01", -1, false, 0, "not a point in time" },
+	{ "2026-02-29", -1, false, 0, "not a point in time" },
+	{ "2026-04-31", -1, false, 0, "not a point in time" },
+	{ "2026-11-30T24:00", -1, false, 0, "not a point in time" },
+	{ "2026-11-30T12:60", -1, false, 0, "not a point in time" },
+	{ "2026-11-30T12", -1, false, 0, "not a point in time" },
+	{ "2026-11-30 12:00", -1, false, 0, "not a point in time" },
+	{ "26-11-30", -1, false, 0, "not a point in time" },
+	{ "1969-12-31", -1, false, 0, "not a point in time" },
+};
+
+START_TEST(test_time)
 {
-	struct sb_tree *t = sb_tree_new();
+	const struct time_case *c = &times[_i];
+	struct sbc_time t;
+	char msg[SBC_MSG_MAX] = "";
+	int rc = sbc_parse_time("start", c->in, &t, msg, sizeof(msg));
 
-	ck_assert_ptr_nonnull(t);
-	ck_assert_int_eq(sb_tree_add(t, 1, 0, 3, "A"), 0);
-	ck_assert_int_eq(sb_tree_add(t, 2, 0, 1, "B"), 0);
-	ck_assert_int_eq(sb_tree_add(t, 3, 1, 1, "A/u"), 0);
-	ck_assert_int_eq(sb_tree_finalize(t), 0);
-	return t;
-}
-
-START_TEST(test_figures)
-{
-	struct sb_tree *t = fig_tree();
-	const struct sbc_seg segs[] = {
-		/* u: allocated, 4 GPUs, eligible 1000, ran 2800..6400 */
-		{ 3, 1, 1000, 2800, 6400, 4, true },
-		/* B: unallocated, 2 GPUs, running since 1200 (open) */
-		{ 2, 2, 1100, 1200, 0, 2, false },
-		/* B: allocated, 8 GPUs, pending since 4600 (open) */
-		{ 2, 3, 4600, 0, 0, 8, true },
-		/* an association not in the tree */
-		{ 99, 4, 1000, 0, 1100, 1, true },
-	};
-	struct sbc_fig tot[3], ser[3 * 2];
-	size_t unknown = 0;
-
-	ck_assert_uint_eq(sbc_nslots(0, 7200, 3600), 2);
-	ck_assert_uint_eq(sbc_nslots(0, 7201, 3600), 3);
-	ck_assert_int_eq(sbc_figures(t, segs, 4, 1000, 8200, 3600, 8000, 8,
-				     tot, ser, &unknown), 0);
-	ck_assert_uint_eq(unknown, 1);
-	/* delivered: u ran 3600 s x 4 = 14400, A sums its subtree */
-	ck_assert_double_eq(tot[1].delivered, 14400);
-	ck_assert_double_eq(tot[0].delivered, 14400);
-	ck_assert_double_eq(tot[2].delivered, 0);
-	/* unallocated: B 1200..8000 x 2 */
-	ck_assert_double_eq(tot[2].unallocated, 13600);
-	ck_assert_double_eq(tot[0].unallocated, 0);
-	/* demand: u 1000..6400 x 4; B 4600..8000 x 8 */
-	ck_assert_double_eq(tot[1].demand, 21600);
-	ck_assert_double_eq(tot[2].demand, 27200);
-	/* quota: entitled x 8 x 7200 */
-	ck_assert_double_eq(tot[0].quota, 43200);
-	ck_assert_double_eq(tot[2].quota, 14400);
-	/* owed: A min(21600, 14400) + min(21600, 7200); B 0 + min(7200, 27200) */
-	ck_assert_double_eq(tot[0].owed, 21600);
-	ck_assert_double_eq(tot[1].owed, 21600);
-	ck_assert_double_eq(tot[2].owed, 7200);
-	/* per slot: u delivered 2800..4600 and 4600..6400 */
-	ck_assert_double_eq(ser[1 * 2 + 0].delivered, 7200);
-	ck_assert_double_eq(ser[1 * 2 + 1].delivered, 7200);
-	ck_assert_double_eq(ser[2 * 2 + 1].owed, 7200);
-	ck_assert_double_eq(ser[2 * 2 + 0].owed, 0);
-	sb_tree_free(t);
-}
-END_TEST
-
-/* Owed never exceeds the quota or the demand, and delivered work inside
- * the window is counted exactly once whatever the slot width. */
-START_TEST(test_figures_slots)
-{
-	struct sb_tree *t = fig_tree();
-	const struct sbc_seg segs[] = {
-		{ 3, 1, 110, 120, 7290, 8, true },
-		{ 2, 2, 50, 0, 0, 8, true },
-	};
-	static const int64_t slots[] = { 1, 7, 60, 3600, 7200, 10000 };
-	size_t k;
-
-	for (k = 0; k < sizeof(slots) / sizeof(slots[0]); k++) {
-		struct sbc_fig tot[3];
-		int i;
-
-		ck_assert_int_eq(sbc_figures(t, segs, 2, 100, 7300, slots[k],
-					     7300, 8, tot, NULL, NULL), 0);
-		ck_assert_double_eq(tot[1].delivered, 7170.0 * 8);
-		for (i = 0; i < 3; i++) {
-			ck_assert(tot[i].owed <= tot[i].quota + 1e-6);
-			ck_assert(tot[i].owed <= tot[i].demand + 1e-6);
-		}
-		/* B asks for the whole cluster all the time: owed = quota */
-		ck_assert_double_eq_tol(tot[2].owed, tot[2].quota, 1e-6);
+	ck_assert_msg(rc == c->rc, "'%s': rc %d, expected %d (%s)",
+		      c->in ? c->in : "(null)", rc, c->rc, msg);
+	if (rc == 0) {
+		ck_assert_msg(t.set && t.relative == c->relative &&
+			      t.value == c->value, "'%s': relative %d value "
+			      "%lld, expected %d %lld", c->in, t.relative,
+			      (long long)t.value, c->relative,
+			      (long long)c->value);
+		ck_assert_int_eq(sbc_time_at(&t, 1000),
+				 c->relative ? 1000 + c->value : c->value);
+	} else {
+		ck_assert_msg(!t.set, "'%s': refused but set", c->in);
+		ck_assert_msg(strstr(msg, c->msg), "'%s': message \"%s\", "
+			      "expected \"%s\"", c->in, msg, c->msg);
 	}
-	sb_tree_free(t);
 }
 END_TEST
 
-START_TEST(test_figures_bad)
-{
-	struct sb_tree *t = fig_tree();
-	struct sbc_fig tot[3];
+/* The span of a command line at NOW with a LookbackWindow of 1 day. */
+#define NOW INT64_C(100000000)
+#define DAY INT64_C(86400)
 
-	ck_assert_int_eq(sbc_figures(t, NULL, 0, 10, 10, 60, 10, 8, tot, NULL, NULL), -1);
-	ck_assert_int_eq(sbc_figures(t, NULL, 0, 0, 10, 0, 10, 8, tot, NULL, NULL), -1);
-	ck_assert_int_eq(sbc_figures(t, NULL, 0, 0, 10, 60, 10, -1, tot, NULL, NULL), -1);
-	ck_assert_int_eq(sbc_figures(NULL, NULL, 0, 0, 10, 60, 10, 8, tot, NULL, NULL), -1);
-	ck_assert_int_eq(sbc_figures(t, NULL, 0, 0, 10, 60, 10, 8, tot, NULL, NULL), 0);
-	ck_assert_double_eq(tot[0].owed, 0);
-	sb_tree_free(t);
+struct span_case {
+	const char *line;
+	int rc;
+	int64_t from, to;
+	const char *msg;
+};
+
+static const struct span_case spans[] = {
+	{ "show budget", 0, NOW - DAY, NOW, NULL },
+	{ "report", 0, NOW - DAY, NOW, NULL },
+	{ "show budget window=1:00:00", 0, NOW - 3600, NOW, NULL },
+	{ "show budget start=uts99992800", 0, NOW - 7200, NOW, NULL },
+	{ "show budget start=now-2hours window=1:00:00", 0, NOW - 7200, NOW - 3600, NULL },
+	{ "show budget end=now-1hour", 0, NOW - 3600 - DAY, NOW - 3600, NULL },
+	{ "show budget end=now-1hour window=30", 0, NOW - 5400, NOW - 3600, NULL },
+	{ "report from=uts99990000 to=uts99996400 step=1:00:00", 0, 99990000, 99996400, NULL },
+	{ "report starttime=uts99990000 endtime=now", 0, 99990000, NOW, NULL },
+	{ "show budget start=uts99990000 end=uts99990001", 0, 99990000, 99990001, NULL },
+	{ "show budget end=now+1", -1, 0, 0, "after now" },
+	{ "show budget start=now-1hour window=2:00:00", -1, 0, 0, "after now" },
+	{ "show budget start=now end=now-1hour", -1, 0, 0, "is empty: start must be before end" },
+	{ "show budget start=now end=now", -1, 0, 0, "is empty" },
+	{ "show budget start=uts1", -1, 0, 0, "longer than 365 days" },
+	{ "report start=now-1hour step=2:00:00", -1, 0, 0, "step is longer than the span" },
+};
+
+START_TEST(test_span)
+{
+	const struct span_case *c = &spans[_i];
+	struct sbc_cmd cmd;
+	char msg[SBC_MSG_MAX] = "";
+	int64_t from = -1, to = -1;
+	int rc;
+
+	ck_assert_msg(parse(c->line, &cmd, msg) == 0, "'%s': refused: %s",
+		      c->line, msg);
+	rc = sbc_span(&cmd, NOW, DAY, &from, &to, msg, sizeof(msg));
+	ck_assert_msg(rc == c->rc, "'%s': rc %d, expected %d (%s)", c->line,
+		      rc, c->rc, msg);
+	if (rc == 0)
+		ck_assert_msg(from == c->from && to == c->to, "'%s': [%lld, "
+			      "%lld), expected [%lld, %lld)", c->line,
+			      (long long)from, (long long)to,
+			      (long long)c->from, (long long)c->to);
+	else
+		ck_assert_msg(strstr(msg, c->msg), "'%s': message \"%s\", "
+			      "expected \"%s\"", c->line, msg, c->msg);
+}
+END_TEST
+
+/* All three ends given is refused by the grammar and by sbc_span itself. */
+START_TEST(test_span_three)
+{
+	struct sbc_cmd cmd;
+	char msg[SBC_MSG_MAX] = "";
+	int64_t from, to;
+
+	ck_assert_int_eq(parse("show budget start=now-2hours end=now", &cmd,
+			       msg), 0);
+	cmd.window = 3600;
+	ck_assert_int_eq(sbc_span(&cmd, NOW, DAY, &from, &to, msg,
+				  sizeof(msg)), -1);
+	ck_assert_msg(strstr(msg, "at most two"), "message \"%s\"", msg);
 }
 END_TEST
 
@@ -601,11 +646,15 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("sbudget");
+	Suite *s;
 	TCase *tc = tcase_create("sbudget");
 	SRunner *sr;
 	int failed;
 
+	/* start=YYYY-MM-DD is local time: the cases are worked out in UTC */
+	setenv("TZ", "UTC", 1);
+	tzset();
+	s = suite_create("sbudget");
 	tcase_add_loop_test(tc, test_good, 0, sizeof(good) / sizeof(good[0]));
 	tcase_add_test(tc, test_format_width);
 	tcase_add_test(tc, test_verbose);
@@ -614,9 +663,9 @@ int main(void)
 	tcase_add_loop_test(tc, test_tres, 0, sizeof(tres) / sizeof(tres[0]));
 	tcase_add_loop_test(tc, test_note, 0, sizeof(notes) / sizeof(notes[0]));
 	tcase_add_loop_test(tc, test_conf, 0, sizeof(confs) / sizeof(confs[0]));
-	tcase_add_test(tc, test_figures);
-	tcase_add_test(tc, test_figures_slots);
-	tcase_add_test(tc, test_figures_bad);
+	tcase_add_loop_test(tc, test_time, 0, sizeof(times) / sizeof(times[0]));
+	tcase_add_loop_test(tc, test_span, 0, sizeof(spans) / sizeof(spans[0]));
+	tcase_add_test(tc, test_span_three);
 	tcase_add_test(tc, test_output);
 	tcase_add_test(tc, test_unknown_field);
 	tcase_add_test(tc, test_prom_and_svg);

@@ -96,17 +96,23 @@ struct rest_case {
 
 static const struct rest_case rests[] = {
 	{ "8 GPUs, 100 s of a 600 s slice run: 500 s x 8 left",
-	  { ALLOC(600, true), 1000, 0, 8 }, 1100, 4000 },
-	{ "at start: the whole slice", { ALLOC(600, true), 1000, 0, 2 }, 1000,
+	  { ALLOC(600, true), 1000, 0, 8 , 0}, 1100, 4000 },
+	{ "at start: the whole slice", { ALLOC(600, true), 1000, 0, 2 , 0}, 1000,
 	  1200 },
-	{ "at the end of the slice: nothing", { ALLOC(600, true), 1000, 0, 8 },
+	{ "at the end of the slice: nothing", { ALLOC(600, true), 1000, 0, 8 , 0},
 	  1600, 0 },
-	{ "past the slice: nothing", { ALLOC(600, true), 1000, 0, 8 }, 5000, 0 },
-	{ "unallocated: never committed", { UNALLOC(true), 1000, 0, 8 }, 1000,
+	{ "past the slice: nothing", { ALLOC(600, true), 1000, 0, 8 , 0}, 5000, 0 },
+	{ "unallocated: never committed", { UNALLOC(true), 1000, 0, 8 , 0}, 1000,
 	  0 },
 	{ "not started yet (start in the future): nothing",
-	  { ALLOC(600, true), 2000, 0, 8 }, 1000, 0 },
-	{ "no GPUs: nothing", { ALLOC(600, true), 1000, 0, 0 }, 1100, 0 },
+	  { ALLOC(600, true), 2000, 0, 8 , 0}, 1000, 0 },
+	{ "no GPUs: nothing", { ALLOC(600, true), 1000, 0, 0 , 0}, 1100, 0 },
+	{ "suspended 100 s of 200: 500 s x 8 left, as after 100 s run",
+	  { ALLOC(600, true), 1000, 0, 8, 100 }, 1200, 4000 },
+	{ "suspended since start: the whole slice stays committed",
+	  { ALLOC(600, true), 1000, 0, 2, 300 }, 1300, 1200 },
+	{ "suspended, unallocated: never committed",
+	  { UNALLOC(true), 1000, 0, 8, 100 }, 1200, 0 },
 };
 
 START_TEST(test_committed_rest)
@@ -125,7 +131,7 @@ START_TEST(test_view_commit)
 {
 	struct sb_tree *t = cluster_tree();
 	struct sb_view v;
-	struct sb_preempt_job j = { ALLOC(600, true), 1000, 0, 8 };
+	struct sb_preempt_job j = { ALLOC(600, true), 1000, 0, 8 , 0};
 	double charged[5] = { 0 }, all[5];
 
 	ck_assert_int_eq(sb_view_init(&v, t), SB_OK);
@@ -243,59 +249,59 @@ struct decide_case {
 
 /* Shares: physics 0.75, bio 0.25 at the top; phys-a 2/3, phys-b 1/3. */
 static const struct decide_case decides[] = {
-	{ "unallocated preemptor: never", 20, { UNALLOC(true), 0, P(false, 9), 1 },
-	  11, { UNALLOC(true), 0, P(false, 1), 1 }, false, false,
+	{ "unallocated preemptor: never", 20, { UNALLOC(true), 0, P(false, 9), 1 , 0},
+	  11, { UNALLOC(true), 0, P(false, 1), 1 , 0}, false, false,
 	  0, 0, 0, 0, 100, SB_PREEMPT_UNALLOCATED, "an unallocated job never" },
 	{ "victim in its grace time: yes, even inside its min runtime", 20,
-	  { ALLOC(60, true), 0, P(true, 1), 1 },
-	  11, { ALLOC(600, true), 90, P(true, 9), 1 }, true, false,
+	  { ALLOC(60, true), 0, P(true, 1), 1 , 0},
+	  11, { ALLOC(600, true), 90, P(true, 9), 1 , 0}, true, false,
 	  0, 0, 0, 0, 100, SB_PREEMPT_YES, "already being preempted" },
 	{ "victim in grace, unallocated preemptor: no", 20,
-	  { UNALLOC(true), 0, P(false, 1), 1 },
-	  11, { ALLOC(600, true), 90, P(true, 9), 1 }, true, false,
+	  { UNALLOC(true), 0, P(false, 1), 1 , 0},
+	  11, { ALLOC(600, true), 90, P(true, 9), 1 , 0}, true, false,
 	  0, 0, 0, 0, 100, SB_PREEMPT_UNALLOCATED, "an unallocated" },
 	{ "unallocated victim of another budget: yes without reclaim", 20,
-	  { ALLOC(60, true), 0, P(true, 1), 8 },
-	  11, { UNALLOC(true), 90, P(false, 9), 8 }, false, false,
+	  { ALLOC(60, true), 0, P(true, 1), 8 , 0},
+	  11, { UNALLOC(true), 90, P(false, 9), 8 , 0}, false, false,
 	  1e9, 1e9, 0, 0, 100, SB_PREEMPT_YES, "unallocated" },
 	{ "unallocated victim and no view: yes", 20,
-	  { ALLOC(60, true), 0, P(true, 1), 8 },
-	  11, { UNALLOC(true), 90, P(false, 9), 8 }, false, true,
+	  { ALLOC(60, true), 0, P(true, 1), 8 , 0},
+	  11, { UNALLOC(true), 90, P(false, 9), 8 , 0}, false, true,
 	  0, 0, 0, 0, 100, SB_PREEMPT_YES, "unallocated" },
-	{ "protected victim", 20, { ALLOC(60, true), 0, P(true, 9), 1 },
-	  11, { ALLOC(600, true), 90, P(true, 1), 1 }, false, false,
+	{ "protected victim", 20, { ALLOC(60, true), 0, P(true, 9), 1 , 0},
+	  11, { ALLOC(600, true), 90, P(true, 1), 1 , 0}, false, false,
 	  0, 0, 0, 0, 100, SB_PREEMPT_PROTECTED, "inside its minimum" },
-	{ "outranked", 20, { ALLOC(60, true), 0, P(true, 3), 1 },
-	  11, { ALLOC(10, true), 0, P(true, 5), 1 }, false, false,
+	{ "outranked", 20, { ALLOC(60, true), 0, P(true, 3), 1 , 0},
+	  11, { ALLOC(10, true), 0, P(true, 5), 1 , 0}, false, false,
 	  0, 0, 0, 0, 100, SB_PREEMPT_OUTRANKED, "its budget's standing" },
 	{ "allocated victim of another budget, no view: kept", 20,
-	  { ALLOC(60, true), 0, P(true, 9), 1 },
-	  11, { ALLOC(10, true), 0, P(true, 5), 1 }, false, true,
+	  { ALLOC(60, true), 0, P(true, 9), 1 , 0},
+	  11, { ALLOC(10, true), 0, P(true, 5), 1 , 0}, false, true,
 	  0, 0, 0, 0, 100, SB_PREEMPT_NOVIEW, "no budget standing" },
 	/* bio (S 0.25, U 100 + 8x60) against physics (S 0.75, U 9000):
 	 * 0.25 * 9000 = 2250 >= 0.75 * 580 = 435: taken */
 	{ "reclaim holds: bio far below its share", 20,
-	  { ALLOC(60, true), 0, P(true, 9), 8 },
-	  11, { ALLOC(10, true), 0, P(true, 5), 8 }, false, false,
+	  { ALLOC(60, true), 0, P(true, 9), 8 , 0},
+	  11, { ALLOC(10, true), 0, P(true, 5), 8 , 0}, false, false,
 	  9000, 6000, 3000, 100, 100, SB_PREEMPT_YES, "past its minimum" },
 	/* bio U 2900 + 480: 0.25 * 9000 = 2250 < 0.75 * 3380 = 2535 */
 	{ "reclaim refuses: bio would end over-used", 20,
-	  { ALLOC(60, true), 0, P(true, 9), 8 },
-	  11, { ALLOC(10, true), 0, P(true, 5), 8 }, false, false,
+	  { ALLOC(60, true), 0, P(true, 9), 8 , 0},
+	  11, { ALLOC(10, true), 0, P(true, 5), 8 , 0}, false, false,
 	  9000, 6000, 3000, 2900, 100, SB_PREEMPT_RECLAIM, "reclaim rule: 'bio'" },
 	/* siblings phys-b (S 1/3, U 100 + 480) vs phys-a (S 2/3, U 6000):
 	 * 1/3 * 6000 = 2000 >= 2/3 * 580: taken; compared at the siblings,
 	 * not at the top (physics vs physics) */
 	{ "reclaim at the siblings under physics", 12,
-	  { ALLOC(60, true), 0, P(true, 9), 8 },
-	  11, { ALLOC(10, true), 0, P(true, 5), 8 }, false, false,
+	  { ALLOC(60, true), 0, P(true, 9), 8 , 0},
+	  11, { ALLOC(10, true), 0, P(true, 5), 8 , 0}, false, false,
 	  6100, 6000, 100, 0, 100, SB_PREEMPT_YES, "past its minimum" },
 	{ "same association: in-team priority alone decides", 11,
-	  { ALLOC(60, true), 0, P(true, 9), 8 },
-	  11, { ALLOC(10, true), 0, P(true, 5), 8 }, false, false,
+	  { ALLOC(60, true), 0, P(true, 9), 8 , 0},
+	  11, { ALLOC(10, true), 0, P(true, 5), 8 , 0}, false, false,
 	  1e12, 1e12, 0, 0, 100, SB_PREEMPT_YES, "past its minimum" },
-	{ "not resumable, site keeps", 20, { ALLOC(60, true), 0, P(true, 9), 1 },
-	  11, { ALLOC(10, false), 0, P(true, 5), 1 }, false, false,
+	{ "not resumable, site keeps", 20, { ALLOC(60, true), 0, P(true, 9), 1 , 0},
+	  11, { ALLOC(10, false), 0, P(true, 5), 1 , 0}, false, false,
 	  0, 0, 0, 0, 100, SB_PREEMPT_KEPT, "not resumable" },
 };
 
@@ -345,11 +351,11 @@ START_TEST(test_decide_committed_counts)
 	 * a long protected rest tips "reclaim holds" into "refuses". */
 	struct sb_tree *t = cluster_tree();
 	struct sb_preempt_policy pol;
-	struct sb_preempt_party p = { { ALLOC(60, true), 0, P(true, 9), 8 },
+	struct sb_preempt_party p = { { ALLOC(60, true), 0, P(true, 9), 8 , 0},
 				      0, false };
-	struct sb_preempt_party v = { { ALLOC(10, true), 0, P(true, 5), 8 },
+	struct sb_preempt_party v = { { ALLOC(10, true), 0, P(true, 5), 8 , 0},
 				      0, false };
-	struct sb_preempt_job running = { ALLOC(3000, true), 100, 0, 1 };
+	struct sb_preempt_job running = { ALLOC(3000, true), 100, 0, 1 , 0};
 	struct sb_view view;
 	double charged[5] = { 0 };
 

@@ -1,0 +1,424 @@
+/*
+ * load.c - what sbudget learns from Slurm, loaded on demand: budget.conf,
+ * the cluster's name, the slurmdbd connection, the association tree, the
+ * shares sshare shows, the live jobs and the capacity; a live job's
+ * contract, TRES and party for the preemption verdict; the account= and
+ * user= filters; small formatting helpers.  See sbudget.h.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <slurm/slurm_errno.h>
+
+#include "sb/error.h"
+#include "sbudget.h"
+
+void sbu_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("sbudget: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* ------------------------------------------------------- budget.conf */
+
+static void conf_path(char *buf, size_t len)
+{
+	const char *c = getenv("SLURM_CONF");
+	const char *slash;
+
+	if (!c || !*c)
+		c = "/etc/slurm/slurm.conf";
+	slash = strrchr(c, '/');
+	if (slash)
+		snprintf(buf, len, "%.*s/budget.conf", (int)(slash - c), c);
+	else
+		snprintf(buf, len, "budget.conf");
+}
+
+/* budget.conf: the window and ChargeTRES; missing = the defaults. */
+int sbu_load_budget_conf(struct sbu_ctx *c)
+{
+	char path[4096], msg[SBC_MSG_MAX], *text = NULL;
+	FILE *f;
+	size_t cap = 0, len = 0, r;
+
+	sb_config_init(&c->cfg);
+	conf_path(path, sizeof(path));
+	if (!(f = fopen(path, "r"))) {
+		if (errno == ENOENT) {
+			if (c->cmd->verbose)
+				fprintf(stderr, "sbudget: %s not found, using "
+					"the defaults: %s\n", path,
+					sb_config_describe(&c->cfg, msg,
+							   sizeof(msg)));
+			return 0;
+		}
+		sbu_error("cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	do {
+		if (len + 4096 + 1 > cap) {
+			char *t = realloc(text, cap = cap ? 2 * cap : 8192);
+
+			if (!t) {
+				free(text);
+				fclose(f);
+				sbu_error("out of memory");
+				return -1;
+			}
+			text = t;
+		}
+		r = fread(text + len, 1, 4096, f);
+		len += r;
+	} while (r > 0);
+	fclose(f);
+	text[len] = '\0';
+	if (sbc_budget_conf_parse(text, &c->cfg, msg, sizeof(msg))) {
+		free(text);
+		sbu_error("%s: %s", path, msg);
+		return -1;
+	}
+	free(text);
+	if (c->cmd->verbose)
+		fprintf(stderr, "sbudget: read %s: %s\n", path,
+			sb_config_describe(&c->cfg, msg, sizeof(msg)));
+	return 0;
+}
+
+/* ----------------------------------------------------------- Slurm */
+
+int sbu_load_cluster(struct sbu_ctx *c)
+{
+	slurm_conf_t *conf = NULL;
+
+	if (slurm_load_ctl_conf((time_t)0, &conf) != SLURM_SUCCESS) {
+		sbu_error("cannot reach slurmctld: %s", slurm_strerror(errno));
+		return -1;
+	}
+	snprintf(c->cluster, sizeof(c->cluster), "%s",
+		 conf->cluster_name ? conf->cluster_name : "");
+	slurm_free_ctl_conf(conf);
+	return 0;
+}
+
+int sbu_open_db(struct sbu_ctx *c)
+{
+	uint16_t flags = 0;
+
+	if (c->db)
+		return 0;
+	if (!(c->db = slurmdb_connection_get(&flags))) {
+		sbu_error("cannot reach slurmdbd: %s", slurm_strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The id of root's own association (0 when absent). */
+static uint32_t root_id_of(List assocs)
+{
+	ListIterator it = slurm_list_iterator_create(assocs);
+	slurmdb_assoc_rec_t *a;
+	uint32_t id = 0;
+
+	while ((a = slurm_list_next(it)))
+		if (!a->user && a->acct && !strcmp(a->acct, "root") &&
+		    (!a->parent_id || a->parent_id == NO_VAL))
+			id = a->id;
+	slurm_list_iterator_destroy(it);
+	return id;
+}
+
+int sbu_load_tree(struct sbu_ctx *c)
+{
+	slurmdb_assoc_cond_t cond;
+	slurmdb_assoc_rec_t *a;
+	ListIterator it;
+	uint32_t root_id, n, i;
+	int rc = SB_OK;
+
+	if (c->tree)
+		return 0;
+	if (sbu_open_db(c))
+		return -1;
+	memset(&cond, 0, sizeof(cond));
+	cond.cluster_list = slurm_list_create(NULL);
+	slurm_list_append(cond.cluster_list, c->cluster);
+	c->assocs = slurmdb_associations_get(c->db, &cond);
+	slurm_list_destroy(cond.cluster_list);
+	if (!c->assocs) {
+		sbu_error("slurmdbd did not return the associations: %s",
+			  slurm_strerror(errno));
+		return -1;
+	}
+	root_id = root_id_of(c->assocs);
+	c->tree = sb_tree_new();
+	it = slurm_list_iterator_create(c->assocs);
+	while (c->tree && rc == SB_OK && (a = slurm_list_next(it))) {
+		char name[512];
+
+		if (a->id == root_id || (a->partition && *a->partition))
+			continue;
+		snprintf(name, sizeof(name), "%s%s%s", a->acct,
+			 a->user ? "/" : "", a->user ? a->user : "");
+		rc = sb_tree_add(c->tree, a->id,
+				 a->parent_id == root_id ? 0 : a->parent_id,
+				 a->shares_raw == NO_VAL ? 1 : a->shares_raw,
+				 name);
+	}
+	slurm_list_iterator_destroy(it);
+	if (!c->tree || rc != SB_OK || (rc = sb_tree_finalize(c->tree))) {
+		sbu_error("cannot build the budget tree: %s",
+			  c->tree ? sb_strerror(rc) : "out of memory");
+		return -1;
+	}
+	n = sb_tree_count(c->tree);
+	c->by_index = calloc(n ? n : 1, sizeof(*c->by_index));
+	if (!c->by_index) {
+		sbu_error("out of memory");
+		return -1;
+	}
+	it = slurm_list_iterator_create(c->assocs);
+	while ((a = slurm_list_next(it)))
+		if (sb_tree_index(c->tree, a->id, &i) == SB_OK)
+			c->by_index[i] = a;
+	slurm_list_iterator_destroy(it);
+	return 0;
+}
+
+int sbu_load_shares(struct sbu_ctx *c)
+{
+	if (c->shares)
+		return 0;
+	if (sbs_get_shares(&c->shares, &c->nshares)) {
+		sbu_error("slurmctld did not return the shares (as sshare "
+			  "asks): %s", slurm_strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+const struct sbs_share *sbu_share_of(const struct sbu_ctx *c, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < c->nshares; i++)
+		if (c->shares[i].assoc_id == id)
+			return &c->shares[i];
+	return NULL;
+}
+
+int sbu_load_jobs(struct sbu_ctx *c)
+{
+	if (c->jobs)
+		return 0;
+	if (slurm_load_jobs((time_t)0, &c->jobs, SHOW_ALL | SHOW_DETAIL)) {
+		sbu_error("slurmctld did not return the jobs: %s",
+			  slurm_strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int sbu_load_capacity(struct sbu_ctx *c)
+{
+	node_info_msg_t *nodes = NULL;
+	uint32_t i;
+
+	if (c->capacity_loaded)
+		return 0;
+	if (slurm_load_node((time_t)0, &nodes, SHOW_ALL)) {
+		sbu_error("slurmctld did not return the nodes: %s",
+			  slurm_strerror(errno));
+		return -1;
+	}
+	c->capacity = 0;
+	for (i = 0; i < nodes->record_count; i++) {
+		double v = sbc_tres_count(nodes->node_array[i].tres_fmt_str,
+					  c->cfg.charge_tres);
+
+		if (v > 0)
+			c->capacity += v;
+	}
+	slurm_free_node_info_msg(nodes);
+	c->capacity_loaded = true;
+	return 0;
+}
+
+/* ------------------------------------------------------------- jobs */
+
+const slurm_job_info_t *sbu_live_job(const struct sbu_ctx *c, uint32_t id)
+{
+	uint32_t i;
+
+	for (i = 0; c->jobs && i < c->jobs->record_count; i++)
+		if (c->jobs->job_array[i].job_id == id)
+			return &c->jobs->job_array[i];
+	return NULL;
+}
+
+double sbu_job_tres(const struct sbu_ctx *c, const slurm_job_info_t *j)
+{
+	const char *s = SBU_PENDING(j) ? j->tres_req_str : j->tres_alloc_str;
+	double v = sbc_tres_count(s, c->cfg.charge_tres);
+
+	if (v <= 0 && !SBU_PENDING(j))
+		v = sbc_tres_count(j->tres_req_str, c->cfg.charge_tres);
+	return v > 0 ? v : 0;
+}
+
+int sbu_job_contract(const slurm_job_info_t *j, struct sb_contract *out)
+{
+	return sb_contract_of_job(j->admin_comment,
+				  j->batch_flag && j->requeue, out);
+}
+
+void sbu_job_party(const struct sbu_ctx *c, const slurm_job_info_t *j,
+		   struct sb_preempt_party *out)
+{
+	memset(out, 0, sizeof(*out));
+	sbu_job_contract(j, &out->job.contract);
+	out->job.start = j->start_time;
+	out->job.priority = j->priority;
+	out->job.tres = (uint64_t)sbu_job_tres(c, j);
+	/* suspended so far: what did not run of start..now (the job record
+	 * gives pre_sus_time, the run before the last suspension, and
+	 * suspend_time, the last suspension or resumption) */
+	if (j->start_time && j->suspend_time) {
+		int64_t ran = j->pre_sus_time;
+
+		if (SBU_RUNNING(j) && c->now > j->suspend_time)
+			ran += c->now - j->suspend_time;
+		if (c->now - (int64_t)j->start_time > ran)
+			out->job.suspended = c->now - j->start_time - ran;
+	}
+	if (!c->tree || sb_tree_index(c->tree, j->assoc_id, &out->index) !=
+	    SB_OK)
+		out->index = SB_NONE;
+	out->in_grace = j->preempt_time > 0 &&
+			(SBU_RUNNING(j) || SBU_SUSPENDED(j));
+}
+
+/* --------------------------------------------------- account filter */
+
+bool sbu_wanted(const struct sbc_cmd *cmd, const slurmdb_assoc_rec_t *a)
+{
+	size_t i;
+	bool ok = !cmd->naccounts;
+
+	for (i = 0; !ok && i < cmd->naccounts; i++)
+		ok = a->acct && !strcasecmp(a->acct, cmd->accounts[i]);
+	if (!ok)
+		return false;
+	if (!cmd->nusers)
+		return true;
+	for (i = 0; i < cmd->nusers; i++)
+		if (a->user && !strcmp(a->user, cmd->users[i]))
+			return true;
+	return false;
+}
+
+/* Whether association @a is of one of the account= accounts (any when
+ * none was given). */
+static bool in_accounts(const struct sbc_cmd *cmd,
+			const slurmdb_assoc_rec_t *a)
+{
+	size_t m;
+
+	if (!cmd->naccounts)
+		return true;
+	for (m = 0; m < cmd->naccounts; m++)
+		if (a && a->acct && !strcasecmp(a->acct, cmd->accounts[m]))
+			return true;
+	return false;
+}
+
+int sbu_check_names(const struct sbu_ctx *c)
+{
+	const struct sbc_cmd *cmd = c->cmd;
+	uint32_t n = sb_tree_count(c->tree), i;
+	size_t k;
+
+	for (k = 0; k < cmd->naccounts; k++) {
+		for (i = 0; i < n; i++)
+			if (c->by_index[i] && c->by_index[i]->acct &&
+			    !strcasecmp(c->by_index[i]->acct, cmd->accounts[k]))
+				break;
+		if (i == n) {
+			sbu_error("unknown account '%s' on cluster %s; see "
+				  "'sbudget show budget' for the budgets",
+				  cmd->accounts[k], c->cluster);
+			return -1;
+		}
+	}
+	for (k = 0; k < cmd->nusers; k++) {
+		for (i = 0; i < n; i++) {
+			const slurmdb_assoc_rec_t *a = c->by_index[i];
+
+			if (a && a->user && !strcmp(a->user, cmd->users[k]) &&
+			    in_accounts(cmd, a))
+				break;
+		}
+		if (i == n) {
+			sbu_error("no association of user '%s'%s%s on cluster "
+				  "%s", cmd->users[k],
+				  cmd->naccounts ? " in account " : "",
+				  cmd->naccounts ? cmd->accounts[0] : "",
+				  c->cluster);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------ formatting */
+
+void sbu_fmt_time(int64_t t, char *buf, size_t len)
+{
+	struct tm tm;
+	time_t tt = (time_t)t;
+
+	if (t <= 0 || !localtime_r(&tt, &tm)) {
+		snprintf(buf, len, "none");
+		return;
+	}
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+}
+
+double sbu_hours(double secs)
+{
+	return secs / 3600.0;
+}
+
+/*
+ * In words: the budget's share of the cluster's charged usage in the window
+ * (sshare's NormUsage, as priority/budget publishes it) against its
+ * entitled fraction of the cluster; within 1% is "on target".
+ */
+const char *sbu_status_of(const struct sbs_share *s, double entitled)
+{
+	double r;
+
+	if (!s)
+		return "unknown";
+	if (!(entitled > 0))
+		return "no budget";
+	if (s->usage_raw == 0)
+		return "idle";
+	r = s->usage_norm / entitled;
+	if (r < 0.99)
+		return "under-served";
+	if (r > 1.01)
+		return "over-served";
+	return "on target";
+}

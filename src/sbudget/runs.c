@@ -1,0 +1,218 @@
+/*
+ * runs.c - the run segments of a span from slurmdbd's job records (every
+ * run of a requeued job, duplicates included), and the figures over them:
+ * owed, delivered, unallocated and capped by the core's one definition
+ * (sb_figures, sb/figures.h).  This file only gathers the inputs.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <slurm/slurm_errno.h>
+
+#include "sb/error.h"
+#include "sbudget.h"
+
+/* slurmdbd's id of ChargeTRES as text ("1001"), "" when accounting has no
+ * such TRES (then nothing charges it). */
+static int charge_tres_id(struct sbu_ctx *c, char *id, size_t len)
+{
+	slurmdb_tres_cond_t tcond;
+	slurmdb_tres_rec_t *t;
+	ListIterator it;
+	List tres;
+
+	id[0] = '\0';
+	slurmdb_init_tres_cond(&tcond, 0);
+	if (!(tres = slurmdb_tres_get(c->db, &tcond))) {
+		sbu_error("slurmdbd did not return the TRES list: %s",
+			  slurm_strerror(errno));
+		return -1;
+	}
+	it = slurm_list_iterator_create(tres);
+	while ((t = slurm_list_next(it))) {
+		char name[256];
+
+		snprintf(name, sizeof(name), "%s%s%s", t->type ? t->type : "",
+			 t->name && *t->name ? "/" : "",
+			 t->name ? t->name : "");
+		if (!strcasecmp(name, c->cfg.charge_tres))
+			snprintf(id, len, "%u", t->id);
+	}
+	slurm_list_iterator_destroy(it);
+	slurm_list_destroy(tres);
+	return 0;
+}
+
+/* A time of a job record: 0 for none (slurmdbd sends 0 or NO_VAL for a
+ * time that has not come, for example the start of a job that never
+ * started) and for a time after @now. */
+static int64_t rec_time(time_t t, int64_t now)
+{
+	if (t <= 0 || t == (time_t)NO_VAL || (int64_t)t > now)
+		return 0;
+	return (int64_t)t;
+}
+
+/* The tree index of a record's association.  A deleted association is not
+ * in the tree: its runs stay with its account, as priority/budget keeps
+ * their usage in the account's subtree.  SB_NONE when neither is there. */
+static uint32_t record_index(const struct sbu_ctx *c,
+			     const slurmdb_job_rec_t *j)
+{
+	uint32_t n = sb_tree_count(c->tree), i;
+
+	if (sb_tree_index(c->tree, j->associd, &i) == SB_OK)
+		return i;
+	for (i = 0; j->account && i < n; i++) {
+		const slurmdb_assoc_rec_t *a = c->by_index[i];
+
+		if (a && !a->user && a->acct &&
+		    !strcasecmp(a->acct, j->account))
+			return i;
+	}
+	return SB_NONE;
+}
+
+/*
+ * One job record as a segment.  The contract comes from the record's
+ * AdminComment or, for a job still in slurmctld, from the live job (Slurm
+ * 22.05 sends AdminComment to slurmdbd only at completion); no valid tag
+ * in either = unallocated (sb_contract_of_job).  A run holds the TRES it
+ * was allocated (a run of no time, which slurmdbd records without an
+ * allocation, and a job that never started: those it asked for).  Return
+ * false when the record holds none of ChargeTRES.
+ */
+static bool segment_of(const struct sbu_ctx *c, const slurmdb_job_rec_t *j,
+		       const char *tres_id, struct sb_fig_seg *s)
+{
+	const slurm_job_info_t *live = sbu_live_job(c, j->jobid);
+	int64_t start = rec_time(j->start, c->now);
+	const char *ts = start ? j->tres_alloc_str : j->tres_req_str;
+	struct sb_contract ct;
+	double cnt;
+
+	if (sb_contract_of_job(j->admin_comment, true, &ct) != SB_OK && live)
+		sbu_job_contract(live, &ct);
+	cnt = sbc_tres_count(ts, tres_id);
+	if (cnt <= 0 && start)	/* a run of no time has no allocation */
+		cnt = sbc_tres_count(j->tres_req_str, tres_id);
+	if (cnt <= 0 && !start && live)	/* requested, by name */
+		cnt = sbc_tres_count(live->tres_req_str, c->cfg.charge_tres);
+	if (cnt <= 0)
+		return false;
+	s->index = record_index(c, j);
+	s->tres = cnt;
+	s->allocated = ct.allocated;
+	s->eligible = rec_time(j->eligible, c->now);
+	s->start = start;
+	s->end = rec_time(j->end, c->now);
+	s->suspended = j->suspended;
+	return true;
+}
+
+/* Run segments of [from, to) from slurmdbd's job records. */
+static int load_segments(struct sbu_ctx *c, int64_t from, int64_t to,
+			 struct sb_fig_seg **out, size_t *nout)
+{
+	slurmdb_job_cond_t cond;
+	slurmdb_job_rec_t *j;
+	List jobs;
+	ListIterator it;
+	char tres_id[32];
+	struct sb_fig_seg *segs;
+	size_t n = 0, cap;
+
+	*out = NULL;
+	*nout = 0;
+	if (sbu_open_db(c) || sbu_load_jobs(c) ||
+	    charge_tres_id(c, tres_id, sizeof(tres_id)))
+		return -1;
+	if (!tres_id[0])
+		return 0;	/* nothing in accounting charges that TRES */
+
+	memset(&cond, 0, sizeof(cond));
+	cond.usage_start = from;
+	cond.usage_end = to;
+	cond.flags = JOBCOND_FLAG_DUP | JOBCOND_FLAG_NO_STEP |
+		     JOBCOND_FLAG_NO_TRUNC;
+	cond.db_flags = SLURMDB_JOB_FLAG_NOTSET;
+	cond.cluster_list = slurm_list_create(NULL);
+	slurm_list_append(cond.cluster_list, c->cluster);
+	jobs = slurmdb_jobs_get(c->db, &cond);
+	slurm_list_destroy(cond.cluster_list);
+	if (!jobs) {
+		sbu_error("slurmdbd did not return the job records: %s",
+			  slurm_strerror(errno));
+		return -1;
+	}
+	cap = slurm_list_count(jobs) + 1;
+	if (!(segs = calloc(cap, sizeof(*segs)))) {
+		slurm_list_destroy(jobs);
+		sbu_error("out of memory");
+		return -1;
+	}
+	it = slurm_list_iterator_create(jobs);
+	while ((j = slurm_list_next(it)) && n < cap)
+		if (segment_of(c, j, tres_id, &segs[n]))
+			n++;
+	slurm_list_iterator_destroy(it);
+	slurm_list_destroy(jobs);
+	*out = segs;
+	*nout = n;
+	return 0;
+}
+
+int sbu_figures(struct sbu_ctx *c, int64_t from, int64_t to, int64_t slot,
+		struct sb_fig **total, struct sb_fig **series)
+{
+	struct sb_fig_seg *segs = NULL;
+	size_t nsegs = 0, ns = sb_fig_nslots(from, to, slot);
+	uint32_t n = sb_tree_count(c->tree);
+	int rc;
+
+	*total = NULL;
+	if (series)
+		*series = NULL;
+	if (load_segments(c, from, to, &segs, &nsegs) ||
+	    sbu_load_capacity(c))
+		return -1;
+	*total = calloc(n ? n : 1, sizeof(**total));
+	if (series)
+		*series = calloc((n ? n : 1) * (ns ? ns : 1),
+				 sizeof(**series));
+	if (!*total || (series && !*series)) {
+		free(segs);
+		sbu_error("out of memory");
+		return -1;
+	}
+	rc = sb_figures(c->tree, segs, nsegs, from, to, slot, c->now,
+			c->capacity, *total, series ? *series : NULL, NULL);
+	free(segs);
+	if (rc != SB_OK) {
+		sbu_error("cannot compute the figures over [%lld, %lld): %s",
+			  (long long)from, (long long)to, sb_strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+void sbu_fig_cells(struct sbc_table *t, const struct sb_fig *f)
+{
+	sbc_table_num(t, "Owed", sbu_hours(f->owed), 3);
+	sbc_table_num(t, "Delivered", sbu_hours(f->delivered), 3);
+	sbc_table_num(t, "Unallocated", sbu_hours(f->unallocated), 3);
+	sbc_table_num(t, "Capped", sbu_hours(f->capped), 3);
+	sbc_table_num(t, "DelivOwed", sb_fig_ratio(f), 3);
+	sbc_table_int(t, "DeliveredRaw", (int64_t)llround(f->delivered));
+	sbc_table_int(t, "OwedRaw", (int64_t)llround(f->owed));
+	sbc_table_int(t, "UnallocatedRaw", (int64_t)llround(f->unallocated));
+	sbc_table_int(t, "CappedRaw", (int64_t)llround(f->capped));
+	sbc_table_num(t, "Demand", sbu_hours(f->demand), 3);
+	sbc_table_num(t, "Quota", sbu_hours(f->quota), 3);
+	sbc_table_int(t, "DemandRaw", (int64_t)llround(f->demand));
+	sbc_table_int(t, "QuotaRaw", (int64_t)llround(f->quota));
+}

@@ -1,0 +1,159 @@
+/*
+ * src/sbudget/sbudget.h - what sbudget's command files share: the context of
+ * one invocation (what it learnt from Slurm, loaded on demand), the loaders,
+ * the run segments behind the figures, and small helpers.
+ *
+ * Data only through Slurm's APIs: slurmdbd (slurmdb_associations_get,
+ * slurmdb_associations_modify, slurmdb_jobs_get, slurmdb_tres_get),
+ * slurmctld (slurm_load_jobs, slurm_load_job, slurm_load_node,
+ * slurm_load_ctl_conf, and sshare's share request in shares.c).  Every rule
+ * and figure is the core's (sb/view.h, sb/figures.h, sb/preempt.h,
+ * sb/priority.h); the grammar, the span and the output formats are in
+ * cli.c, span.c and output.c (no Slurm, unit-tested).  See sbudget(1).
+ *
+ * The files, one seam each:
+ *   main.c         usage, dispatch, the exit status;
+ *   load.c         connections; budget.conf, the association tree, shares,
+ *                  jobs, capacity; a job's contract, party and TRES;
+ *                  account filters; formatting helpers;
+ *   runs.c         run segments of a span from slurmdbd, and the figures
+ *                  over them (sb_figures);
+ *   show_budget.c  show budget;
+ *   modify.c       modify budget;
+ *   show_job.c     show job (contract, protection, priority, what a
+ *                  pending job waits for, who preempted it);
+ *   report.c       report (and its SVG plot);
+ *   metrics.c      metrics (Prometheus text).
+ *
+ * Naming: sbu_ for what these files share; static functions plain.  The
+ * functions that fail print the reason (sbu_error()) and return -1.
+ */
+#ifndef SBUDGET_SBUDGET_H
+#define SBUDGET_SBUDGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <slurm/slurm.h>
+#include <slurm/slurmdb.h>
+
+#define SB_COMPAT_CLIENT	/* list types only (plugins/common) */
+#include "slurm_compat.h"
+
+#include "cli.h"
+#include "sb/config.h"
+#include "sb/contract.h"
+#include "sb/figures.h"
+#include "sb/tree.h"
+#include "sb/view.h"
+#include "shares.h"
+
+/* Job states (slurm.h has the bits, the IS_JOB_* macros are internal). */
+#define SBU_JOB_BASE(j) ((j)->job_state & JOB_STATE_BASE)
+#define SBU_PENDING(j) (SBU_JOB_BASE(j) == JOB_PENDING)
+#define SBU_RUNNING(j) (SBU_JOB_BASE(j) == JOB_RUNNING)
+#define SBU_SUSPENDED(j) (SBU_JOB_BASE(j) == JOB_SUSPENDED)
+
+/* Everything one invocation learns from Slurm, loaded on demand by the
+ * sbu_load_* functions (each loads once; a second call is a no-op). */
+struct sbu_ctx {
+	const struct sbc_cmd *cmd;
+	int64_t now;		/* the moment of the command, read once */
+	struct sb_config cfg;	/* budget.conf beside slurm.conf */
+	char cluster[256];
+	void *db;		/* slurmdbd connection */
+	List assocs;		/* slurmdb_assoc_rec_t of the cluster */
+	struct sb_tree *tree;	/* the budget tree (root excluded) */
+	const slurmdb_assoc_rec_t **by_index;	/* tree index -> record */
+	struct sbs_share *shares;
+	size_t nshares;
+	job_info_msg_t *jobs;	/* live jobs (slurmctld) */
+	double capacity;	/* ChargeTRES in the cluster's nodes */
+	bool capacity_loaded;
+};
+
+/* sbu_error - "sbudget: error: <text>" on stderr. */
+void sbu_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ------------------------------------------------------------ load.c */
+
+/* budget.conf beside slurm.conf ($SLURM_CONF's directory); missing = the
+ * defaults.  Before anything is asked of Slurm. */
+int sbu_load_budget_conf(struct sbu_ctx *c);
+/* The cluster's name (slurmctld's configuration). */
+int sbu_load_cluster(struct sbu_ctx *c);
+/* The slurmdbd connection. */
+int sbu_open_db(struct sbu_ctx *c);
+/* The association tree from slurmdbd, as priority/budget builds it: root's
+ * own association left out, its children at the top level; partition
+ * associations left out.  Fills tree and by_index. */
+int sbu_load_tree(struct sbu_ctx *c);
+/* What sshare shows, as priority/budget published it. */
+int sbu_load_shares(struct sbu_ctx *c);
+/* The live jobs (slurmctld, SHOW_ALL | SHOW_DETAIL). */
+int sbu_load_jobs(struct sbu_ctx *c);
+/* Capacity: ChargeTRES summed over the nodes' configured TRES, now. */
+int sbu_load_capacity(struct sbu_ctx *c);
+
+/* The share record of association @id; NULL when sshare has none. */
+const struct sbs_share *sbu_share_of(const struct sbu_ctx *c, uint32_t id);
+/* The live job @id; NULL when slurmctld has none (or jobs not loaded). */
+const slurm_job_info_t *sbu_live_job(const struct sbu_ctx *c, uint32_t id);
+/* ChargeTRES a job holds (running) or asks for (pending); >= 0. */
+double sbu_job_tres(const struct sbu_ctx *c, const slurm_job_info_t *j);
+/*
+ * sbu_job_contract - the contract a live job runs under
+ * (sb_contract_of_job: no valid tag = unallocated; resumable only when it
+ * can be requeued, a batch job with its requeue flag set).  Returns
+ * sb_contract_of_job()'s SB_OK or SB_EMISSING.
+ */
+int sbu_job_contract(const slurm_job_info_t *j, struct sb_contract *out);
+/* sbu_job_party - a live job as a side of sb_preempt_decide(): contract,
+ * start, current priority, TRES, tree index (SB_NONE when unknown), and
+ * whether its grace time runs (preempt_time set).  Needs the tree. */
+void sbu_job_party(const struct sbu_ctx *c, const slurm_job_info_t *j,
+		   struct sb_preempt_party *out);
+
+/* Whether association @a is selected by account=/user=. */
+bool sbu_wanted(const struct sbc_cmd *cmd, const slurmdb_assoc_rec_t *a);
+/* Every account= and user= names an existing association; -1 with a
+ * message otherwise.  Needs the tree. */
+int sbu_check_names(const struct sbu_ctx *c);
+
+/* "YYYY-MM-DDTHH:MM:SS" in local time, "none" for t <= 0. */
+void sbu_fmt_time(int64_t t, char *buf, size_t len);
+/* Seconds to hours. */
+double sbu_hours(double secs);
+/* The Status word of show budget and show job (sbudget(1)). */
+const char *sbu_status_of(const struct sbs_share *s, double entitled);
+
+/* ------------------------------------------------------------ runs.c */
+
+/*
+ * sbu_figures - the figures (sb_figures) of every association over [@from,
+ * @to) in slots of @slot seconds, from slurmdbd's run segments of the span
+ * (sbu_load_segments).  @total: out, sb_tree_count() entries; @series: out,
+ * may be NULL, count x sb_fig_nslots() entries.  Both freed by the caller.
+ * Needs the tree; loads the jobs and the capacity.
+ */
+int sbu_figures(struct sbu_ctx *c, int64_t from, int64_t to, int64_t slot,
+		struct sb_fig **total, struct sb_fig **series);
+
+/*
+ * sbu_fig_cells - the figure cells of the current row of @t (show budget
+ * and report): Owed, Delivered, Unallocated, Capped, Demand, Quota in
+ * hours; DelivOwed (sb_fig_ratio); DeliveredRaw, OwedRaw, UnallocatedRaw,
+ * CappedRaw, DemandRaw, QuotaRaw in TRES-seconds, rounded.  @t must define all these fields.
+ */
+void sbu_fig_cells(struct sbc_table *t, const struct sb_fig *f);
+
+/* ----------------------------------------------------- the commands */
+
+int sbu_cmd_show_budget(struct sbu_ctx *c);	/* show_budget.c */
+int sbu_cmd_modify_budget(struct sbu_ctx *c);	/* modify.c */
+int sbu_cmd_show_job(struct sbu_ctx *c);	/* show_job.c */
+int sbu_cmd_report(struct sbu_ctx *c);		/* report.c */
+int sbu_cmd_metrics(struct sbu_ctx *c);		/* metrics.c */
+
+#endif /* SBUDGET_SBUDGET_H */

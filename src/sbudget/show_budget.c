@@ -1,0 +1,108 @@
+/*
+ * show_budget.c - `sbudget show budget`: the budget tree with its shares,
+ * percentages, standing and the figures of a span (owed, delivered,
+ * unallocated, capped: sb/figures.h, in slots of SB_FIG_SLOT), one row per
+ * association in tree order.  See sbudget(1), "show budget" and "FIGURES".
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sbudget.h"
+
+static const struct sbc_fielddef budget_fields[] = {
+	{ "Account", 0, false },	{ "User", 0, false },
+	{ "RawShares", 0, true },	{ "ParentPct", 0, true },
+	{ "ClusterPct", 0, true },	{ "Owed", 0, true },
+	{ "Delivered", 0, true },	{ "Unallocated", 0, true },
+	{ "Capped", 0, true },		{ "DelivOwed", 0, true },
+	{ "Standing", 0, true },	{ "Status", 0, false },
+	{ "LevelFS", 0, true },		{ "RawUsage", 0, true },
+	{ "DeliveredRaw", 0, true },	{ "OwedRaw", 0, true },
+	{ "UnallocatedRaw", 0, true },	{ "CappedRaw", 0, true },
+	{ "Demand", 0, true },		{ "Quota", 0, true },
+	{ "DemandRaw", 0, true },	{ "QuotaRaw", 0, true },
+	{ "AssocId", 0, true },		{ "Start", 0, false },
+	{ "End", 0, false },
+};
+static const char *const budget_defaults[] = {
+	"Account", "User", "RawShares", "ParentPct", "ClusterPct", "Owed",
+	"Delivered", "Unallocated", "DelivOwed", "Standing", "Status", NULL,
+};
+
+/* The cells from sshare: standing, level fair-share, charged usage. */
+static void share_cells(struct sbc_table *t, const struct sbs_share *s,
+			double entitled)
+{
+	if (s) {
+		sbc_table_num(t, "Standing", s->fs_factor, 6);
+		if (s->level_fs < DBL_MAX / 2 && isfinite(s->level_fs))
+			sbc_table_num(t, "LevelFS", s->level_fs, 6);
+		else
+			sbc_table_text(t, "LevelFS", "inf");
+		sbc_table_int(t, "RawUsage", (int64_t)s->usage_raw);
+	}
+	sbc_table_text(t, "Status", sbu_status_of(s, entitled));
+}
+
+int sbu_cmd_show_budget(struct sbu_ctx *c)
+{
+	struct sbc_table t;
+	struct sb_fig *fig = NULL;
+	char msg[SBC_MSG_MAX * 4], b0[64], b1[64];
+	uint32_t n, i;
+	int64_t from, to;
+	int rc = 1;
+
+	if (sbc_table_init(&t, budget_fields,
+			   sizeof(budget_fields) / sizeof(budget_fields[0]),
+			   budget_defaults, c->cmd, msg, sizeof(msg))) {
+		sbu_error("%s", msg);
+		return 1;
+	}
+	if (sbc_span(c->cmd, c->now, c->cfg.lookback_window, &from, &to, msg,
+		     sizeof(msg))) {
+		sbu_error("%s", msg);
+		goto out;
+	}
+	if (sbu_load_tree(c) || sbu_check_names(c) || sbu_load_shares(c) ||
+	    sbu_figures(c, from, to, SB_FIG_SLOT, &fig, NULL))
+		goto out;
+	sbu_fmt_time(from, b0, sizeof(b0));
+	sbu_fmt_time(to, b1, sizeof(b1));
+	n = sb_tree_count(c->tree);
+	for (i = 0; i < n; i++) {
+		const struct sb_tree_node *nd = sb_tree_node(c->tree, i);
+		const slurmdb_assoc_rec_t *a = c->by_index[i];
+		char acct[512];
+
+		if (!a || !sbu_wanted(c->cmd, a))
+			continue;
+		if (sbc_table_row(&t))
+			goto out;
+		snprintf(acct, sizeof(acct), "%*s%s",
+			 c->cmd->style == SBC_STYLE_TABLE ? (int)nd->depth : 0,
+			 "", a->acct);
+		sbc_table_text(&t, "Account", acct);
+		sbc_table_text(&t, "User", a->user ? a->user : "");
+		if (nd->raw_shares == SB_SHARES_USE_PARENT)
+			sbc_table_text(&t, "RawShares", "parent");
+		else
+			sbc_table_int(&t, "RawShares", (int64_t)nd->raw_shares);
+		sbc_table_num(&t, "ParentPct", 100 * nd->shares_norm, 2);
+		sbc_table_num(&t, "ClusterPct", 100 * nd->entitled, 2);
+		sbu_fig_cells(&t, &fig[i]);
+		sbc_table_int(&t, "AssocId", a->id);
+		sbc_table_text(&t, "Start", b0);
+		sbc_table_text(&t, "End", b1);
+		share_cells(&t, sbu_share_of(c, a->id), nd->entitled);
+	}
+	sbc_table_print(&t, stdout, c->cmd->style, c->cmd->noheader, false,
+			"budgets");
+	rc = 0;
+out:
+	free(fig);
+	sbc_table_free(&t);
+	return rc;
+}

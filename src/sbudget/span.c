@@ -1,0 +1,237 @@
+/*
+ * span.c - the span of sbudget's figures: points in time as start=/end=
+ * take them (sbc_parse_time, no clock: "now" stays relative) and the span
+ * [from, to) a command line means at a given moment (sbc_span).  No Slurm;
+ * see cli.h and sbudget(1), "THE SPAN".
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "cli.h"
+#include "sb/duration.h"
+
+static int fail(char *msg, size_t msglen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *msg, size_t msglen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (msg && msglen) {
+		va_start(ap, fmt);
+		vsnprintf(msg, msglen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* Read exactly @n digits at *@p into @out; advance. */
+static bool digits(const char **p, int n, int *out)
+{
+	int v = 0, i;
+
+	for (i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)(*p)[i]))
+			return false;
+		v = v * 10 + ((*p)[i] - '0');
+	}
+	*p += n;
+	*out = v;
+	return true;
+}
+
+/* YYYY-MM-DD[THH:MM[:SS]], local time; -1 when malformed or out of range,
+ * -2 when the local time does not exist (a DST gap). */
+static int parse_iso(const char *s, int64_t *out)
+{
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31,
+				     30, 31 };
+	const char *p = s;
+	int y, mo, d, h = 0, mi = 0, se = 0;
+	struct tm tm;
+	time_t t;
+
+	if (!digits(&p, 4, &y) || *p++ != '-' || !digits(&p, 2, &mo) ||
+	    *p++ != '-' || !digits(&p, 2, &d))
+		return -1;
+	if (*p == 'T') {
+		p++;
+		if (!digits(&p, 2, &h) || *p++ != ':' || !digits(&p, 2, &mi))
+			return -1;
+		if (*p == ':' && (p++, !digits(&p, 2, &se)))
+			return -1;
+	}
+	if (*p || y < 1970 || mo < 1 || mo > 12 || d < 1 ||
+	    d > mdays[mo - 1] || h > 23 || mi > 59 || se > 59 ||
+	    (mo == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400))))
+		return -1;
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = se;
+	tm.tm_isdst = -1;
+	t = mktime(&tm);
+	if (t == (time_t)-1 || tm.tm_hour != h || tm.tm_min != mi)
+		return -2;
+	*out = (int64_t)t;
+	return 0;
+}
+
+/* A decimal count of at most 12 digits at *@p; advance. */
+static bool count(const char **p, int64_t *out)
+{
+	int64_t v = 0;
+	int n = 0;
+
+	while (isdigit((unsigned char)**p)) {
+		if (++n > 12)
+			return false;
+		v = v * 10 + (**p - '0');
+		(*p)++;
+	}
+	*out = v;
+	return n > 0;
+}
+
+int sbc_parse_time(const char *what, const char *s, struct sbc_time *out,
+		   char *msg, size_t msglen)
+{
+	static const struct { const char *name; int64_t secs; } units[] = {
+		{ "seconds", 1 }, { "second", 1 }, { "minutes", 60 },
+		{ "minute", 60 }, { "hours", 3600 }, { "hour", 3600 },
+		{ "days", 86400 }, { "day", 86400 }, { "weeks", 604800 },
+		{ "week", 604800 },
+	};
+	static const char accepted[] = "accepted: YYYY-MM-DD[THH:MM[:SS]] "
+		"(local time), now[-COUNT[seconds|minutes|hours|days|weeks]] "
+		"or uts<Unix time>";
+	char q[80];
+	const char *p;
+	int64_t v;
+	int rc;
+
+	sb_quote(s, q, sizeof(q));
+	memset(out, 0, sizeof(*out));
+	if (!s || !*s)
+		return fail(msg, msglen, "%s '': empty; %s", what, accepted);
+	if (!strncasecmp(s, "now", 3)) {
+		int sign;
+		size_t u;
+
+		p = s + 3;
+		out->relative = true;
+		if (!*p)
+			goto ok;
+		if (*p != '-' && *p != '+')
+			goto bad;
+		sign = *p++ == '-' ? -1 : 1;
+		if (!count(&p, &v))
+			goto bad;
+		for (u = 0; *p && u < sizeof(units) / sizeof(units[0]); u++)
+			if (!strcasecmp(p, units[u].name))
+				break;
+		if (*p && u == sizeof(units) / sizeof(units[0]))
+			return fail(msg, msglen, "%s '%s': unknown unit '%s'; "
+				    "accepted: seconds, minutes, hours, days, "
+				    "weeks", what, q, p);
+		if (*p)
+			v *= units[u].secs;
+		if (v > SB_DURATION_MAX)
+			return fail(msg, msglen, "%s '%s': too far from now; "
+				    "accepted: up to 365 days", what, q);
+		out->value = sign * v;
+		goto ok;
+	}
+	if (!strncasecmp(s, "uts", 3)) {
+		p = s + 3;
+		if (!count(&p, &v) || *p)
+			goto bad;
+		out->value = v;
+		goto ok;
+	}
+	rc = parse_iso(s, &v);
+	if (rc == -2)
+		return fail(msg, msglen, "%s '%s': no such local time (a "
+			    "daylight saving change); write uts<Unix time>",
+			    what, q);
+	if (rc == 0) {
+		out->value = v;
+		goto ok;
+	}
+	for (p = s; isdigit((unsigned char)*p); p++)
+		;
+	if (!*p)
+		return fail(msg, msglen, "%s '%s': a bare number; write "
+			    "uts%s for Unix time, or %s", what, q, q,
+			    "YYYY-MM-DD[THH:MM[:SS]]");
+bad:
+	return fail(msg, msglen, "%s '%s': not a point in time; %s", what, q,
+		    accepted);
+ok:
+	out->set = true;
+	return 0;
+}
+
+int64_t sbc_time_at(const struct sbc_time *t, int64_t now)
+{
+	if (!t || !t->set)
+		return now;
+	return t->relative ? now + t->value : t->value;
+}
+
+/* @t as local time, as it is typed (YYYY-MM-DDTHH:MM:SS), or uts<t>. */
+static void show(int64_t t, char *buf, size_t len)
+{
+	struct tm tm;
+	time_t tt = (time_t)t;
+
+	if (t < 0 || !localtime_r(&tt, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm))
+		snprintf(buf, len, "uts%lld", (long long)t);
+}
+
+int sbc_span(const struct sbc_cmd *cmd, int64_t now, int64_t lookback,
+	     int64_t *from, int64_t *to, char *msg, size_t msglen)
+{
+	int64_t w = cmd->window ? cmd->window : lookback;
+	int64_t a, b;
+	char s0[48], s1[48], sn[48];
+
+	if (cmd->start.set && cmd->end.set && cmd->window)
+		return fail(msg, msglen, "start=, end= and window= given: give "
+			    "at most two of them (window= is end - start)");
+	if (cmd->start.set) {
+		a = sbc_time_at(&cmd->start, now);
+		b = cmd->end.set ? sbc_time_at(&cmd->end, now) :
+		    cmd->window ? a + cmd->window : now;
+	} else {
+		b = sbc_time_at(&cmd->end, now);
+		a = b - w;
+	}
+	show(a, s0, sizeof(s0));
+	show(b, s1, sizeof(s1));
+	show(now, sn, sizeof(sn));
+	if (b > now)
+		return fail(msg, msglen, "the span ends at %s, after now (%s): "
+			    "figures of the future are not known; give an "
+			    "earlier end= or a shorter window=", s1, sn);
+	if (b <= a)
+		return fail(msg, msglen, "the span [%s, %s) is empty: start "
+			    "must be before end", s0, s1);
+	if (b - a > SB_DURATION_MAX)
+		return fail(msg, msglen, "the span [%s, %s) is longer than 365 "
+			    "days", s0, s1);
+	if (cmd->step > b - a)
+		return fail(msg, msglen, "step is longer than the span [%s, %s) "
+			    "(%lld seconds)", s0, s1, (long long)(b - a));
+	*from = a;
+	*to = b;
+	return 0;
+}
