@@ -22,7 +22,15 @@
 #   --help        this text
 #
 # Environment:
-#   SB_BUILD_DIR        build tree (default <repo>/_build)
+#   SB_SLURM            Slurm release of the cluster: 22.05 (default; the Debian
+#                       12 packages in /usr) or 24.11 (built by contrib/setup.sh
+#                       --slurm 24.11 into /var/cache/slurm-budget/slurm-24.11.5,
+#                       or $SB_SLURM_PREFIX).  A 24.11 cluster has its own build
+#                       tree (<repo>/_build-24.11), so its own state directory,
+#                       and its own ports (each port below + SB_PORT_OFFSET);
+#                       `env` puts its bin/sbin first on PATH for the clients.
+#   SB_PORT_OFFSET      added to every port (default 0 for 22.05, 50 for 24.11)
+#   SB_BUILD_DIR        build tree (default <repo>/_build, <repo>/_build-24.11)
 #   SB_CLUSTER_DIR      everything of the cluster (default $SB_BUILD_DIR/cluster);
 #                       keep it short (<= 70 chars): Unix socket paths live in it
 #   SB_SLURM_CONF_EXTRA extra lines appended to slurm.conf (a later key wins)
@@ -61,20 +69,42 @@ umask 022
 # ---------------------------------------------------------------- settings
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(dirname "$here")
-BUILD=${SB_BUILD_DIR:-$REPO/_build}
+SLURM_RELEASE=${SB_SLURM:-22.05}
+case $SLURM_RELEASE in
+22.05)
+	SLURM_PREFIX=/usr
+	SYS_PLUGIN_DIR=/usr/lib/x86_64-linux-gnu/slurm-wlm
+	BUILD=${SB_BUILD_DIR:-$REPO/_build}
+	PORT_OFFSET=${SB_PORT_OFFSET:-0}
+	;;
+24.11)
+	SLURM_PREFIX=${SB_SLURM_PREFIX:-/var/cache/slurm-budget/slurm-24.11.5}
+	SYS_PLUGIN_DIR=$SLURM_PREFIX/lib/slurm
+	BUILD=${SB_BUILD_DIR:-$REPO/_build-24.11}
+	PORT_OFFSET=${SB_PORT_OFFSET:-50}
+	# The clients and daemons of this release come first on PATH.
+	PATH=$SLURM_PREFIX/bin:$SLURM_PREFIX/sbin:$PATH
+	;;
+*)
+	echo "cluster: error: SB_SLURM='$SLURM_RELEASE' is not a supported release (accepted: 22.05, 24.11)" >&2
+	exit 2
+	;;
+esac
 DIR=${SB_CLUSTER_DIR:-$BUILD/cluster}
 CLUSTER=sbcluster
 NODES=(gpu01 gpu02 gpu03 gpu04)
-CTLD_PORT=${SB_CTLD_PORT:-16817}
-DBD_PORT=${SB_DBD_PORT:-16819}
-DB_PORT=${SB_DB_PORT:-16306}
-SLURMD_PORT=${SB_SLURMD_PORT:-17001}
+CTLD_PORT=$((${SB_CTLD_PORT:-16817} + PORT_OFFSET))
+DBD_PORT=$((${SB_DBD_PORT:-16819} + PORT_OFFSET))
+DB_PORT=$((${SB_DB_PORT:-16306} + PORT_OFFSET))
+SLURMD_PORT=$((${SB_SLURMD_PORT:-17001} + PORT_OFFSET))
 UP_TIMEOUT=${SB_UP_TIMEOUT:-90}
 STOP_TIMEOUT=${SB_STOP_TIMEOUT:-20}
-SYS_PLUGIN_DIR=/usr/lib/x86_64-linux-gnu/slurm-wlm
 
 # Derived paths (DIR is made absolute in init_paths).
 init_paths() {
+	if [ ! -x "$SLURM_PREFIX/sbin/slurmctld" ]; then
+		die "no Slurm $SLURM_RELEASE in $SLURM_PREFIX (sbin/slurmctld missing); run contrib/setup.sh --slurm $SLURM_RELEASE"
+	fi
 	DIR=$(realpath -m "$DIR")
 	if [ "${#DIR}" -gt 70 ]; then
 		die "SB_CLUSTER_DIR '$DIR' is too long (${#DIR} > 70 chars) for Unix socket paths; set SB_CLUSTER_DIR to a shorter directory"
@@ -273,6 +303,14 @@ conf_outdated() {
 }
 mark_applied() { "${1}_conf_sum" >"$RUN/$1.applied"; }
 
+# Lines that only one release accepts: 24.11 has no task/none and
+# switch/none plugins (no TaskPlugin/SwitchType line means none there).
+release_conf_lines() {
+	case $SLURM_RELEASE in
+	22.05) printf '%s\n' "TaskPlugin=task/none" "SwitchType=switch/none" ;;
+	esac
+}
+
 slurm_conf() {
 	local host plugin lines prio_type=priority/multifactor
 	local -a plugin_lines=()
@@ -307,8 +345,7 @@ SlurmctldDebug=info
 SlurmdDebug=info
 SlurmdParameters=config_overrides
 ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SwitchType=switch/none
+$(release_conf_lines)
 MpiDefault=none
 MailProg=/bin/true
 ReturnToService=2
@@ -756,6 +793,8 @@ cmd_status() {
 }
 
 cmd_env() {
+	[ "$SLURM_PREFIX" = /usr ] || printf 'export PATH=%q:$PATH\n' "$SLURM_PREFIX/bin:$SLURM_PREFIX/sbin"
+	printf 'export SB_SLURM=%q\n' "$SLURM_RELEASE"
 	printf 'export SLURM_CONF=%q\n' "$CONF"
 	printf 'export SB_CLUSTER_DIR=%q\n' "$DIR"
 	printf 'export SB_BUILD_DIR=%q\n' "$BUILD"

@@ -23,7 +23,11 @@
 #                      submission (default 150)
 #   --out DIR          where the job table, segments and report go
 #                      (default <cluster dir>/demo)
-#   --no-build         use the existing build in $SB_BUILD_DIR (<repo>/_build)
+#   --slurm RELEASE    run it on Slurm 22.05 (default; $SB_SLURM) or 24.11
+#                      (built once by contrib/setup.sh --slurm 24.11; its own
+#                      build tree <repo>/_build-24.11, cluster and ports)
+#   --no-build         use the existing build in $SB_BUILD_DIR (<repo>/_build,
+#                      <repo>/_build-24.11 with --slurm 24.11)
 #   --yes, --force     replay even if it takes longer than 2 hours of wall
 #                      time (estimated before the cluster comes up: the
 #                      workload's submit span / --time-scale + --max-wall;
@@ -47,6 +51,8 @@ file() { [ -f "$2" ] && [ -r "$2" ] || die "$1 '$2': not a readable file"; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-build) do_build=0; shift ;;
+	--slurm) need "$@"; case $2 in 22.05|24.11) ;; *) die "--slurm '$2' is not accepted: give 22.05 or 24.11" ;; esac
+		export SB_SLURM=$2; shift 2 ;;
 	--yes|--force) force=1; shift ;;
 	--trace) need "$@"; trace=$2; shift 2 ;;
 	--tree) need "$@"; tree=$2; shift 2 ;;
@@ -61,7 +67,7 @@ while [ $# -gt 0 ]; do
 			die "--gpus '$gpus' is not accepted: give 8, 16, 24 or 32"; shift 2 ;;
 	--max-wall) need "$@"; positive "$1" "$2"; max_wall=$2; shift 2 ;;
 	--out) need "$@"; out=$2; shift 2 ;;
-	-h|--help) sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
@@ -87,7 +93,11 @@ if [ "$do_build" = 1 ]; then
 	echo "== setting up and building (contrib/build.sh)"
 	SB_BUILD_DIR=$("$repo/contrib/build.sh" | tail -n 1)
 fi
-export SB_BUILD_DIR=${SB_BUILD_DIR:-$repo/_build}
+if [ "${SB_SLURM:-22.05}" = 24.11 ]; then
+	export SB_BUILD_DIR=${SB_BUILD_DIR:-$repo/_build-24.11}
+else
+	export SB_BUILD_DIR=${SB_BUILD_DIR:-$repo/_build}
+fi
 sim=$SB_BUILD_DIR/src/sim/sbudget-sim
 [ -x "$sim" ] || die "no $sim: build first (without --no-build)"
 # the cluster path (cluster.sh env only prints it), then everything that can
@@ -174,5 +184,6 @@ echo "== report: sbudget-sim metrics over the runs slurmdbd recorded (trace seco
 	--json "$out/report.json" | sed 's/^/   /'
 echo
 echo "== done in $((SECONDS - t0)) s; files in $out (jobs.csv, segments.csv, report.json)"
-echo "   the cluster is still up: eval \"\$(contrib/cluster.sh env)\"; sshare -a; sacct -X -D"
-echo "   contrib/cluster.sh down    # to stop it"
+rel=${SB_SLURM:+SB_SLURM=$SB_SLURM }
+echo "   the cluster is still up: eval \"\$(${rel}contrib/cluster.sh env)\"; sshare -a; sacct -X -D"
+echo "   ${rel}contrib/cluster.sh down    # to stop it"

@@ -1,75 +1,144 @@
 #!/usr/bin/env bash
-# contrib/run-tests.sh - the whole test suite, from a fresh clone.
+# contrib/run-tests.sh - the whole test suite, from a fresh clone, on every
+# supported Slurm release.
 #
-# Installs what is missing (contrib/setup.sh), builds with AddressSanitizer
-# and UBSan (contrib/build.sh --sanitizers), runs the unit tests (`make
-# check`, Check), runs them again under valgrind from a plain build, runs
-# every libFuzzer target briefly on its corpus (test/fuzz/run.sh, clang),
-# brings up the local Slurm cluster with our plugins
-# (contrib/cluster.sh), runs the integration tests against it, and stops the
-# cluster.  Exit status is non-zero if anything failed.
+# Installs what is missing (contrib/setup.sh; for 24.11 it builds Slurm once
+# into /var/cache/slurm-budget), then:
+#   1. builds against Slurm 22.05 with AddressSanitizer and UBSan
+#      (contrib/build.sh --sanitizers), runs the unit tests (`make check`,
+#      Check), and again under valgrind from a plain build, and runs every
+#      libFuzzer target briefly on its corpus (test/fuzz/run.sh, clang);
+#      these cover the Slurm-free core, simulator and sbudget logic, so
+#      they run once, not per release;
+#   2. for each release (22.05, then 24.11): builds the plugins and sbudget
+#      against it (_build, _build-24.11), brings up that release's local
+#      cluster (contrib/cluster.sh, SB_SLURM=RELEASE: own state, own ports),
+#      runs the integration tests against it, and stops the cluster.
+# Prints the time of each part.  Exit status is non-zero if anything failed.
 #
-# Usage: contrib/run-tests.sh [--keep-cluster] [PATTERN]
-#   --keep-cluster  leave the cluster running afterwards (for debugging)
-#   PATTERN         run only integration tests whose name contains PATTERN
+# Usage: contrib/run-tests.sh [--slurm RELEASE] [--keep-cluster] [PATTERN]
+#   --slurm RELEASE  only this release's integration tests: 22.05, 24.11 or
+#                    all (default; $SB_SLURM_RELEASES); the unit tests run
+#                    whenever 22.05 is included
+#   --keep-cluster   leave the cluster(s) running afterwards (for debugging)
+#   PATTERN          run only integration tests whose name contains PATTERN
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-keep=0 pattern=
+keep=0 pattern= releases=${SB_SLURM_RELEASES:-all}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--keep-cluster) keep=1; shift ;;
-	-h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	-*) echo "run-tests.sh: unknown option '$1' (accepted: --keep-cluster, --help, PATTERN)" >&2; exit 2 ;;
+	--slurm) releases=${2:?--slurm needs 22.05, 24.11 or all}; shift 2 ;;
+	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) echo "run-tests.sh: unknown option '$1' (accepted: --slurm RELEASE, --keep-cluster, --help, PATTERN)" >&2; exit 2 ;;
 	*) pattern=$1; shift ;;
 	esac
 done
+case "$releases" in
+all) releases="22.05 24.11" ;;
+22.05|24.11) ;;
+*) echo "run-tests.sh: unknown Slurm release '$releases' (accepted: 22.05, 24.11, all)" >&2; exit 2 ;;
+esac
+# Not inherited from a shell that pointed at one cluster: each part sets its own.
+unset SB_SLURM SB_BUILD_DIR SB_CLUSTER_DIR SLURM_CONF
 
-echo "== build"
-build=$("$repo/contrib/build.sh" --sanitizers | tail -n 1)
-export SB_BUILD_DIR=$build
+t_all=$SECONDS
+timing=()
+took() { timing+=("$(printf '%-40s %4d s' "$1" $((SECONDS - $2)))"); }
 
-echo "== unit tests (Check, ASan/UBSan)"
 unit_rc=0
-make -C "$build" -s check >/dev/null 2>&1 || unit_rc=$?
-for log in "$build"/test/unit/*.log; do
-	[ "$(basename "$log")" = test-suite.log ] && continue
-	printf '%s: ' "$(basename "$log" .log)"
-	if ! grep -E '^[0-9]+%: Checks:' "$log"; then
-		# a script test (sim-cli-test.sh): automake's verdict, or a crash
-		r=$(sed -n 's/^:test-result: //p' "${log%.log}.trs" 2>/dev/null)
-		echo "${r:-no result (crashed?)} (script test, $(grep -c '^FAIL:' "$log") failures)"
-	fi
-	grep -E ':[EF]:' "$log" || true
-done
-[ "$unit_rc" -eq 0 ] || { cat "$build/test-suite.log" 2>/dev/null || true; }
+run_unit_tests() {
+	local t0=$SECONDS build log r vg t
+	echo "== build (Slurm 22.05, ASan/UBSan)"
+	build=$("$repo/contrib/build.sh" --sanitizers | tail -n 1)
+	took "build 22.05 (sanitizers)" "$t0"
 
-echo "== unit tests under valgrind (a plain build: ASan and valgrind do not mix)"
-vg=$build/valgrind
-mkdir -p "$vg"
-[ -f "$vg/Makefile" ] || (cd "$vg" && "$repo/configure" -q)
-make -C "$vg" -s -j"$(nproc)" check TESTS= >/dev/null
-for t in "$vg"/test/unit/*-test; do
-	if CK_FORK=no valgrind -q --error-exitcode=9 --leak-check=full \
-		"$t" > "$vg/$(basename "$t").valgrind" 2>&1; then
-		echo "$(basename "$t"): valgrind clean"
+	t0=$SECONDS
+	echo "== unit tests (Check, ASan/UBSan)"
+	make -C "$build" -s check >/dev/null 2>&1 || unit_rc=$?
+	for log in "$build"/test/unit/*.log; do
+		[ "$(basename "$log")" = test-suite.log ] && continue
+		printf '%s: ' "$(basename "$log" .log)"
+		if ! grep -E '^[0-9]+%: Checks:' "$log"; then
+			# a script test (sim-cli-test.sh): automake's verdict, or a crash
+			r=$(sed -n 's/^:test-result: //p' "${log%.log}.trs" 2>/dev/null)
+			echo "${r:-no result (crashed?)} (script test, $(grep -c '^FAIL:' "$log") failures)"
+		fi
+		grep -E ':[EF]:' "$log" || true
+	done
+	[ "$unit_rc" -eq 0 ] || { cat "$build/test-suite.log" 2>/dev/null || true; }
+	took "unit tests (ASan/UBSan)" "$t0"
+
+	t0=$SECONDS
+	echo "== unit tests under valgrind (a plain build: ASan and valgrind do not mix)"
+	vg=$build/valgrind
+	mkdir -p "$vg"
+	[ -f "$vg/Makefile" ] || (cd "$vg" && "$repo/configure" -q)
+	make -C "$vg" -s -j"$(nproc)" check TESTS= >/dev/null
+	for t in "$vg"/test/unit/*-test; do
+		if CK_FORK=no valgrind -q --error-exitcode=9 --leak-check=full \
+			"$t" > "$vg/$(basename "$t").valgrind" 2>&1; then
+			echo "$(basename "$t"): valgrind clean"
+		else
+			echo "$(basename "$t"): valgrind FAILED"; tail -n 20 "$vg/$(basename "$t").valgrind"
+			unit_rc=1
+		fi
+	done
+	took "unit tests (valgrind)" "$t0"
+
+	t0=$SECONDS
+	echo "== fuzzers (libFuzzer, ASan/UBSan: a quick pass on each corpus)"
+	SB_BUILD_DIR=$build "$repo/test/fuzz/run.sh" || unit_rc=1
+	took "fuzzers" "$t0"
+}
+
+# Integration results over all releases, for the closing line.
+int_passed=0 int_failed=0 int_rc=0
+# run_integration RELEASE: build against it, its cluster up, tests, down.
+run_integration() {
+	local rel=$1 t0=$SECONDS build out rc=0 san=
+	# 22.05: the unit tests' build (_build, sanitizers for the core and
+	# unit tests only; the plugins never carry them), not reconfigured
+	[ "$rel" = 22.05 ] && san=--sanitizers
+	echo "== build (Slurm $rel)"
+	if ! build=$(SB_SLURM=$rel "$repo/contrib/build.sh" $san | tail -n 1); then
+		echo "== build against Slurm $rel FAILED"
+		int_rc=1 int_failed=$((int_failed + 1))
+		return
+	fi
+	took "build $rel (Slurm cached, plugins)" "$t0"
+	t0=$SECONDS
+	echo "== integration tests on Slurm $rel (local cluster)"
+	(
+		export SB_SLURM=$rel SB_BUILD_DIR=$build
+		stop() { [ "$keep" = 1 ] || "$repo/contrib/cluster.sh" down || true; }
+		trap stop EXIT
+		"$repo/contrib/cluster.sh" up
+		eval "$("$repo/contrib/cluster.sh" env)"
+		"$repo/test/integration/run.sh" "$pattern"
+	) 2>&1 | tee "$build/integration.out" || rc=$?
+	out=$(sed -n 's/^integration: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$build/integration.out" | tail -n 1)
+	if [ -n "$out" ]; then
+		int_passed=$((int_passed + ${out% *}))
+		int_failed=$((int_failed + ${out#* }))
 	else
-		echo "$(basename "$t"): valgrind FAILED"; tail -n 20 "$vg/$(basename "$t").valgrind"
-		unit_rc=1
+		int_failed=$((int_failed + 1))	# the cluster did not come up
 	fi
+	[ "$rc" -eq 0 ] || int_rc=1
+	took "integration $rel" "$t0"
+}
+
+case " $releases " in *" 22.05 "*) run_unit_tests ;; esac
+for rel in $releases; do
+	run_integration "$rel"
 done
 
-echo "== fuzzers (libFuzzer, ASan/UBSan: a quick pass on each corpus)"
-SB_BUILD_DIR=$build "$repo/test/fuzz/run.sh" || unit_rc=1
-
-echo "== integration tests (local cluster)"
-stop() { [ "$keep" = 1 ] || "$repo/contrib/cluster.sh" down || true; }
-trap stop EXIT
-"$repo/contrib/cluster.sh" up
-eval "$("$repo/contrib/cluster.sh" env)"
-int_rc=0
-"$repo/test/integration/run.sh" "$pattern" || int_rc=$?
-
+took "total" "$t_all"
+echo "== timing"
+printf '   %s\n' "${timing[@]}"
+echo "releases: $releases"
+echo "total: $int_passed passed, $int_failed failed (integration, all releases; unit: $([ "$unit_rc" -eq 0 ] && echo ok || echo FAILED))"
 if [ "$unit_rc" -ne 0 ] || [ "$int_rc" -ne 0 ]; then
 	echo "== FAILED (unit: $unit_rc, integration: $int_rc)"
 	exit 1

@@ -3,25 +3,43 @@
 # fetch + configure the Slurm source tree matching the installed Slurm.
 #
 # Idempotent: packages already installed and a source tree already configured
-# are left alone.  Prints the source tree path on its last line.
+# are left alone.  Prints the source tree path on its last line; with
+# --slurm 24.11 the last line is "PREFIX SOURCE-TREE".
 #
-# Usage: contrib/setup.sh [--src-dir DIR]
-#   --src-dir DIR   where to unpack the Slurm source (default: $SB_SLURM_SRC_ROOT
-#                   or /var/cache/slurm-budget)
+# Usage: contrib/setup.sh [--src-dir DIR] [--slurm RELEASE]
+#   --src-dir DIR    where to unpack the Slurm source (default: $SB_SLURM_SRC_ROOT
+#                    or /var/cache/slurm-budget)
+#   --slurm RELEASE  22.05 (default; $SB_SLURM): the Debian 12 packages in /usr.
+#                    24.11: Debian 13's source package slurm-wlm 24.11.5, fetched
+#                    through a private apt configuration (the system's apt
+#                    sources are not changed), built with `nice` and installed
+#                    into DIR/slurm-24.11.5 (nothing in /usr is touched); cached:
+#                    a second run only checks the stamp file.
 set -euo pipefail
 
 src_root=${SB_SLURM_SRC_ROOT:-/var/cache/slurm-budget}
+release=${SB_SLURM:-22.05}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--src-dir) src_root=${2:?--src-dir needs a directory}; shift 2 ;;
-	-h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "setup.sh: unknown argument '$1' (accepted: --src-dir DIR, --help)" >&2; exit 2 ;;
+	--slurm) release=${2:?--slurm needs a release: 22.05 or 24.11}; shift 2 ;;
+	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "setup.sh: unknown argument '$1' (accepted: --src-dir DIR, --slurm RELEASE, --help)" >&2; exit 2 ;;
 	esac
 done
+case "$release" in
+22.05|24.11) ;;
+*) echo "setup.sh: unknown Slurm release '$release' (accepted: 22.05, 24.11)" >&2; exit 2 ;;
+esac
 
 pkgs=(slurm-wlm slurmctld slurmd slurmdbd slurm-client munge libmunge-dev
       mariadb-server libslurm-dev libjson-c-dev check autoconf automake libtool
       pkg-config dpkg-dev build-essential valgrind clang libclang-rt-14-dev)
+# Building Slurm 24.11 from source: the client library for slurmdbd's MySQL
+# plugin (mysql_config), the rest (munge, json-c, readline, ssl, yaml) above
+# or already in build-essential's company.
+[ "$release" = 22.05 ] || pkgs+=(libmariadb-dev libmariadb-dev-compat libreadline-dev
+	libyaml-dev libssl-dev zlib1g-dev)
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -36,6 +54,78 @@ if [ ${#missing[@]} -gt 0 ]; then
 	as_root sh -c 'printf "#!/bin/sh\nexit 101\n" > /usr/sbin/policy-rc.d; chmod +x /usr/sbin/policy-rc.d'
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 	as_root rm -f /usr/sbin/policy-rc.d
+fi
+
+# build_2411: fetch, build and install Slurm 24.11 into its own prefix.
+build_2411() {
+	local upver=24.11.5 apt=$src_root/apt-trixie
+	local prefix=$src_root/slurm-$upver
+	local srcdir=$src_root/slurm-src-$upver
+	local stamp=$prefix/.sb-installed
+	# Configure options: what the plugins, sbudget and the test cluster need
+	# (munge, json-c, slurmdbd's MySQL plugin, several slurmd on one host).
+	local -a conf=(--prefix="$prefix" --sysconfdir="$prefix/etc" --with-munge
+		--with-mysql_config=/usr/bin --with-json=/usr --enable-multiple-slurmd
+		--disable-slurmrestd --disable-sview --without-hwloc --without-pmix
+		--without-ucx --without-nvml --without-rsmi --without-hdf5 --without-freeipmi
+		--without-rdkafka --without-lua --disable-x11
+		SUCMD=/bin/su SLEEP_CMD=/bin/sleep)
+	local want="$upver ${conf[*]}"
+	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f "$srcdir/config.h" ]; then
+		echo "$prefix $srcdir"
+		return 0
+	fi
+	mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$src_root/dl"
+	local tarball=$src_root/dl/slurm-wlm_$upver.orig.tar.gz
+	if [ ! -s "$tarball" ]; then
+		# A private apt configuration: one deb-src line for Debian 13, its
+		# own lists and caches; the system's sources and lists stay as they
+		# are, so apt can never install a trixie binary from it.
+		echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main" \
+			>"$apt/sources.list"
+		local -a aptopt=(-o Dir::Etc::SourceList="$apt/sources.list"
+			-o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$apt/lists"
+			-o Dir::Cache="$apt" -o Dir::State::Status=/dev/null -o APT::Sandbox::User=root)
+		echo "setup: fetching the Debian 13 source package slurm-wlm $upver" >&2
+		apt-get "${aptopt[@]}" -qq update >&2
+		# The Debian revision's .dsc and debian.tar may be missing from the
+		# mirror; only the upstream tarball is needed (checked below).
+		local debver
+		debver=$(apt-cache "${aptopt[@]}" showsrc slurm-wlm 2>/dev/null |
+			sed -n "s/^Version: \($upver-.*\)/\1/p" | head -n 1)
+		[ -n "$debver" ] || { echo "setup: error: Debian 13 has no slurm-wlm $upver source package" >&2; exit 1; }
+		(cd "$src_root/dl" && apt-get "${aptopt[@]}" -qq source --download-only "slurm-wlm=$debver" >&2 || true)
+		[ -s "$tarball" ] || { echo "setup: error: could not download $tarball (apt-get source slurm-wlm from trixie)" >&2; exit 1; }
+		local sha
+		sha=$(apt-get "${aptopt[@]}" --print-uris source "slurm-wlm=$debver" 2>/dev/null |
+			awk -v f="slurm-wlm_$upver.orig.tar.gz" '$2 == f {sub("SHA256:", "", $4); print $4}')
+		if [ -n "$sha" ] && ! echo "$sha  $tarball" | sha256sum -c --quiet >&2; then
+			rm -f "$tarball"
+			echo "setup: error: $tarball does not match the SHA256 of the Sources index" >&2
+			exit 1
+		fi
+	fi
+	echo "setup: building Slurm $upver in $srcdir (nice, make -j$(nproc)), installing into $prefix" >&2
+	rm -rf "$srcdir" "$prefix"
+	mkdir -p "$srcdir"
+	tar -xzf "$tarball" -C "$srcdir" --strip-components=1
+	(cd "$srcdir" && nice ./configure -q "${conf[@]}" >"$srcdir/sb-configure.out")
+	grep -q '^#define HAVE_MYSQL 1' "$srcdir/config.h" ||
+		{ echo "setup: error: Slurm configure found no MySQL client (see $srcdir/config.log)" >&2; exit 1; }
+	nice make -C "$srcdir" -s -j"$(nproc)" >"$srcdir/sb-make.out" 2>&1 ||
+		{ tail -n 30 "$srcdir/sb-make.out" >&2; exit 1; }
+	nice make -C "$srcdir" -s install >"$srcdir/sb-install.out" 2>&1 ||
+		{ tail -n 30 "$srcdir/sb-install.out" >&2; exit 1; }
+	[ -f "$prefix/lib/slurm/accounting_storage_mysql.so" ] ||
+		{ echo "setup: error: slurmdbd's MySQL plugin was not built (see $srcdir/config.log)" >&2; exit 1; }
+	echo "$want" >"$stamp"
+	echo "$prefix $srcdir"
+}
+
+if [ "$release" = 24.11 ]; then
+	mkdir -p "$src_root"
+	build_2411
+	exit 0
 fi
 
 # deb-src for the Slurm source package (Debian's patches applied, so it

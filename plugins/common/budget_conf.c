@@ -68,10 +68,24 @@ fail:
 	return NULL;
 }
 
-int budget_conf_load(struct sb_config *cfg, const char *who)
+/* What was read: info in slurmctld, debug in clients (sshare and sprio load
+ * priority/budget; 24.11's sshare shows info lines on its stderr). */
+#define log_read(...)                          \
+	do {                                    \
+		if (running_in_slurmctld())     \
+			info(__VA_ARGS__);      \
+		else                            \
+			debug(__VA_ARGS__);     \
+	} while (0)
+
+/*
+ * Read budget.conf at @path into @cfg (the same contract as
+ * budget_conf_load()); *@missing tells whether there was no file.
+ */
+static int load_from(const char *path, struct sb_config *cfg, const char *who,
+		     bool *missing)
 {
 	struct sb_config next;
-	char *path = get_extra_conf_path("budget.conf");
 	char *text = NULL;
 	char msg[1024], desc[256];
 	struct stat st;
@@ -83,8 +97,9 @@ int budget_conf_load(struct sb_config *cfg, const char *who)
 			error("%s: cannot read %s: %m", who, path);
 			goto out;
 		}
-		info("%s: %s not found, using defaults: %s", who, path,
-		     sb_config_describe(&next, desc, sizeof(desc)));
+		log_read("%s: %s not found, using defaults: %s", who, path,
+			 sb_config_describe(&next, desc, sizeof(desc)));
+		*missing = true;
 		*cfg = next;
 		rc = SLURM_SUCCESS;
 		goto out;
@@ -104,11 +119,107 @@ int budget_conf_load(struct sb_config *cfg, const char *who)
 		goto out;
 	}
 	*cfg = next;
-	info("%s: read %s: %s", who, path,
-	     sb_config_describe(cfg, desc, sizeof(desc)));
+	log_read("%s: read %s: %s", who, path,
+		 sb_config_describe(cfg, desc, sizeof(desc)));
 	rc = SLURM_SUCCESS;
 out:
 	xfree(text);
+	return rc;
+}
+
+/* Where slurmctld keeps a copy of the last budget.conf that was valid. */
+static char *last_valid_path(void)
+{
+	return xstrdup_printf("%s/budget.conf.last-valid",
+			      slurm_conf.state_save_location);
+}
+
+/* The whole file (at most 1 MiB), xmalloc'ed, or NULL. */
+static char *slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	char *buf;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || st.st_size > (1 << 20)) {
+		close(fd);
+		return NULL;
+	}
+	buf = xmalloc(st.st_size + 1);
+	n = read(fd, buf, st.st_size);
+	close(fd);
+	if (n != st.st_size) {
+		xfree(buf);
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+/*
+ * Keep a copy of @path, just read and valid, as the last valid budget.conf
+ * (unchanged copies are not rewritten; temp file + rename, so a reader sees
+ * the old or the new one).
+ */
+static void save_last_valid(const char *path, const char *who)
+{
+	char *dst = last_valid_path(), *tmp = NULL, *text, *old;
+	size_t len = 0, old_len = 0;
+	int fd;
+
+	if (!(text = slurp(path, &len)))
+		goto out;
+	old = slurp(dst, &old_len);
+	if (old && old_len == len && !memcmp(old, text, len)) {
+		xfree(old);
+		goto out;
+	}
+	xfree(old);
+	tmp = xstrdup_printf("%s.%d.%s", dst, (int)getpid(),
+			     strchr(who, '/') ? strchr(who, '/') + 1 : who);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len || fsync(fd) < 0 ||
+	    close(fd) < 0 || rename(tmp, dst) < 0) {
+		error("%s: cannot keep a copy of the valid budget.conf as %s: %m",
+		      who, dst);
+		if (fd >= 0)
+			(void)close(fd);
+		(void)unlink(tmp);
+	}
+out:
+	xfree(text);
+	xfree(tmp);
+	xfree(dst);
+}
+
+int budget_conf_load(struct sb_config *cfg, const char *who)
+{
+	char *path = get_extra_conf_path("budget.conf"), *last;
+	bool missing = false, dummy = false;
+	int rc = load_from(path, cfg, who, &missing);
+
+	if (!running_in_slurmctld()) {
+		/* clients (sshare, sprio load priority/budget) neither keep
+		 * nor read slurmctld's copy */
+	} else if (rc == SLURM_SUCCESS && !missing) {
+		save_last_valid(path, who);
+	} else if (rc != SLURM_SUCCESS) {
+		/* A restart (on Slurm 24.11 every `scontrol reconfigure` is
+		 * one) must not fall back to the defaults: the last valid
+		 * file holds the settings in force before the bad edit. */
+		last = last_valid_path();
+		if (access(last, R_OK) == 0 &&
+		    load_from(last, cfg, who, &dummy) == SLURM_SUCCESS) {
+			error("%s: %s is not valid: keeping the previous "
+			      "settings, from the last valid budget.conf kept "
+			      "in %s, until it is fixed", who, path, last);
+			rc = SLURM_SUCCESS;
+		}
+		xfree(last);
+	}
 	xfree(path);
 	return rc;
 }

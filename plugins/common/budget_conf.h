@@ -17,9 +17,14 @@
 
 /*
  * budget_conf_load - read budget.conf into @cfg.
- * A missing file gives the defaults.  On any error @cfg is left unchanged,
- * the error is logged naming the file, line, key and value, and SLURM_ERROR is
- * returned; @who prefixes every log line ("job_submit/budget").
+ * A missing file gives the defaults.  On any error the error is logged
+ * naming the file, line, key and value; then, inside slurmctld, the last
+ * valid budget.conf (a copy kept in StateSaveLocation/budget.conf.last-valid
+ * each time a valid file is read) is read instead and SLURM_SUCCESS
+ * returned, so a restart with a bad file keeps the settings in force
+ * (Slurm 24.11 restarts slurmctld on every `scontrol reconfigure`);
+ * without such a copy @cfg is left unchanged and SLURM_ERROR returned.
+ * @who prefixes every log line ("job_submit/budget").
  */
 int budget_conf_load(struct sb_config *cfg, const char *who);
 

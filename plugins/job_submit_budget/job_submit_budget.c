@@ -29,6 +29,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "budget_conf.h"
+#include "slurm_compat.h"
 #include "sb/contract.h"
 #include "sb/error.h"
 
@@ -246,6 +247,23 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 }
 
 /*
+ * Refuse a modification: log @msg (the user's uid and the job in front)
+ * and, where Slurm has a channel for it (24.11, slurm_compat.h), hand it
+ * to the user too.  Returns @rc.
+ */
+static int refuse(int rc, char **err_msg, uint32_t uid,
+		  const job_record_t *job_ptr, const char *msg)
+{
+	info("%s: uid %u: refused change of %pJ: %s", plugin_type, uid,
+	     job_ptr, msg);
+	if (err_msg) {
+		xfree(*err_msg);
+		*err_msg = xstrdup_printf("budget: %s", msg);
+	}
+	return rc;
+}
+
+/*
  * Modifications that would change or break the contract:
  *   - AdminComment (administrators only, Slurm checks that) must keep a
  *     well-formed contract tag at its start on a job that has one;
@@ -253,16 +271,16 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
  *   - a new account must have a budget if the job is allocated;
  *   - a new time limit or TimeMin must not fall below the minimum runtime
  *     (users; an administrator may cut a job short).
- * job_modify has no error message channel in Slurm 22.05: the user sees the
- * error code, the log says why.
+ * Each refusal is logged; on Slurm 24.11 the user sees the same message
+ * (err_msg), on 22.05 only the error code (err_msg is NULL there).
  */
-extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
-		      uint32_t submit_uid)
+static int modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
+		  uint32_t submit_uid, char **err_msg)
 {
 	struct sb_contract c, now;
 	bool is_admin = validate_super_user(submit_uid);
 	bool has_contract;
-	char acct[128];
+	char acct[128], msg[512];
 
 	budget_conf_refresh(&cfg, &cfg_seen, plugin_type);
 	has_contract = sb_contract_parse_tag(job_ptr->admin_comment, &now) ==
@@ -270,54 +288,59 @@ extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 
 	if (job_desc->admin_comment && has_contract &&
 	    sb_contract_parse_tag(job_desc->admin_comment, &c) != SB_OK) {
-		error("%s: uid %u: refused AdminComment '%s' for %pJ: the job's "
-		      "contract must stay at its start, well formed and "
-		      "consistent (budget:min_runtime=SECONDS,resumable=yes|no,"
-		      "allocated=yes|no with allocated=yes exactly when "
-		      "min_runtime > 0), followed by a space and any comment",
-		      plugin_type, submit_uid, job_desc->admin_comment, job_ptr);
-		return ESLURM_ACCESS_DENIED;
+		snprintf(msg, sizeof(msg), "AdminComment '%s' refused: the "
+			 "job's contract must stay at its start, well formed "
+			 "and consistent (budget:min_runtime=SECONDS,"
+			 "resumable=yes|no,allocated=yes|no with allocated=yes "
+			 "exactly when min_runtime > 0), followed by a space "
+			 "and any comment", job_desc->admin_comment);
+		return refuse(ESLURM_ACCESS_DENIED, err_msg, submit_uid,
+			      job_ptr, msg);
 	}
 
 	if (job_desc->requeue != NO_VAL16 && !is_admin && job_ptr->details &&
 	    job_desc->requeue != job_ptr->details->requeue) {
-		info("%s: uid %u may not change Requeue of %pJ from %u to %u: "
-		     "resumable is part of the job's contract, fixed at submit; "
-		     "resubmit with%s --resumable", plugin_type, submit_uid,
-		     job_ptr, job_ptr->details->requeue, job_desc->requeue,
-		     job_desc->requeue ? "" : "out");
-		return ESLURM_ACCESS_DENIED;
+		snprintf(msg, sizeof(msg), "may not change Requeue from %u to "
+			 "%u: resumable is part of the job's contract, fixed "
+			 "at submit; resubmit with%s --resumable",
+			 job_ptr->details->requeue, job_desc->requeue,
+			 job_desc->requeue ? "" : "out");
+		return refuse(ESLURM_ACCESS_DENIED, err_msg, submit_uid,
+			      job_ptr, msg);
 	}
 
 	if (job_desc->account && has_contract && now.allocated &&
 	    xstrcmp(job_desc->account, job_ptr->account) &&
 	    assoc_budget(job_ptr->user_id, job_desc->account,
 			 job_ptr->partition, acct, sizeof(acct)) == BUDGET_NO) {
-		info("%s: uid %u may not move allocated %pJ (min runtime %llds) "
-		     "to account %s: it has no budget (RawShares 0 on its "
-		     "path); only unallocated jobs (--min-runtime=0) may run "
-		     "there", plugin_type, submit_uid, job_ptr,
-		     (long long)now.min_runtime, acct);
-		return ESLURM_INVALID_ACCOUNT;
+		snprintf(msg, sizeof(msg), "may not move the allocated job "
+			 "(min runtime %llds) to account %s: it has no budget "
+			 "(RawShares 0 on its path); only unallocated jobs "
+			 "(--min-runtime=0) may run there",
+			 (long long)now.min_runtime, acct);
+		return refuse(ESLURM_INVALID_ACCOUNT, err_msg, submit_uid,
+			      job_ptr, msg);
 	}
 
 	if (job_desc->time_min != NO_VAL && !is_admin && has_contract &&
 	    limit_secs(job_desc->time_min) > 0 &&
 	    limit_secs(job_desc->time_min) < now.min_runtime) {
-		info("%s: uid %u may not set TimeMin of %pJ to %u min: below "
-		     "its minimum runtime of %llds (backfill may cut the job "
-		     "to TimeMin)", plugin_type, submit_uid, job_ptr,
-		     job_desc->time_min, (long long)now.min_runtime);
-		return ESLURM_INVALID_TIME_MIN_LIMIT;
+		snprintf(msg, sizeof(msg), "may not set TimeMin to %u min: "
+			 "below its minimum runtime of %llds (backfill may cut "
+			 "the job to TimeMin)", job_desc->time_min,
+			 (long long)now.min_runtime);
+		return refuse(ESLURM_INVALID_TIME_MIN_LIMIT, err_msg,
+			      submit_uid, job_ptr, msg);
 	}
 	if (job_desc->time_limit != NO_VAL && !is_admin && has_contract &&
 	    limit_secs(job_desc->time_limit) > 0 &&
 	    limit_secs(job_desc->time_limit) < now.min_runtime) {
-		info("%s: uid %u may not set TimeLimit of %pJ to %u min: below "
-		     "its minimum runtime of %llds", plugin_type, submit_uid,
-		     job_ptr, job_desc->time_limit,
-		     (long long)now.min_runtime);
-		return ESLURM_INVALID_TIME_LIMIT;
+		snprintf(msg, sizeof(msg), "may not set TimeLimit to %u min: "
+			 "below its minimum runtime of %llds",
+			 job_desc->time_limit, (long long)now.min_runtime);
+		return refuse(ESLURM_INVALID_TIME_LIMIT, err_msg, submit_uid,
+			      job_ptr, msg);
 	}
 	return SLURM_SUCCESS;
 }
+SB_DEFINE_JOB_MODIFY(modify)

@@ -77,12 +77,12 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/locks.h"
-#include "src/slurmctld/preempt.h"
 #include "src/slurmctld/slurmctld.h"
 
 #include "budget_conf.h"
 #include "budget_job.h"
 #include "budget_ops.h"
+#include "slurm_compat.h"
 #include "sb/contract.h"
 #include "sb/error.h"
 #include "sb/preempt.h"

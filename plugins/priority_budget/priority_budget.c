@@ -44,8 +44,6 @@
 #include "src/common/assoc_mgr.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
-#include "src/common/slurm_accounting_storage.h"
-#include "src/common/slurm_priority.h"
 #include "src/common/slurmdb_defs.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
@@ -55,6 +53,7 @@
 #include "budget_conf.h"
 #include "budget_job.h"
 #include "budget_ops.h"
+#include "slurm_compat.h"
 #include "sb/contract.h"
 #include "sb/error.h"
 #include "sb/ledger.h"
@@ -813,6 +812,17 @@ static void *calc_loop(void *arg)
 	return NULL;
 }
 
+/* Start the recalculation thread (once). */
+static void start_thread(void)
+{
+	if (thread_running)
+		return;
+	stop_thread = false;
+	run_now = true;
+	slurm_thread_create(&calc_thread, calc_loop, NULL);
+	thread_running = true;
+}
+
 extern int init(void)
 {
 	/* A bad file must not stop slurmctld: the defaults are the strict
@@ -826,24 +836,38 @@ extern int init(void)
 		return SLURM_ERROR;
 	if (!running_in_slurmctld())
 		return SLURM_SUCCESS;	/* sshare/sprio load us too */
-	if (xstrcmp(slurm_conf.preempt_type, "preempt/budget"))
+	if (xstrcmp(sb_preempt_type(), "preempt/budget"))
 		info("%s: warning: PreemptType is %s, not preempt/budget: jobs "
 		     "are ordered by budget, but the minimum runtime is not "
 		     "enforced by preemption (%s) and nodes drained for repair "
 		     "are not released", plugin_type,
-		     slurm_conf.preempt_type ? slurm_conf.preempt_type : "none",
-		     xstrcmp(slurm_conf.preempt_type, "preempt/none") ?
+		     sb_preempt_type(),
+		     xstrcmp(sb_preempt_type(), "preempt/none") ?
 		     "that plugin may preempt jobs inside their minimum runtime" :
 		     "no job is preempted for a better-placed budget");
 	if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS))
 		info("%s: AccountingStorageEnforce has no 'limits': jobs that "
 		     "end between two recalculations are charged from their "
 		     "record at the next one", plugin_type);
-	stop_thread = false;
-	run_now = true;
-	slurm_thread_create(&calc_thread, calc_loop, NULL);
-	thread_running = true;
+	if (SB_PRIORITY_THREAD_AT_INIT)
+		start_thread();
 	return SLURM_SUCCESS;
+}
+
+/* Slurm 24.11 calls this once the job state is read (slurm_compat.h). */
+extern int priority_p_thread_start(void)
+{
+	if (!SB_PRIORITY_THREAD_AT_INIT && running_in_slurmctld())
+		start_thread();
+	return SLURM_SUCCESS;
+}
+
+/* Slurm 24.11, after recovering the job state: priority/basic's boost of
+ * every job; ours are recomputed from the standing, so no boost. */
+extern uint32_t priority_p_recover(uint32_t prio_boost)
+{
+	(void)prio_boost;
+	return 0;
 }
 
 extern int fini(void)
@@ -948,15 +972,15 @@ static bool in_filter(List l, uint32_t v)
  * standing level << 11 in FAIRSHARE, in-team priority (512 - nice) << 1
  * plus the resumed bit in SITE.
  */
-extern List priority_p_get_priority_factors_list(
-	priority_factors_request_msg_t *req_msg, uid_t uid)
+static List factors_list(List job_ids, List uids, uid_t uid, bool locked)
 {
 	slurmctld_lock_t job_read = { .job = READ_LOCK };
 	List ret = list_create(slurm_destroy_priority_factors_object);
 	job_record_t *job_ptr;
 	ListIterator it;
 
-	lock_slurmctld(job_read);
+	if (!locked)
+		lock_slurmctld(job_read);
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
 		priority_factors_object_t *o;
@@ -968,29 +992,26 @@ extern List priority_p_get_priority_factors_list(
 		if ((slurm_conf.private_data & PRIVATE_DATA_JOBS) &&
 		    job_ptr->user_id != uid && !validate_operator(uid))
 			continue;
-		if (!in_filter(req_msg->job_id_list, job_ptr->job_id) ||
-		    !in_filter(req_msg->uid_list, job_ptr->user_id))
+		if (!in_filter(job_ids, job_ptr->job_id) ||
+		    !in_filter(uids, job_ptr->user_id))
 			continue;
 		if (sb_priority_decode(job_ptr->priority, &parts) != SB_OK)
 			continue;
-		o = xmalloc(sizeof(*o));
-		o->job_id = job_ptr->job_id;
-		o->partition = xstrdup(job_ptr->partition);
-		o->user_id = job_ptr->user_id;
-		o->priority_assoc = parts.allocated ?
-			(double)(UINT32_C(1) << SB_PRIO_TIER_SHIFT) : 0;
-		o->priority_fs = (double)parts.level * (1 << SB_PRIO_LEVEL_SHIFT);
 		/* sprio adds SITE - NICE_OFFSET and subtracts NICE - NICE_OFFSET;
 		 * the nice value is already inside the in-team part. */
-		o->priority_site = ((double)parts.in_team * 2 + parts.resumed) +
-				   NICE_OFFSET;
-		o->nice = NICE_OFFSET;
+		o = sb_prio_factors_new(job_ptr, parts.allocated ?
+			(double)(UINT32_C(1) << SB_PRIO_TIER_SHIFT) : 0,
+			(double)parts.level * (1 << SB_PRIO_LEVEL_SHIFT),
+			(uint32_t)parts.in_team * 2 + parts.resumed + NICE_OFFSET,
+			NICE_OFFSET);
 		list_append(ret, o);
 	}
 	list_iterator_destroy(it);
-	unlock_slurmctld(job_read);
+	if (!locked)
+		unlock_slurmctld(job_read);
 	return ret;
 }
+SB_DEFINE_PRIORITY_FACTORS_LIST(factors_list)
 
 /*
  * With AccountingStorageEnforce=limits Slurm calls this when a job ends or

@@ -38,6 +38,9 @@
 #include <slurm/slurm.h>
 #include <slurm/slurmdb.h>
 
+#define SB_COMPAT_CLIENT	/* list types only (plugins/common) */
+#include "slurm_compat.h"
+
 #include "cli.h"
 #include "sb/config.h"
 #include "sb/contract.h"

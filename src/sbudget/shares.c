@@ -9,6 +9,10 @@
 #include "src/common/slurm_protocol_api.h"
 #include "src/common/slurm_protocol_defs.h"
 
+#define SB_COMPAT_CLIENT	/* no controller headers */
+#define SB_COMPAT_PROTOCOL	/* the protocol's names */
+#include "slurm_compat.h"
+
 #include "shares.h"
 
 static char *dup_or_null(const char *s)
@@ -99,5 +103,5 @@ const char *sbs_job_state(uint32_t state)
 
 const char *sbs_job_reason(uint32_t reason)
 {
-	return job_reason_string((enum job_state_reason)reason);
+	return sb_job_reason_string((enum job_state_reason)reason);
 }

@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 		if (slurm_submit_batch_job(&d, &resp) != SLURM_SUCCESS) {
 			if (failed++ < 5)
 				fprintf(stderr, "bench-submit: job %ld: %s\n", i,
-					slurm_strerror(slurm_get_errno()));
+					slurm_strerror(errno));
 		}
 		slurm_free_submit_response_response_msg(resp);
 	}

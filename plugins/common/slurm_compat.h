@@ -1,0 +1,213 @@
+/*
+ * slurm_compat.h - the ONE place where Slurm releases differ for
+ * slurm-budget: every plugin and sbudget include it after Slurm's own
+ * headers and use only what it provides where the releases part ways.
+ * No other file of the project tests SLURM_VERSION_NUMBER.
+ *
+ * Built and tested: Slurm 22.05 (Debian 12) and 24.11 (Debian 13's source,
+ * contrib/setup.sh --slurm 24.11).  Releases in between (23.02, 23.11,
+ * 24.05) are refused at compile time: their plugin APIs are each a
+ * different mix of the two and nobody tested them.  Releases after 24.11
+ * are taken as 24.11 (configure warns that they are untested).
+ *
+ * What differs (see also doc/design.md, "Slurm releases"):
+ *   - list types: 22.05 has List/ListIterator (pointer typedefs), 24.11
+ *     list_t/list_itr_t (struct typedefs); both spellings work on both
+ *     here (new code: list_t *, list_itr_t *);
+ *   - plugin interface headers moved from src/common and src/slurmctld to
+ *     src/interfaces (priority, preempt, accounting_storage): included here;
+ *   - job_submit: job_modify() gained `char **err_msg` (the refusal reason
+ *     reaches the user, as job_submit()'s does): SB_DEFINE_JOB_MODIFY;
+ *   - priority: priority_p_get_priority_factors_list() lost the request
+ *     (sprio filters by job and user itself) and is called with the job
+ *     read lock held; its objects keep the factors in a separate struct
+ *     (prio_factors): SB_DEFINE_PRIORITY_FACTORS_LIST, sb_prio_factors_new;
+ *     two new required symbols, priority_p_recover() and
+ *     priority_p_thread_start(), the latter called once the job state is
+ *     read (priority_g_init() now runs before read_slurm_conf());
+ *     SB_PRIORITY_THREAD_AT_INIT says where a plugin starts its thread;
+ *   - sbudget: a pending reason's name is job_state_reason_string() (was
+ *     job_reason_string()): sb_job_reason_string;
+ *   - clients load plugins early: 24.11's sshare loads the priority plugin
+ *     at start, so slurmctld's variables are weak references (below);
+ *   - PreemptType=preempt/none is stored as NULL in 24.11:
+ *     sb_preempt_type();
+ *   - scontrol reconfigure: 24.11 restarts slurmctld (a new process runs
+ *     every plugin's init() again); 22.05 calls the reconfig hooks in the
+ *     running process.  SB_RECONFIG_RESTARTS says which.
+ * What does not differ, for the record: the preempt plugin ops and
+ * PREEMPT_DATA_*, the spank API used by spank_budget, plugin_version
+ * (= SLURM_VERSION_NUMBER of the tree built against: both releases refuse
+ * a plugin of another major.minor.micro, SPANK plugins of another
+ * major.minor), the assoc_mgr calls and the job_record_t fields used.
+ */
+#ifndef SB_SLURM_COMPAT_H
+#define SB_SLURM_COMPAT_H
+
+#include "slurm/slurm_version.h"
+
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(22, 5, 0)
+#error "slurm-budget needs Slurm 22.05 or 24.11"
+#elif SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(22, 6, 0) && \
+	SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 11, 0)
+#error "slurm-budget supports Slurm 22.05 and 24.11; releases in between are untested"
+#endif
+
+/* 1 when built against Slurm 24.11 (or later), 0 for 22.05. */
+#define SB_SLURM_2411 (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0))
+
+/* ------------------------------------------------------------ list types */
+#include "slurm/slurm.h"	/* declares the list types of its release */
+#if SB_SLURM_2411
+typedef list_t *List;
+typedef list_itr_t *ListIterator;
+#else
+typedef struct xlist list_t;
+typedef struct listIterator list_itr_t;
+#endif
+
+/* The name of a pending reason (libslurm exports it under both releases,
+ * declared in src/common/job_state_reason.h since 24.11, in
+ * slurm_protocol_defs.h before; named job_state_reason_string since). */
+#if defined(SB_COMPAT_PROTOCOL) || !defined(SB_COMPAT_CLIENT)
+#if SB_SLURM_2411
+#include "src/common/job_state_reason.h"
+#define sb_job_reason_string(r) job_state_reason_string(r)
+#else
+#include "src/common/slurm_protocol_defs.h"
+#define sb_job_reason_string(r) job_reason_string(r)
+#endif
+#endif
+
+/* SB_COMPAT_CLIENT (sbudget): no controller headers; with
+ * SB_COMPAT_PROTOCOL too (shares.c), the protocol part above. */
+#ifndef SB_COMPAT_CLIENT
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/slurmctld.h"
+/* ------------------------------------------- moved plugin interfaces */
+#if SB_SLURM_2411
+#include "src/interfaces/accounting_storage.h"
+#include "src/interfaces/preempt.h"
+#include "src/interfaces/priority.h"
+#else
+#include "src/common/slurm_accounting_storage.h"
+#include "src/common/slurm_priority.h"
+#include "src/slurmctld/preempt.h"
+#endif
+
+/*
+ * slurmctld's own variables, weak: Slurm 24.11's sshare loads the priority
+ * plugin at start (22.05 only when it computes a fair-share factor), in a
+ * process without them; a strong reference would fail the dlopen
+ * ("undefined symbol: last_job_update").  The plugins touch them only
+ * inside slurmctld (running_in_slurmctld(), or from threads and hooks that
+ * only slurmctld starts or calls), where they resolve as before.
+ */
+#pragma weak job_list
+#pragma weak last_job_update
+#pragma weak accounting_enforce
+#pragma weak acct_db_conn
+#pragma weak default_part_loc
+#pragma weak slurmctld_config
+
+/* The PreemptType in force: 24.11 stores preempt/none (and no PreemptType
+ * line) as NULL, 22.05 stores what the line says, NULL without one. */
+static inline const char *sb_preempt_type(void)
+{
+	return slurm_conf.preempt_type ? slurm_conf.preempt_type :
+					 "preempt/none";
+}
+
+/* scontrol reconfigure restarts slurmctld (init() runs again in a new
+ * process) rather than calling the plugins' reconfig hooks. */
+#define SB_RECONFIG_RESTARTS SB_SLURM_2411
+
+/* ------------------------------------------------------------ job_submit */
+/*
+ * SB_DEFINE_JOB_MODIFY(impl) - define the plugin's job_modify() entry
+ * point for this release on top of
+ *   static int impl(job_desc_msg_t *, job_record_t *, uint32_t submit_uid,
+ *                   char **err_msg);
+ * where err_msg is NULL on 22.05 (no channel to the user: impl logs the
+ * reason, the user sees the error code only) and, on 24.11, where impl
+ * may store an xmalloc'ed message that scontrol update shows.
+ */
+#if SB_SLURM_2411
+#define SB_DEFINE_JOB_MODIFY(impl)                                           \
+	extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr, \
+			      uint32_t submit_uid, char **err_msg)            \
+	{                                                                     \
+		return impl(job_desc, job_ptr, submit_uid, err_msg);          \
+	}
+#else
+#define SB_DEFINE_JOB_MODIFY(impl)                                           \
+	extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr, \
+			      uint32_t submit_uid)                            \
+	{                                                                     \
+		return impl(job_desc, job_ptr, submit_uid, NULL);             \
+	}
+#endif
+
+/* -------------------------------------------------------------- priority */
+/* Where a priority plugin starts its background thread: 1 = in init()
+ * (22.05: called after the job state is read), 0 = in
+ * priority_p_thread_start() (24.11: init() runs before it is read). */
+#define SB_PRIORITY_THREAD_AT_INIT (!SB_SLURM_2411)
+
+/*
+ * SB_DEFINE_PRIORITY_FACTORS_LIST(impl) - define
+ * priority_p_get_priority_factors_list() for this release on top of
+ *   static List impl(List job_ids, List uids, uid_t uid, bool locked);
+ * job_ids and uids (lists of uint32_t) filter the jobs (NULL: no filter;
+ * always NULL on 24.11, where sprio filters); locked: the caller already
+ * holds the job read lock (24.11), else impl takes it (22.05).  The list
+ * impl returns holds objects from sb_prio_factors_new().
+ */
+#if SB_SLURM_2411
+#define SB_DEFINE_PRIORITY_FACTORS_LIST(impl)                                \
+	extern list_t *priority_p_get_priority_factors_list(uid_t uid)        \
+	{                                                                     \
+		return impl(NULL, NULL, uid, true);                           \
+	}
+#else
+#define SB_DEFINE_PRIORITY_FACTORS_LIST(impl)                                \
+	extern List priority_p_get_priority_factors_list(                    \
+		priority_factors_request_msg_t *req_msg, uid_t uid)           \
+	{                                                                     \
+		return impl(req_msg ? req_msg->job_id_list : NULL,            \
+			    req_msg ? req_msg->uid_list : NULL, uid, false);   \
+	}
+#endif
+
+/*
+ * sb_prio_factors_new - a sprio row for @job_ptr (its partition, account
+ * and QOS copied) with the given factor columns.  Returns an xmalloc'ed
+ * object for a list created with slurm_destroy_priority_factors_object.
+ */
+static inline priority_factors_object_t *
+sb_prio_factors_new(const job_record_t *job_ptr, double assoc, double fs,
+		    uint32_t site, uint32_t nice)
+{
+	priority_factors_object_t *o = xmalloc(sizeof(*o));
+#if SB_SLURM_2411
+	priority_factors_t *f = xmalloc(sizeof(*f));
+
+	o->prio_factors = f;
+	o->account = xstrdup(job_ptr->account);
+	o->qos = job_ptr->qos_ptr ? xstrdup(job_ptr->qos_ptr->name) : NULL;
+#else
+	priority_factors_object_t *f = o;
+#endif
+	o->job_id = job_ptr->job_id;
+	o->partition = xstrdup(job_ptr->partition);
+	o->user_id = job_ptr->user_id;
+	f->priority_assoc = assoc;
+	f->priority_fs = fs;
+	f->priority_site = site;
+	f->nice = nice;
+	return o;
+}
+#endif /* !SB_COMPAT_CLIENT */
+
+#endif /* SB_SLURM_COMPAT_H */
