@@ -169,7 +169,7 @@ void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 	s->rr[s->nrunning] = (struct rrun){
 		.pt = { .job = { x->ct, t, sim__is_budget(s) ?
 				 sim__job_priority(s, job, false) : 0,
-				 j->gpus },
+				 j->gpus, 0 },
 			.index = j->assoc, .in_grace = false },
 		.job = job, .preemptible = preemptible,
 	};

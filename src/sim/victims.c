@@ -248,7 +248,7 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 {
 	const struct sim_job *j = &s->w->jobs[job];
 	struct sb_preempt_party me = {
-		.job = { s->js[job].ct, now, 0, j->gpus },
+		.job = { s->js[job].ct, now, 0, j->gpus, 0 },
 		.index = j->assoc,
 		.in_grace = false,
 	};
