@@ -212,7 +212,7 @@ set_budget_conf() {
 	printf '%s\n' "$1" > "$SB_CLUSTER_DIR/budget.conf"
 	scontrol reconfigure
 	for who in priority/budget preempt/budget; do
-		wait_log "$mark" "$who: (read .*budget\.conf: |keeping the previous settings|using the defaults)" 20 >/dev/null ||
+		wait_log "$mark" "$who: (read .*budget\.conf(\.last-valid)?: |.*keeping the previous settings|.*using the defaults)" 20 >/dev/null ||
 			{ say "$who did not read the new budget.conf"; return 1; }
 	done
 }

@@ -143,16 +143,16 @@ MinRuntimeMax=3"
 	id=$(submit sb-alice -G 1 --wrap true)
 	expect_in "$(job_field "$id" AdminComment)" "min_runtime=300"
 	wait_log "$mark" "job_submit/budget: .*budget\.conf line 3: unknown key 'MinRuntimeMax'"
-	wait_log "$mark" "job_submit/budget: keeping the previous settings"
+	wait_log "$mark" "job_submit/budget: .*keeping the previous settings"
 	ctld_alive
 	# ... and across a restart of slurmctld (what every reconfigure is on
 	# Slurm 24.11): the last valid file is kept in StateSaveLocation
 	local off
-	off=$(wc -c <"$log")
+	off=$(log_mark)
 	"$SB_REPO/contrib/cluster.sh" restart-ctld >/dev/null 2>&1
 	id=$(submit sb-alice -G 1 --wrap true)
 	expect_in "$(job_field "$id" AdminComment)" "min_runtime=300"
-	tail -c +"$((off + 1))" "$log" | grep -q "keeping the previous settings, from the last valid budget.conf kept in $SB_CLUSTER_DIR/state/budget.conf.last-valid"
+	wait_log "$off" "keeping the previous settings, from the last valid budget.conf kept in $SB_CLUSTER_DIR/state/budget.conf.last-valid"
 
 	# A bad value: named with its key, previous settings kept.
 	mark=$(log_mark)

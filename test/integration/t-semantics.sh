@@ -139,7 +139,7 @@ test_admin_priority_keeps_tier_and_standing() {
 	scontrol update jobid="$g" priority=5
 	scontrol update jobid="$g3" priority=100000
 	scontrol update jobid="$u" priority=4000000000
-	sleep 3	# CalcPeriod=1
+	wait_recalc_after "$(date +%s)"	# applied at the next recalculation
 	pg=$(prio "$g"); pg2=$(prio "$g2"); pg3=$(prio "$g3"); pu=$(prio "$u"); pv=$(prio "$v")
 	say "priorities: g(admin 5) $pg, g2(none) $pg2, g3(admin 100000) $pg3, unallocated u(admin 4e9) $pu, victim $pv"
 	[ "$pg" -ge "$tier" ] || { say "allocated job lost its tier"; return 1; }
