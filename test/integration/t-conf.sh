@@ -124,7 +124,9 @@ test_conf_one_grammar_every_reader() {
 	# of a lost ledger), so the live ledger again holds the whole window.
 	mv -f "$SB_CLUSTER_DIR/budget.conf.keep" "$conf"
 	trap - EXIT
-	wait_ctld_saved "$(date +%s)"
+	# No job ran during this test, so the saved job state is current (and
+	# Slurm 24.11 saves it only when something changed: no waiting for a
+	# save here); a kill -9 loses nothing.
 	off=$(log_mark)
 	"$SB_REPO/contrib/cluster.sh" kill-ctld
 	rm -f "$SB_CLUSTER_DIR/state/budget_ledger.json"
