@@ -26,10 +26,7 @@
 #include "sb/duration.h"
 #include "sb/error.h"
 
-static int fail(char *msg, size_t msglen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *msg, size_t msglen, const char *fmt, ...)
+int sbc__fail(char *msg, size_t msglen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -69,7 +66,7 @@ int sbc_parse_share(const char *s, uint32_t *out, char *msg, size_t msglen)
 	const char *p;
 
 	if (!s || !*s)
-		return fail(msg, msglen, "share '': empty; accepted: a whole "
+		return sbc__fail(msg, msglen, "share '': empty; accepted: a whole "
 			    "number 0..2147483646, or 'parent'");
 	if (!strcasecmp(s, "parent")) {
 		*out = SB_SHARES_USE_PARENT;
@@ -77,16 +74,16 @@ int sbc_parse_share(const char *s, uint32_t *out, char *msg, size_t msglen)
 	}
 	sb_quote(s, q, sizeof(q));
 	if (*s == '-')
-		return fail(msg, msglen, "share '%s': negative; accepted: a "
+		return sbc__fail(msg, msglen, "share '%s': negative; accepted: a "
 			    "whole number 0..2147483646, or 'parent'", q);
 	for (p = s; *p; p++) {
 		if (!isdigit((unsigned char)*p))
-			return fail(msg, msglen, "share '%s': not a whole "
+			return sbc__fail(msg, msglen, "share '%s': not a whole "
 				    "number; accepted: 0..2147483646, or "
 				    "'parent'", q);
 		v = v * 10 + (uint64_t)(*p - '0');
 		if (v >= SB_SHARES_USE_PARENT)
-			return fail(msg, msglen, "share '%s': too large; "
+			return sbc__fail(msg, msglen, "share '%s': too large; "
 				    "accepted: 0..2147483646, or 'parent'", q);
 	}
 	*out = (uint32_t)v;
@@ -103,16 +100,16 @@ int sbc_parse_window(const char *what, const char *s, int64_t *out, char *msg,
 	sb_quote(s, q, sizeof(q));
 	rc = sb_duration_parse(s, &v);
 	if (rc == SB_ERANGE || (rc == SB_OK && v > SB_DURATION_MAX))
-		return fail(msg, msglen, "%s '%s': too long; accepted: up to "
+		return sbc__fail(msg, msglen, "%s '%s': too long; accepted: up to "
 			    "365 days", what, q);
 	if (rc != SB_OK)
-		return fail(msg, msglen, "%s '%s': %s; accepted: Slurm's time "
+		return sbc__fail(msg, msglen, "%s '%s': %s; accepted: Slurm's time "
 			    "syntax, as --time (M, M:S, H:M:S, D-H, D-H:M, "
 			    "D-H:M:S), for example 7-0 or 12:00:00", what, q,
 			    rc == SB_ENEGATIVE ? "negative" :
 			    "not a duration");
 	if (v <= 0)
-		return fail(msg, msglen, "%s '%s': must be longer than 0",
+		return sbc__fail(msg, msglen, "%s '%s': must be longer than 0",
 			    what, q);
 	*out = v;
 	return 0;
@@ -126,23 +123,23 @@ int sbc_parse_jobid(const char *s, uint32_t *out, char *msg, size_t msglen)
 
 	sb_quote(s, q, sizeof(q));
 	if (!s || !*s)
-		return fail(msg, msglen, "job id '': empty; give the number "
+		return sbc__fail(msg, msglen, "job id '': empty; give the number "
 			    "squeue shows");
 	if (strpbrk(s, "_+"))
-		return fail(msg, msglen, "job id '%s': array tasks and "
+		return sbc__fail(msg, msglen, "job id '%s': array tasks and "
 			    "heterogeneous components are not supported; give "
 			    "the job's own number (squeue -o %%A)", q);
 	for (p = s; *p; p++) {
 		if (!isdigit((unsigned char)*p))
-			return fail(msg, msglen, "job id '%s': not a number; "
+			return sbc__fail(msg, msglen, "job id '%s': not a number; "
 				    "give the number squeue shows", q);
 		v = v * 10 + (uint64_t)(*p - '0');
 		if (v > UINT32_C(0xFFFFFFFD))
-			return fail(msg, msglen, "job id '%s': too large; "
+			return sbc__fail(msg, msglen, "job id '%s': too large; "
 				    "Slurm job ids are below 4294967294", q);
 	}
 	if (v == 0)
-		return fail(msg, msglen, "job id '%s': job ids start at 1", q);
+		return sbc__fail(msg, msglen, "job id '%s': job ids start at 1", q);
 	*out = (uint32_t)v;
 	return 0;
 }
@@ -157,10 +154,10 @@ static int parse_names(const char *key, const char *val, size_t *n,
 
 	sb_quote(val, q, sizeof(q));
 	if (*n)
-		return fail(msg, msglen, "%s given twice; give one list, "
+		return sbc__fail(msg, msglen, "%s given twice; give one list, "
 			    "comma-separated", key);
 	if (!*val)
-		return fail(msg, msglen, "%s '': empty; give one or more "
+		return sbc__fail(msg, msglen, "%s '': empty; give one or more "
 			    "names, comma-separated", key);
 	while (*p) {
 		size_t len, i;
@@ -168,20 +165,20 @@ static int parse_names(const char *key, const char *val, size_t *n,
 		e = strchr(p, ',');
 		len = e ? (size_t)(e - p) : strlen(p);
 		if (len == 0)
-			return fail(msg, msglen, "%s '%s': empty name in the "
+			return sbc__fail(msg, msglen, "%s '%s': empty name in the "
 				    "list", key, q);
 		if (len >= SBC_NAME_MAX)
-			return fail(msg, msglen, "%s '%s': a name is longer "
+			return sbc__fail(msg, msglen, "%s '%s': a name is longer "
 				    "than %d characters", key, q,
 				    SBC_NAME_MAX - 1);
 		if (*n >= SBC_MAX_NAMES)
-			return fail(msg, msglen, "%s '%s': more than %d names",
+			return sbc__fail(msg, msglen, "%s '%s': more than %d names",
 				    key, q, SBC_MAX_NAMES);
 		for (i = 0; i < len; i++) {
 			unsigned char c = (unsigned char)p[i];
 
 			if (!isgraph(c) || c == '=' || c == '\'' || c == '"')
-				return fail(msg, msglen, "%s '%s': names may "
+				return sbc__fail(msg, msglen, "%s '%s': names may "
 					    "not contain spaces, quotes, '=' "
 					    "or control characters", key, q);
 			dst[*n][i] = lower ? (char)tolower(c) : (char)c;
@@ -192,7 +189,7 @@ static int parse_names(const char *key, const char *val, size_t *n,
 		if (*p == ',')
 			p++;
 		if (e && !*p)
-			return fail(msg, msglen, "%s '%s': empty name in the "
+			return sbc__fail(msg, msglen, "%s '%s': empty name in the "
 				    "list", key, q);
 	}
 	return 0;
@@ -206,10 +203,10 @@ static int parse_format(struct sbc_cmd *cmd, const char *val, char *msg,
 
 	sb_quote(val, q, sizeof(q));
 	if (cmd->nfields)
-		return fail(msg, msglen, "format given twice; give one list, "
+		return sbc__fail(msg, msglen, "format given twice; give one list, "
 			    "comma-separated");
 	if (!*val)
-		return fail(msg, msglen, "format '': empty; give field names, "
+		return sbc__fail(msg, msglen, "format '': empty; give field names, "
 			    "comma-separated (see --help)");
 	while (*p) {
 		const char *e = strchr(p, ','), *pct;
@@ -217,16 +214,16 @@ static int parse_format(struct sbc_cmd *cmd, const char *val, char *msg,
 		struct sbc_field_req *f;
 
 		if (len == 0 || (e && !e[1]))
-			return fail(msg, msglen, "format '%s': empty field "
+			return sbc__fail(msg, msglen, "format '%s': empty field "
 				    "name in the list", q);
 		if (cmd->nfields >= SBC_MAX_FIELDS)
-			return fail(msg, msglen, "format '%s': more than %d "
+			return sbc__fail(msg, msglen, "format '%s': more than %d "
 				    "fields", q, SBC_MAX_FIELDS);
 		f = &cmd->fields[cmd->nfields];
 		pct = memchr(p, '%', len);
 		nlen = pct ? (size_t)(pct - p) : len;
 		if (nlen == 0 || nlen >= SBC_NAME_MAX)
-			return fail(msg, msglen, "format '%s': a field name is "
+			return sbc__fail(msg, msglen, "format '%s': a field name is "
 				    "empty or too long", q);
 		memcpy(f->name, p, nlen);
 		f->name[nlen] = '\0';
@@ -236,20 +233,20 @@ static int parse_format(struct sbc_cmd *cmd, const char *val, char *msg,
 			long w = 0;
 
 			if (d >= p + len)
-				return fail(msg, msglen, "format '%s': '%%' "
+				return sbc__fail(msg, msglen, "format '%s': '%%' "
 					    "must be followed by a width", q);
 			for (; d < p + len; d++) {
 				if (!isdigit((unsigned char)*d))
-					return fail(msg, msglen, "format '%s': "
+					return sbc__fail(msg, msglen, "format '%s': "
 						    "width after '%%' must be "
 						    "a number", q);
 				w = w * 10 + (*d - '0');
 				if (w > 1000)
-					return fail(msg, msglen, "format '%s':"
+					return sbc__fail(msg, msglen, "format '%s':"
 						    " width above 1000", q);
 			}
 			if (w == 0)
-				return fail(msg, msglen, "format '%s': width "
+				return sbc__fail(msg, msglen, "format '%s': width "
 					    "must be at least 1", q);
 			f->width = (int)w;
 		}
@@ -274,27 +271,27 @@ static int apply_kv(struct sbc_cmd *cmd, enum clause cl, const char *word,
 
 	sb_quote(word, q, sizeof(q));
 	if (!eq)
-		return fail(msg, msglen, "'%s': expected KEY=VALUE here", q);
+		return sbc__fail(msg, msglen, "'%s': expected KEY=VALUE here", q);
 	klen = (size_t)(eq - word);
 	if (klen == 0 || klen >= sizeof(key))
-		return fail(msg, msglen, "'%s': expected KEY=VALUE here", q);
+		return sbc__fail(msg, msglen, "'%s': expected KEY=VALUE here", q);
 	memcpy(key, word, klen);
 	key[klen] = '\0';
 	val = eq + 1;
 
 	if (is_one_of(key, k_share)) {
 		if (v != SBC_MODIFY_BUDGET || cl != C_SET)
-			return fail(msg, msglen, "'%s': share is set only by "
+			return sbc__fail(msg, msglen, "'%s': share is set only by "
 				    "'modify budget where ... set share=N'", q);
 		if (cmd->has_share)
-			return fail(msg, msglen, "share given twice");
+			return sbc__fail(msg, msglen, "share given twice");
 		if (sbc_parse_share(val, &cmd->share, msg, msglen))
 			return -1;
 		cmd->has_share = true;
 		return 0;
 	}
 	if (cl == C_SET)
-		return fail(msg, msglen, "'%s': only share=N can be set", q);
+		return sbc__fail(msg, msglen, "'%s': only share=N can be set", q);
 	if (is_one_of(key, k_account)) {
 		if (v == SBC_SHOW_JOB || v == SBC_METRICS)
 			goto not_here;
@@ -318,7 +315,7 @@ static int apply_kv(struct sbc_cmd *cmd, enum clause cl, const char *word,
 		if (v == SBC_SHOW_JOB)
 			goto not_here;
 		if (cmd->window)
-			return fail(msg, msglen, "window given twice");
+			return sbc__fail(msg, msglen, "window given twice");
 		return sbc_parse_window("window", val, &cmd->window, msg,
 					msglen);
 	}
@@ -329,7 +326,7 @@ static int apply_kv(struct sbc_cmd *cmd, enum clause cl, const char *word,
 		if (v != SBC_SHOW_BUDGET && v != SBC_REPORT)
 			goto not_here;
 		if (t->set)
-			return fail(msg, msglen, "%s given twice",
+			return sbc__fail(msg, msglen, "%s given twice",
 				    start ? "start" : "end");
 		return sbc_parse_time(start ? "start" : "end", val, t, msg,
 				      msglen);
@@ -338,20 +335,20 @@ static int apply_kv(struct sbc_cmd *cmd, enum clause cl, const char *word,
 		if (v != SBC_REPORT)
 			goto not_here;
 		if (cmd->step)
-			return fail(msg, msglen, "step given twice");
+			return sbc__fail(msg, msglen, "step given twice");
 		return sbc_parse_window("step", val, &cmd->step, msg, msglen);
 	}
 	if (!strcasecmp(key, "plot")) {
 		if (v != SBC_REPORT)
 			goto not_here;
 		if (cmd->plot[0])
-			return fail(msg, msglen, "plot given twice");
+			return sbc__fail(msg, msglen, "plot given twice");
 		if (!*val || strlen(val) >= sizeof(cmd->plot))
-			return fail(msg, msglen, "plot '%s': give a file name "
+			return sbc__fail(msg, msglen, "plot '%s': give a file name "
 				    "ending in .svg", q);
 		if (strlen(val) < 5 ||
 		    strcasecmp(val + strlen(val) - 4, ".svg"))
-			return fail(msg, msglen, "plot '%s': the file name "
+			return sbc__fail(msg, msglen, "plot '%s': the file name "
 				    "must end in .svg (the plot is SVG)", q);
 		memcpy(cmd->plot, val, strlen(val) + 1);	/* fits: checked */
 		return 0;
@@ -360,13 +357,13 @@ static int apply_kv(struct sbc_cmd *cmd, enum clause cl, const char *word,
 		if (v != SBC_SHOW_JOB)
 			goto not_here;
 		if (cmd->job_id)
-			return fail(msg, msglen, "job id given twice");
+			return sbc__fail(msg, msglen, "job id given twice");
 		return sbc_parse_jobid(val, &cmd->job_id, msg, msglen);
 	}
-	return fail(msg, msglen, "'%s': unknown key '%s'; see sbudget --help "
+	return sbc__fail(msg, msglen, "'%s': unknown key '%s'; see sbudget --help "
 		    "for the keys of each command", q, key);
 not_here:
-	return fail(msg, msglen, "'%s': key '%s' does not apply to this "
+	return sbc__fail(msg, msglen, "'%s': key '%s' does not apply to this "
 		    "command; see sbudget --help", q, key);
 }
 
@@ -394,7 +391,7 @@ static int apply_option(struct sbc_cmd *cmd, const char *arg, bool *help,
 			if (!strcmp(arg, longs[i].name))
 				break;
 		if (i == sizeof(longs) / sizeof(longs[0]))
-			return fail(msg, msglen, "unknown option '%s'; see "
+			return sbc__fail(msg, msglen, "unknown option '%s'; see "
 				    "sbudget --help", q);
 		shorts[0] = longs[i].c;
 		shorts[1] = '\0';
@@ -414,7 +411,7 @@ static int apply_option(struct sbc_cmd *cmd, const char *arg, bool *help,
 		case 'h': *help = true; break;
 		case 'V': *version = true; break;
 		default:
-			return fail(msg, msglen, "unknown option '-%c' in '%s';"
+			return sbc__fail(msg, msglen, "unknown option '-%c' in '%s';"
 				    " see sbudget --help", *p, q);
 		}
 	}
@@ -445,7 +442,7 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 			return -1;
 		if (rc == 0) {
 			if (nwords >= sizeof(words) / sizeof(words[0]))
-				return fail(msg, msglen, "too many words");
+				return sbc__fail(msg, msglen, "too many words");
 			words[nwords++] = argv[a];
 		}
 	}
@@ -458,14 +455,14 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 		return 0;
 	}
 	if (nwords == 0)
-		return fail(msg, msglen, "no command given; try 'sbudget show "
+		return sbc__fail(msg, msglen, "no command given; try 'sbudget show "
 			    "budget' or see sbudget --help");
 	sb_quote(words[0], q, sizeof(q));
 	if (is_one_of(words[0], w_show) || is_one_of(words[0], w_modify)) {
 		bool modify = is_one_of(words[0], w_modify);
 
 		if (nwords < 2)
-			return fail(msg, msglen, "'%s' needs an entity: budget "
+			return sbc__fail(msg, msglen, "'%s' needs an entity: budget "
 				    "or job (for example 'sbudget %s budget')",
 				    q, modify ? "modify" : "show");
 		sb_quote(words[1], q, sizeof(q));
@@ -475,10 +472,10 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 		} else if (is_one_of(words[1], w_job) && !modify) {
 			cmd->verb = SBC_SHOW_JOB;
 		} else if (is_one_of(words[1], w_job)) {
-			return fail(msg, msglen, "jobs cannot be modified "
+			return sbc__fail(msg, msglen, "jobs cannot be modified "
 				    "here; use scontrol update job");
 		} else {
-			return fail(msg, msglen, "unknown entity '%s'; "
+			return sbc__fail(msg, msglen, "unknown entity '%s'; "
 				    "accepted: budget%s", q,
 				    modify ? "" : ", job");
 		}
@@ -496,7 +493,7 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 		cmd->verb = SBC_VERSION;
 		return 0;
 	} else {
-		return fail(msg, msglen, "unknown command '%s'; accepted: "
+		return sbc__fail(msg, msglen, "unknown command '%s'; accepted: "
 			    "show, list, modify, report, metrics, help, "
 			    "version", q);
 	}
@@ -509,53 +506,53 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 			if (cmd->verb != SBC_SHOW_BUDGET &&
 			    cmd->verb != SBC_MODIFY_BUDGET &&
 			    cmd->verb != SBC_REPORT)
-				return fail(msg, msglen, "'where' does not "
+				return sbc__fail(msg, msglen, "'where' does not "
 					    "apply to this command");
 			if (cl == C_SET && cmd->verb == SBC_MODIFY_BUDGET)
-				return fail(msg, msglen, "'where' after 'set':"
+				return sbc__fail(msg, msglen, "'where' after 'set':"
 					    " write 'where ... set ...'");
 			cl = C_WHERE;
 			continue;
 		}
 		if (!strcasecmp(w, "set")) {
 			if (cmd->verb != SBC_MODIFY_BUDGET)
-				return fail(msg, msglen, "'set' applies only "
+				return sbc__fail(msg, msglen, "'set' applies only "
 					    "to 'modify budget'");
 			cl = C_SET;
 			continue;
 		}
 		if (cmd->verb == SBC_SHOW_JOB && !strchr(w, '=')) {
 			if (cmd->job_id)
-				return fail(msg, msglen, "'%s': one job id at a"
+				return sbc__fail(msg, msglen, "'%s': one job id at a"
 					    " time", q);
 			if (sbc_parse_jobid(w, &cmd->job_id, msg, msglen))
 				return -1;
 			continue;
 		}
 		if (cmd->verb == SBC_MODIFY_BUDGET && cl == C_ANY)
-			return fail(msg, msglen, "'%s': write 'modify budget "
+			return sbc__fail(msg, msglen, "'%s': write 'modify budget "
 				    "where account=A set share=N'", q);
 		if (apply_kv(cmd, cl, w, msg, msglen))
 			return -1;
 	}
 
 	if (cmd->verb == SBC_SHOW_JOB && !cmd->job_id)
-		return fail(msg, msglen, "show job needs a job id, for example "
+		return sbc__fail(msg, msglen, "show job needs a job id, for example "
 			    "'sbudget show job 42'");
 	if (cmd->verb == SBC_MODIFY_BUDGET) {
 		if (!cmd->naccounts)
-			return fail(msg, msglen, "modify budget needs 'where "
+			return sbc__fail(msg, msglen, "modify budget needs 'where "
 				    "account=A' (the budget to change)");
 		if (!cmd->has_share)
-			return fail(msg, msglen, "modify budget needs 'set "
+			return sbc__fail(msg, msglen, "modify budget needs 'set "
 				    "share=N' (the new RawShares)");
 	}
 	if (cmd->verb == SBC_REPORT && cmd->step && cmd->window &&
 	    cmd->step > cmd->window)
-		return fail(msg, msglen, "step is longer than the window; give"
+		return sbc__fail(msg, msglen, "step is longer than the window; give"
 			    " a step at most as long as window=");
 	if (cmd->start.set && cmd->end.set && cmd->window)
-		return fail(msg, msglen, "start=, end= and window= given: give "
+		return sbc__fail(msg, msglen, "start=, end= and window= given: give "
 			    "at most two of them (window= is end - start)");
 	return 0;
 }

@@ -23,6 +23,11 @@
 #define SBC_MAX_FIELDS 64	/* format=f1,f2,... */
 #define SBC_NAME_MAX 128
 
+/* sbc__fail - write the refusal sentence into @msg (if given room) and
+ * return -1; shared by cli.c and span.c. */
+int sbc__fail(char *msg, size_t msglen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* ------------------------------------------------------------- grammar */
 
 enum sbc_verb {

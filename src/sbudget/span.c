@@ -14,20 +14,6 @@
 #include "cli.h"
 #include "sb/duration.h"
 
-static int fail(char *msg, size_t msglen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *msg, size_t msglen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (msg && msglen) {
-		va_start(ap, fmt);
-		vsnprintf(msg, msglen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* Read exactly @n digits at *@p into @out; advance. */
 static bool digits(const char **p, int n, int *out)
@@ -120,7 +106,7 @@ int sbc_parse_time(const char *what, const char *s, struct sbc_time *out,
 	sb_quote(s, q, sizeof(q));
 	memset(out, 0, sizeof(*out));
 	if (!s || !*s)
-		return fail(msg, msglen, "%s '': empty; %s", what, accepted);
+		return sbc__fail(msg, msglen, "%s '': empty; %s", what, accepted);
 	if (!strncasecmp(s, "now", 3)) {
 		int sign;
 		size_t u;
@@ -138,13 +124,13 @@ int sbc_parse_time(const char *what, const char *s, struct sbc_time *out,
 			if (!strcasecmp(p, units[u].name))
 				break;
 		if (*p && u == sizeof(units) / sizeof(units[0]))
-			return fail(msg, msglen, "%s '%s': unknown unit '%s'; "
+			return sbc__fail(msg, msglen, "%s '%s': unknown unit '%s'; "
 				    "accepted: seconds, minutes, hours, days, "
 				    "weeks", what, q, p);
 		if (*p)
 			v *= units[u].secs;
 		if (v > SB_DURATION_MAX)
-			return fail(msg, msglen, "%s '%s': too far from now; "
+			return sbc__fail(msg, msglen, "%s '%s': too far from now; "
 				    "accepted: up to 365 days", what, q);
 		out->value = sign * v;
 		goto ok;
@@ -158,7 +144,7 @@ int sbc_parse_time(const char *what, const char *s, struct sbc_time *out,
 	}
 	rc = parse_iso(s, &v);
 	if (rc == -2)
-		return fail(msg, msglen, "%s '%s': no such local time (a "
+		return sbc__fail(msg, msglen, "%s '%s': no such local time (a "
 			    "daylight saving change); write uts<Unix time>",
 			    what, q);
 	if (rc == 0) {
@@ -168,11 +154,11 @@ int sbc_parse_time(const char *what, const char *s, struct sbc_time *out,
 	for (p = s; isdigit((unsigned char)*p); p++)
 		;
 	if (!*p)
-		return fail(msg, msglen, "%s '%s': a bare number; write "
+		return sbc__fail(msg, msglen, "%s '%s': a bare number; write "
 			    "uts%s for Unix time, or %s", what, q, q,
 			    "YYYY-MM-DD[THH:MM[:SS]]");
 bad:
-	return fail(msg, msglen, "%s '%s': not a point in time; %s", what, q,
+	return sbc__fail(msg, msglen, "%s '%s': not a point in time; %s", what, q,
 		    accepted);
 ok:
 	out->set = true;
@@ -205,7 +191,7 @@ int sbc_span(const struct sbc_cmd *cmd, int64_t now, int64_t lookback,
 	char s0[48], s1[48], sn[48];
 
 	if (cmd->start.set && cmd->end.set && cmd->window)
-		return fail(msg, msglen, "start=, end= and window= given: give "
+		return sbc__fail(msg, msglen, "start=, end= and window= given: give "
 			    "at most two of them (window= is end - start)");
 	if (cmd->start.set) {
 		a = sbc_time_at(&cmd->start, now);
@@ -219,17 +205,17 @@ int sbc_span(const struct sbc_cmd *cmd, int64_t now, int64_t lookback,
 	show(b, s1, sizeof(s1));
 	show(now, sn, sizeof(sn));
 	if (b > now)
-		return fail(msg, msglen, "the span ends at %s, after now (%s): "
+		return sbc__fail(msg, msglen, "the span ends at %s, after now (%s): "
 			    "figures of the future are not known; give an "
 			    "earlier end= or a shorter window=", s1, sn);
 	if (b <= a)
-		return fail(msg, msglen, "the span [%s, %s) is empty: start "
+		return sbc__fail(msg, msglen, "the span [%s, %s) is empty: start "
 			    "must be before end", s0, s1);
 	if (b - a > SB_DURATION_MAX)
-		return fail(msg, msglen, "the span [%s, %s) is longer than 365 "
+		return sbc__fail(msg, msglen, "the span [%s, %s) is longer than 365 "
 			    "days", s0, s1);
 	if (cmd->step > b - a)
-		return fail(msg, msglen, "step is longer than the span [%s, %s) "
+		return sbc__fail(msg, msglen, "step is longer than the span [%s, %s) "
 			    "(%lld seconds)", s0, s1, (long long)(b - a));
 	*from = a;
 	*to = b;
