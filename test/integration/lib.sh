@@ -209,7 +209,11 @@ wait_ctld_saved() {
 set_budget_conf() {
 	local mark who
 	mark=$(log_mark)
-	printf '%s\n' "$1" > "$SB_CLUSTER_DIR/budget.conf"
+	# Written beside and renamed into place: preempt/budget re-reads a
+	# file changed in the second of a reconfigure, and could otherwise
+	# read it half-written (empty, i.e. the defaults).
+	printf '%s\n' "$1" > "$SB_CLUSTER_DIR/budget.conf.new"
+	mv -f "$SB_CLUSTER_DIR/budget.conf.new" "$SB_CLUSTER_DIR/budget.conf"
 	scontrol reconfigure
 	for who in priority/budget preempt/budget; do
 		wait_log "$mark" "$who: (read .*budget\.conf(\.last-valid)?: |.*keeping the previous settings|.*using the defaults)" 20 >/dev/null ||

@@ -98,7 +98,12 @@ test_conf_one_grammar_every_reader() {
 
 		# slurmctld: both controller plugins re-read it on reconfigure
 		off=$(stat -c %s "$log")
-		cp "$file" "$conf"
+		# renamed into place, never rewritten: preempt/budget re-reads
+		# a file changed in the second of the previous case's
+		# reconfigure, and a cp caught half-way reads as an empty file
+		# (the defaults); that race failed CI on 24.11.
+		cp "$file" "$conf.new"
+		mv -f "$conf.new" "$conf"
 		scontrol reconfigure
 		nctld=$((nctld + 1))
 		for plugin in priority/budget preempt/budget; do
