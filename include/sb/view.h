@@ -54,6 +54,47 @@ int sb_contract_of_job(const char *tag, bool requeue_ok,
 bool sb_contract_job_allocated(const char *tag);
 
 /*
+ * What a job holds of the charged TRES (ChargeTRES, GPUs), the one rule for
+ * charging, committed usage, the reclaim rule's delta and sbudget: see
+ * "Whole-node jobs" in doc/design.md.  Filled by the caller (Slurm glue)
+ * from the job and the nodes' configuration; counts are whole TRES units.
+ */
+struct sb_hold {
+	uint64_t tres;		/* allocated (a run that started) or
+				 * requested (pending), for the whole job */
+	bool whole_nodes;	/* it takes its nodes whole (Slurm:
+				 * --exclusive, or a partition with
+				 * OverSubscribe=EXCLUSIVE): no other job may
+				 * use anything on them */
+	uint32_t nodes;		/* nodes it holds, or (pending) at least will
+				 * hold */
+	uint32_t named;		/* of which known by name: its allocation, or
+				 * (pending) the nodes it requires (-w);
+				 * <= nodes, or taken as nodes */
+	uint64_t named_tres;	/* ChargeTRES configured on the named nodes,
+				 * summed */
+	uint64_t other_min;	/* pending: ChargeTRES configured on the
+				 * least-equipped node it may still get
+				 * (one of its partition's nodes able to hold
+				 * its per-node request); 0 when unknown */
+};
+
+/*
+ * sb_held_tres - the charged TRES a job holds (a run that started) or will
+ * hold (pending): @h->tres, except that a job taking its nodes whole holds
+ * everything configured on them, which no other job can use:
+ *     held = whole_nodes ? max(tres, named_tres + (nodes - named) x other_min)
+ *                        : tres
+ * A pending whole-node job's figure is a lower bound (the fewest it can
+ * get: the scheduler picks its other nodes), never below what it asked
+ * for.  Saturates at UINT64_MAX.  @h NULL: 0.
+ * Used for the pending preemptor's reclaim delta, sbudget's GPUs, and
+ * (through Slurm's allocation, which already gives a whole-node job its
+ * nodes' GRES) what a running job is charged and committed for.
+ */
+uint64_t sb_held_tres(const struct sb_hold *h);
+
+/*
  * sb_committed_rest - TRES-seconds of @job's minimum runtime not yet run at
  * @now: tres x (start + min_runtime + suspended - now), i.e. tres x
  * (sb_preempt_protected_until() - now), for an allocated job that has

@@ -110,6 +110,8 @@ typedef struct listIterator list_itr_t;
 #pragma weak acct_db_conn
 #pragma weak default_part_loc
 #pragma weak slurmctld_config
+#pragma weak node_record_table_ptr
+#pragma weak node_record_count
 
 /* The PreemptType in force: 24.11 stores preempt/none (and no PreemptType
  * line) as NULL, 22.05 stores what the line says, NULL without one. */
@@ -118,6 +120,16 @@ static inline const char *sb_preempt_type(void)
 	return slurm_conf.preempt_type ? slurm_conf.preempt_type :
 					 "preempt/none";
 }
+
+/* SB_WHOLE_NODE(details) - the job asked for whole nodes (--exclusive;
+ * not =user, =mcs): 22.05 stores 1/2/3 in whole_node, 24.11 a bit mask
+ * (WHOLE_NODE_REQUIRED, WHOLE_TOPO, ...), where 22.05's 3 (mcs) would test
+ * as required. */
+#if SB_SLURM_2411
+#define SB_WHOLE_NODE(d) (((d)->whole_node & WHOLE_NODE_REQUIRED) != 0)
+#else
+#define SB_WHOLE_NODE(d) ((d)->whole_node == WHOLE_NODE_REQUIRED)
+#endif
 
 /* scontrol reconfigure restarts slurmctld (init() runs again in a new
  * process) rather than calling the plugins' reconfig hooks. */

@@ -213,7 +213,7 @@ static void accrue_job(job_record_t *job_ptr, time_t now, int pos)
 {
 	time_t to;
 	uint32_t idx;
-	double tres = 0;
+	double tres;
 	int rc;
 
 	/* ChargeTRES not accounted: charge nothing and keep charged_to, so
@@ -236,9 +236,7 @@ static void accrue_job(job_record_t *job_ptr, time_t now, int pos)
 		return;
 	if (sb_tree_index(tree, job_ptr->assoc_id, &idx) != SB_OK)
 		return;
-	if (pos >= 0 && job_ptr->tres_alloc_cnt &&
-	    job_ptr->tres_alloc_cnt[pos] != NO_CONSUME_VAL64)
-		tres = (double)job_ptr->tres_alloc_cnt[pos];
+	tres = (double)budget_job_tres(job_ptr, pos);
 	rc = sb_accrual_charge(accrual, ledger, job_ptr->job_id, idx,
 			       job_allocated(job_ptr), tres,
 			       job_ptr->start_time, to, NULL);
@@ -1039,9 +1037,7 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 	e->job_id = job_ptr->job_id;
 	e->assoc_id = job_ptr->assoc_id;
 	e->allocated = job_allocated(job_ptr);
-	e->tres = (tres_pos >= 0 && job_ptr->tres_alloc_cnt &&
-		   job_ptr->tres_alloc_cnt[tres_pos] != NO_CONSUME_VAL64) ?
-		  (double)job_ptr->tres_alloc_cnt[tres_pos] : 0;
+	e->tres = (double)budget_job_tres(job_ptr, tres_pos);
 	e->start = job_ptr->start_time;
 	e->end = sb_run_charged_to(job_ptr->start_time,
 				   budget_job_suspended(job_ptr,

@@ -32,6 +32,26 @@ bool sb_contract_job_allocated(const char *tag)
 	return sb_contract_tag_allocated(tag) == 1;
 }
 
+uint64_t sb_held_tres(const struct sb_hold *h)
+{
+	uint64_t whole, rest;
+	uint32_t others;
+
+	if (!h)
+		return 0;
+	if (!h->whole_nodes)
+		return h->tres;
+	/* named_tres + (nodes - named) x other_min, saturating */
+	others = h->nodes > h->named ? h->nodes - h->named : 0;
+	if (others && h->other_min > UINT64_MAX / others)
+		rest = UINT64_MAX;
+	else
+		rest = (uint64_t)others * h->other_min;
+	whole = h->named_tres > UINT64_MAX - rest ? UINT64_MAX :
+						    h->named_tres + rest;
+	return whole > h->tres ? whole : h->tres;
+}
+
 double sb_committed_rest(const struct sb_preempt_job *job, int64_t now)
 {
 	int64_t until;

@@ -81,6 +81,9 @@ static void ctx_free(struct sbu_ctx *c)
 {
 	if (c->jobs)
 		slurm_free_job_info_msg(c->jobs);
+	if (c->parts)
+		slurm_free_partition_info_msg(c->parts);
+	free(c->node_tres);
 	sbs_free_shares(c->shares, c->nshares);
 	free(c->by_index);
 	sb_tree_free(c->tree);

@@ -125,6 +125,57 @@ START_TEST(test_committed_rest)
 }
 END_TEST
 
+/* ------------------------------------------------------------ sb_held_tres */
+
+struct held_case {
+	const char *what;
+	struct sb_hold h;	/* tres, whole_nodes, nodes, named,
+				 * named_tres, other_min */
+	uint64_t want;
+};
+
+static const struct held_case helds[] = {
+	{ "shared node: what it was allocated", { 2, false, 1, 1, 8, 0 }, 2 },
+	{ "shared, pending: what it asks for", { 1, false, 1, 0, 0, 8 }, 1 },
+	{ "shared, no GPU: nothing", { 0, false, 1, 1, 8, 0 }, 0 },
+	{ "--exclusive -G 1 running on an 8-GPU node: 8",
+	  { 8, true, 1, 1, 8, 0 }, 8 },
+	{ "whole node whose allocation left GPUs out (24.11 explicit GRES): "
+	  "the node's 8", { 0, true, 1, 1, 8, 0 }, 8 },
+	{ "--exclusive -G 1 pending, partition of 8-GPU nodes: 8",
+	  { 1, true, 1, 0, 0, 8 }, 8 },
+	{ "--exclusive, no GPU, pending, 2 nodes: 16",
+	  { 0, true, 2, 0, 0, 8 }, 16 },
+	{ "pending on -w gpu01 (8) and one more node of at least 4: 12",
+	  { 1, true, 2, 1, 8, 4 }, 12 },
+	{ "pending, all nodes named: their sum", { 1, true, 2, 2, 12, 99 }, 12 },
+	{ "named > nodes: the named ones", { 1, true, 1, 3, 24, 8 }, 24 },
+	{ "asks for more than the nodes have: what it asks",
+	  { 20, true, 2, 0, 0, 8 }, 20 },
+	{ "whole CPU-only node, no GPU: 0", { 0, true, 1, 0, 0, 0 }, 0 },
+	{ "unknown other nodes (0): what it asks", { 3, true, 4, 0, 0, 0 }, 3 },
+	{ "product overflows: saturates",
+	  { 1, true, UINT32_MAX, 0, 0, UINT64_MAX / 2 }, UINT64_MAX },
+	{ "sum overflows: saturates",
+	  { 1, true, 2, 1, UINT64_MAX - 1, 8 }, UINT64_MAX },
+};
+
+START_TEST(test_held_tres)
+{
+	const struct held_case *c = &helds[_i];
+	uint64_t got = sb_held_tres(&c->h);
+
+	ck_assert_msg(got == c->want, "%s: got %llu, want %llu", c->what,
+		      (unsigned long long)got, (unsigned long long)c->want);
+}
+END_TEST
+
+START_TEST(test_held_tres_null)
+{
+	ck_assert_uint_eq(sb_held_tres(NULL), 0);
+}
+END_TEST
+
 /* ------------------------------------------------------------- the view */
 
 START_TEST(test_view_commit)
@@ -391,6 +442,9 @@ int main(void)
 	tcase_add_test(tc, test_contract_of_job_null);
 	tcase_add_loop_test(tc, test_committed_rest, 0,
 			    sizeof(rests) / sizeof(rests[0]));
+	tcase_add_loop_test(tc, test_held_tres, 0,
+			    sizeof(helds) / sizeof(helds[0]));
+	tcase_add_test(tc, test_held_tres_null);
 	tcase_add_test(tc, test_view_commit);
 	tcase_add_test(tc, test_view_init_refuses);
 	tcase_add_loop_test(tc, test_diverge, 0,
