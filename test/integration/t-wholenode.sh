@@ -5,18 +5,18 @@
 # holds, running or pending, and is preemptable like any other job.
 # Uses clear_cluster, fresh_budgets, wait_running, restarts (t-preempt.sh).
 
-SBUDGET=${SBUDGET:-$SB_REPO/_build/src/sbudget/sbudget}
-[ -n "${SB_BUILD_DIR:-}" ] && SBUDGET=$SB_BUILD_DIR/src/sbudget/sbudget
+WN_SBUDGET=${SBUDGET:-${SB_BUILD_DIR:-$SB_REPO/_build}/src/sbudget/sbudget}
 
 # gpus_of JOBID - the GPUs `sbudget show job` says the job holds/will hold.
-gpus_of() { "$SBUDGET" -n -P show job "$1" format=GPUs; }
+gpus_of() { "$WN_SBUDGET" -n -P show job "$1" format=GPUs; }
 
 # alloc_gpus JOBID - gres/gpu in slurmdbd's AllocTRES of the job's run.
 alloc_gpus() {
 	sacct_field "$1" AllocTRES | tr ',' '\n' | sed -n 's/^gres\/gpu=//p'
 }
 
-# An --exclusive job holds its node's 8 GPUs, with -G 1 or no GPU at all:
+# An --exclusive job (or one in an OverSubscribe=EXCLUSIVE partition)
+# holds its node's 8 GPUs, with -G 1 or no GPU at all:
 # sbudget says so while it is pending (the nodes it will hold) and
 # running; it is charged 8 x the seconds it ran (the ledger agrees with
 # sacct's AllocTRES x ElapsedRaw); past its minimum runtime a 1-GPU job
@@ -26,9 +26,14 @@ test_exclusive_job_charged_node_gpus() {
 	local t P V G e1 e0 p2 h out s_1 s_0 c_1 c_0 a_1 a_0
 	t=$(date +%s); P=wn$t; V=wn$t-v; G=wn$t-g
 	# shellcheck disable=SC2064 # expand now
-	trap "scancel -A '$V,$G' 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	trap "scancel -A '$V,$G' 2>/dev/null; scontrol delete PartitionName=sb-excl >/dev/null 2>&1; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
 	# pending (held): what its nodes will hold, not what it asks for
+	scontrol delete PartitionName=sb-excl >/dev/null 2>&1 || true
+	scontrol create PartitionName=sb-excl Nodes=ALL OverSubscribe=EXCLUSIVE State=UP >/dev/null
+	h=$(submit sb-dave -A "$V" -p sb-excl -G 1 --min-runtime=0:05 --hold --wrap true)
+	out=$(gpus_of "$h"); [ "$out" = 8 ] || { say "pending -G 1 in an OverSubscribe=EXCLUSIVE partition: sbudget says $out GPUs, want 8"; return 1; }
+	scancel "$h"
 	h=$(submit sb-dave -A "$V" --exclusive -G 1 --min-runtime=0:05 --hold --wrap true)
 	out=$(gpus_of "$h"); [ "$out" = 8 ] || { say "pending --exclusive -G 1: sbudget says $out GPUs, want 8"; return 1; }
 	scancel "$h"
@@ -95,7 +100,7 @@ test_exclusive_preemptor_judged_by_node_gpus() {
 		say "$x was allowed to preempt"; return 1
 	fi
 	# what sbudget shows agrees: needs 8, held back by the reclaim rule
-	expect_in "$("$SBUDGET" -n -P show job "$x" format=WaitsFor)" "needs 8 gres/gpu"
+	expect_in "$("$WN_SBUDGET" -n -P show job "$x" format=WaitsFor)" "needs 8 gres/gpu"
 	scontrol setdebug info
 	for v in "$@"; do scancel "$v"; done
 	clear_cluster
