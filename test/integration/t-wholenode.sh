@@ -61,7 +61,7 @@ test_exclusive_job_charged_node_gpus() {
 	s_1=$(( $(elapsed "$e1") * a_1 )); s_0=$(( $(elapsed "$e0") * a_0 ))
 	c_1=$(ledger_charged "$e1"); c_0=$(ledger_charged "$e0")
 	say "AllocTRES gres/gpu: $e1 $a_1, $e0 $a_0; sacct GPU-s $s_1, $s_0; ledger $c_1, $c_0"
-	[ "$a_1" = 8 ] && [ "$a_0" = 8 ] || { say "Slurm did not allocate the whole node's GPUs"; return 1; }
+	if [ "$a_1" != 8 ] || [ "$a_0" != 8 ]; then say "Slurm did not allocate the whole node's GPUs"; return 1; fi
 	[ "$c_1" = "$s_1" ] || { say "--exclusive -G 1 charged $c_1, held $s_1 GPU-s"; return 1; }
 	[ "$c_0" = "$s_0" ] || { say "--exclusive without GPU charged $c_0, held $s_0 GPU-s"; return 1; }
 	clear_cluster
@@ -75,7 +75,7 @@ test_exclusive_job_charged_node_gpus() {
 # has used (it waits).  Judged as 1 GPU (the old code) it preempted too.
 test_exclusive_preemptor_judged_by_node_gpus() {
 	clear_cluster
-	local t P V G x y v mark used log=$CTLD_LOG
+	local t P V G x y v mark used
 	t=$(date +%s); P=wp$t; V=wp$t-v; G=wp$t-g
 	# shellcheck disable=SC2064 # expand now
 	trap "scontrol setdebug info; scancel -A '$V,$G' 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
@@ -105,6 +105,55 @@ test_exclusive_preemptor_judged_by_node_gpus() {
 	for v in "$@"; do scancel "$v"; done
 	clear_cluster
 }
+# A running --exclusive -G 1 job commits its node's 8 GPUs.  Budget G's
+# exclusive job (5-minute minimum runtime) weighs 8 x 300 = 2,400 GPU-s
+# (charged + committed) in the standing and the reclaim rule.  Once budget
+# V (same share, 3 x 8 GPUs) has used more than G would weigh with that job
+# committed as 1 GPU (G's RawUsage + 1 x the rest of its slice + the
+# preemptor's 30 s), G's 1-GPU job would preempt one of V's; committed as
+# 8 GPUs it may not (V's usage stays below 2,400 for 100 s).
+test_exclusive_job_commits_node_gpus() {
+	clear_cluster
+	local t P V G x y n mark
+	t=$(date +%s); P=wc$t; V=wc$t-v; G=wc$t-g
+	# shellcheck disable=SC2064 # expand now
+	trap "scontrol setdebug info; scancel -A '$V,$G' 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
+	x=$(submit sb-alice -A "$G" -w gpu01 --exclusive -G 1 --min-runtime=5 --time=10 --wrap 'sleep 600')
+	set --
+	for n in gpu02 gpu03 gpu04; do
+		set -- "$@" "$(submit sb-dave -A "$V" -w "$n" -G 8 --min-runtime=0:05 --resumable --wrap 'sleep 600')"
+	done
+	wait_running "$x" "$@"
+	wait_for 60 "budget $V to outweigh $G's usage with $x committed as 1 GPU" \
+		_outweighs_one_gpu "$V" "$G" "$x"
+	scontrol setdebug debug2
+	mark=$(log_mark)
+	y=$(submit sb-alice -A "$G" -G 1 --min-runtime=0:30 --time=10 --wrap 'sleep 300')
+	say "$(_outweighs_one_gpu "$V" "$G" "$x")"
+	# the standing already puts V first (G's usage counts 2,400), or the
+	# reclaim rule shows it: U 2400-ish + 30
+	wait_log "$mark" "JobId=$y may not preempt JobId=[0-9]+: (its budget's standing is at least the preemptor's|reclaim rule: .* U 2[34][0-9][0-9]\\+30 < )" 30 >/dev/null ||
+		{ say "no verdict on $y against $G's 8-GPU commitment"; log_since "$mark" | grep "JobId=$y may" | head -n 3 >&2; return 1; }
+	if log_since "$mark" | grep -E "JobId=$y may preempt" >&2; then
+		say "$y was allowed to preempt"; return 1
+	fi
+	[ "$(job_field "$y" JobState)" = PENDING ] || { say "$y did not wait: $(job_field "$y" JobState)"; return 1; }
+	scontrol setdebug info
+	scancel "$x" "$y" "$@"
+	clear_cluster
+}
+# _outweighs_one_gpu V G X - V's RawUsage is above G's plus 1 x the rest of
+# X's 300 s slice plus 30 (and below 2,400: G with X at 8 GPUs still
+# outweighs V); prints the figures.
+_outweighs_one_gpu() {
+	local uv ug rest
+	uv=$(raw_usage "$1"); uv=${uv%%.*}; ug=$(raw_usage "$2"); ug=${ug%%.*}
+	rest=$((300 - ($(date +%s) - $(started "$3"))))
+	echo "RawUsage $1 ${uv:-?}, $2 ${ug:-?}; $3's rest ${rest} s"
+	[ "${uv:-0}" -gt $((${ug:-0} + rest + 30)) ] && [ "${uv:-0}" -lt 2300 ]
+}
+
 # _used_over ACCOUNT N - sshare's RawUsage of ACCOUNT is above N.
 _used_over() {
 	local u
