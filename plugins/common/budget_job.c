@@ -82,9 +82,11 @@ uint64_t budget_job_tres(const job_record_t *job_ptr, int pos)
 
 	if (pos < 0)
 		return 0;
-	/* a run that started (or ended and is being requeued): Slurm gave
-	 * a whole-node job its nodes' GRES, so the allocation is it */
-	if (!IS_JOB_PENDING(job_ptr) || (job_ptr->job_state & JOB_REQUEUE))
+	/* a run that started (or ended: being requeued, or pending while its
+	 * last run completes): Slurm gave a whole-node job its nodes' GRES,
+	 * so the allocation is it */
+	if (!IS_JOB_PENDING(job_ptr) ||
+	    (job_ptr->job_state & (JOB_REQUEUE | JOB_COMPLETING)))
 		return tres_at(job_ptr->tres_alloc_cnt, pos);
 	h.tres = tres_at(job_ptr->tres_req_cnt, pos);
 	h.whole_nodes = budget_job_whole_node(job_ptr);

@@ -45,8 +45,8 @@ bool budget_job_whole_node(const job_record_t *job_ptr);
  * at position @pos of the job's TRES arrays, budget_tres_pos()), for
  * charging, committed usage, the preemption verdict (both sides) and the
  * victim order: what the job holds or will hold (sb_held_tres()).
- *   started (running, suspended, completing, ended, being requeued: the
- *     run that just ended, for charging it): its
+ *   started (running, suspended, completing, ended, being requeued or
+ *     pending while its last run completes: that run, for charging it): its
  *     allocation, which for a whole-node job (budget_job_whole_node())
  *     Slurm fills with every GRES of its nodes, asked for or not: an
  *     `--exclusive -G 1` job on an 8-GPU node holds 8;
