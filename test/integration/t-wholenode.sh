@@ -67,7 +67,8 @@ test_exclusive_job_charged_node_gpus() {
 	clear_cluster
 }
 
-# A pending --exclusive -G 1 job is judged as the 8 GPUs it will hold.
+# A pending --exclusive -G 1 job (or a -G 1 job in an OverSubscribe=EXCLUSIVE
+# partition) is judged as the 8 GPUs it will hold.
 # Budget V (4 x 8 GPUs, past their 5 s) has run about 32 x 20 GPU-s when
 # budget G (same share, nothing run) asks: the reclaim rule's transfer is
 # the preemptor's GPUs x its 5-minute minimum runtime, 300 GPU-s for a
@@ -75,11 +76,13 @@ test_exclusive_job_charged_node_gpus() {
 # has used (it waits).  Judged as 1 GPU (the old code) it preempted too.
 test_exclusive_preemptor_judged_by_node_gpus() {
 	clear_cluster
-	local t P V G x y v mark used
+	local t P V G x z y v mark used
 	t=$(date +%s); P=wp$t; V=wp$t-v; G=wp$t-g
 	# shellcheck disable=SC2064 # expand now
-	trap "scontrol setdebug info; scancel -A '$V,$G' 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	trap "scontrol setdebug info; scancel -A '$V,$G' 2>/dev/null; scontrol delete PartitionName=sb-excl >/dev/null 2>&1; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
+	scontrol delete PartitionName=sb-excl >/dev/null 2>&1 || true
+	scontrol create PartitionName=sb-excl Nodes=ALL OverSubscribe=EXCLUSIVE State=UP >/dev/null
 	# shellcheck disable=SC2046 # one id per word
 	set -- $(fill_nodes sb-dave -A "$V" --min-runtime=0:05 --resumable --wrap 'sleep 600')
 	wait_running "$@"
@@ -88,21 +91,27 @@ test_exclusive_preemptor_judged_by_node_gpus() {
 	# preempt/budget's verdicts are debug2 lines
 	scontrol setdebug debug2
 	mark=$(log_mark)
+	# --exclusive, and a partition with OverSubscribe=EXCLUSIVE
 	x=$(submit sb-alice -A "$G" --exclusive -G 1 --min-runtime=5 --time=10 --nice=10 --wrap 'sleep 300')
-	wait_log "$mark" "JobId=$x may not preempt JobId=[0-9]+: reclaim rule: .* U [0-9]+\+2400 < " 30 >/dev/null ||
-		{ say "no reclaim verdict on $x with its 8 GPUs x 300 s"; log_since "$mark" | grep "JobId=$x may" | head -n 3 >&2; return 1; }
+	z=$(submit sb-alice -A "$G" -p sb-excl -G 1 --min-runtime=5 --time=10 --nice=10 --wrap 'sleep 300')
+	for v in "$x" "$z"; do
+		wait_log "$mark" "JobId=$v may not preempt JobId=[0-9]+: reclaim rule: .* U [0-9]+\\+2400 < " 30 >/dev/null ||
+			{ say "no reclaim verdict on $v with its 8 GPUs x 300 s"; log_since "$mark" | grep "JobId=$v may" | head -n 3 >&2; return 1; }
+	done
 	y=$(submit sb-alice -A "$G" -G 1 --min-runtime=5 --time=10 --wrap 'sleep 300')
 	wait_state "$y" RUNNING 60
 	used=$(raw_usage "$V")
-	say "V used $used GPU-s when $y (1 GPU) started; $x: $(job_field "$x" JobState)"
-	[ "$(job_field "$x" JobState)" = PENDING ] || { say "the exclusive job $x did not wait: $(job_field "$x" JobState)"; return 1; }
-	if log_since "$mark" | grep -E "JobId=$x may preempt" >&2; then
-		say "$x was allowed to preempt"; return 1
-	fi
-	# what sbudget shows agrees: needs 8, held back by the reclaim rule
-	expect_in "$("$WN_SBUDGET" -n -P show job "$x" format=WaitsFor)" "needs 8 gres/gpu"
+	say "V used $used GPU-s when $y (1 GPU) started; $x: $(job_field "$x" JobState), $z: $(job_field "$z" JobState)"
+	for v in "$x" "$z"; do
+		[ "$(job_field "$v" JobState)" = PENDING ] || { say "the whole-node job $v did not wait: $(job_field "$v" JobState)"; return 1; }
+		if log_since "$mark" | grep -E "JobId=$v may preempt" >&2; then
+			say "$v was allowed to preempt"; return 1
+		fi
+		# what sbudget shows agrees: needs 8, held back by the reclaim rule
+		expect_in "$("$WN_SBUDGET" -n -P show job "$v" format=WaitsFor)" "needs 8 gres/gpu"
+	done
 	scontrol setdebug info
-	for v in "$@"; do scancel "$v"; done
+	scancel "$x" "$z" "$y" "$@"
 	clear_cluster
 }
 # A running --exclusive -G 1 job commits its node's 8 GPUs.  Budget G's
