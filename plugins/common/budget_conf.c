@@ -71,88 +71,90 @@ out:
 	return rc;
 }
 
-/* Where slurmctld keeps a copy of the last budget.conf that was valid. */
-static char *last_valid_path(void)
+void budget_conf_env_get(struct budget_conf_env *env)
 {
-	return xstrdup_printf("%s/budget.conf.last-valid",
-			      slurm_conf.state_save_location);
+	env->path = get_extra_conf_path("budget.conf");
+	env->last_valid = running_in_slurmctld() ?
+		xstrdup_printf("%s/budget.conf.last-valid",
+			       slurm_conf.state_save_location) : NULL;
+	env->conf_update = slurm_conf.last_update;
 }
 
-/*
- * Keep @text, the budget.conf just parsed and valid, as the last valid
- * budget.conf: exactly those bytes, not a second read of the file (which
- * may have been edited since).  Unchanged copies are not rewritten.
- */
-static void save_last_valid(const char *text, const char *who)
+void budget_conf_env_free(struct budget_conf_env *env)
 {
-	char *dst = last_valid_path(), msg[1024];
-	const char *tag = strchr(who, '/') ? strchr(who, '/') + 1 : who;
+	xfree(env->path);
+	xfree(env->last_valid);
+}
 
-	if (conf_file_keep(dst, text, strlen(text), tag, msg, sizeof(msg)) < 0)
+void budget_conf_keep(const struct budget_conf_env *env, const char *parsed,
+		      const char *who)
+{
+	const char *tag = strchr(who, '/') ? strchr(who, '/') + 1 : who;
+	char msg[1024];
+
+	if (!env->last_valid || !parsed)
+		return;
+	if (conf_file_keep(env->last_valid, parsed, strlen(parsed), tag, msg,
+			   sizeof(msg)) < 0)
 		error("%s: cannot keep a copy of the valid budget.conf: %s",
 		      who, msg);
-	xfree(dst);
 }
 
-int budget_conf_load(struct sb_config *cfg, const char *who)
+int budget_conf_load(const struct budget_conf_env *env, struct sb_config *cfg,
+		     char **parsed, const char *who)
 {
-	char *path = get_extra_conf_path("budget.conf"), *last, *parsed = NULL;
 	bool missing = false, dummy = false;
-	int rc = load_from(path, cfg, who, &missing,
-			   running_in_slurmctld() ? &parsed : NULL);
+	int rc;
 
-	if (!running_in_slurmctld()) {
-		/* clients (sshare, sprio load priority/budget) neither keep
-		 * nor read slurmctld's copy */
-	} else if (rc == SLURM_SUCCESS && !missing) {
-		save_last_valid(parsed, who);
-	} else if (rc != SLURM_SUCCESS) {
-		/* A restart (on Slurm 24.11 every `scontrol reconfigure` is
-		 * one) must not fall back to the defaults: the last valid
-		 * file holds the settings in force before the bad edit. */
-		last = last_valid_path();
-		if (access(last, R_OK) == 0 &&
-		    load_from(last, cfg, who, &dummy, NULL) == SLURM_SUCCESS) {
-			error("%s: %s is not valid: keeping the previous "
-			      "settings, from the last valid budget.conf kept "
-			      "in %s, until it is fixed", who, path, last);
-			rc = SLURM_SUCCESS;
-		}
-		xfree(last);
+	if (parsed)
+		*parsed = NULL;
+	rc = load_from(env->path, cfg, who, &missing, parsed);
+	/* A restart (on Slurm 24.11 every `scontrol reconfigure` is one) must
+	 * not fall back to the defaults: the last valid file holds the
+	 * settings in force before the bad edit. */
+	if (rc != SLURM_SUCCESS && env->last_valid &&
+	    access(env->last_valid, R_OK) == 0 &&
+	    load_from(env->last_valid, cfg, who, &dummy, NULL) ==
+	    SLURM_SUCCESS) {
+		error("%s: %s is not valid: keeping the previous settings, "
+		      "from the last valid budget.conf kept in %s, until it "
+		      "is fixed", who, env->path, env->last_valid);
+		rc = SLURM_SUCCESS;
 	}
-	xfree(parsed);
-	xfree(path);
 	return rc;
 }
 
 /* The file's identity now; zeroes when it is missing. */
-static void file_state(struct budget_conf_seen *now)
+static void file_state(const struct budget_conf_env *env,
+		       struct budget_conf_seen *now)
 {
-	char *path = get_extra_conf_path("budget.conf");
 	struct stat st;
 
 	memset(now, 0, sizeof(*now));
-	now->conf_update = slurm_conf.last_update;
-	if (stat(path, &st) == 0) {
+	now->conf_update = env->conf_update;
+	if (stat(env->path, &st) == 0) {
 		now->mtime = st.st_mtim;
 		now->ino = st.st_ino;
 		now->size = st.st_size;
 	}
-	xfree(path);
 }
 
-void budget_conf_mark(struct budget_conf_seen *seen)
+void budget_conf_mark(const struct budget_conf_env *env,
+		      struct budget_conf_seen *seen)
 {
-	file_state(seen);
+	file_state(env, seen);
 }
 
-void budget_conf_refresh(struct sb_config *cfg, struct budget_conf_seen *seen,
-			 const char *who)
+int budget_conf_refresh(const struct budget_conf_env *env,
+			struct budget_conf_seen *seen, struct sb_config *next,
+			char **parsed, const char *who)
 {
 	struct budget_conf_seen now;
 	bool file_changed;
 
-	file_state(&now);
+	if (parsed)
+		*parsed = NULL;
+	file_state(env, &now);
 	file_changed = now.mtime.tv_sec != seen->mtime.tv_sec ||
 		       now.mtime.tv_nsec != seen->mtime.tv_nsec ||
 		       now.ino != seen->ino || now.size != seen->size;
@@ -160,11 +162,15 @@ void budget_conf_refresh(struct sb_config *cfg, struct budget_conf_seen *seen,
 	 * second) by a reconfigure we could not tell from the previous one. */
 	if (now.conf_update == seen->conf_update &&
 	    !(file_changed && now.conf_update >= now.mtime.tv_sec))
-		return;
+		return 0;
 	*seen = now;
-	if (budget_conf_load(cfg, who) != SLURM_SUCCESS)
+	sb_config_init(next);
+	if (budget_conf_load(env, next, parsed, who) != SLURM_SUCCESS) {
 		error("%s: keeping the previous settings until budget.conf is "
 		      "fixed", who);
+		return -1;
+	}
+	return 1;
 }
 
 int budget_tres_pos(const char *charge_tres)

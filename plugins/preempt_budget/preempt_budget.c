@@ -101,6 +101,7 @@ static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake_cond = PTHREAD_COND_INITIALIZER;
 static struct sb_config cfg;
 static struct budget_conf_seen cfg_seen;
+static char *keep_pending;	/* text init() parsed, for budget_conf_keep() */
 static int tres_pos = -2;		/* -2: not looked up */
 static pthread_t tick_thread;
 static bool thread_running, stop_thread;
@@ -399,28 +400,65 @@ extern int preempt_p_get_data(job_record_t *job_ptr,
 
 /* ---------------------------------------------------------------- tick */
 
-static void refresh_config(void)
+static bool tick_off(unsigned my_gen);
+
+/*
+ * Re-read budget.conf after a reconfigure (budget_conf_refresh()).  What
+ * it needs from slurm_conf is copied under the slurmctld conf read lock
+ * alone; the file is read and parsed, and the last valid copy written,
+ * with no lock held; the new settings are swapped in under state_lock.
+ * The last valid copy is priority/budget's to keep; this tick keeps it
+ * only when PriorityType is something else.  Tick only.
+ */
+static void refresh_config(unsigned my_gen)
 {
-	struct budget_conf_seen before;
-	char charge[sizeof(cfg.charge_tres)];
-	int pos;
+	slurmctld_lock_t conf_read = { .conf = READ_LOCK };
+	struct budget_conf_env env;
+	struct budget_conf_seen seen;
+	struct sb_config next;
+	char charge[sizeof(cfg.charge_tres)], *parsed = NULL, *pending;
+	bool keeper;
+	int pos, r;
+
+	lock_slurmctld(conf_read);
+	if (tick_off(my_gen)) {
+		unlock_slurmctld(conf_read);
+		return;
+	}
+	budget_conf_env_get(&env);
+	keeper = xstrcmp(slurm_conf.priority_type, PARTNER) != 0;
+	unlock_slurmctld(conf_read);
 
 	slurm_mutex_lock(&state_lock);
-	before = cfg_seen;
-	budget_conf_refresh(&cfg, &cfg_seen, plugin_type);
-	if (before.conf_update != cfg_seen.conf_update ||
-	    before.mtime.tv_sec != cfg_seen.mtime.tv_sec ||
-	    before.mtime.tv_nsec != cfg_seen.mtime.tv_nsec)
-		tres_pos = -2;	/* re-read: ChargeTRES may have changed */
+	seen = cfg_seen;
+	slurm_mutex_unlock(&state_lock);
+	r = budget_conf_refresh(&env, &seen, &next, keeper ? &parsed : NULL,
+				plugin_type);
+	slurm_mutex_lock(&state_lock);
+	pending = keep_pending;
+	keep_pending = NULL;
+	if (my_gen == generation) {	/* not a detached earlier load's tick */
+		cfg_seen = seen;
+		if (r == 1)
+			cfg = next;
+		if (r != 0)
+			tres_pos = -2;	/* ChargeTRES or the TRES may differ */
+	}
 	pos = tres_pos;
 	memcpy(charge, cfg.charge_tres, sizeof(charge));
 	slurm_mutex_unlock(&state_lock);
+	if (keeper)
+		budget_conf_keep(&env, parsed ? parsed : pending, plugin_type);
+	xfree(parsed);
+	xfree(pending);
+	budget_conf_env_free(&env);
 	/* -1 too: assoc_mgr may not have had its TRES yet (retried each
 	 * tick until it has; the tick runs only once slurmctld is up). */
 	if (pos < 0) {
 		pos = budget_tres_pos(charge);
 		slurm_mutex_lock(&state_lock);
-		tres_pos = pos;
+		if (my_gen == generation)
+			tres_pos = pos;
 		slurm_mutex_unlock(&state_lock);
 	}
 }
@@ -760,7 +798,7 @@ static void *tick_loop(void *arg)
 		}
 		in_tick = true;
 		slurm_mutex_unlock(&state_lock);
-		refresh_config();
+		refresh_config(my_gen);
 		(void)tick(my_gen, &last, &stats);
 		slurm_mutex_lock(&state_lock);
 		if (my_gen == generation)
@@ -774,13 +812,20 @@ static void *tick_loop(void *arg)
 
 extern int init(void)
 {
-	char desc[512];
+	struct budget_conf_env env;
+	char desc[512], *parsed = NULL;
 
 	sb_config_init(&cfg);
-	if (budget_conf_load(&cfg, plugin_type) != SLURM_SUCCESS)
+	budget_conf_env_get(&env);
+	if (budget_conf_load(&env, &cfg, &parsed, plugin_type) != SLURM_SUCCESS)
 		error("%s: using the defaults until budget.conf is fixed",
 		      plugin_type);
-	budget_conf_mark(&cfg_seen);
+	budget_conf_mark(&env, &cfg_seen);
+	budget_conf_env_free(&env);
+	slurm_mutex_lock(&state_lock);
+	xfree(keep_pending);
+	keep_pending = parsed;	/* the tick keeps it if the copy is ours */
+	slurm_mutex_unlock(&state_lock);
 	if (!running_in_slurmctld())
 		return SLURM_SUCCESS;
 	if (!(slurm_conf.preempt_mode & PREEMPT_MODE_REQUEUE))
@@ -844,6 +889,7 @@ extern void fini(void)
 	slurm_mutex_lock(&state_lock);
 	xfree(graced);
 	graced_n = graced_cap = 0;
+	xfree(keep_pending);
 	ops = NULL;
 	slurm_mutex_unlock(&state_lock);
 }
