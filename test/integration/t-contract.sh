@@ -128,6 +128,10 @@ test_budget_conf_default_and_reconfigure() {
 	keep_budget_conf
 	set_budget_conf "MaxMinRuntime=1:00:00
 DefaultMinRuntime=5"
+	# priority/budget's thread keeps exactly the bytes it parsed as the
+	# last valid copy (after its "read" line, outside every lock)
+	wait_for 20 "budget.conf.last-valid to be the new file" \
+		cmp "$SB_CLUSTER_DIR/budget.conf" "$SB_CLUSTER_DIR/state/budget.conf.last-valid"
 	id=$(submit sb-alice -G 1 --wrap true)
 	expect_in "$(job_field "$id" AdminComment)" "budget:min_runtime=300,resumable=no,allocated=yes"
 	expect_fail out as sb-alice sbatch -G 1 --min-runtime=1:00:01 --wrap true
