@@ -857,6 +857,9 @@ extern int init(void)
 	ops = NULL;		/* looked up again by the first tick */
 	ops_conf_update = -1;
 	ops_missing_logged = false;
+	ops_misses = 0;
+	tres_pos = -2;		/* ChargeTRES may differ from the last load's */
+	last_preemptor_id = last_preemptor_prio = 0;
 	slurm_mutex_unlock(&state_lock);
 	slurm_thread_create(&tick_thread, tick_loop, NULL);
 	thread_running = true;

@@ -962,6 +962,18 @@ extern int fini(void)
 	tree = NULL;
 	accrual = NULL;
 	xfree(keep_pending);
+	/* Everything init() and the first recalculation rely on, as at load
+	 * time: a plugin initialised again in the same process must load the
+	 * saved ledger again (state_loaded), look ChargeTRES up again, and
+	 * not inherit a pending rebuild or the save schedule. */
+	state_loaded = need_rebuild = false;
+	run_now = stop_thread = false;
+	commit_now = 0;
+	last_save = 0;
+	last_save_cost = 0;
+	tres_pos = -2;
+	memset(&cfg_seen, 0, sizeof(cfg_seen));
+	sb_config_init(&cfg);
 	slurm_mutex_unlock(&state_lock);
 	free_conf();
 	return SLURM_SUCCESS;
