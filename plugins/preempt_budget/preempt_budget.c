@@ -82,6 +82,7 @@
 #include "budget_conf.h"
 #include "budget_job.h"
 #include "budget_ops.h"
+#include "grace_list.h"
 #include "slurm_compat.h"
 #include "sb/contract.h"
 #include "sb/error.h"
@@ -113,8 +114,7 @@ static unsigned generation;	/* init() count: a detached tick of an
  * preempts (in the same locked pass) are preempted for this job. */
 static uint32_t last_preemptor_id, last_preemptor_prio;
 /* Resumable victims inside their grace time, to requeue if they exit. */
-static uint32_t *graced;
-static size_t graced_n, graced_cap;
+static struct grace_list graced;
 /* priority/budget's table (budget_ops.h), NULL: degraded.  Written only by
  * the tick under the slurmctld conf+job read locks (partner_refresh());
  * never unmapped (RTLD_NODELETE), so a copy of the pointer stays valid. */
@@ -291,16 +291,9 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 /* Remember a resumable victim in its grace time.  state_lock held. */
 static void grace_track(uint32_t job_id)
 {
-	size_t i;
-
-	for (i = 0; i < graced_n; i++)
-		if (graced[i] == job_id)
-			return;
-	if (graced_n == graced_cap) {
-		graced_cap = graced_cap ? 2 * graced_cap : 16;
-		xrecalloc(graced, graced_cap, sizeof(*graced));
-	}
-	graced[graced_n++] = job_id;
+	if (grace_list_add(&graced, job_id) < 0)
+		error("%s: out of memory: JobId=%u is not requeued if it exits "
+		      "during its grace time", plugin_type, job_id);
 }
 
 /* SystemComment: why the job stopped (`sbudget show job`, sacct). */
@@ -527,6 +520,27 @@ static int repair_node_of(const job_record_t *job_ptr, bitstr_t *repair)
 	return -1;
 }
 
+/* What became of a graced victim (grace_list_scan()).  Job read lock held. */
+static enum grace_state grace_state_of(uint32_t job_id, void *arg)
+{
+	job_record_t *job_ptr = find_job_record(job_id);
+
+	(void)arg;
+	if (!job_ptr || IS_JOB_PENDING(job_ptr) || !job_ptr->preempt_time)
+		return GRACE_SETTLED;	/* gone, requeued, or requeued and
+					 * running again */
+	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_COMPLETING(job_ptr))
+		return GRACE_RUNNING;
+	if (IS_JOB_CANCELLED(job_ptr))
+		return GRACE_SETTLED;	/* scancel in the grace time is final */
+	return GRACE_EXITED;
+}
+
+static void grace_owed(uint32_t job_id, void *arg)
+{
+	work_add(arg, job_id, ACT_REQUEUE, -1);
+}
+
 /*
  * The read walk: one pass over job_list that refreshes priority/budget's
  * committed usage (@o, may be NULL), notices jobs that became startable
@@ -543,7 +557,6 @@ static void tick_read(const struct sb_budget_ops *o,
 	bool committing = o && o->commit_begin(now);
 	job_record_t *job_ptr;
 	ListIterator it;
-	size_t i, keep = 0;
 
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
@@ -591,21 +604,10 @@ static void tick_read(const struct sb_budget_ops *o,
 	FREE_NULL_BITMAP(repair);
 
 	/* Resumable victims in their grace time: settled ones are dropped,
-	 * those that exited by themselves are requeued. */
+	 * those that exited by themselves are to be requeued (and stay on
+	 * the list until the write pass has tried: grace_list.h). */
 	slurm_mutex_lock(&state_lock);
-	for (i = 0; i < graced_n; i++) {
-		job_ptr = find_job_record(graced[i]);
-		if (!job_ptr || IS_JOB_PENDING(job_ptr) ||
-		    !job_ptr->preempt_time)
-			continue;	/* gone, requeued, or requeued and
-					 * running again: done */
-		if (IS_JOB_RUNNING(job_ptr) || IS_JOB_COMPLETING(job_ptr))
-			graced[keep++] = graced[i];	/* not settled yet */
-		else if (!IS_JOB_CANCELLED(job_ptr))	/* scancel in the grace
-							 * time is final */
-			work_add(w, graced[i], ACT_REQUEUE, -1);
-	}
-	graced_n = keep;
+	grace_list_scan(&graced, grace_state_of, grace_owed, w);
 	slurm_mutex_unlock(&state_lock);
 }
 
@@ -647,6 +649,8 @@ static void tick_act(const struct tick_action *a,
 	job_record_t *job_ptr = find_job_record(a->job_id);
 	node_record_t *node_ptr;
 	struct sb_preempt_job j;
+	bool gave_up;
+	int rc;
 
 	if (!job_ptr)
 		return;
@@ -683,10 +687,20 @@ static void tick_act(const struct tick_action *a,
 		    IS_JOB_COMPLETING(job_ptr) || IS_JOB_CANCELLED(job_ptr) ||
 		    !job_ptr->preempt_time)
 			return;
-		if (job_requeue(0, a->job_id, NULL, true, 0) == SLURM_SUCCESS)
+		rc = job_requeue(0, a->job_id, NULL, true, 0);
+		if (rc == SLURM_SUCCESS)
 			info("%s: %pJ exited during its preemption grace time "
 			     "and is resumable: requeued", plugin_type,
 			     job_ptr);
+		slurm_mutex_lock(&state_lock);
+		gave_up = grace_list_tried(&graced, a->job_id,
+					   rc == SLURM_SUCCESS);
+		slurm_mutex_unlock(&state_lock);
+		if (rc != SLURM_SUCCESS)
+			error("%s: %pJ exited during its preemption grace time "
+			      "and is resumable, but its requeue failed: %s%s",
+			      plugin_type, job_ptr, slurm_strerror(rc),
+			      gave_up ? "; giving up" : "; retried next tick");
 		return;
 	}
 }
@@ -890,8 +904,7 @@ extern void fini(void)
 		thread_running = false;
 	}
 	slurm_mutex_lock(&state_lock);
-	xfree(graced);
-	graced_n = graced_cap = 0;
+	grace_list_free(&graced);
 	xfree(keep_pending);
 	ops = NULL;
 	slurm_mutex_unlock(&state_lock);
