@@ -87,7 +87,7 @@ static int load_from(const char *path, struct sb_config *cfg, const char *who,
 {
 	struct sb_config next;
 	char *text = NULL;
-	char msg[1024], desc[256];
+	char msg[1024], desc[512];
 	struct stat st;
 	int rc = SLURM_ERROR;
 
