@@ -104,12 +104,18 @@ static time_t reconcile_from;
 static time_t last_save;
 static double last_save_cost;	/* seconds the last save took */
 static int tres_pos = -2;		/* -2: not looked up; -1: not found */
+static bool tres_stale;		/* reconfigured: look tres_pos up again
+				 * (meanwhile the old one holds) */
+static int last_tres_id = -1;	/* ChargeTRES's id at the last recalculation */
 
 /* A job's last run segment, handed over by priority_p_job_end(). */
 struct ended_job {
 	uint32_t job_id, assoc_id;
 	bool allocated;
 	double tres;
+	char *tres_str;	/* when ChargeTRES's position was not known yet:
+			 * the job's tres_alloc_str, read by TRES id in
+			 * charge_ended(); else NULL */
 	time_t start, end;	/* end: start + the seconds it ran, suspended
 				 * time left out (sb_run_charged_to()) */
 };
@@ -193,10 +199,13 @@ static int charge_tres_pos(void)
 {
 	int pos;
 
+	bool stale;
+
 	slurm_mutex_lock(&state_lock);
 	pos = tres_pos;
+	stale = tres_stale;
 	slurm_mutex_unlock(&state_lock);
-	if (pos != -2)
+	if (pos != -2 && !stale)
 		return pos;
 	pos = budget_tres_pos(cfg.charge_tres);
 	if (pos < 0)
@@ -205,6 +214,7 @@ static int charge_tres_pos(void)
 		      plugin_type, cfg.charge_tres);
 	slurm_mutex_lock(&state_lock);	/* priority_p_job_end reads it */
 	tres_pos = pos;
+	tres_stale = false;
 	slurm_mutex_unlock(&state_lock);
 	return pos;
 }
@@ -647,8 +657,10 @@ out:
 	assoc_mgr_unlock(&locks);
 }
 
-/* Charge the segments priority_p_job_end() queued.  state_lock held. */
-static void charge_ended(void)
+/* Charge the segments priority_p_job_end() queued; @tres_id is ChargeTRES's
+ * TRES id (-1: not accounted) for those queued before its position was
+ * known.  state_lock held. */
+static void charge_ended(int tres_id)
 {
 	size_t i;
 
@@ -657,6 +669,14 @@ static void charge_ended(void)
 		uint32_t idx;
 		int rc;
 
+		if (e->tres_str) {
+			uint64_t cnt = tres_id > 0 ?
+				slurmdb_find_tres_count_in_string(e->tres_str,
+								  tres_id) : 0;
+
+			e->tres = (cnt == INFINITE64) ? 0 : (double)cnt;
+			xfree(e->tres_str);
+		}
 		if (sb_tree_index(tree, e->assoc_id, &idx) != SB_OK)
 			continue;
 		rc = sb_accrual_charge(accrual, ledger, e->job_id, idx,
@@ -687,6 +707,7 @@ static void recalc(void)
 	if (!(t = snapshot_tree()))
 		return;
 	pos = charge_tres_pos();
+	last_tres_id = charge_tres_id(pos);	/* for ends queued unresolved */
 
 	slurm_mutex_lock(&state_lock);
 	/* The same associations and a ledger of the configured shape: keep
@@ -768,7 +789,7 @@ static void recalc(void)
 	charged = xcalloc(nassoc ? nassoc : 1, sizeof(*charged));
 	usage = xcalloc(nassoc ? nassoc : 1, sizeof(*usage));
 	if (!need_reconcile)	/* see above: slurmdbd's records first */
-		charge_ended();
+		charge_ended(last_tres_id);
 	/* One pass: charge what ran, and commit the rest of running jobs'
 	 * protected slices, which weighs on the standing now; the ledger
 	 * only ever holds what ran. */
@@ -964,7 +985,7 @@ extern int fini(void)
 			char *doc = NULL;
 
 			slurm_mutex_lock(&state_lock);
-			charge_ended();
+			charge_ended(last_tres_id);
 			slurm_mutex_unlock(&state_lock);
 			if (sb_ledger_to_json(ledger, accrual, &doc) == SB_OK)
 				save_state(doc);
@@ -972,6 +993,8 @@ extern int fini(void)
 		}
 	}
 	slurm_mutex_lock(&state_lock);
+	while (ended_n)
+		xfree(ended[--ended_n].tres_str);
 	xfree(ended);
 	ended_n = ended_cap = 0;
 	sb_standing_free(standing);
@@ -1009,7 +1032,10 @@ extern void priority_p_reconfig(bool assoc_clear)
 	(void)assoc_clear;
 	slurm_mutex_lock(&state_lock);
 	run_now = true;
-	tres_pos = -2;
+	/* ChargeTRES may have changed: looked up at the next recalculation;
+	 * until then job ends are still charged (-2 would drop none either,
+	 * but would defer them to their TRES string) */
+	tres_stale = true;
 	pthread_cond_signal(&wake_cond);
 	slurm_mutex_unlock(&state_lock);
 }
@@ -1107,8 +1133,7 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 	if (!job_ptr->start_time || job_ptr->end_time <= job_ptr->start_time)
 		return;
 	slurm_mutex_lock(&state_lock);
-	if (tres_pos < 0) {	/* not looked up yet: the thread charges the end
-				 * from the job record instead */
+	if (tres_pos == -1) {	/* ChargeTRES not accounted: nothing charged */
 		slurm_mutex_unlock(&state_lock);
 		return;
 	}
@@ -1123,6 +1148,12 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 	e->tres = (tres_pos >= 0 && job_ptr->tres_alloc_cnt &&
 		   job_ptr->tres_alloc_cnt[tres_pos] != NO_CONSUME_VAL64) ?
 		  (double)job_ptr->tres_alloc_cnt[tres_pos] : 0;
+	/* Position not looked up yet (Slurm 24.11 ends jobs while reading
+	 * its state, before the thread runs): a requeue is about to clear
+	 * the job's times, so keep its TRES by id for the thread.  Before,
+	 * such ends were dropped. */
+	e->tres_str = (tres_pos == -2 && job_ptr->tres_alloc_str) ?
+		      xstrdup(job_ptr->tres_alloc_str) : NULL;
 	e->start = job_ptr->start_time;
 	e->end = sb_run_charged_to(job_ptr->start_time,
 				   budget_job_suspended(job_ptr,
