@@ -161,4 +161,32 @@ size_t sb_standing_path(const struct sb_standing *st, uint32_t index,
 /* sb_standing_tree - the tree the standing belongs to. */
 const struct sb_tree *sb_standing_tree(const struct sb_standing *st);
 
+/* How a budget stands against its entitlement, as users are told
+ * (sbudget's Status column). */
+enum sb_served {
+	SB_SERVED_NO_BUDGET = 0,	/* entitled to nothing */
+	SB_SERVED_IDLE,		/* entitled, no charged usage in the window */
+	SB_SERVED_UNDER,	/* usage share < 99% of the entitlement */
+	SB_SERVED_ON_TARGET,	/* within 1% of it */
+	SB_SERVED_OVER,		/* usage share > 101% of the entitlement */
+};
+
+/*
+ * sb_served - classify a budget by its share of the cluster's charged
+ * usage in the lookback window, @usage_share (a fraction, 0..1), against
+ * @entitled, the fraction of the cluster its shares entitle it to (the
+ * product of shares_norm down its path, 0..1).  @usage_raw is its charged
+ * usage, TRES-seconds (0 = idle, whatever the rounding of the share).
+ * The 1% tolerance keeps a budget that is exactly served from flickering
+ * between "under" and "over" with each second of rounding.
+ * NaN or non-positive @entitled gives SB_SERVED_NO_BUDGET; a NaN
+ * @usage_share counts as on target.
+ */
+enum sb_served sb_served(double usage_share, double entitled,
+			 uint64_t usage_raw);
+
+/* sb_served_str - "no budget", "idle", "under-served", "on target",
+ * "over-served"; static storage; "unknown" for a value out of range. */
+const char *sb_served_str(enum sb_served v);
+
 #endif /* SB_STANDING_H */

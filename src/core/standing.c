@@ -379,3 +379,37 @@ const struct sb_tree *sb_standing_tree(const struct sb_standing *st)
 {
 	return st ? st->tree : NULL;
 }
+
+enum sb_served sb_served(double usage_share, double entitled,
+			 uint64_t usage_raw)
+{
+	double r;
+
+	if (!(entitled > 0))		/* also NaN */
+		return SB_SERVED_NO_BUDGET;
+	if (usage_raw == 0)
+		return SB_SERVED_IDLE;
+	r = usage_share / entitled;
+	if (r < 0.99)
+		return SB_SERVED_UNDER;
+	if (r > 1.01)
+		return SB_SERVED_OVER;
+	return SB_SERVED_ON_TARGET;	/* also NaN */
+}
+
+const char *sb_served_str(enum sb_served v)
+{
+	switch (v) {
+	case SB_SERVED_NO_BUDGET:
+		return "no budget";
+	case SB_SERVED_IDLE:
+		return "idle";
+	case SB_SERVED_UNDER:
+		return "under-served";
+	case SB_SERVED_ON_TARGET:
+		return "on target";
+	case SB_SERVED_OVER:
+		return "over-served";
+	}
+	return "unknown";
+}

@@ -16,6 +16,7 @@
 #include <slurm/slurm_errno.h>
 
 #include "sb/error.h"
+#include "sb/standing.h"
 #include "sbudget.h"
 
 void sbu_error(const char *fmt, ...)
@@ -403,22 +404,11 @@ double sbu_hours(double secs)
 /*
  * In words: the budget's share of the cluster's charged usage in the window
  * (sshare's NormUsage, as priority/budget publishes it) against its
- * entitled fraction of the cluster; within 1% is "on target".
+ * entitled fraction of the cluster: the core's sb_served() (sb/standing.h).
  */
 const char *sbu_status_of(const struct sbs_share *s, double entitled)
 {
-	double r;
-
 	if (!s)
 		return "unknown";
-	if (!(entitled > 0))
-		return "no budget";
-	if (s->usage_raw == 0)
-		return "idle";
-	r = s->usage_norm / entitled;
-	if (r < 0.99)
-		return "under-served";
-	if (r > 1.01)
-		return "over-served";
-	return "on target";
+	return sb_served_str(sb_served(s->usage_norm, entitled, s->usage_raw));
 }

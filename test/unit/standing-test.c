@@ -770,6 +770,46 @@ START_TEST(test_usage_commit)
 }
 END_TEST
 
+/* sb_served: the Status words, table-driven. */
+START_TEST(test_served)
+{
+	static const struct {
+		double share, entitled;
+		uint64_t raw;
+		enum sb_served want;
+	} t[] = {
+		{ 0.5, 0.0, 10, SB_SERVED_NO_BUDGET },
+		{ 0.5, -0.1, 10, SB_SERVED_NO_BUDGET },
+		{ 0.5, NAN, 10, SB_SERVED_NO_BUDGET },
+		{ 0.0, 0.25, 0, SB_SERVED_IDLE },
+		{ 0.3, 0.25, 0, SB_SERVED_IDLE },	/* raw decides idle */
+		{ 0.0, 0.25, 1, SB_SERVED_UNDER },	/* rounded to 0 share */
+		{ 0.2474, 0.25, 5, SB_SERVED_UNDER },	/* 98.96% */
+		{ 0.2475, 0.25, 5, SB_SERVED_ON_TARGET },	/* 99% */
+		{ 0.25, 0.25, 5, SB_SERVED_ON_TARGET },
+		{ 0.2525, 0.25, 5, SB_SERVED_ON_TARGET },	/* 101% */
+		{ 0.2526, 0.25, 5, SB_SERVED_OVER },
+		{ 1.0, 0.01, 5, SB_SERVED_OVER },
+		{ NAN, 0.25, 5, SB_SERVED_ON_TARGET },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		ck_assert_msg(sb_served(t[i].share, t[i].entitled, t[i].raw) ==
+				      t[i].want,
+			      "case %zu: got %s, want %s", i,
+			      sb_served_str(sb_served(t[i].share, t[i].entitled,
+						      t[i].raw)),
+			      sb_served_str(t[i].want));
+	ck_assert_str_eq(sb_served_str(SB_SERVED_NO_BUDGET), "no budget");
+	ck_assert_str_eq(sb_served_str(SB_SERVED_IDLE), "idle");
+	ck_assert_str_eq(sb_served_str(SB_SERVED_UNDER), "under-served");
+	ck_assert_str_eq(sb_served_str(SB_SERVED_ON_TARGET), "on target");
+	ck_assert_str_eq(sb_served_str(SB_SERVED_OVER), "over-served");
+	ck_assert_str_eq(sb_served_str((enum sb_served)99), "unknown");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("standing");
@@ -790,6 +830,7 @@ int main(void)
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_shapes);
 	tcase_add_test(tc, test_usage_commit);
+	tcase_add_test(tc, test_served);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
