@@ -98,7 +98,7 @@ static bool state_loaded, need_rebuild;
 /* The saved ledger was loaded: what ended while this plugin was not
  * watching (slurmctld down or killed, another PriorityType, a requeue's
  * queued end lost with the process) is read back from slurmdbd, from
- * reconcile_from on, before anything else is charged (reconcile()). */
+ * reconcile_from on, before anything else is charged (recalc()). */
 static bool need_reconcile;
 static time_t reconcile_from;
 static time_t last_save;
@@ -670,10 +670,17 @@ static void charge_ended(int tres_id)
 		int rc;
 
 		if (e->tres_str) {
-			uint64_t cnt = tres_id > 0 ?
-				slurmdb_find_tres_count_in_string(e->tres_str,
-								  tres_id) : 0;
+			uint64_t cnt = 0;
 
+			/* id unknown: charging 0 would still advance the
+			 * job's charged_to (and hide the run from a later
+			 * reconcile); leave it */
+			if (tres_id <= 0) {
+				xfree(e->tres_str);
+				continue;
+			}
+			cnt = slurmdb_find_tres_count_in_string(e->tres_str,
+								tres_id);
 			e->tres = (cnt == INFINITE64) ? 0 : (double)cnt;
 			xfree(e->tres_str);
 		}
@@ -934,7 +941,7 @@ extern int init(void)
 	 * so the seconds a requeued run held its GPUs since the last
 	 * recalculation (up to CalcPeriod) would never be charged.  Charging
 	 * exactly is the contract: refuse to start rather than undercharge
-	 * (doc/design.md, "Charging").  slurmctld reads the setting only at
+	 * (doc/design.md, "AccountingStorageEnforce=limits is required").  slurmctld reads the setting only at
 	 * start, so this check is enough.
 	 */
 	if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS)) {
