@@ -405,11 +405,13 @@ out:
 
 /*
  * The job segments slurmdbd has in [@from, @now) (requeued runs included;
- * times cut to that span), or NULL (logged).  No lock held: this waits for
+ * times cut to that span), or NULL (logged, saying @meanwhile: what happens
+ * until slurmdbd answers).  No lock held: this waits for
  * slurmdbd.  Running segments are not needed: the accrual pass charges
  * them from the live job records, from their start.
  */
-static List fetch_finished_jobs(time_t from, time_t now)
+static List fetch_finished_jobs(time_t from, time_t now,
+				 const char *meanwhile)
 {
 	slurmdb_job_cond_t cond;
 	List jobs;
@@ -425,8 +427,7 @@ static List fetch_finished_jobs(time_t from, time_t now)
 					       slurm_conf.slurm_user_id, &cond);
 	FREE_NULL_LIST(cond.cluster_list);
 	if (!jobs)
-		error("%s: slurmdbd did not answer: the window starts empty",
-		      plugin_type);
+		error("%s: slurmdbd did not answer: %s", plugin_type, meanwhile);
 	return jobs;
 }
 
@@ -735,7 +736,9 @@ static void recalc(void)
 		return;
 	}
 	if (need_rebuild) {	/* retried every cycle until slurmdbd answers */
-		List jobs = fetch_finished_jobs(now - cfg.lookback_window, now);
+		List jobs = fetch_finished_jobs(now - cfg.lookback_window, now,
+					"the window starts empty (retried "
+					"every cycle)");
 		int tres_id = charge_tres_id(pos);
 
 		if (jobs) {
@@ -768,7 +771,9 @@ static void recalc(void)
 	if (need_reconcile && !need_rebuild) {
 		int tres_id = charge_tres_id(pos);
 		List jobs = tres_id > 0 ?
-			    fetch_finished_jobs(reconcile_from, now) : NULL;
+			    fetch_finished_jobs(reconcile_from, now,
+					"charging waits for it (retried every "
+					"cycle)") : NULL;
 
 		if (jobs) {
 			size_t n;
