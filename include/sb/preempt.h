@@ -229,10 +229,11 @@ int64_t sb_repair_release_at(const struct sb_preempt_policy *pol,
  * to end and that from then on it may be cancelled for a better-placed
  * budget (issue 12, kind 5: a lost interactive session cannot be resumed).
  *
- *     warn_at = max(start, sb_preempt_protected_until(job) - lead)
+ *     warn_at = max(start + 1, sb_preempt_protected_until(job) - lead)
  *
- * with lead = @pol->interactive_warning seconds: a slice shorter than the
- * lead is announced as the job starts.  INT64_MAX (never) when nothing is
+ * with lead = @pol->interactive_warning seconds: a slice not longer than
+ * the lead is announced in the job's first second (start + 1, not start: a
+ * caller's tick in the second the job started may have run before it).  INT64_MAX (never) when nothing is
  * worth a warning: @interactive is false (a batch job has no terminal; a
  * resumable one gets PreemptGraceTime's SIGTERM), the lead is <= 0 (off),
  * the job is unallocated (no protection: preemptable from its start), its

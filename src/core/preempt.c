@@ -190,10 +190,13 @@ int64_t sb_preempt_warn_at(const struct sb_preempt_policy *pol,
 	until = sb_preempt_protected_until(job);
 	if (until == INT64_MAX)
 		return INT64_MAX;	/* saturated: the slice never ends */
-	/* until >= start here, so until - lead cannot overflow downwards
-	 * unless start is near INT64_MIN: compare before subtracting */
+	/* until > start here (min runtime >= 1), so start + 1 <= until and
+	 * until - start cannot overflow: compare before subtracting.  Not
+	 * at start itself: a tick in the job's first second may have run
+	 * just before it started, and the next tick's (last, now] begins
+	 * after that second. */
 	if (until - job->start <= pol->interactive_warning)
-		return job->start;
+		return job->start + 1;
 	return until - pol->interactive_warning;
 }
 
