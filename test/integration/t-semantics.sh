@@ -94,15 +94,16 @@ InteractiveWarning=0:20"
 	msg=$(grep -m 1 "protected minimum runtime" "$a")
 	say "salloc printed at $t_a: $msg"
 	expect_in "$msg" "may be cancelled at any time for a job of a better-placed budget"
-	for id in $ids; do
-		[ "$id" = "$b" ] && continue
+	# each terminal's warning names its own job: not before its start +
+	# 40 - 20 (whole seconds: 1 s of slack), not after its slice ended
+	for f in "$a:$t_a" "$s:$t_s"; do
+		id=$(grep -m 1 -o "budget: job [0-9]*" "${f%%:*}" | grep -o "[0-9]*$")
+		[ -n "$id" ] && [ "$id" != "$b" ] && [[ " $ids " = *" $id "* ]] ||
+			{ say "$(basename "${f%%:*}"): warning for job '$id', not one of the interactive jobs"; return 1; }
 		st=$(started "$id")
-		say "interactive job $id started $st: warned by $t_a/$t_s, its slice ends at $((st + 40))"
-		# whole seconds on both sides: the warning is due at st + 20
-		[ "$t_a" -ge $((st + 19)) ] && [ "$t_s" -ge $((st + 19)) ] ||
-			{ say "warned before start + 40 - 20"; return 1; }
-		[ "$t_a" -lt $((st + 40)) ] && [ "$t_s" -lt $((st + 40)) ] ||
-			{ say "warned after the protection ended"; return 1; }
+		say "interactive job $id started $st: warning seen at ${f##*:}, its slice ends at $((st + 40))"
+		[ "${f##*:}" -ge $((st + 19)) ] || { say "job $id warned before start + 40 - 20"; return 1; }
+		[ "${f##*:}" -lt $((st + 40)) ] || { say "job $id warned after its protection ended"; return 1; }
 	done
 	# once: after the jobs ended, one warning on each terminal, and the
 	# batch job had none
