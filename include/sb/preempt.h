@@ -48,6 +48,10 @@ struct sb_preempt_policy {
 	char repair_reason[SB_REPAIR_REASON_MAX];	/* RepairReason: a
 					 * case-insensitive fnmatch(3) glob over
 					 * the node's drain reason; "" = off */
+	int64_t interactive_warning;	/* InteractiveWarning: seconds before
+					 * an interactive job's protected
+					 * slice ends that its user is warned;
+					 * <= 0 = never (sb_preempt_warn_at()) */
 };
 
 /* One job as the preemption rules see it. */
@@ -90,7 +94,8 @@ enum sb_preempt_action {
 };
 
 /* sb_preempt_policy_init - defaults: PreemptGraceTime=30,
- * PreemptNonResumable=cancel, RepairReason="repair*". */
+ * PreemptNonResumable=cancel, RepairReason="repair*",
+ * InteractiveWarning=5:00 (300 s). */
 void sb_preempt_policy_init(struct sb_preempt_policy *pol);
 
 /*
@@ -216,5 +221,40 @@ bool sb_repair_reason_matches(const struct sb_preempt_policy *pol,
  */
 int64_t sb_repair_release_at(const struct sb_preempt_policy *pol,
 			     const struct sb_preempt_job *job);
+
+/*
+ * sb_preempt_warn_at - when the user of an interactive job (salloc, srun
+ * outside a batch job: no batch script, so never resumable, see
+ * sb_contract_of_job()) is told that the job's protected slice is about
+ * to end and that from then on it may be cancelled for a better-placed
+ * budget (issue 12, kind 5: a lost interactive session cannot be resumed).
+ *
+ *     warn_at = max(start + 1, sb_preempt_protected_until(job) - lead)
+ *
+ * with lead = @pol->interactive_warning seconds: a slice not longer than
+ * the lead is announced in the job's first second (start + 1, not start: a
+ * caller's tick in the second the job started may have run before it).  INT64_MAX (never) when nothing is
+ * worth a warning: @interactive is false (a batch job has no terminal; a
+ * resumable one gets PreemptGraceTime's SIGTERM), the lead is <= 0 (off),
+ * the job is unallocated (no protection: preemptable from its start), its
+ * min runtime is 0, or the site keeps jobs that are not resumable
+ * (PreemptNonResumable=keep: it is never preempted).  Suspended time
+ * moves the slice's end, so it moves the warning too (a job suspended
+ * after its warning is warned again before the new end).  NULL arguments
+ * give INT64_MAX.
+ */
+int64_t sb_preempt_warn_at(const struct sb_preempt_policy *pol,
+			   const struct sb_preempt_job *job, bool interactive);
+
+/*
+ * sb_preempt_warn_due - whether the warning of sb_preempt_warn_at() falls
+ * in (@last, @now]: a caller that asks once per tick with @last = the
+ * previous tick's @now warns each run exactly once (a warning due while
+ * the caller was not running, last > warn_at, is not sent late).
+ * False when @now <= @last.
+ */
+bool sb_preempt_warn_due(const struct sb_preempt_policy *pol,
+			 const struct sb_preempt_job *job, bool interactive,
+			 int64_t last, int64_t now);
 
 #endif /* SB_PREEMPT_H */

@@ -15,7 +15,9 @@
  *     list_t/list_itr_t (struct typedefs); both spellings work on both
  *     here (new code: list_t *, list_itr_t *);
  *   - plugin interface headers moved from src/common and src/slurmctld to
- *     src/interfaces (priority, preempt, accounting_storage): included here;
+ *     src/interfaces (priority, preempt, accounting_storage), and
+ *     srun_comm.h (srun_user_message(), what `scontrol notify` calls) to
+ *     src/stepmgr: included here;
  *   - job_submit: job_modify() gained `char **err_msg` (the refusal reason
  *     reaches the user, as job_submit()'s does): SB_DEFINE_JOB_MODIFY;
  *   - priority: priority_p_get_priority_factors_list() lost the request
@@ -90,10 +92,12 @@ typedef struct listIterator list_itr_t;
 #include "src/interfaces/accounting_storage.h"
 #include "src/interfaces/preempt.h"
 #include "src/interfaces/priority.h"
+#include "src/stepmgr/srun_comm.h"	/* srun_user_message() */
 #else
 #include "src/common/slurm_accounting_storage.h"
 #include "src/common/slurm_priority.h"
 #include "src/slurmctld/preempt.h"
+#include "src/slurmctld/srun_comm.h"	/* srun_user_message() */
 #endif
 
 /*

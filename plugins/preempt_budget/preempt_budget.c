@@ -43,6 +43,11 @@
  *     resumable), so the node reaches DRAINED without anyone asking;
  *   - it wakes the schedulers when a protected slice ends or a requeued
  *     job's begin time passes (they skip cycles in which nothing changed);
+ *   - it warns the user of an interactive job (salloc, srun outside a
+ *     batch job: never resumable, so a preemption loses the session)
+ *     InteractiveWarning before the job's protected slice ends, once per
+ *     run, with a message to its salloc/srun (what `scontrol notify`
+ *     sends; sb_preempt_warn_due() says when);
  *   - it completes preemptions whose grace time is over at once, rather
  *     than at slurmctld's next 30 s time-limit pass;
  *   - a resumable victim that exits by itself during its grace time (say,
@@ -542,6 +547,37 @@ static void grace_owed(uint32_t job_id, void *arg)
 }
 
 /*
+ * Tell the user of interactive @job_ptr (its salloc or srun prints the
+ * message on its terminal, as for `scontrol notify`) that its protected
+ * slice ends at @until.  Conf and job read locks held (as slurmctld's own
+ * notify RPC: srun_user_message() only queues the message for its agent).
+ */
+static void warn_interactive(job_record_t *job_ptr, time_t until, time_t now)
+{
+	char when[32], *msg;
+	struct tm tm;
+	int rc;
+
+	localtime_r(&until, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	msg = xstrdup_printf("budget: job %u: its protected minimum runtime "
+			     "ends at %s (in %ld s); from then on it may be "
+			     "cancelled at any time for a job of a "
+			     "better-placed budget, and an interactive job "
+			     "cannot be requeued: save your work",
+			     job_ptr->job_id, when, (long)(until - now));
+	rc = srun_user_message(job_ptr, msg);
+	if (rc == SLURM_SUCCESS)
+		info("%s: warned %pJ (interactive) that its protected slice "
+		     "ends at %s", plugin_type, job_ptr, when);
+	else
+		info("%s: cannot warn %pJ (interactive) that its protected "
+		     "slice ends at %s: %s", plugin_type, job_ptr, when,
+		     slurm_strerror(rc));
+	xfree(msg);
+}
+
+/*
  * The read walk: one pass over job_list that refreshes priority/budget's
  * committed usage (@o, may be NULL), notices jobs that became startable
  * (begin time passed) or preemptable (protected slice over) since @last,
@@ -587,6 +623,10 @@ static void tick_read(const struct sb_budget_ops *o,
 			      (long long)j.contract.min_runtime);
 			w->wake++;
 		}
+		/* no batch script: salloc, or srun outside a batch job */
+		if (sb_preempt_warn_due(pol, &j, !job_ptr->batch_flag, last,
+					now) && !job_ptr->preempt_time)
+			warn_interactive(job_ptr, (time_t)until, now);
 		if (IS_JOB_COMPLETING(job_ptr))
 			continue;
 		if (job_ptr->preempt_time) {

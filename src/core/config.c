@@ -19,6 +19,7 @@ const char *const sb_config_keys[] = {
 	"PreemptGraceTime",
 	"PreemptNonResumable",
 	"RepairReason",
+	"InteractiveWarning",
 	NULL,
 };
 
@@ -159,6 +160,20 @@ static int set_duration(const char *key, const char *value, int none_ok,
 	return SB_OK;
 }
 
+/* InteractiveWarning: a duration (a bare number is minutes, as everywhere
+ * in budget.conf), or 0 / none for no warning (stored as 0). */
+static int set_warning(const char *value, int64_t *dst, char *msg,
+		       size_t msglen)
+{
+	int64_t secs;
+	int rc = set_duration("InteractiveWarning", value, 1, &secs, msg,
+			      msglen);
+
+	if (rc == SB_OK)
+		*dst = secs < 0 ? 0 : secs;
+	return rc;
+}
+
 int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
 		  char *msg, size_t msglen)
 {
@@ -197,10 +212,13 @@ int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
 		return set_pattern(value, cfg->preempt.repair_reason,
 				   sizeof(cfg->preempt.repair_reason), msg,
 				   msglen);
+	if (!strcasecmp(key, "InteractiveWarning"))
+		return set_warning(value, &cfg->preempt.interactive_warning,
+				   msg, msglen);
 	snprintf(msg, msglen, "unknown key '%s' (accepted: MaxMinRuntime, "
 		 "DefaultMinRuntime, CalcPeriod, LookbackWindow, BucketWidth, "
 		 "ChargeTRES, PreemptGraceTime, PreemptNonResumable, "
-		 "RepairReason)", sb_quote(key, q, sizeof(q)));
+		 "RepairReason, InteractiveWarning)", sb_quote(key, q, sizeof(q)));
 	return SB_EUNKNOWNKEY;
 }
 
@@ -233,11 +251,12 @@ int sb_config_check(const struct sb_config *cfg, char *msg, size_t msglen)
 
 char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 {
-	char m[32], d[32], w[32], b[32];
+	char m[32], d[32], w[32], b[32], iw[32];
 
 	snprintf(buf, len, "MaxMinRuntime=%s DefaultMinRuntime=%s "
 		 "CalcPeriod=%lld LookbackWindow=%s BucketWidth=%s ChargeTRES=%s "
-		 "PreemptGraceTime=%lld PreemptNonResumable=%s RepairReason=%s",
+		 "PreemptGraceTime=%lld PreemptNonResumable=%s RepairReason=%s "
+		 "InteractiveWarning=%s",
 		 sb_duration_format(cfg->contract.max_min_runtime, m, sizeof(m)),
 		 cfg->contract.default_min_runtime < 0 ? "none" :
 		 sb_duration_format(cfg->contract.default_min_runtime, d,
@@ -249,7 +268,10 @@ char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 		 cfg->preempt.nonresumable == SB_NONRESUMABLE_KEEP ? "keep" :
 		 "cancel",
 		 cfg->preempt.repair_reason[0] ? cfg->preempt.repair_reason :
-		 "none");
+		 "none",
+		 cfg->preempt.interactive_warning > 0 ?
+		 sb_duration_format(cfg->preempt.interactive_warning, iw,
+				    sizeof(iw)) : "none");
 	return buf;
 }
 

@@ -13,6 +13,7 @@ void sb_preempt_policy_init(struct sb_preempt_policy *pol)
 	pol->grace_time = 30;
 	pol->nonresumable = SB_NONRESUMABLE_CANCEL;
 	snprintf(pol->repair_reason, sizeof(pol->repair_reason), "repair*");
+	pol->interactive_warning = 300;
 }
 
 bool sb_preempt_static(const struct sb_contract *preemptor,
@@ -175,4 +176,35 @@ int64_t sb_repair_release_at(const struct sb_preempt_policy *pol,
 	if (sb_preempt_action(pol, &job->contract) == SB_ACTION_NONE)
 		return INT64_MAX;
 	return sb_preempt_protected_until(job);
+}
+
+int64_t sb_preempt_warn_at(const struct sb_preempt_policy *pol,
+			   const struct sb_preempt_job *job, bool interactive)
+{
+	int64_t until;
+
+	if (!pol || !job || !interactive || pol->interactive_warning <= 0 ||
+	    !job->contract.allocated || job->contract.min_runtime <= 0 ||
+	    sb_preempt_action(pol, &job->contract) == SB_ACTION_NONE)
+		return INT64_MAX;
+	until = sb_preempt_protected_until(job);
+	if (until == INT64_MAX)
+		return INT64_MAX;	/* saturated: the slice never ends */
+	/* until > start here (min runtime >= 1), so start + 1 <= until and
+	 * until - start cannot overflow: compare before subtracting.  Not
+	 * at start itself: a tick in the job's first second may have run
+	 * just before it started, and the next tick's (last, now] begins
+	 * after that second. */
+	if (until - job->start <= pol->interactive_warning)
+		return job->start + 1;
+	return until - pol->interactive_warning;
+}
+
+bool sb_preempt_warn_due(const struct sb_preempt_policy *pol,
+			 const struct sb_preempt_job *job, bool interactive,
+			 int64_t last, int64_t now)
+{
+	int64_t at = sb_preempt_warn_at(pol, job, interactive);
+
+	return at != INT64_MAX && now > last && at > last && at <= now;
 }

@@ -83,11 +83,19 @@ static const struct conf_case conf_cases[] = {
 	{ "every-key",
 	  "MaxMinRuntime=4:00:00\nDefaultMinRuntime=15\nCalcPeriod=10\n"
 	  "LookbackWindow=2-0\nBucketWidth=0:30:00\nChargeTRES=gres/gpu:h100\n"
-	  "PreemptGraceTime=0\nPreemptNonResumable=keep\nRepairReason=none\n", 1,
+	  "PreemptGraceTime=0\nPreemptNonResumable=keep\nRepairReason=none\n"
+	  "InteractiveWarning=0:20\n", 1,
 	  "MaxMinRuntime=4:00:00 DefaultMinRuntime=0:15:00 CalcPeriod=10 "
 	  "LookbackWindow=2-00:00:00 BucketWidth=0:30:00 "
 	  "ChargeTRES=gres/gpu:h100 PreemptGraceTime=0 "
-	  "PreemptNonResumable=keep RepairReason=none", SAME, 0, 0 },
+	  "PreemptNonResumable=keep RepairReason=none "
+	  "InteractiveWarning=0:00:20", SAME, 0, 0 },
+	{ "interactive-warning", "InteractiveWarning=10\n", 1,
+	  "InteractiveWarning=0:10:00", SAME, 0, 0 },
+	{ "interactive-warning-off", "interactivewarning=NONE\n", 1,
+	  "InteractiveWarning=none", SAME, 0, 0 },
+	{ "interactive-warning-zero", "InteractiveWarning=0\n", 1,
+	  "InteractiveWarning=none", SAME, 0, 0 },
 	/* Slurm's rule, kept: whitespace may follow '=', so a key left empty
 	 * takes the next word as its value, '=' and all */
 	{ "empty-then-pair", "RepairReason= CalcPeriod=5\n", 1,
@@ -156,6 +164,9 @@ static const struct conf_case conf_cases[] = {
 	  SAME, 5000, 'x' },
 	{ "long-key", "@=1\n", 0, D "1: unknown key 'KKKKKKKK", SAME, 100000,
 	  'K' },
+	{ "bad-interactive-warning", "InteractiveWarning=5m\n", 0,
+	  D "1: InteractiveWarning='5m': malformed value; give a duration in "
+	  "Slurm time syntax", SAME, 0, 0 },
 	{ "cross-key-window", "BucketWidth=11\n", 0,
 	  "budget.conf: LookbackWindow=7-00:00:00 must be a positive multiple "
 	  "of BucketWidth=0:11:00", SAME, 0, 0 },

@@ -295,6 +295,11 @@ static const struct key_case keys[] = {
 	{ "RepairReason", "hw-*", SB_OK, NULL },
 	{ "RepairReason", "none", SB_OK, NULL },
 	{ "RepairReason", "bad\tpattern", SB_ESYNTAX, "RepairReason='bad\\x09pattern' is not accepted" },
+	{ "InteractiveWarning", "0:20", SB_OK, NULL },
+	{ "InteractiveWarning", "none", SB_OK, NULL },
+	{ "InteractiveWarning", "-1", SB_ENEGATIVE, "InteractiveWarning='-1': negative value" },
+	{ "InteractiveWarning", "0:90", SB_ESYNTAX, "InteractiveWarning='0:90'" },
+	{ "InteractiveWarning", NULL, SB_EMISSING, "InteractiveWarning=" },
 };
 
 START_TEST(test_keys)
@@ -334,6 +339,13 @@ START_TEST(test_keys_values)
 	ck_assert(!sb_repair_reason_matches(&cfg.preempt, "repair"));
 	ck_assert_int_eq(sb_config_set(&cfg, "PreemptNonResumable", "Keep", msg, sizeof(msg)), SB_OK);
 	ck_assert_int_eq(cfg.preempt.nonresumable, SB_NONRESUMABLE_KEEP);
+	ck_assert_int_eq(cfg.preempt.interactive_warning, 300);
+	ck_assert_int_eq(sb_config_set(&cfg, "InteractiveWarning", "0:20", msg, sizeof(msg)), SB_OK);
+	ck_assert_int_eq(cfg.preempt.interactive_warning, 20);
+	ck_assert_int_eq(sb_config_set(&cfg, "InteractiveWarning", "2", msg, sizeof(msg)), SB_OK);
+	ck_assert_int_eq(cfg.preempt.interactive_warning, 120);	/* minutes */
+	ck_assert_int_eq(sb_config_set(&cfg, "InteractiveWarning", "none", msg, sizeof(msg)), SB_OK);
+	ck_assert_int_eq(cfg.preempt.interactive_warning, 0);
 }
 END_TEST
 
@@ -419,6 +431,124 @@ START_TEST(test_key_suspended)
 }
 END_TEST
 
+/* ------------------------------- warning interactive users (issue 12) */
+
+struct warn_case {
+	const char *what;
+	struct sb_preempt_job job;
+	bool interactive;
+	int64_t lead;			/* InteractiveWarning, seconds */
+	enum sb_nonresumable nonres;
+	int64_t want_at;		/* sb_preempt_warn_at() */
+	int64_t last, now;		/* one tick ... */
+	bool want_due;			/* ... and sb_preempt_warn_due() */
+};
+
+#define NEVER INT64_MAX
+
+static const struct warn_case warns[] = {
+	{ "40 s slice, lead 20 s: warned 20 s before its end",
+	  { ALLOC(40, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1020, 1019, 1020, true },
+	{ "the tick before: not yet",
+	  { ALLOC(40, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1020, 1018, 1019, false },
+	{ "the tick after: already warned, not again",
+	  { ALLOC(40, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1020, 1020, 1021, false },
+	{ "a late tick spanning the moment still warns once",
+	  { ALLOC(40, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1020, 1015, 1025, true },
+	{ "a batch job is never warned (no terminal)",
+	  { ALLOC(40, true), 1000, 0, 1, 0 }, false, 20, SB_NONRESUMABLE_CANCEL,
+	  NEVER, 1019, 1020, false },
+	{ "lead 0: off",
+	  { ALLOC(40, false), 1000, 0, 1, 0 }, true, 0, SB_NONRESUMABLE_CANCEL,
+	  NEVER, 1019, 1020, false },
+	{ "unallocated: no protection to end",
+	  { UNALLOC(false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  NEVER, 999, 1000, false },
+	{ "allocated with min runtime 0: no protection to end",
+	  { ALLOC(0, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  NEVER, 999, 1000, false },
+	{ "the site keeps jobs that are not resumable: never preempted",
+	  { ALLOC(40, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_KEEP,
+	  NEVER, 1019, 1020, false },
+	{ "slice shorter than the lead: warned in its first second",
+	  { ALLOC(10, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1001, 1000, 1001, true },
+	{ "... not by a tick of the second it started (may predate it)",
+	  { ALLOC(10, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1001, 999, 1000, false },
+	{ "slice exactly the lead: warned in its first second",
+	  { ALLOC(20, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1001, 1000, 1001, true },
+	{ "a 1 s slice: warned at its end, start + 1",
+	  { ALLOC(1, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1001, 1000, 1001, true },
+	{ "slice one second longer than the lead: start + 1 too",
+	  { ALLOC(21, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1001, 1000, 1001, true },
+	{ "suspended 30 s: the warning moves with the slice's end",
+	  { ALLOC(40, false), 1000, 0, 1, 30 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1050, 1049, 1050, true },
+	{ "now <= last: no tick, no warning",
+	  { ALLOC(40, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1020, 1020, 1020, false },
+	{ "8 h slice, default lead 5 min",
+	  { ALLOC(28800, false), 0, 0, 1, 0 }, true, 300, SB_NONRESUMABLE_CANCEL,
+	  28500, 28499, 28500, true },
+	{ "a slice that never ends (saturated): never warned",
+	  { ALLOC(INT64_MAX, false), 10, 0, 1, 0 }, true, 20,
+	  SB_NONRESUMABLE_CANCEL, NEVER, INT64_MAX - 1, INT64_MAX, false },
+	{ "a start near INT64_MIN does not overflow",
+	  { ALLOC(40, false), INT64_MIN, 0, 1, 0 }, true, INT64_MAX,
+	  SB_NONRESUMABLE_CANCEL, INT64_MIN + 1, INT64_MIN, INT64_MIN + 1, true },
+};
+
+START_TEST(test_warn)
+{
+	const struct warn_case *c = &warns[_i];
+	struct sb_preempt_policy pol;
+	int64_t at;
+	bool due;
+
+	sb_preempt_policy_init(&pol);
+	pol.interactive_warning = c->lead;
+	pol.nonresumable = c->nonres;
+	at = sb_preempt_warn_at(&pol, &c->job, c->interactive);
+	ck_assert_msg(at == c->want_at, "%s: warn at %lld, want %lld", c->what,
+		      (long long)at, (long long)c->want_at);
+	due = sb_preempt_warn_due(&pol, &c->job, c->interactive, c->last,
+				  c->now);
+	ck_assert_msg(due == c->want_due, "%s: due (%lld, %lld] is %d, want %d",
+		      c->what, (long long)c->last, (long long)c->now, due,
+		      c->want_due);
+}
+END_TEST
+
+/* Asked once a second over a whole run, each run is warned exactly once,
+ * at warn_at; NULL arguments never warn. */
+START_TEST(test_warn_once)
+{
+	struct sb_preempt_policy pol;
+	struct sb_preempt_job j = { ALLOC(40, false), 1000, 0, 1, 0 };
+	int64_t t, n = 0, when = -1;
+
+	sb_preempt_policy_init(&pol);
+	pol.interactive_warning = 20;
+	for (t = 990; t < 1100; t++)
+		if (sb_preempt_warn_due(&pol, &j, true, t - 1, t)) {
+			n++;
+			when = t;
+		}
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(when, 1020);
+	ck_assert_int_eq(sb_preempt_warn_at(NULL, &j, true), INT64_MAX);
+	ck_assert_int_eq(sb_preempt_warn_at(&pol, NULL, true), INT64_MAX);
+	ck_assert(!sb_preempt_warn_due(NULL, &j, true, 0, 2000));
+}
+END_TEST
 
 int main(void)
 {
@@ -446,6 +576,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_charged_to, 0,
 			    sizeof(charged_tos) / sizeof(charged_tos[0]));
 	tcase_add_test(tc, test_key_suspended);
+	tcase_add_loop_test(tc, test_warn, 0, sizeof(warns) / sizeof(warns[0]));
+	tcase_add_test(tc, test_warn_once);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
