@@ -97,3 +97,68 @@ test_limits_own_allocated_kept() {
 	no_log "$mark" "preempting JobId=($x|$o)"
 	clear_cluster
 }
+
+# A limit on a parent account counts its sub-accounts: GrpTRES=gres/gpu=8
+# on P; an unallocated 8-GPU job of sub-account B runs; an allocated
+# 8-GPU job of sibling A starts within seconds, B's job released for it.
+test_limits_parent_account_subtree() {
+	clear_cluster
+	local t P A B u a t0 t1 mark
+	t=$(date +%s); P=lip$t; A=lip$t-a; B=lip$t-b
+	# shellcheck disable=SC2064 # expand now
+	trap "scancel -A '$A,$B' 2>/dev/null; limits_reset '$P'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	fresh_budgets "$P" "$A:1:sb-alice" "$B:1:sb-dave"
+	sacctmgr -i modify account "$P" set GrpTRES=gres/gpu=8 >/dev/null
+	u=$(submit sb-dave -A "$B" --min-runtime=0 --resumable -G 8 --wrap 'sleep 300')
+	wait_running "$u"
+	mark=$(log_mark)
+	t0=$(date +%s)
+	a=$(submit sb-alice -A "$A" --min-runtime=0:20 -G 8 --wrap 'sleep 5')
+	wait_state "$a" RUNNING 15
+	t1=$(started "$a")
+	say "allocated job $a of $A started $((t1 - t0)) s after submission"
+	[ $((t1 - t0)) -le 5 ] || { say "took more than 5 s"; return 1; }
+	wait_log "$mark" "preempt/budget: JobId=$a \(allocated\) pends behind association $P GrpTRES gres/gpu=8 .*releasing JobId=$u " 5 >/dev/null
+	wait_for 20 "job $u requeued once" _prints 1 restarts "$u"
+	expect_in "$(job_field "$u" SystemComment)" "budget:preempted_by=$a,"
+	clear_cluster
+}
+
+# qos_limit_seen QOS - slurmctld's assoc_mgr has the QOS with its GrpTRES
+# on GPUs set (slurmdbd pushes it).
+qos_limit_seen() {
+	scontrol -o show assoc_mgr flags=qos qos="$1" | grep -q "QOS=$1(.*gres/gpu=8(" ||
+		{ echo "assoc_mgr has no GrpTRES gres/gpu=8 on QOS $1"; return 1; }
+}
+
+# A QOS limit counts every account's jobs in the QOS: GrpTRES=gres/gpu=8
+# on QOS Q; an unallocated 8-GPU job of account A in Q runs; an allocated
+# 8-GPU job of account B in Q starts within seconds, A's job (not
+# resumable) cancelled for it.
+test_limits_qos() {
+	clear_cluster
+	local t P A B Q u a t0 t1 mark
+	t=$(date +%s); P=liq$t; A=liq$t-a; B=liq$t-b; Q=liq$t
+	# shellcheck disable=SC2064 # expand now
+	trap "scancel -A '$A,$B' 2>/dev/null; sacctmgr -i modify qos '$Q' set GrpTRES=gres/gpu=-1 >/dev/null 2>&1; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	sacctmgr -i add qos "$Q" GrpTRES=gres/gpu=8 >/dev/null
+	fresh_budgets "$P" "$A:1:sb-alice" "$B:1:sb-dave"
+	sacctmgr -i modify user sb-alice where account="$A" set qos+="$Q" >/dev/null
+	sacctmgr -i modify user sb-dave where account="$B" set qos+="$Q" >/dev/null
+	wait_for 30 "QOS $Q in slurmctld" qos_limit_seen "$Q"
+	wait_for 30 "sb-alice allowed QOS $Q in $A" as sb-alice sbatch --test-only -A "$A" --qos="$Q" --min-runtime=0 -G 8 --wrap true
+	wait_for 30 "sb-dave allowed QOS $Q in $B" as sb-dave sbatch --test-only -A "$B" --qos="$Q" --min-runtime=0:20 -G 8 --wrap true
+	u=$(submit sb-alice -A "$A" --qos="$Q" --min-runtime=0 -G 8 --wrap 'sleep 300')
+	wait_running "$u"
+	mark=$(log_mark)
+	t0=$(date +%s)
+	a=$(submit sb-dave -A "$B" --qos="$Q" --min-runtime=0:20 -G 8 --wrap 'sleep 5')
+	wait_state "$a" RUNNING 15
+	t1=$(started "$a")
+	say "allocated job $a of $B started $((t1 - t0)) s after submission"
+	[ $((t1 - t0)) -le 5 ] || { say "took more than 5 s"; return 1; }
+	wait_log "$mark" "preempt/budget: JobId=$a \(allocated\) pends behind QOS $Q GrpTRES gres/gpu=8 .*releasing JobId=$u .*cancel" 5 >/dev/null
+	wait_for 20 "job $u cancelled" job_gone "$u"
+	expect_in "$(job_field "$u" SystemComment)" "budget:preempted_by=$a,"
+	clear_cluster
+}
