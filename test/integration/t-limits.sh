@@ -162,3 +162,40 @@ test_limits_qos() {
 	expect_in "$(job_field "$u" SystemComment)" "budget:preempted_by=$a,"
 	clear_cluster
 }
+
+# With PreemptGraceTime=4 the victim gets its SIGTERM and 4 s, as any
+# victim: it is released once (a job in its grace time counts as leaving,
+# so later ticks take nothing more, not even the second unallocated job
+# that also counts against the limit), and the allocated job starts when
+# the grace time is over.
+test_limits_grace_time() {
+	clear_cluster
+	keep_budget_conf
+	set_budget_conf "$(grep -v '^PreemptGraceTime' "$SB_CLUSTER_DIR/budget.conf")
+PreemptGraceTime=4"
+	local t P A u1 u2 a t0 t1 mark n
+	t=$(date +%s); P=lig$t; A=lig$t-a
+	# shellcheck disable=SC2064 # expand now; keep_budget_conf's trap too
+	trap "scancel -A '$A' 2>/dev/null; limits_reset '$A'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null; mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure" EXIT
+	fresh_budgets "$P" "$A:1:sb-alice"
+	sacctmgr -i modify account "$A" set GrpTRES=gres/gpu=12 >/dev/null
+	u1=$(submit sb-alice -A "$A" --min-runtime=0 --resumable -G 4 --wrap 'sleep 300')
+	u2=$(submit sb-alice -A "$A" --min-runtime=0 --resumable -G 8 --wrap 'sleep 300')
+	wait_running "$u1" "$u2"
+	mark=$(log_mark)
+	t0=$(date +%s)
+	# 12 in use, wants 4: one 4-GPU job is just enough
+	a=$(submit sb-alice -A "$A" --min-runtime=0:20 -G 4 --wrap 'sleep 5')
+	wait_state "$a" RUNNING 20
+	t1=$(started "$a")
+	say "allocated job $a started $((t1 - t0)) s after submission (grace time 4 s)"
+	[ $((t1 - t0)) -ge 4 ] || { say "started before the victim's grace time was over"; return 1; }
+	[ $((t1 - t0)) -le 9 ] || { say "took more than the grace time + 5 s"; return 1; }
+	wait_for 20 "job $u1 requeued once" _prints 1 restarts "$u1"
+	n=$(log_since "$mark" | grep -c "preempt/budget: JobId=$a (allocated) pends behind .*releasing") || true
+	say "release lines for $a: $n"
+	[ "$n" = 1 ] || { say "expected one release, saw $n"; return 1; }
+	[ "$(restarts "$u2")" = 0 ] && [ "$(job_field "$u2" JobState)" = RUNNING ] ||
+		{ say "the 8-GPU job $u2 was released too"; return 1; }
+	clear_cluster
+}
