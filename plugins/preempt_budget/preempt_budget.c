@@ -113,6 +113,8 @@ static unsigned generation;	/* init() count: a detached tick of an
 /* The job Slurm last asked about as a preemptor: the victims it then
  * preempts (in the same locked pass) are preempted for this job. */
 static uint32_t last_preemptor_id, last_preemptor_prio;
+/* Where the next tick's window of limit-blocked jobs starts (limits_tick()). */
+static size_t limit_window;
 /* Resumable victims inside their grace time, to requeue if they exit. */
 static uint32_t *graced;
 static size_t graced_n, graced_cap;
@@ -514,9 +516,11 @@ static int repair_node_of(const job_record_t *job_ptr, bitstr_t *repair)
  * and per-user Max* limits are not handled.
  */
 
-/* Allocated jobs pending behind a limit looked at per tick, highest
- * priority first (the rest wait for the next tick). */
-#define LIMIT_JOBS_MAX 8
+/* Allocated jobs pending behind a limit looked at per tick: a window of
+ * the list sorted by priority that moves on by this much every tick, so
+ * every blocked job is looked at within ceil(n / LIMIT_JOBS_MAX) ticks
+ * even when the first ones can never be helped (the control case). */
+#define LIMIT_JOBS_MAX 16
 /* Association levels walked up (the tree is never this deep). */
 #define LIMIT_DEPTH_MAX 64
 
@@ -695,11 +699,13 @@ static bool id_in(const uint32_t *ids, size_t n, uint32_t id)
 }
 
 /*
- * For each of the @nb allocated jobs in @blocked pending behind a limit
- * (highest priority first, at most LIMIT_JOBS_MAX), ask the core which
- * unallocated jobs to release, and queue ACT_LIMIT for each.  A job chosen
- * for one blocked job counts as leaving for the next ones.  Conf, job and
- * node read locks held; takes the assoc_mgr read locks.
+ * For allocated jobs in @blocked (@nb) pending behind a limit (highest
+ * priority first, at most LIMIT_JOBS_MAX from limit_window on),
+ * ask the core which unallocated jobs to release, and queue ACT_LIMIT for
+ * each.  A job chosen for one blocked job counts as leaving for the next
+ * ones.  The running jobs are collected once (one walk of job_list) and
+ * offered to each blocked job.  Conf, job and node read locks held; takes
+ * the assoc_mgr read locks.
  */
 static void limits_tick(job_record_t **blocked, size_t nb,
 			const struct sb_preempt_policy *pol, time_t now,
@@ -712,34 +718,45 @@ static void limits_tick(job_record_t **blocked, size_t nb,
 	uint64_t *holds = NULL;
 	uint32_t *ids = NULL, taken[64];
 	size_t *chosen = NULL, cap = 0, nh, nchosen, ntaken = 0, b, i, k;
-	job_record_t *job_ptr;
+	size_t nrun = 0, rcap = 0, r, first, looked;
+	job_record_t *job_ptr, **run = NULL;
 	ListIterator it;
 	int pos;
 
+	qsort(blocked, nb, sizeof(*blocked), blocked_cmp);
+	looked = nb > LIMIT_JOBS_MAX ? LIMIT_JOBS_MAX : nb;
 	slurm_mutex_lock(&state_lock);
 	pos = tres_pos;
+	first = nb > LIMIT_JOBS_MAX ? limit_window % nb : 0;
+	limit_window = first + looked;
 	slurm_mutex_unlock(&state_lock);
-	qsort(blocked, nb, sizeof(*blocked), blocked_cmp);
-	if (nb > LIMIT_JOBS_MAX)
-		nb = LIMIT_JOBS_MAX;
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		if (!IS_JOB_RUNNING(job_ptr) || IS_JOB_COMPLETING(job_ptr))
+			continue;
+		if (nrun == rcap) {
+			rcap = rcap ? 2 * rcap : 64;
+			xrecalloc(run, rcap, sizeof(*run));
+		}
+		run[nrun++] = job_ptr;
+	}
+	list_iterator_destroy(it);
 	assoc_mgr_lock(&locks);
-	for (b = 0; b < nb; b++) {
+	for (k = 0; k < looked; k++) {
 		struct sb_preempt_party bp;
 		char why[256], what[192];
 		int v;
 
+		b = (first + k) % nb;
 		limits_of(blocked[b], &ls);
 		if (!ls.n)
 			continue;	/* a limit this tick does not count */
 		budget_job_party(blocked[b], pos, &bp);
 		nh = 0;
-		it = list_iterator_create(job_list);
-		while ((job_ptr = list_next(it))) {
+		for (r = 0; r < nrun; r++) {
 			bool any = false;
 
-			if (!IS_JOB_RUNNING(job_ptr) ||
-			    IS_JOB_COMPLETING(job_ptr))
-				continue;
+			job_ptr = run[r];
 			if (nh == cap) {
 				cap = cap ? 2 * cap : 64;
 				xrecalloc(h, cap, sizeof(*h));
@@ -760,7 +777,6 @@ static void limits_tick(job_record_t **blocked, size_t nb,
 				h[nh].party.in_grace = true;
 			ids[nh++] = job_ptr->job_id;
 		}
-		list_iterator_destroy(it);
 		for (i = 0; i < nh; i++)	/* xrecalloc may have moved it */
 			h[i].holds = &holds[i * SB_LIMIT_MAX];
 		v = sb_limit_release(pol, &bp.job, ls.lim, ls.n, h, nh, now,
@@ -771,14 +787,14 @@ static void limits_tick(job_record_t **blocked, size_t nb,
 			      blocked[b], what, why);
 			continue;
 		}
-		for (k = 0; k < nchosen; k++) {
-			struct tick_action *a = work_add(w, ids[chosen[k]],
+		for (i = 0; i < nchosen; i++) {
+			struct tick_action *a = work_add(w, ids[chosen[i]],
 							 ACT_LIMIT, -1);
 
 			a->by = blocked[b]->job_id;
 			snprintf(a->why, sizeof(a->why), "%s", what);
 			if (ntaken < sizeof(taken) / sizeof(taken[0]))
-				taken[ntaken++] = ids[chosen[k]];
+				taken[ntaken++] = ids[chosen[i]];
 		}
 		w->wake++;	/* the blocked job may start once they left */
 	}
@@ -787,6 +803,7 @@ static void limits_tick(job_record_t **blocked, size_t nb,
 	xfree(holds);
 	xfree(ids);
 	xfree(chosen);
+	xfree(run);
 }
 
 /*
