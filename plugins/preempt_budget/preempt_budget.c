@@ -525,10 +525,18 @@ static int repair_node_of(const job_record_t *job_ptr, bitstr_t *repair)
 #define LIMIT_DEPTH_MAX 64
 
 /* Where one limit of a blocked job is set and what it counts. */
+enum limit_scope {
+	SCOPE_GRP,	/* Grp*: every job of the association subtree / QOS */
+	SCOPE_USER,	/* QOS MaxTRESPerUser, MaxJobsPerUser: @uid's jobs */
+	SCOPE_ACCT,	/* QOS MaxTRESPerAccount, MaxJobsPerAccount: @acct's */
+};
 struct limit_src {
 	slurmdb_assoc_rec_t *assoc;	/* on this association, or */
 	slurmdb_qos_rec_t *qos;		/* on this QOS */
-	int pos;			/* TRES position; -1: GrpJobs */
+	int pos;			/* TRES position; -1: jobs */
+	enum limit_scope scope;		/* SCOPE_GRP for an association */
+	uint32_t uid;			/* SCOPE_USER */
+	const char *acct;		/* SCOPE_ACCT (assoc_mgr's string) */
 };
 
 /* The gathered limits of one blocked job. */
@@ -543,19 +551,22 @@ static bool starts_with(const char *s, const char *prefix)
 	return s && !strncmp(s, prefix, strlen(prefix));
 }
 
-/* Whether a pending job's reason is an association or QOS Grp limit
- * (AssocGrpGRES, QOSGrpJobsLimit, ...). */
+/* Whether a pending job's reason is an association or QOS Grp limit, or
+ * a QOS Max limit (AssocGrpGRES, QOSGrpJobsLimit, QOSMaxGRESPerUser, ...;
+ * limits_of() then finds which, if any, it handles). */
 static bool limit_reason(uint32_t reason)
 {
 	const char *r = sb_job_reason_string(reason);
 
-	return starts_with(r, "AssocGrp") || starts_with(r, "QOSGrp");
+	return starts_with(r, "AssocGrp") || starts_with(r, "QOSGrp") ||
+	       starts_with(r, "QOSMax");
 }
 
-/* Add the Grp limits of one association or QOS that @job_ptr is short of
- * (or exceeds alone).  assoc_mgr assoc, qos and tres read locks held. */
+/* Add the limits of one kind (@at: where and for whom) that @job_ptr is
+ * short of (or exceeds alone): @caps/@used per TRES, @max_jobs/@used_jobs.
+ * assoc_mgr assoc, qos and tres read locks held. */
 static void limits_add(struct limit_set *ls, const job_record_t *job_ptr,
-		       slurmdb_assoc_rec_t *assoc, slurmdb_qos_rec_t *qos,
+		       const struct limit_src *at,
 		       const uint64_t *caps, const uint64_t *used,
 		       uint32_t grp_jobs, uint32_t used_jobs)
 {
@@ -572,12 +583,14 @@ static void limits_add(struct limit_set *ls, const job_record_t *job_ptr,
 			continue;
 		if (ls->n == SB_LIMIT_MAX)
 			return;
-		ls->src[ls->n] = (struct limit_src){ assoc, qos, (int)pos };
+		ls->src[ls->n] = *at;
+		ls->src[ls->n].pos = (int)pos;
 		ls->lim[ls->n++] = (struct sb_limit){ cap, u, want };
 	}
 	if (grp_jobs != INFINITE && grp_jobs != NO_VAL &&
 	    used_jobs >= grp_jobs && ls->n < SB_LIMIT_MAX) {
-		ls->src[ls->n] = (struct limit_src){ assoc, qos, -1 };
+		ls->src[ls->n] = *at;
+		ls->src[ls->n].pos = -1;
 		ls->lim[ls->n++] = (struct sb_limit){ grp_jobs, used_jobs, 1 };
 	}
 }
@@ -592,26 +605,64 @@ static void job_qoses(const job_record_t *job_ptr, slurmdb_qos_rec_t *q[2])
 		q[1] = NULL;
 }
 
-/* Every Grp limit @job_ptr is short of.  assoc_mgr locks held. */
+static int find_uid(void *x, void *key)
+{
+	return ((slurmdb_used_limits_t *)x)->uid == *(uint32_t *)key;
+}
+
+static int find_acct(void *x, void *key)
+{
+	return !xstrcmp(((slurmdb_used_limits_t *)x)->acct, (char *)key);
+}
+
+/* Every limit @job_ptr is short of: Grp limits of its association and
+ * each parent, Grp and per-user / per-account limits of its QOS and its
+ * partition's QOS.  assoc_mgr locks held. */
 static void limits_of(const job_record_t *job_ptr, struct limit_set *ls)
 {
 	slurmdb_assoc_rec_t *a = job_ptr->assoc_ptr;
+	slurmdb_used_limits_t *ul;
 	slurmdb_qos_rec_t *q[2];
+	struct limit_src at;
+	uint32_t uid = job_ptr->user_id;
 	int depth, i;
 
 	ls->n = 0;
 	for (depth = 0; a && a->usage && depth < LIMIT_DEPTH_MAX; depth++) {
-		limits_add(ls, job_ptr, a, NULL, a->grp_tres_ctld,
+		at = (struct limit_src){ .assoc = a, .scope = SCOPE_GRP };
+		limits_add(ls, job_ptr, &at, a->grp_tres_ctld,
 			   a->usage->grp_used_tres, a->grp_jobs,
 			   a->usage->used_jobs);
 		a = a->usage->parent_assoc_ptr;
 	}
 	job_qoses(job_ptr, q);
-	for (i = 0; i < 2; i++)
-		if (q[i] && q[i]->usage)
-			limits_add(ls, job_ptr, NULL, q[i], q[i]->grp_tres_ctld,
-				   q[i]->usage->grp_used_tres, q[i]->grp_jobs,
-				   q[i]->usage->grp_used_jobs);
+	for (i = 0; i < 2; i++) {
+		if (!q[i] || !q[i]->usage)
+			continue;
+		at = (struct limit_src){ .qos = q[i], .scope = SCOPE_GRP };
+		limits_add(ls, job_ptr, &at, q[i]->grp_tres_ctld,
+			   q[i]->usage->grp_used_tres, q[i]->grp_jobs,
+			   q[i]->usage->grp_used_jobs);
+		ul = q[i]->usage->user_limit_list ?
+			list_find_first(q[i]->usage->user_limit_list,
+					find_uid, &uid) : NULL;
+		at = (struct limit_src){ .qos = q[i], .scope = SCOPE_USER,
+					 .uid = uid };
+		limits_add(ls, job_ptr, &at, q[i]->max_tres_pu_ctld,
+			   ul ? ul->tres : NULL, q[i]->max_jobs_pu,
+			   ul ? ul->jobs : 0);
+		if (!job_ptr->assoc_ptr || !job_ptr->assoc_ptr->acct)
+			continue;
+		ul = q[i]->usage->acct_limit_list ?
+			list_find_first(q[i]->usage->acct_limit_list,
+					find_acct, job_ptr->assoc_ptr->acct) :
+			NULL;
+		at = (struct limit_src){ .qos = q[i], .scope = SCOPE_ACCT,
+					 .acct = job_ptr->assoc_ptr->acct };
+		limits_add(ls, job_ptr, &at, q[i]->max_tres_pa_ctld,
+			   ul ? ul->tres : NULL, q[i]->max_jobs_pa,
+			   ul ? ul->jobs : 0);
+	}
 }
 
 /* What running @job_ptr holds against limit @src (0: it does not count
@@ -635,6 +686,11 @@ static uint64_t limit_held(const job_record_t *job_ptr,
 
 		job_qoses(job_ptr, q);
 		counts = src->qos && (q[0] == src->qos || q[1] == src->qos);
+		if (src->scope == SCOPE_USER)
+			counts = counts && job_ptr->user_id == src->uid;
+		else if (src->scope == SCOPE_ACCT)
+			counts = counts && job_ptr->assoc_ptr &&
+				 !xstrcmp(job_ptr->assoc_ptr->acct, src->acct);
 	}
 	if (!counts)
 		return 0;
@@ -655,6 +711,11 @@ static void limit_describe(const struct limit_src *src,
 	const char *tres = src->pos < 0 ? NULL :
 		(assoc_mgr_tres_name_array && assoc_mgr_tres_name_array[src->pos]) ?
 		assoc_mgr_tres_name_array[src->pos] : "?";
+	static const char *const kind[][2] = {
+		[SCOPE_GRP] = { "GrpTRES", "GrpJobs" },
+		[SCOPE_USER] = { "MaxTRESPerUser", "MaxJobsPerUser" },
+		[SCOPE_ACCT] = { "MaxTRESPerAccount", "MaxJobsPerAccount" },
+	};
 	char who[96];
 
 	if (src->assoc)
@@ -666,13 +727,14 @@ static void limit_describe(const struct limit_src *src,
 		snprintf(who, sizeof(who), "QOS %s",
 			 src->qos && src->qos->name ? src->qos->name : "?");
 	if (tres)
-		snprintf(buf, len, "%s GrpTRES %s=%llu (%llu in use, the job "
-			 "wants %llu)", who, tres, (unsigned long long)l->cap,
+		snprintf(buf, len, "%s %s %s=%llu (%llu in use, the job "
+			 "wants %llu)", who, kind[src->scope][0], tres,
+			 (unsigned long long)l->cap,
 			 (unsigned long long)l->used,
 			 (unsigned long long)l->want);
 	else
-		snprintf(buf, len, "%s GrpJobs=%llu (%llu running)", who,
-			 (unsigned long long)l->cap,
+		snprintf(buf, len, "%s %s=%llu (%llu running)", who,
+			 kind[src->scope][1], (unsigned long long)l->cap,
 			 (unsigned long long)l->used);
 }
 

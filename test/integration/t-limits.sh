@@ -199,3 +199,36 @@ PreemptGraceTime=4"
 		{ say "the 8-GPU job $u2 was released too"; return 1; }
 	clear_cluster
 }
+
+# A QOS per-user limit counts the user's jobs in the QOS: MaxTRESPerUser
+# gres/gpu=8 on QOS Q; sb-alice's unallocated 8-GPU job in Q runs, and
+# sb-dave's (another user, not counted); sb-alice's allocated 8-GPU job in Q
+# starts within seconds, her unallocated job requeued, dave's untouched.
+test_limits_qos_per_user() {
+	clear_cluster
+	local t P A Q u o a t0 t1 mark
+	t=$(date +%s); P=liu$t; A=liu$t-a; Q=liu$t
+	# shellcheck disable=SC2064 # expand now
+	trap "scancel -A '$A' 2>/dev/null; sacctmgr -i delete qos '$Q' >/dev/null 2>&1 || sacctmgr -i modify qos '$Q' set MaxTRESPerUser=gres/gpu=-1 >/dev/null 2>&1; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	sacctmgr -i add qos "$Q" MaxTRESPerUser=gres/gpu=8 >/dev/null
+	fresh_budgets "$P" "$A:1:sb-alice"
+	sacctmgr -i add user sb-dave account="$A" cluster=sbcluster >/dev/null
+	sacctmgr -i modify user sb-alice,sb-dave where account="$A" set qos+="$Q" >/dev/null
+	wait_for 30 "sb-alice allowed QOS $Q in $A" as sb-alice sbatch --test-only -A "$A" --qos="$Q" --min-runtime=0 -G 8 --wrap true
+	wait_for 30 "sb-dave allowed QOS $Q in $A" as sb-dave sbatch --test-only -A "$A" --qos="$Q" --min-runtime=0 -G 8 --wrap true
+	u=$(submit sb-alice -A "$A" --qos="$Q" --min-runtime=0 --resumable -G 8 --wrap 'sleep 300')
+	o=$(submit sb-dave -A "$A" --qos="$Q" --min-runtime=0 --resumable -G 8 --wrap 'sleep 300')
+	wait_running "$u" "$o"
+	mark=$(log_mark)
+	t0=$(date +%s)
+	a=$(submit sb-alice -A "$A" --qos="$Q" --min-runtime=0:20 -G 8 --wrap 'sleep 5')
+	wait_state "$a" RUNNING 15
+	t1=$(started "$a")
+	say "allocated job $a started $((t1 - t0)) s after submission"
+	[ $((t1 - t0)) -le 5 ] || { say "took more than 5 s"; return 1; }
+	wait_log "$mark" "preempt/budget: JobId=$a \(allocated\) pends behind QOS $Q MaxTRESPerUser gres/gpu=8 .*releasing JobId=$u " 5 >/dev/null
+	wait_for 20 "job $u requeued once" _prints 1 restarts "$u"
+	[ "$(job_field "$o" JobState)" = RUNNING ] && [ "$(restarts "$o")" = 0 ] ||
+		{ say "another user's job $o was released"; return 1; }
+	clear_cluster
+}
