@@ -47,10 +47,16 @@
  *     than at slurmctld's next 30 s time-limit pass;
  *   - a resumable victim that exits by itself during its grace time (say,
  *     after writing its checkpoint) is requeued all the same: resumable
- *     means it may be restarted at any moment.
+ *     means it may be restarted at any moment;
+ *   - an allocated job pending behind an association or QOS limit that
+ *     unallocated jobs fill gets just enough of them released (Slurm's
+ *     preemption never looks at limits; "limits" below).
  * Each tick walks job_list once under the job and node *read* locks, and
  * takes the write locks only when that walk found something to write
- * (a release for repair, a grace time over, a requeue, a scheduler wake-up).
+ * (a release for repair or for a limit, a grace time over, a requeue, a
+ * scheduler wake-up); only when it saw an allocated job pending for a limit
+ * does it walk job_list a second time (the running jobs) under the
+ * assoc_mgr read locks too.
  * The lock hold time per tick is logged at verbose level every 60 ticks
  * (tick_stats.h; doc/benchmarks.md).
  * Each victim's SystemComment records why it stopped:
@@ -502,7 +508,7 @@ static int repair_node_of(const job_record_t *job_ptr, bitstr_t *repair)
 /* -------------------------------------------------------------- limits */
 
 /*
- * Slurm limits (doc/design.md, "Slurm limits"): association and QOS Grp
+ * Slurm limits (doc/design.md, "Slurm limits"): association and QOS
  * limits count unallocated jobs, and Slurm's preemption never looks at
  * limits, so an allocated job pending behind a limit that unallocated jobs
  * fill would wait for them to end.  The tick gathers, for each such job,
@@ -512,8 +518,9 @@ static int repair_node_of(const job_record_t *job_ptr, bitstr_t *repair)
  * cancel, PreemptGraceTime) for the blocked job.  Counted: GrpTRES (every
  * TRES but node, whose use is a node bitmap, not a sum) and GrpJobs of
  * the job's association and each ancestor, of its QOS and of its
- * partition's QOS.  Time limits (GrpTRESMins, GrpTRESRunMins, GrpWall)
- * and per-user Max* limits are not handled.
+ * partition's QOS, and those QOSes' MaxTRES/MaxJobs PerUser and
+ * PerAccount.  Time limits (GrpTRESMins, GrpTRESRunMins, GrpWall) and an
+ * association's own MaxJobs are not handled.
  */
 
 /* Allocated jobs pending behind a limit looked at per tick: a window of
