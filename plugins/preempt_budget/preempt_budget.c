@@ -121,6 +121,14 @@ static unsigned generation;	/* init() count: a detached tick of an
 static uint32_t last_preemptor_id, last_preemptor_prio;
 /* Where the next tick's window of limit-blocked jobs starts (limits_tick()). */
 static size_t limit_window;
+/* Blocked jobs that jobs were last released for, and when (a ring): a job that
+ * got its room but did not start (its nodes are held by protected work)
+ * gets no second release within LIMIT_BACKOFF seconds, so released jobs
+ * that start again on other nodes are not requeued over and over. */
+#define LIMIT_HELPED_MAX 64
+#define LIMIT_BACKOFF 60
+static struct { uint32_t job_id; time_t at; } limit_helped[LIMIT_HELPED_MAX];
+static size_t limit_helped_next;
 /* Resumable victims inside their grace time, to requeue if they exit. */
 static uint32_t *graced;
 static size_t graced_n, graced_cap;
@@ -756,6 +764,25 @@ static int blocked_cmp(const void *a, const void *b)
 	return x->job_id < y->job_id ? -1 : x->job_id > y->job_id;
 }
 
+/* Whether jobs were released for blocked job @job_id less than
+ * LIMIT_BACKOFF seconds before @now. */
+static bool limit_recently_helped(uint32_t job_id, time_t now)
+{
+	bool recent = false;
+	size_t i;
+
+	slurm_mutex_lock(&state_lock);
+	for (i = 0; i < LIMIT_HELPED_MAX && !recent; i++)
+		recent = limit_helped[i].job_id == job_id &&
+			 now - limit_helped[i].at < LIMIT_BACKOFF;
+	slurm_mutex_unlock(&state_lock);
+	if (recent)
+		debug("%s: JobId=%u still pends behind a limit less than %d s "
+		      "after jobs were released for it: not again yet",
+		      plugin_type, job_id, LIMIT_BACKOFF);
+	return recent;
+}
+
 /* Whether @id is in @ids (@n entries). */
 static bool id_in(const uint32_t *ids, size_t n, uint32_t id)
 {
@@ -817,6 +844,8 @@ static void limits_tick(job_record_t **blocked, size_t nb,
 		int v;
 
 		b = (first + k) % nb;
+		if (limit_recently_helped(blocked[b]->job_id, now))
+			continue;
 		limits_of(blocked[b], &ls);
 		if (!ls.n)
 			continue;	/* a limit this tick does not count */
@@ -866,6 +895,11 @@ static void limits_tick(job_record_t **blocked, size_t nb,
 				taken[ntaken++] = ids[chosen[i]];
 		}
 		w->wake++;	/* the blocked job may start once they left */
+		slurm_mutex_lock(&state_lock);
+		limit_helped[limit_helped_next].job_id = blocked[b]->job_id;
+		limit_helped[limit_helped_next].at = now;
+		limit_helped_next = (limit_helped_next + 1) % LIMIT_HELPED_MAX;
+		slurm_mutex_unlock(&state_lock);
 	}
 	assoc_mgr_unlock(&locks);
 	xfree(h);
