@@ -46,6 +46,9 @@
 /* Cap meaning "no limit" (Slurm's INFINITE64 has the same value). */
 #define SB_LIMIT_NONE UINT64_MAX
 
+/* Most limits one question may carry. */
+#define SB_LIMIT_MAX 64
+
 /* One limit the blocked job is judged against. */
 struct sb_limit {
 	uint64_t cap;	/* the limit, SB_LIMIT_NONE for none */
@@ -89,10 +92,9 @@ enum sb_limit_verdict {
  * @why:      when not NULL, a sentence for the log (at most @len bytes):
  *            which limit is short by how much, what is released.
  * Return: an sb_limit_verdict (>= 0), or SB_EINVAL (< 0) for NULL
- * arguments, a holder without holds, or more than SB_LIMIT_MAX limits.
- * Sums saturate: no overflow whatever the counts.
+ * arguments, a holder without holds, or more than SB_LIMIT_MAX limits,
+ * SB_ENOMEM.  Sums saturate: no overflow whatever the counts.
  */
-#define SB_LIMIT_MAX 64
 int sb_limit_release(const struct sb_preempt_policy *pol,
 		     const struct sb_preempt_job *blocked,
 		     const struct sb_limit *limits, size_t nlimits,
@@ -100,7 +102,8 @@ int sb_limit_release(const struct sb_preempt_policy *pol,
 		     int64_t now, size_t *chosen, size_t *nchosen, char *why,
 		     size_t len);
 
-/* sb_limit_verdict_str - a short English reason, static storage. */
+/* sb_limit_verdict_str - a short English reason for a verdict, or
+ * sb_strerror() of a negative code; static storage, never NULL. */
 const char *sb_limit_verdict_str(int v);
 
 #endif /* SB_LIMITS_H */
