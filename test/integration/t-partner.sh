@@ -46,7 +46,10 @@ with_extra_conf() {
 	off=$(partner_log_mark)
 	SB_SLURM_CONF_EXTRA=$1 "$SB_REPO/contrib/cluster.sh" up >/dev/null
 	partner_log_wait "$off" "slurmctld version" 60 >/dev/null
-	rel=$(tail -c +"$((off + 1))" "$(ctld_log)" | grep -F -b -m 1 -- "slurmctld version" | cut -d: -f1)
+	# grep reads a process substitution: in a pipeline, tail killed by
+	# SIGPIPE after grep's first match fails it under pipefail (silently:
+	# set -e), as soon as more than a pipe buffer follows the match
+	rel=$(grep -F -b -m 1 -- "slurmctld version" < <(tail -c +"$((off + 1))" "$(ctld_log)") | cut -d: -f1)
 	CTLD_STARTED=$((off + ${rel:-0}))
 }
 
