@@ -19,6 +19,11 @@ limits_reset() {
 # reason JOBID - the pending reason squeue shows.
 reason() { squeue -h -j "$1" -o %r; }
 
+# untouched JOBID - the job still runs its first run (never released).
+untouched() {
+	[ "$(job_field "$1" JobState)" = RUNNING ] && [ "$(restarts "$1")" = 0 ]
+}
+
 # The issue's example: GrpTRES=gres/gpu=8 on an account whose two
 # unallocated 4-GPU jobs (one resumable, one not) run; the account's
 # allocated 8-GPU job starts within a few seconds: the resumable job is
@@ -59,7 +64,7 @@ test_limits_unallocated_released() {
 	expect_in "$(job_field "$u1" SystemComment)" "budget:preempted_by=$a,"
 	expect_in "$(job_field "$u2" SystemComment)" "budget:preempted_by=$a,"
 	# the other account's unallocated job does not count: untouched
-	[ "$(job_field "$o" JobState)" = RUNNING ] && [ "$(restarts "$o")" = 0 ] ||
+	untouched "$o" ||
 		{ say "job $o of another account was released"; return 1; }
 	clear_cluster
 }
@@ -89,9 +94,9 @@ test_limits_own_allocated_kept() {
 	sleep 8
 	[ "$(job_field "$y" JobState)" = PENDING ] || { say "job $y is $(job_field "$y" JobState)"; return 1; }
 	[ "$(reason "$y")" = AssocGrpGRES ] || { say "job $y pends for $(reason "$y")"; return 1; }
-	[ "$(restarts "$x")" = 0 ] && [ "$(job_field "$x" JobState)" = RUNNING ] ||
+	untouched "$x" ||
 		{ say "the account's allocated job $x was preempted"; return 1; }
-	[ "$(restarts "$o")" = 0 ] && [ "$(job_field "$o" JobState)" = RUNNING ] ||
+	untouched "$o" ||
 		{ say "another account's job $o was preempted"; return 1; }
 	no_log "$mark" "preempt/budget: .*releasing"
 	no_log "$mark" "preempting JobId=($x|$o)"
@@ -199,7 +204,7 @@ PreemptGraceTime=4"
 	n=$(log_since "$mark" | grep -c "preempt/budget: JobId=$a (allocated) pends behind .*releasing") || true
 	say "released $v; release lines for $a: $n"
 	[ "$n" = 1 ] || { say "expected one release, saw $n"; return 1; }
-	[ "$(restarts "$kept")" = 0 ] && [ "$(job_field "$kept" JobState)" = RUNNING ] ||
+	untouched "$kept" ||
 		{ say "job $kept was released too: one was enough"; return 1; }
 	clear_cluster
 }
@@ -232,7 +237,7 @@ test_limits_qos_per_user() {
 	[ $((t1 - t0)) -le 5 ] || { say "took more than 5 s"; return 1; }
 	wait_log "$mark" "preempt/budget: JobId=$a \(allocated\) pends behind QOS $Q MaxTRESPerUser gres/gpu=8 .*releasing JobId=$u " 5 >/dev/null
 	wait_for 20 "job $u requeued once" _prints 1 restarts "$u"
-	[ "$(job_field "$o" JobState)" = RUNNING ] && [ "$(restarts "$o")" = 0 ] ||
+	untouched "$o" ||
 		{ say "another user's job $o was released"; return 1; }
 	clear_cluster
 }
