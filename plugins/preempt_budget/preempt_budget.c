@@ -121,6 +121,10 @@ static const struct sb_budget_ops *ops;
 static time_t ops_conf_update = -1;	/* slurm_conf.last_update looked up at */
 static bool ops_missing_logged;
 static unsigned ops_misses;	/* ticks without finding a loaded copy */
+/* Seconds a requeued victim waits before it may start again (the
+ * preemption cost counts it, sb/view.h): Slurm's credential lifetime + 1,
+ * read from slurm_conf by the tick (sb_requeue_delay_of_authinfo()). */
+static int64_t requeue_delay = SB_REQUEUE_DELAY_DEFAULT;
 
 /* Ticks to wait for priority_budget.so to be loaded before saying that it
  * cannot be found (slurmctld loads it after this plugin). */
@@ -263,6 +267,7 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 		return false;
 	slurm_mutex_lock(&state_lock);
 	pol = cfg.preempt;
+	pol.requeue_delay = requeue_delay;
 	pos = tres_pos;
 	o = ops;
 	last_preemptor_id = preemptor->job_id;
@@ -529,12 +534,33 @@ static void tick_read(const struct sb_budget_ops *o,
 		(void)budget_job_contract(job_ptr, &j.contract);
 		j.start = job_ptr->start_time;
 		j.suspended = budget_job_suspended(job_ptr, now);
+		j.priority = 0;
+		j.tres = 0;
 		until = sb_preempt_protected_until(&j);
 		if (until > last && until <= now) {
 			debug("%s: %pJ ran its min runtime (%lld s): "
 			      "preemptable from now on", plugin_type, job_ptr,
 			      (long long)j.contract.min_runtime);
 			w->wake++;
+		}
+		if (j.contract.allocated) {
+			/* the end of the interval hold (sb/view.h), when it
+			 * comes after the slice */
+			struct sb_preempt_party pv = { .job = j,
+						       .index = SB_NONE };
+			int64_t held;
+
+			pv.preempted = budget_job_preempted_at(
+				job_ptr, &pv.preempted_at);
+			held = sb_preempt_hold_until(pol, &pv);
+			if (held != until && held > last && held <= now) {
+				debug("%s: %pJ was preempted at %lld: held "
+				      "until %lld, preemptable from now on",
+				      plugin_type, job_ptr,
+				      (long long)pv.preempted_at,
+				      (long long)held);
+				w->wake++;
+			}
 		}
 		if (IS_JOB_COMPLETING(job_ptr))
 			continue;
@@ -687,6 +713,7 @@ static bool tick(unsigned my_gen, time_t *last, struct tick_stats *stats)
 	const struct sb_budget_ops *o;
 	double held, write = 0, cpu, wcpu = 0;
 	char summary[256];
+	int64_t delay;
 	time_t now;
 	size_t i;
 
@@ -697,8 +724,11 @@ static bool tick(unsigned my_gen, time_t *last, struct tick_stats *stats)
 	}
 	tick_clock_now(&c0);
 	partner_refresh();
+	delay = sb_requeue_delay_of_authinfo(slurm_conf.authinfo);
 	slurm_mutex_lock(&state_lock);
+	requeue_delay = delay;
 	pol = cfg.preempt;
+	pol.requeue_delay = delay;
 	o = ops;
 	slurm_mutex_unlock(&state_lock);
 	now = time(NULL);

@@ -169,7 +169,8 @@ out:
 struct wait_sum {
 	double busy;		/* TRES held by running/suspended jobs */
 	double preemptable;	/* of which it may take now (verdict YES) */
-	double kept;		/* of which the reclaim rule holds back */
+	double kept;		/* of which the reclaim rule (or its cost
+				 * margin) holds back */
 	uint32_t kept_job;	/* one of those, and the rule's sentence */
 	char kept_why[512];
 	int64_t next_at;	/* earliest end of a protected slice after */
@@ -213,15 +214,16 @@ static void judge_running(const struct sbu_ctx *c, const struct sb_view *v,
 			s->unallocated++;
 		if (vd == SB_PREEMPT_YES)
 			s->preemptable += (double)vic.job.tres;
-		if (vd == SB_PREEMPT_RECLAIM) {
+		if (vd == SB_PREEMPT_RECLAIM || vd == SB_PREEMPT_COSTLY) {
 			s->kept += (double)vic.job.tres;
 			s->kept_job = o->job_id;
 			snprintf(s->kept_why, sizeof(s->kept_why), "%s", why);
 		}
-		/* protected now: would the core's rule let it go when its
-		 * slice ends? */
-		until = sb_preempt_protected_until(&vic.job);
-		if (vd == SB_PREEMPT_PROTECTED && until < s->next_at &&
+		/* protected or held now: would the core's rule let it go
+		 * when its slice (or interval) ends? */
+		until = sb_preempt_hold_until(&c->cfg.preempt, &vic);
+		if ((vd == SB_PREEMPT_PROTECTED ||
+		     vd == SB_PREEMPT_INTERVAL) && until < s->next_at &&
 		    sb_preempt_check(&c->cfg.preempt, &me->job, &vic.job,
 				     until) == SB_PREEMPT_YES) {
 			s->next_at = until;
@@ -310,7 +312,7 @@ static int explain_wait(const struct sbu_ctx *c, const slurm_job_info_t *j,
 	if (!me.job.contract.allocated)
 		add(buf, len, &off, " (unallocated jobs never preempt)");
 	if (s.kept > 0)
-		add(buf, len, &off, "; %.0f more held back by the reclaim rule "
+		add(buf, len, &off, "; %.0f more held back by the reclaim rule or its cost "
 		    "(job %u: %s)", s.kept, s.kept_job, s.kept_why);
 	if (s.next_job) {
 		sbu_fmt_time(s.next_at, when, sizeof(when));

@@ -118,14 +118,16 @@ static const struct scen scens[] = {
 	/* The reclaim rule (sb_preempt_decide, at the siblings a and b):
 	 * b's job commits delta = 4 GPUs x 1000 s = 4000 GPU-s; a's usage at
 	 * a recalculation T (CalcPeriod 60) is 4 x T once its protection is
-	 * over.  S_b / (U_b + delta) >= S_a / U_a holds, with equal shares
-	 * and U_b = 0, only when 4000 <= 4 x T: at the first recalculation
-	 * from 1000 on, T = 1020 (960 gives 3840), not at 300 as with a
-	 * small delta (the case above).  Grace 30; job 1 resumes its last
-	 * 3000 - 1050 = 1950 s. */
+	 * over.  With the preemption's cost C (sb_preempt_cost(): 4 GPUs x
+	 * (grace 30 + requeue delay 0), resumable: C = 120),
+	 * S_b / (U_b + delta + C) >= S_a / U_a holds, with equal shares and
+	 * U_b = 0, only when 4120 <= 4 x T: at the first recalculation from
+	 * 1030 on, T = 1080 (1020 gives 4080; without the cost 1020 would
+	 * do), not at 300 as with a small delta (the case above).  Grace
+	 * 30; job 1 resumes its last 3000 - 1110 = 1890 s. */
 	{ "the reclaim rule holds a better budget back until it is fair",
 	  "a 1\nb 1\n", "", "0,3000,4,a,,300,yes,512\n10,1000,4,b,,1000,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1050P 2:1050-2050 1:2050-4000",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1110P 2:1110-2110 1:2110-4000",
 	  1, false, NULL },
 	/* The same budget: its own job's priority is not below the
 	 * preemptor's (same standing, same tier), so no preemption. */
