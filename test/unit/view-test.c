@@ -316,6 +316,8 @@ START_TEST(test_decide)
 	char why[256];
 	enum sb_preempt_verdict got;
 
+	memset(&p, 0, sizeof(p));	/* never preempted */
+	memset(&v, 0, sizeof(v));
 	sb_preempt_policy_init(&pol);
 	if (!c->v.contract.resumable)
 		pol.nonresumable = SB_NONRESUMABLE_KEEP;
