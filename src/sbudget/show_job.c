@@ -45,12 +45,13 @@ static const struct sbc_fielddef job_fields[] = {
 	{ "JobsAhead", 0, false },	{ "WaitsFor", 0, false },
 	{ "MayPreempt", 0, false },	{ "PreemptedBy", 0, false },
 	{ "PreemptedAt", 0, false },	{ "PreemptReason", 0, false },
-	{ "Restarts", 0, false },
+	{ "Restarts", 0, false },	{ "HeldUntil", 0, false },
 };
 static const char *const job_defaults[] = {
 	"JobId", "JobName", "User", "Account", "State", "Reason", "Stopping",
 	"Contract", "MinRuntime", "Resumable", "Allocated", "GPUs",
-	"StartTime", "RunTime", "ProtectedLeft", "ProtectedUntil", "Priority",
+	"StartTime", "RunTime", "ProtectedLeft", "ProtectedUntil", "HeldUntil",
+	"Priority",
 	"PrioTier", "PrioLevel", "PrioInTeam", "PrioResumed",
 	"BudgetStanding", "BudgetStatus", "JobsAhead", "WaitsFor",
 	"MayPreempt", "PreemptedBy", "PreemptedAt", "PreemptReason",
@@ -329,7 +330,7 @@ static int explain_wait(const struct sbu_ctx *c, const slurm_job_info_t *j,
 /* ----------------------------------------------------------- the rows */
 
 /* Contract, MinRuntime, Resumable, Allocated; then, for a running job,
- * StartTime, RunTime, ProtectedUntil, ProtectedLeft. */
+ * StartTime, RunTime, ProtectedUntil, ProtectedLeft, HeldUntil. */
 static void contract_cells(const struct sbu_ctx *c, struct sbc_table *t,
 			   const slurm_job_info_t *j, bool running)
 {
@@ -337,7 +338,7 @@ static void contract_cells(const struct sbu_ctx *c, struct sbc_table *t,
 	struct sb_contract tag;
 	char buf[256];
 	int trc = sb_contract_parse_tag(j->admin_comment, &tag);
-	int64_t until, left;
+	int64_t until, left, held;
 
 	sbu_job_party(c, j, &me);
 	if (trc == SB_OK)
@@ -378,6 +379,21 @@ static void contract_cells(const struct sbu_ctx *c, struct sbc_table *t,
 			 me.job.contract.allocated ? "preemptable by a job of "
 			 "higher priority" : "unallocated: preemptable");
 	sbc_table_text(t, "ProtectedLeft", buf);
+	/* the interval hold of a job preempted before (sb/view.h) */
+	held = sb_preempt_hold_until(&c->cfg.preempt, &me);
+	if (held > until) {
+		char at[64];
+
+		sbu_fmt_time(held, buf, sizeof(buf));
+		sbu_fmt_time(me.preempted_at, at, sizeof(at));
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+			 " (preempted at %s; PreemptIntervalFactor=%u x its "
+			 "minimum runtime)", at,
+			 c->cfg.preempt.interval_factor);
+	} else {
+		snprintf(buf, sizeof(buf), "none");
+	}
+	sbc_table_text(t, "HeldUntil", buf);
 }
 
 /* Priority and its parts; the standing of the job's budget. */
