@@ -34,6 +34,16 @@
 /* Longest RepairReason pattern. */
 #define SB_REPAIR_REASON_MAX 128
 
+/* PreemptIntervalFactor: default and largest value (see sb/view.h,
+ * sb_preempt_hold_until()). */
+#define SB_PREEMPT_INTERVAL_FACTOR_DEFAULT 2
+#define SB_PREEMPT_INTERVAL_FACTOR_MAX 100
+
+/* Seconds a requeued job waits before it may start again when the caller
+ * knows no better: Slurm's default credential lifetime (AuthInfo
+ * cred_expire, 120 s) + 1 (job_mgr.c, _job_requeue_op()). */
+#define SB_REQUEUE_DELAY_DEFAULT 121
+
 /* What happens to a victim that is not resumable (PreemptNonResumable). */
 enum sb_nonresumable {
 	SB_NONRESUMABLE_CANCEL = 0,	/* cancelled (the default) */
@@ -52,6 +62,17 @@ struct sb_preempt_policy {
 					 * an interactive job's protected
 					 * slice ends that its user is warned;
 					 * <= 0 = never (sb_preempt_warn_at()) */
+	uint32_t interval_factor;	/* PreemptIntervalFactor, 1..
+					 * SB_PREEMPT_INTERVAL_FACTOR_MAX: a job
+					 * preempted at P is not preempted again
+					 * before P + factor x its min runtime */
+	int64_t requeue_delay;	/* seconds a requeued victim waits before it
+				 * may start again, >= 0.  Not a budget.conf
+				 * key: Slurm's (AuthInfo cred_expire + 1),
+				 * set by the caller (preempt/budget from
+				 * slurm.conf, sbudget-sim from
+				 * --requeue-delay); the preemption cost
+				 * (sb_preempt_cost(), sb/view.h) counts it */
 };
 
 /* One job as the preemption rules see it. */
@@ -84,6 +105,12 @@ enum sb_preempt_verdict {
 	SB_PREEMPT_NOVIEW,	/* an allocated victim of another budget, and
 				 * no standing is known (the priority plugin
 				 * is not priority/budget) */
+	SB_PREEMPT_INTERVAL,	/* the victim was preempted less than
+				 * PreemptIntervalFactor x its min runtime
+				 * ago (sb/view.h, sb_preempt_hold_until()) */
+	SB_PREEMPT_COSTLY,	/* the reclaim rule holds, but not with the
+				 * preemption's cost added (sb/view.h,
+				 * sb_preempt_cost()) */
 };
 
 /* What to do with a victim (PREEMPT_DATA_MODE in the plugin). */
@@ -95,8 +122,20 @@ enum sb_preempt_action {
 
 /* sb_preempt_policy_init - defaults: PreemptGraceTime=30,
  * PreemptNonResumable=cancel, RepairReason="repair*",
- * InteractiveWarning=5:00 (300 s). */
+ * InteractiveWarning=5:00 (300 s),
+ * PreemptIntervalFactor=SB_PREEMPT_INTERVAL_FACTOR_DEFAULT, requeue delay
+ * SB_REQUEUE_DELAY_DEFAULT. */
 void sb_preempt_policy_init(struct sb_preempt_policy *pol);
+
+/*
+ * sb_requeue_delay_of_authinfo - Slurm's requeue delay, seconds, from
+ * slurm.conf's AuthInfo text (may be NULL): a requeued job's BeginTime is
+ * set to now + cred_expire + 1 (22.05 job_mgr.c, _job_requeue_op()), with
+ * cred_expire read as Slurm reads it (slurm_cred.c, cred.c: the number
+ * after the first "cred_expire=", leading digits only; absent, or below 5,
+ * is the default 120).  Values above 1,000,000,000 are taken as that.
+ */
+int64_t sb_requeue_delay_of_authinfo(const char *authinfo);
 
 /*
  * sb_preempt_static - the relation that holds whatever the time: an

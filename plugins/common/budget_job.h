@@ -72,9 +72,23 @@ uint64_t budget_job_tres(const job_record_t *job_ptr, int pos);
 time_t budget_job_suspended(const job_record_t *job_ptr, time_t now);
 
 /*
+ * budget_job_preempted_at - whether the job was preempted by
+ * preempt/budget before, and when (@at, Unix time): the at= of the last
+ * "budget:preempted_by=<id>,at=<epoch>,..." note in its SystemComment,
+ * which preempt/budget writes when it starts preempting the job and Slurm
+ * keeps across requeues and restarts (job_ptr->preempt_time does not: a
+ * requeue clears it).  A release for repair replaces the note, so a job
+ * released for repair since counts as not preempted.  False (and @at 0)
+ * without a note or with a damaged one.
+ */
+bool budget_job_preempted_at(const job_record_t *job_ptr, int64_t *at);
+
+/*
  * budget_job_party - one side of a preemption question (sb/view.h): the
  * contract, start of the current run, current priority, charged TRES at
- * @pos, time suspended up to now (budget_job_suspended()), in_grace = a preemption of the job has begun (preempt_time set).
+ * @pos, time suspended up to now (budget_job_suspended()), in_grace = a
+ * preemption of the job has begun (preempt_time set), and its last
+ * preemption (budget_job_preempted_at()).
  * The tree index is SB_NONE: only priority/budget, which owns the tree,
  * knows it.
  */

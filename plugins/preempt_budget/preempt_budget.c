@@ -145,6 +145,10 @@ static const struct sb_budget_ops *ops;
 static time_t ops_conf_update = -1;	/* slurm_conf.last_update looked up at */
 static bool ops_missing_logged;
 static unsigned ops_misses;	/* ticks without finding a loaded copy */
+/* Seconds a requeued victim waits before it may start again (the
+ * preemption cost counts it, sb/view.h): Slurm's credential lifetime + 1,
+ * read from slurm_conf by the tick (sb_requeue_delay_of_authinfo()). */
+static int64_t requeue_delay = SB_REQUEUE_DELAY_DEFAULT;
 
 /* Ticks to wait for priority_budget.so to be loaded before saying that it
  * cannot be found (slurmctld loads it after this plugin). */
@@ -287,6 +291,7 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 		return false;
 	slurm_mutex_lock(&state_lock);
 	pol = cfg.preempt;
+	pol.requeue_delay = requeue_delay;
 	pos = tres_pos;
 	o = ops;
 	last_preemptor_id = preemptor->job_id;
@@ -1046,6 +1051,8 @@ static void tick_read(const struct sb_budget_ops *o,
 		(void)budget_job_contract(job_ptr, &j.contract);
 		j.start = job_ptr->start_time;
 		j.suspended = budget_job_suspended(job_ptr, now);
+		j.priority = 0;
+		j.tres = 0;
 		until = sb_preempt_protected_until(&j);
 		if (until > last && until <= now) {
 			debug("%s: %pJ ran its min runtime (%lld s): "
@@ -1057,6 +1064,25 @@ static void tick_read(const struct sb_budget_ops *o,
 		if (sb_preempt_warn_due(pol, &j, !job_ptr->batch_flag, last,
 					now) && !job_ptr->preempt_time)
 			warn_interactive(job_ptr, (time_t)until, now);
+		if (j.contract.allocated) {
+			/* the end of the interval hold (sb/view.h), when it
+			 * comes after the slice */
+			struct sb_preempt_party pv = { .job = j,
+						       .index = SB_NONE };
+			int64_t held;
+
+			pv.preempted = budget_job_preempted_at(
+				job_ptr, &pv.preempted_at);
+			held = sb_preempt_hold_until(pol, &pv);
+			if (held != until && held > last && held <= now) {
+				debug("%s: %pJ was preempted at %lld: held "
+				      "until %lld, preemptable from now on",
+				      plugin_type, job_ptr,
+				      (long long)pv.preempted_at,
+				      (long long)held);
+				w->wake++;
+			}
+		}
 		if (IS_JOB_COMPLETING(job_ptr))
 			continue;
 		if (job_ptr->preempt_time) {
@@ -1235,6 +1261,7 @@ static bool tick(unsigned my_gen, time_t *last, struct tick_stats *stats)
 	const struct sb_budget_ops *o;
 	double held, write = 0, cpu, wcpu = 0;
 	char summary[256];
+	int64_t delay;
 	time_t now;
 	size_t i;
 
@@ -1245,8 +1272,11 @@ static bool tick(unsigned my_gen, time_t *last, struct tick_stats *stats)
 	}
 	tick_clock_now(&c0);
 	partner_refresh();
+	delay = sb_requeue_delay_of_authinfo(slurm_conf.authinfo);
 	slurm_mutex_lock(&state_lock);
+	requeue_delay = delay;
 	pol = cfg.preempt;
+	pol.requeue_delay = delay;
 	o = ops;
 	slurm_mutex_unlock(&state_lock);
 	now = time(NULL);

@@ -20,6 +20,7 @@ const char *const sb_config_keys[] = {
 	"PreemptNonResumable",
 	"RepairReason",
 	"InteractiveWarning",
+	"PreemptIntervalFactor",
 	NULL,
 };
 
@@ -105,6 +106,35 @@ bad:
 	snprintf(msg, msglen, "%s='%s' is not accepted: give whole seconds "
 		 "from %lld to %lld", key, sb_quote(value, q, sizeof(q)),
 		 (long long)lo, (long long)hi);
+	return SB_ESYNTAX;
+}
+
+/* PreemptIntervalFactor: a whole number in [1, SB_PREEMPT_INTERVAL_FACTOR_MAX]. */
+static int set_factor(const char *value, uint32_t *dst, char *msg,
+		      size_t msglen)
+{
+	char q[256];
+	uint32_t v = 0;
+	const char *p = value;
+
+	if (!p || !*p)
+		goto bad;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9' || v > SB_PREEMPT_INTERVAL_FACTOR_MAX)
+			goto bad;
+		v = v * 10 + (uint32_t)(*p - '0');
+	}
+	if (v < 1 || v > SB_PREEMPT_INTERVAL_FACTOR_MAX)
+		goto bad;
+	*dst = v;
+	return SB_OK;
+bad:
+	snprintf(msg, msglen, "PreemptIntervalFactor='%s' is not accepted: give "
+		 "a whole number from 1 to %d (a job preempted at P is not "
+		 "preempted again before P + factor x its minimum runtime; "
+		 "default %d)", sb_quote(value, q, sizeof(q)),
+		 SB_PREEMPT_INTERVAL_FACTOR_MAX,
+		 SB_PREEMPT_INTERVAL_FACTOR_DEFAULT);
 	return SB_ESYNTAX;
 }
 
@@ -215,10 +245,14 @@ int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
 	if (!strcasecmp(key, "InteractiveWarning"))
 		return set_warning(value, &cfg->preempt.interactive_warning,
 				   msg, msglen);
+	if (!strcasecmp(key, "PreemptIntervalFactor"))
+		return set_factor(value, &cfg->preempt.interval_factor, msg,
+				  msglen);
 	snprintf(msg, msglen, "unknown key '%s' (accepted: MaxMinRuntime, "
 		 "DefaultMinRuntime, CalcPeriod, LookbackWindow, BucketWidth, "
 		 "ChargeTRES, PreemptGraceTime, PreemptNonResumable, "
-		 "RepairReason, InteractiveWarning)", sb_quote(key, q, sizeof(q)));
+		 "RepairReason, InteractiveWarning, PreemptIntervalFactor)",
+		 sb_quote(key, q, sizeof(q)));
 	return SB_EUNKNOWNKEY;
 }
 
@@ -256,7 +290,7 @@ char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 	snprintf(buf, len, "MaxMinRuntime=%s DefaultMinRuntime=%s "
 		 "CalcPeriod=%lld LookbackWindow=%s BucketWidth=%s ChargeTRES=%s "
 		 "PreemptGraceTime=%lld PreemptNonResumable=%s RepairReason=%s "
-		 "InteractiveWarning=%s",
+		 "InteractiveWarning=%s PreemptIntervalFactor=%u",
 		 sb_duration_format(cfg->contract.max_min_runtime, m, sizeof(m)),
 		 cfg->contract.default_min_runtime < 0 ? "none" :
 		 sb_duration_format(cfg->contract.default_min_runtime, d,
@@ -271,7 +305,8 @@ char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 		 "none",
 		 cfg->preempt.interactive_warning > 0 ?
 		 sb_duration_format(cfg->preempt.interactive_warning, iw,
-				    sizeof(iw)) : "none");
+				    sizeof(iw)) : "none",
+		 cfg->preempt.interval_factor);
 	return buf;
 }
 

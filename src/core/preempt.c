@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sb/error.h"
 #include "sb/preempt.h"
@@ -14,6 +15,31 @@ void sb_preempt_policy_init(struct sb_preempt_policy *pol)
 	pol->nonresumable = SB_NONRESUMABLE_CANCEL;
 	snprintf(pol->repair_reason, sizeof(pol->repair_reason), "repair*");
 	pol->interactive_warning = 300;
+	pol->interval_factor = SB_PREEMPT_INTERVAL_FACTOR_DEFAULT;
+	pol->requeue_delay = SB_REQUEUE_DELAY_DEFAULT;
+}
+
+int64_t sb_requeue_delay_of_authinfo(const char *authinfo)
+{
+	static const char key[] = "cred_expire=";
+	const char *p = authinfo ? strstr(authinfo, key) : NULL;
+	int64_t v = 0;
+	bool neg = false;
+
+	if (!p)
+		return SB_REQUEUE_DELAY_DEFAULT;
+	/* atoi(3): white space, a sign, digits */
+	for (p += sizeof(key) - 1; *p == ' ' || (*p >= '\t' && *p <= '\r');
+	     p++)
+		;
+	if (*p == '+' || *p == '-')
+		neg = *p++ == '-';
+	for (; *p >= '0' && *p <= '9'; p++)
+		if ((v = v * 10 + (*p - '0')) > 1000000000)
+			v = 1000000000;
+	if (neg || v < 5)
+		return SB_REQUEUE_DELAY_DEFAULT;
+	return v + 1;
 }
 
 bool sb_preempt_static(const struct sb_contract *preemptor,
@@ -108,6 +134,12 @@ const char *sb_preempt_verdict_str(enum sb_preempt_verdict v)
 	case SB_PREEMPT_NOVIEW:
 		return "no budget standing is known (PriorityType is not "
 		       "priority/budget): allocated victims are kept";
+	case SB_PREEMPT_INTERVAL:
+		return "preempted less than PreemptIntervalFactor x its "
+		       "minimum runtime ago";
+	case SB_PREEMPT_COSTLY:
+		return "the gain in fairness does not pay for the preemption's "
+		       "cost (grace, requeue delay, lost work)";
 	}
 	return "unknown verdict";
 }

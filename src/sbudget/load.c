@@ -108,6 +108,9 @@ int sbu_load_cluster(struct sbu_ctx *c)
 	}
 	snprintf(c->cluster, sizeof(c->cluster), "%s",
 		 conf->cluster_name ? conf->cluster_name : "");
+	/* what preempt/budget's cost counts (sb/view.h, sb_preempt_cost()) */
+	c->cfg.preempt.requeue_delay =
+		sb_requeue_delay_of_authinfo(conf->authinfo);
 	slurm_free_ctl_conf(conf);
 	return 0;
 }
@@ -399,6 +402,15 @@ void sbu_job_party(const struct sbu_ctx *c, const slurm_job_info_t *j,
 		out->index = SB_NONE;
 	out->in_grace = j->preempt_time > 0 &&
 			(SBU_RUNNING(j) || SBU_SUSPENDED(j));
+	{	/* its last preemption, as preempt/budget reads it */
+		struct sbc_preempt_note note;
+
+		if (sbc_parse_system_comment(j->system_comment, &note) == 1 &&
+		    note.preempted) {
+			out->preempted = true;
+			out->preempted_at = note.at;
+		}
+	}
 }
 
 /* --------------------------------------------------- account filter */

@@ -56,7 +56,7 @@ static void usage(FILE *o)
 "    QuotaRaw AssocId Start End\n"
 "  show job: JobId JobName User Account State Reason Stopping Contract MinRuntime\n"
 "    Resumable Allocated GPUs StartTime RunTime ProtectedLeft ProtectedUntil\n"
-"    Priority PrioTier PrioLevel PrioInTeam PrioResumed BudgetStanding\n"
+"    HeldUntil Priority PrioTier PrioLevel PrioInTeam PrioResumed BudgetStanding\n"
 "    BudgetStatus BudgetLevelFS JobsAhead WaitsFor MayPreempt PreemptedBy\n"
 "    PreemptedAt PreemptReason Restarts\n"
 "  report: Account User Start End Delivered Quota Owed Demand Unallocated UsePct\n"

@@ -49,7 +49,8 @@ void sim_params_init(struct sim_params *p)
 	p->nodes = 128;
 	p->gpus_per_node = 8;
 	sb_config_init(&p->cfg);
-	p->requeue_delay = 121;	/* Slurm: cred_expire (120 s) + 1 */
+	p->requeue_delay = SB_REQUEUE_DELAY_DEFAULT;	/* Slurm: cred_expire
+						 * (120 s) + 1 */
 	p->restart = false;
 	p->backfill = SIM_BACKFILL_RESERVE;
 	p->reserve = 1;
@@ -170,11 +171,13 @@ void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 		.pt = { .job = { x->ct, t, sim__is_budget(s) ?
 				 sim__job_priority(s, job, false) : 0,
 				 j->gpus, 0 },
-			.index = j->assoc, .in_grace = false },
+			.index = j->assoc, .in_grace = false,
+			.preempted = x->preempted,
+			.preempted_at = x->preempted_at },
 		.job = job, .preemptible = preemptible,
 	};
-	s->rr[x->ridx].prot_until = sb_preempt_protected_until(
-		&s->rr[x->ridx].pt.job);
+	s->rr[x->ridx].prot_until = sb_preempt_hold_until(
+		&s->pol, &s->rr[x->ridx].pt);
 	s->running[s->nrunning++] = job;
 	if (s->gend)
 		set_gend(s, x, x->end_at);
@@ -237,7 +240,7 @@ static void stop(struct sim *s, uint32_t job, int64_t t)
 	const struct sim_job *j = &s->w->jobs[job];
 	bool natural = t >= x->end_at;
 	bool requeue = sim__is_budget(s) ?
-		sb_preempt_action(&s->p->cfg.preempt, &x->ct) ==
+		sb_preempt_action(&s->pol, &x->ct) ==
 		SB_ACTION_REQUEUE : j->resumable;
 
 	sim__charge_end(s, job, t);
@@ -279,6 +282,8 @@ void sim__preempt(struct sim *s, uint32_t job, int64_t now)
 	int64_t t = now + grace < x->end_at ? now + grace : x->end_at;
 
 	unrun(s, job);
+	x->preempted = true;
+	x->preempted_at = now;
 	x->st = J_STOPPING;
 	x->run++;	/* its END event is stale now */
 	if (t <= now)
@@ -748,6 +753,8 @@ int sim_run(const struct sim_workload *w, const struct sim_tree *t,
 	memset(r, 0, sizeof(*r));
 	if (msglen)
 		msg[0] = '\0';
+	s.pol = p->cfg.preempt;
+	s.pol.requeue_delay = p->requeue_delay;
 	if (setup(&s)) {
 		s.err = -1;	/* the message is written */
 		goto out;

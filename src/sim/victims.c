@@ -64,14 +64,14 @@ static size_t gather(struct sim *s, const struct sb_preempt_party *me,
 			 * allocated preemptor and a victim not in its grace
 			 * time (the sim's running jobs never are: a victim
 			 * leaves s->rr when preempted), sb_preempt_decide()
-			 * refuses with SB_PREEMPT_PROTECTED exactly when now
-			 * < sb_preempt_protected_until(victim), the value
+			 * refuses (SB_PREEMPT_PROTECTED or _INTERVAL) when
+			 * now < sb_preempt_hold_until(victim), the value
 			 * kept in prot_until.  Saves the call for most
 			 * running jobs (benchmark: doc/sim.md, "Speed"). */
 			if (me->job.contract.allocated && !rj->pt.in_grace &&
 			    now < rj->prot_until)
 				continue;
-			if (sb_preempt_decide(&s->p->cfg.preempt, &s->view, me,
+			if (sb_preempt_decide(&s->pol, &s->view, me,
 					      &rj->pt, now, NULL, 0) !=
 			    SB_PREEMPT_YES)
 				continue;

@@ -550,6 +550,40 @@ START_TEST(test_warn_once)
 }
 END_TEST
 
+/* Slurm's requeue delay from AuthInfo, read as Slurm 22.05/24.11 read
+ * cred_expire (xstrstr + atoi, below 5 is the default 120), plus 1. */
+struct authinfo_case {
+	const char *authinfo;
+	int64_t want;
+};
+
+static const struct authinfo_case authinfos[] = {
+	{ NULL, 121 },
+	{ "", 121 },
+	{ "socket=/run/munge/munge.socket.2", 121 },
+	{ "socket=/tmp/m.sock,cred_expire=5", 6 },
+	{ "cred_expire=600", 601 },
+	{ "cred_expire=600,socket=/x", 601 },
+	{ "cred_expire=4", 121 },		/* below 5: Slurm's default */
+	{ "cred_expire=-30", 121 },
+	{ "cred_expire=", 121 },
+	{ "cred_expire=abc", 121 },
+	{ "cred_expire= 30", 31 },		/* atoi skips white space */
+	{ "cred_expire=30s", 31 },		/* and stops at the first non-digit */
+	{ "cred_expire=99999999999999", 1000000001 },
+};
+
+START_TEST(test_requeue_delay)
+{
+	const struct authinfo_case *c = &authinfos[_i];
+	int64_t got = sb_requeue_delay_of_authinfo(c->authinfo);
+
+	ck_assert_msg(got == c->want, "'%s': got %lld, want %lld",
+		      c->authinfo ? c->authinfo : "(null)", (long long)got,
+		      (long long)c->want);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("preempt");
@@ -578,6 +612,8 @@ int main(void)
 	tcase_add_test(tc, test_key_suspended);
 	tcase_add_loop_test(tc, test_warn, 0, sizeof(warns) / sizeof(warns[0]));
 	tcase_add_test(tc, test_warn_once);
+	tcase_add_loop_test(tc, test_requeue_delay, 0,
+			    sizeof(authinfos) / sizeof(authinfos[0]));
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -70,6 +70,27 @@ struct scen {
 };
 
 static const struct scen scens[] = {
+	/* Hysteresis (sb/view.h): two equal budgets, one 4-GPU node, min
+	 * runtime 100, no grace, no requeue delay, CalcPeriod 1.  With
+	 * PreemptIntervalFactor=1 they take turns every 200 s (the reclaim
+	 * rule: each run ends when its budget is delta = 400 GPU-s above the
+	 * other); job 1 is preempted every 400 s (100, 500, 900, ...). */
+	{ "hysteresis: factor 1, turns every two min runtimes",
+	  "a 1\nb 1\n", "CalcPeriod=1\nPreemptGraceTime=0\nPreemptIntervalFactor=1\n",
+	  "0,1000,4,a,,100,yes,512\n5,1000,4,b,,100,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false,
+	  "1:0-100P 2:100-300P 1:300-500P 2:500-700P 1:700-900P 2:900-1100P "
+	  "1:1100-1300P 2:1300-1500P 1:1500-1700P 2:1700-1900 1:1900-2000",
+	  9, false, NULL },
+	/* Factor 5: a job preempted at P is held until P + 500, so the run
+	 * after each hold lasts 300 s: job 1 preempted at 100, 600, 1100,
+	 * 1700, job 2 at 300, 900, 1400 (gaps >= 500); 7 preemptions, not 9. */
+	{ "hysteresis: factor 5 holds a preempted job 5 min runtimes",
+	  "a 1\nb 1\n", "CalcPeriod=1\nPreemptGraceTime=0\nPreemptIntervalFactor=5\n",
+	  "0,1000,4,a,,100,yes,512\n5,1000,4,b,,100,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false,
+	  "1:0-100P 2:100-300P 1:300-600P 2:600-900P 1:900-1100P 2:1100-1400P "
+	  "1:1400-1700P 2:1700-1900 1:1900-2000", 7, false, NULL },
 	{ "no contention: every job starts at its submit",
 	  "a 1\n", "", "0,10,1,a,,5,yes,512\n3,10,2,a,,5,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:3-13", 0, false, NULL },
@@ -118,14 +139,16 @@ static const struct scen scens[] = {
 	/* The reclaim rule (sb_preempt_decide, at the siblings a and b):
 	 * b's job commits delta = 4 GPUs x 1000 s = 4000 GPU-s; a's usage at
 	 * a recalculation T (CalcPeriod 60) is 4 x T once its protection is
-	 * over.  S_b / (U_b + delta) >= S_a / U_a holds, with equal shares
-	 * and U_b = 0, only when 4000 <= 4 x T: at the first recalculation
-	 * from 1000 on, T = 1020 (960 gives 3840), not at 300 as with a
-	 * small delta (the case above).  Grace 30; job 1 resumes its last
-	 * 3000 - 1050 = 1950 s. */
+	 * over.  With the preemption's cost C (sb_preempt_cost(): 4 GPUs x
+	 * (grace 30 + requeue delay 0), resumable: C = 120),
+	 * S_b / (U_b + delta + C) >= S_a / U_a holds, with equal shares and
+	 * U_b = 0, only when 4120 <= 4 x T: at the first recalculation from
+	 * 1030 on, T = 1080 (1020 gives 4080; without the cost 1020 would
+	 * do), not at 300 as with a small delta (the case above).  Grace
+	 * 30; job 1 resumes its last 3000 - 1110 = 1890 s. */
 	{ "the reclaim rule holds a better budget back until it is fair",
 	  "a 1\nb 1\n", "", "0,3000,4,a,,300,yes,512\n10,1000,4,b,,1000,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1050P 2:1050-2050 1:2050-4000",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1110P 2:1110-2110 1:2110-4000",
 	  1, false, NULL },
 	/* The same budget: its own job's priority is not below the
 	 * preemptor's (same standing, same tier), so no preemption. */
