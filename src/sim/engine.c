@@ -235,11 +235,11 @@ static void stop(struct sim *s, uint32_t job, int64_t t)
 {
 	struct js *x = &s->js[job];
 	bool natural = t >= x->end_at;
-	/* budget: the core's action; baseline: requeue what resumes, cancel
-	 * the rest (the static-class setup it models) */
-	enum sb_preempt_action act = sim__is_budget(s) ?
-		sb_preempt_action(&s->p->cfg.preempt, &x->ct) :
-		x->ct.resumable ? SB_ACTION_REQUEUE : SB_ACTION_CANCEL;
+	/* the core's action under both policies: the same Slurm requeues a
+	 * victim whatever chose it (PreemptNonResumable=cancel gives the
+	 * baseline's former rule: resumable requeued, the rest cancelled) */
+	enum sb_preempt_action act =
+		sb_preempt_action(&s->p->cfg.preempt, &x->ct);
 	bool requeue = act == SB_ACTION_REQUEUE || act == SB_ACTION_RESTART;
 	/* a non-resumable job requeued starts over: its run is lost, its
 	 * demand stays until its whole duration has run */

@@ -191,6 +191,20 @@ static const struct scen scens[] = {
 	  "10,500,8,a,,300,yes,512\n20,100,4,a,,60,yes,512\n",
 	  SIM_POLICY_BASELINE, 2, 8, 0, false,
 	  "1:0-10P 2:0-20P 4:20-120 3:10-510 1:120-1110 2:510-1490", 2, false, NULL },
+	/* The same with b's jobs not resumable: the same Slurm requeues
+	 * them, and they restart (their first 10 and 20 s are lost). */
+	{ "baseline: a non-resumable victim restarts (PreemptNonResumable=requeue)",
+	  "a 3\nb 1\n", "",
+	  "0,1000,8,b,,600,no,512\n0,1000,8,b,,600,no,512\n"
+	  "10,500,8,a,,300,yes,512\n20,100,4,a,,60,yes,512\n",
+	  SIM_POLICY_BASELINE, 2, 8, 0, false,
+	  "1:0-10L 2:0-20L 4:20-120 3:10-510 1:120-1120 2:510-1510", 2, false, NULL },
+	{ "baseline: ... and is cancelled with PreemptNonResumable=cancel",
+	  "a 3\nb 1\n", "PreemptNonResumable=cancel\n",
+	  "0,1000,8,b,,600,no,512\n0,1000,8,b,,600,no,512\n"
+	  "10,500,8,a,,300,yes,512\n20,100,4,a,,60,yes,512\n",
+	  SIM_POLICY_BASELINE, 2, 8, 0, false,
+	  "1:0-10L 2:0-20L 4:20-120 3:10-510", 2, false, NULL },
 	{ "baseline: FIFO inside a class, HIGH before LOW",
 	  "a 1\n", "",
 	  "0,100,4,a,,0,yes,512\n1,100,4,a,,0,yes,LOW\n2,100,4,a,,0,yes,HIGH\n",
