@@ -801,14 +801,16 @@ extern int init(void)
 	if (!running_in_slurmctld())
 		return SLURM_SUCCESS;
 	if (!(slurm_conf.preempt_mode & PREEMPT_MODE_REQUEUE))
-		info("%s: PreemptMode is not REQUEUE: resumable victims are "
-		     "still requeued (the plugin decides per job)",
+		info("%s: PreemptMode is not REQUEUE: victims are still "
+		     "requeued when sb_preempt_action says so (the plugin "
+		     "decides per job)",
 		     plugin_type);
 	if (xstrcmp(slurm_conf.priority_type, PARTNER))
 		info("%s: PriorityType is %s, not %s: no budget standing is "
 		     "known, so allocated jobs still preempt unallocated ones "
 		     "at once but never allocated ones, and victims go "
-		     "unallocated first, then least work lost (doc/design.md, "
+		     "unallocated first, then resumable, then least work lost "
+		     "(doc/design.md, "
 		     "preempt/budget)", plugin_type,
 		     slurm_conf.priority_type ? slurm_conf.priority_type :
 		     "none", PARTNER);

@@ -138,7 +138,8 @@ START_TEST(test_static)
 }
 END_TEST
 
-/* Victim order: unallocated, then lowest standing, then least lost. */
+/* Victim order: unallocated, then resumable, then least work lost, then
+ * lowest standing. */
 struct order_case {
 	const char *what;
 	struct sb_preempt_job first, second;	/* first must go first */
