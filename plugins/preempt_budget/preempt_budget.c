@@ -347,8 +347,9 @@ static uint32_t victim_grace(job_record_t *job_ptr)
 		     act == SB_ACTION_CANCEL && !c.requeueable ?
 		     (job_ptr->batch_flag ? ": --no-requeue" :
 		      ": not a batch job") : "", grace,
-		     grace ? "" : act == SB_ACTION_REQUEUE ?
-		     " (unallocated: none)" : " (not resumable: none)");
+		     grace ? "" : act != SB_ACTION_REQUEUE ?
+		     " (not resumable: none)" : !c.allocated ?
+		     " (unallocated: none)" : "");
 	}
 	return grace;
 }
