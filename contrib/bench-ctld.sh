@@ -34,11 +34,11 @@ done
 
 export SB_BUILD_DIR=${SB_BUILD_DIR:-$repo/_build}
 export SB_CLUSTER_DIR=${SB_BENCH_DIR:-$SB_BUILD_DIR/bench}
-export SB_CTLD_PORT=36817 SB_DBD_PORT=36819 SB_DB_PORT=36306 SB_SLURMD_PORT=37001
+# shellcheck source=contrib/bench-lib.sh
+. "$repo/contrib/bench-lib.sh"
 cluster() { "$repo/contrib/cluster.sh" "$@"; }
 trap 'cluster down >/dev/null 2>&1 || true' EXIT
-base_extra="PartitionName=parked Nodes=ALL State=DOWN Default=NO
-MaxJobCount=300000
+base_extra="$bench_conf_base
 SlurmctldDebug=info"
 
 up_with() {	# up_with EXTRA_LINES
@@ -77,21 +77,8 @@ up_with ""
 printf 'MaxMinRuntime=8:00:00\n%s\n' "$budget_conf" > "$SB_CLUSTER_DIR/budget.conf"
 scontrol reconfigure
 # accounts bench0001.. under root, root associated with each
-{
-	echo "Cluster - 'sbcluster'"
-	echo "Parent - 'root'"
-	for ((i = 1; i <= accounts; i++)); do
-		printf "Account - 'bench%04d':Fairshare=%d\n" "$i" $((1 + i % 7))
-	done
-	for ((i = 1; i <= accounts; i++)); do
-		printf "Parent - 'bench%04d'\nUser - 'root':Fairshare=1\n" "$i"
-	done
-} > "$SB_CLUSTER_DIR/bench-tree.cfg"
-sacctmgr -i load file="$SB_CLUSTER_DIR/bench-tree.cfg" >/dev/null
-accts=$(for ((i = 1; i <= accounts; i++)); do printf 'bench%04d,' "$i"; done)
-accts=${accts%,}
-n=$(sacctmgr -nP show assoc user=root format=account | grep -c '^bench' || true)
-[ "$n" -eq "$accounts" ] || { echo "bench-ctld.sh: root has $n bench associations, wanted $accounts" >&2; exit 1; }
+bench_tree "$accounts" || exit 1
+accts=$(bench_accounts "$accounts")
 sleep 3
 
 echo "== baselines without jobs" >&2

@@ -53,10 +53,10 @@ for v in "$jobs" "$accounts" "$summaries"; do
 done
 
 export SB_CLUSTER_DIR=$build/bt SB_BUILD_DIR=$build/bt-stage
-export SB_CTLD_PORT=36817 SB_DBD_PORT=36819 SB_DB_PORT=36306 SB_SLURMD_PORT=37001
+# shellcheck source=contrib/bench-lib.sh
+. "$repo/contrib/bench-lib.sh"
 export SB_STOP_TIMEOUT=300 SB_UP_TIMEOUT=300	# saving 50k jobs takes a while
-export SB_SLURM_CONF_EXTRA="PartitionName=parked Nodes=ALL State=DOWN Default=NO
-MaxJobCount=300000
+export SB_SLURM_CONF_EXTRA="$bench_conf_base
 SlurmctldDebug=verbose"
 cluster() { "$repo/contrib/cluster.sh" "$@"; }
 say() { printf 'bench-tick: %s\n' "$*" >&2; }
@@ -98,20 +98,8 @@ do_setup() {
 	eval "$(cluster env)"
 	printf 'MaxMinRuntime=8:00:00\nCalcPeriod=5\nPreemptGraceTime=0\n' > "$SB_CLUSTER_DIR/budget.conf"
 	scontrol reconfigure
-	{
-		echo "Cluster - 'sbcluster'"
-		echo "Parent - 'root'"
-		for ((i = 1; i <= accounts; i++)); do
-			printf "Account - 'bench%04d':Fairshare=%d\n" "$i" $((1 + i % 7))
-		done
-		for ((i = 1; i <= accounts; i++)); do
-			printf "Parent - 'bench%04d'\nUser - 'root':Fairshare=1\n" "$i"
-		done
-	} > "$SB_CLUSTER_DIR/bench-tree.cfg"
-	sacctmgr -i load file="$SB_CLUSTER_DIR/bench-tree.cfg" >/dev/null
-	local n accts
-	n=$(sacctmgr -nP show assoc user=root format=account | grep -c '^bench' || true)
-	[ "$n" -eq "$accounts" ] || die "root has $n bench associations, wanted $accounts"
+	bench_tree "$accounts" || die "the bench account tree was not created"
+	local accts
 	# 32 running jobs (4 nodes x 8 GPUs, 1 GPU and 1 CPU each), each inside
 	# an 8 h minimum runtime, over 32 accounts: committed usage everywhere
 	say "filling the cluster with 32 running jobs"
@@ -121,9 +109,9 @@ do_setup() {
 			-o /dev/null -D /tmp --wrap 'sleep 100000' >/dev/null
 	done
 	wait_until 120 running_full || die "only $(count_jobs R) of 32 jobs run"
-	accts=$(for ((i = 1; i <= accounts; i++)); do printf 'bench%04d,' "$i"; done)
+	accts=$(bench_accounts "$accounts")
 	say "submitting $jobs pending jobs over $accounts accounts"
-	"$build/test/bench/bench-submit" "$jobs" parked "${accts%,}" >&2
+	"$build/test/bench/bench-submit" "$jobs" parked "$accts" >&2
 	say "setup done: $(count_jobs R) running, $(count_jobs PD) pending"
 }
 
