@@ -11,8 +11,16 @@
  *     priority (its budget's standing as of now, see sb/priority.h; the
  *     resumed bit is not compared: a requeued job never preempts a
  *     teammate of equal standing);
- *   - victims are taken unallocated first, then lowest current priority,
- *     then least work lost (TRES-seconds of the current run).
+ *   - victims are taken unallocated first, then resumable (they keep their
+ *     work), then least work lost (TRES-seconds of the current run), then
+ *     lowest current priority (sb_preempt_victim_key());
+ *   - a victim is requeued: a resumable one resumes its work, a
+ *     non-resumable batch job that allows requeue restarts from its
+ *     beginning (PreemptNonResumable=requeue, the default); only a job
+ *     that cannot be requeued (--no-requeue, salloc/srun) is cancelled
+ *     (sb_preempt_action());
+ *   - only an allocated resumable victim gets PreemptGraceTime to write
+ *     its checkpoint (sb_preempt_grace()).
  *
  * A preemption can never be undone within one min runtime: the preemptor is
  * allocated, so it is protected for its own min runtime once it starts, and
@@ -46,8 +54,11 @@
 
 /* What happens to a victim that is not resumable (PreemptNonResumable). */
 enum sb_nonresumable {
-	SB_NONRESUMABLE_CANCEL = 0,	/* cancelled (the default) */
-	SB_NONRESUMABLE_KEEP = 1,	/* never preempted; repair waits for it */
+	SB_NONRESUMABLE_REQUEUE = 0,	/* requeued, restarting from its
+					 * beginning, when the job can be
+					 * requeued; else cancelled (default) */
+	SB_NONRESUMABLE_CANCEL = 1,	/* cancelled (the default before) */
+	SB_NONRESUMABLE_KEEP = 2,	/* never preempted; repair waits for it */
 };
 
 /* The site's preemption settings (budget.conf, see sb/config.h). */
@@ -113,15 +124,23 @@ enum sb_preempt_verdict {
 				 * sb_preempt_cost()) */
 };
 
-/* What to do with a victim (PREEMPT_DATA_MODE in the plugin). */
+/* What to do with a victim (PREEMPT_DATA_MODE in the plugin: REQUEUE and
+ * RESTART are both Slurm's requeue; the difference is what the job does
+ * with it). */
 enum sb_preempt_action {
-	SB_ACTION_REQUEUE = 0,	/* resumable: back to the queue, same job id */
-	SB_ACTION_CANCEL = 1,	/* not resumable: cancelled */
+	SB_ACTION_REQUEUE = 0,	/* resumable: back to the queue, same job id,
+				 * resumes its work */
+	SB_ACTION_CANCEL = 1,	/* cannot be requeued (or the site cancels
+				 * non-resumable jobs): cancelled, its run
+				 * is lost */
 	SB_ACTION_NONE = 2,	/* not resumable and kept: never preempted */
+	SB_ACTION_RESTART = 3,	/* not resumable, requeueable: back to the
+				 * queue, same job id, starts over (its run
+				 * is lost, its demand stays) */
 };
 
 /* sb_preempt_policy_init - defaults: PreemptGraceTime=30,
- * PreemptNonResumable=cancel, RepairReason="repair*",
+ * PreemptNonResumable=requeue, RepairReason="repair*",
  * InteractiveWarning=5:00 (300 s),
  * PreemptIntervalFactor=SB_PREEMPT_INTERVAL_FACTOR_DEFAULT, requeue delay
  * SB_REQUEUE_DELAY_DEFAULT. */
@@ -194,20 +213,52 @@ enum sb_preempt_verdict sb_preempt_check(const struct sb_preempt_policy *pol,
 const char *sb_preempt_verdict_str(enum sb_preempt_verdict v);
 
 /*
- * sb_preempt_action - requeue if resumable, otherwise cancel or keep as
- * @pol says.
+ * sb_preempt_action - what happens to victim @c (@pol NULL: the defaults):
+ *   resumable and requeueable             SB_ACTION_REQUEUE;
+ *   otherwise, by PreemptNonResumable:
+ *     requeue (default)  requeueable      SB_ACTION_RESTART,
+ *                        not requeueable  SB_ACTION_CANCEL (--no-requeue,
+ *                                         salloc/srun: Slurm cannot);
+ *     cancel                              SB_ACTION_CANCEL;
+ *     keep                                SB_ACTION_NONE.
+ * A restarted job loses its run but not its place in the demand: it runs
+ * again, so the work it was submitted for is done (issue 11).
  */
 enum sb_preempt_action sb_preempt_action(const struct sb_preempt_policy *pol,
 					 const struct sb_contract *c);
 
 /*
- * sb_preempt_victim_key - a 32-bit key, *lower* = preempted first:
+ * sb_preempt_grace - seconds victim @c runs on after its SIGTERM before it
+ * is requeued: PreemptGraceTime for an allocated victim whose action is
+ * SB_ACTION_REQUEUE (a resumable job writes its checkpoint), 0 for every
+ * other: a non-resumable victim loses its run whatever it does in the
+ * grace time (and one that exits on the SIGTERM would end instead of
+ * being requeued), and an unallocated victim is preemptable at any
+ * moment by its contract, so the allocated preemptor does not wait for
+ * free work (a resumable unallocated job checkpoints periodically).
+ * @pol NULL: the defaults.
+ */
+int64_t sb_preempt_grace(const struct sb_preempt_policy *pol,
+			 const struct sb_contract *c);
+
+/*
+ * sb_preempt_action_str - what happens to a victim of @action, for logs
+ * and `sbudget show job` (static storage), e.g. "requeued, restarts from
+ * its beginning (not resumable)".
+ */
+const char *sb_preempt_action_str(enum sb_preempt_action action);
+
+/*
+ * sb_preempt_victim_key - a 32-bit key, *lower* = preempted first, so that
+ * a preemption loses as little work as it can:
  *   bit 31     allocated (unallocated victims go first);
- *   bits 10-30 the victim's current priority level (sb/priority.h), lowest
- *              standing first;
- *   bits 0-9   work lost, floor(8 * log2(1 + TRES-seconds of the current
+ *   bit 30     loses its run: not (resumable and requeueable), so resumable
+ *              victims go before those that restart or are cancelled;
+ *   bits 20-29 work lost, floor(8 * log2(1 + TRES-seconds of the current
  *              run, sb_run_seconds())) capped at 1023: least work lost
- *              first.
+ *              first (steps of 2^(1/8), about 9%);
+ *   bits 0-19  the victim's current priority level (sb/priority.h), lowest
+ *              standing first among victims that lose about as much.
  * Slurm sorts candidates by this key ascending (PREEMPT_DATA_PRIO).
  */
 uint32_t sb_preempt_victim_key(const struct sb_preempt_job *victim,
@@ -256,7 +307,7 @@ bool sb_repair_reason_matches(const struct sb_preempt_policy *pol,
 /*
  * sb_repair_release_at - when a job on a node drained for repair is
  * released: at sb_preempt_protected_until(); INT64_MAX (never) when the
- * job is not resumable and @pol keeps such jobs.
+ * job is not resumable and @pol keeps such jobs (SB_ACTION_NONE).
  */
 int64_t sb_repair_release_at(const struct sb_preempt_policy *pol,
 			     const struct sb_preempt_job *job);

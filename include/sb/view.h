@@ -33,9 +33,9 @@
  * manager can do with it.
  * @tag:        the AdminComment, may be NULL;
  * @requeue_ok: the job can be requeued (in Slurm: a batch job whose
- *              requeue flag is set); when false the job is not resumable
- *              whatever its tag says, since a requeue would fail and the
- *              job be killed instead.
+ *              requeue flag is set), copied to out->requeueable; when
+ *              false the job is not resumable whatever its tag says,
+ *              since a requeue would fail and the job be killed instead.
  * A job without a valid tag (started before the plugins were loaded, or
  * submitted around job_submit/budget) is *unallocated*: min runtime 0,
  * charged to nobody, preemptable at once, never a preemptor.  Nothing that

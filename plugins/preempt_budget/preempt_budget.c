@@ -13,10 +13,14 @@
  *     the victim's *current* one, and, between two budgets, only if the
  *     reclaim rule holds where their paths diverge;
  *   - preempt_p_get_data: the victim order (PRIO: sb_preempt_victim_key:
- *     unallocated first, lowest standing, least work lost), what happens to
- *     a victim (MODE: REQUEUE if resumable, else CANCEL, or never with
- *     PreemptNonResumable=keep), and PreemptGraceTime (SIGTERM first, so a
- *     resumable job can checkpoint).  Slurm's select plugin takes victims
+ *     unallocated first, then resumable, then least work lost, then lowest
+ *     standing), what happens to a victim (MODE, sb_preempt_action():
+ *     REQUEUE if resumable, REQUEUE too for a non-resumable batch job that
+ *     allows requeue (it restarts from its beginning), CANCEL for
+ *     --no-requeue and interactive jobs, never with
+ *     PreemptNonResumable=keep), and the grace time (sb_preempt_grace():
+ *     PreemptGraceTime of SIGTERM for an allocated resumable victim, so it
+ *     can checkpoint; none for the others).  Slurm's select plugin takes victims
  *     in that order only until the preemptor fits, and preempts nothing if
  *     it cannot fit.
  *
@@ -31,16 +35,17 @@
  *   - allocated jobs still preempt unallocated ones at once, as always;
  *   - an allocated job never preempts another allocated job
  *     (sb_preempt_decide() without a view: SB_PREEMPT_NOVIEW);
- *   - victims are ordered unallocated first, then least work lost (the
- *     victim key without a standing level: the priority is another
- *     plugin's and means nothing here);
+ *   - victims are ordered unallocated first, then resumable, then least
+ *     work lost (the victim key without a standing level: the priority is
+ *     another plugin's and means nothing here);
  *   - repair, grace ends and scheduler wake-ups work as usual.
  *
  * A thread (every second) does what Slurm does not:
  *   - refreshes priority/budget's committed usage from the running jobs;
  *   - automated repair: a job on a node drained with a reason matching
- *     RepairReason is released once it has run its min runtime (requeued if
- *     resumable), so the node reaches DRAINED without anyone asking;
+ *     RepairReason is released once it has run its min runtime (requeued
+ *     or cancelled as a victim would be), so the node reaches DRAINED
+ *     without anyone asking;
  *   - it wakes the schedulers when a protected slice ends or a requeued
  *     job's begin time passes (they skip cycles in which nothing changed);
  *   - it warns the user of an interactive job (salloc, srun outside a
@@ -337,15 +342,18 @@ static void set_reason(job_record_t *job_ptr, char *text)
 static uint32_t victim_grace(job_record_t *job_ptr)
 {
 	uint32_t grace, by, by_prio;
+	enum sb_preempt_action act;
 	struct sb_contract c;
 	time_t now = time(NULL);
 
 	(void)budget_job_contract(job_ptr, &c);
 	slurm_mutex_lock(&state_lock);
-	grace = (uint32_t)cfg.preempt.grace_time;
+	/* only an allocated resumable victim has a checkpoint to write */
+	grace = (uint32_t)sb_preempt_grace(&cfg.preempt, &c);
+	act = sb_preempt_action(&cfg.preempt, &c);
 	by = last_preemptor_id;
 	by_prio = last_preemptor_prio;
-	if (grace && c.resumable)
+	if (grace && act == SB_ACTION_REQUEUE)
 		grace_track(job_ptr->job_id);
 	slurm_mutex_unlock(&state_lock);
 	if (!job_ptr->preempt_time && by && by != job_ptr->job_id) {
@@ -354,18 +362,24 @@ static uint32_t victim_grace(job_record_t *job_ptr)
 			"victim_priority=%u", by, (long)now, by_prio,
 			job_ptr->priority));
 		info("%s: preempting %pJ (%s, priority %u) for JobId=%u "
-		     "(priority %u): %s, grace time %u s", plugin_type,
+		     "(priority %u): %s%s, grace time %u s%s", plugin_type,
 		     job_ptr, c.allocated ? "allocated, past its min runtime" :
 		     "unallocated", job_ptr->priority, by, by_prio,
-		     c.resumable ? "requeue" :
-		     "cancel (not resumable)", grace);
+		     sb_preempt_action_str(act),
+		     act == SB_ACTION_CANCEL && !c.requeueable ?
+		     (job_ptr->batch_flag ? ": --no-requeue" :
+		      ": not a batch job") : "", grace,
+		     grace ? "" : act != SB_ACTION_REQUEUE ?
+		     " (not resumable: none)" : !c.allocated ?
+		     " (unallocated: none)" : "");
 	}
 	return grace;
 }
 
 /* The victim order key (sb_preempt_victim_key()).  Without priority/budget
  * the job's priority is another plugin's: the key leaves the standing level
- * out (0), so victims go unallocated first, then least work lost. */
+ * out (0), so victims go unallocated first, then resumable, then least work
+ * lost. */
 static uint32_t victim_key(job_record_t *job_ptr)
 {
 	const struct sb_budget_ops *o;
@@ -397,12 +411,14 @@ extern int preempt_p_get_data(job_record_t *job_ptr,
 		(void)budget_job_contract(job_ptr, &c);
 		slurm_mutex_lock(&state_lock);
 		switch (sb_preempt_action(&cfg.preempt, &c)) {
-		case SB_ACTION_REQUEUE:
+		case SB_ACTION_REQUEUE:	/* resumes its work */
+		case SB_ACTION_RESTART:	/* starts over: same to Slurm */
 			*(uint16_t *)data = PREEMPT_MODE_REQUEUE;
 			break;
 		case SB_ACTION_CANCEL:
 			*(uint16_t *)data = PREEMPT_MODE_CANCEL;
 			break;
+		case SB_ACTION_NONE:
 		default:
 			*(uint16_t *)data = PREEMPT_MODE_OFF;
 		}
@@ -1115,21 +1131,23 @@ static void tick_read(const struct sb_budget_ops *o,
  * Job and node write locks held. */
 static void release_for_repair(job_record_t *job_ptr, const char *node,
 			       const char *reason, const struct sb_contract *c,
-			       uint32_t grace, time_t now)
+			       const struct sb_preempt_policy *pol, time_t now)
 {
+	uint32_t grace = (uint32_t)sb_preempt_grace(pol, c);
+
 	set_reason(job_ptr, xstrdup_printf(
 		"budget:released_for_repair=%s,at=%ld", node, (long)now));
 	info("%s: releasing %pJ from %s, drained for repair ('%s'): it ran "
 	     "its min runtime (%lld s); %s%s", plugin_type, job_ptr, node,
 	     reason, (long long)c->min_runtime,
-	     c->resumable ? "requeue" : "cancel (not resumable)",
+	     sb_preempt_action_str(sb_preempt_action(pol, c)),
 	     grace ? " after the grace time" : "");
 	job_ptr->preempt_time = now;
 	job_ptr->end_time = MIN(job_ptr->end_time, now + (time_t)grace);
 	if (grace) {
 		job_signal(job_ptr, SIGCONT, 0, 0, 0);
 		job_signal(job_ptr, SIGTERM, 0, 0, 0);
-		if (c->resumable) {
+		if (sb_preempt_action(pol, c) == SB_ACTION_REQUEUE) {
 			slurm_mutex_lock(&state_lock);
 			grace_track(job_ptr->job_id);
 			slurm_mutex_unlock(&state_lock);
@@ -1172,7 +1190,7 @@ static void tick_act(const struct tick_action *a,
 		if (now < sb_repair_release_at(pol, &j))
 			return;
 		release_for_repair(job_ptr, node_ptr->name, node_ptr->reason,
-				   &j.contract, (uint32_t)pol->grace_time, now);
+				   &j.contract, pol, now);
 		return;
 	case ACT_GRACE_END:
 		if (IS_JOB_RUNNING(job_ptr) && !IS_JOB_COMPLETING(job_ptr) &&
@@ -1369,14 +1387,16 @@ extern int init(void)
 	if (!running_in_slurmctld())
 		return SLURM_SUCCESS;
 	if (!(slurm_conf.preempt_mode & PREEMPT_MODE_REQUEUE))
-		info("%s: PreemptMode is not REQUEUE: resumable victims are "
-		     "still requeued (the plugin decides per job)",
+		info("%s: PreemptMode is not REQUEUE: victims are still "
+		     "requeued when sb_preempt_action says so (the plugin "
+		     "decides per job)",
 		     plugin_type);
 	if (xstrcmp(slurm_conf.priority_type, PARTNER))
 		info("%s: PriorityType is %s, not %s: no budget standing is "
 		     "known, so allocated jobs still preempt unallocated ones "
 		     "at once but never allocated ones, and victims go "
-		     "unallocated first, then least work lost (doc/design.md, "
+		     "unallocated first, then resumable, then least work lost "
+		     "(doc/design.md, "
 		     "preempt/budget)", plugin_type,
 		     slurm_conf.priority_type ? slurm_conf.priority_type :
 		     "none", PARTNER);

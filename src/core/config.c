@@ -35,25 +35,46 @@ void sb_config_init(struct sb_config *cfg)
 	sb_preempt_policy_init(&cfg->preempt);
 }
 
-/* PreemptNonResumable: cancel | keep. */
+/* PreemptNonResumable: requeue | cancel | keep. */
 static int set_nonresumable(const char *value, enum sb_nonresumable *dst,
 			    char *msg, size_t msglen)
 {
+	static const struct {
+		const char *word;
+		enum sb_nonresumable v;
+	} words[] = {
+		{ "requeue", SB_NONRESUMABLE_REQUEUE },
+		{ "cancel", SB_NONRESUMABLE_CANCEL },
+		{ "keep", SB_NONRESUMABLE_KEEP },
+	};
 	char q[256];
+	size_t i;
 
-	if (value && !strcasecmp(value, "cancel")) {
-		*dst = SB_NONRESUMABLE_CANCEL;
-		return SB_OK;
-	}
-	if (value && !strcasecmp(value, "keep")) {
-		*dst = SB_NONRESUMABLE_KEEP;
-		return SB_OK;
-	}
+	for (i = 0; value && i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcasecmp(value, words[i].word)) {
+			*dst = words[i].v;
+			return SB_OK;
+		}
 	snprintf(msg, msglen, "PreemptNonResumable='%s' is not accepted: give "
-		 "cancel (the default: a victim that is not resumable is "
-		 "cancelled) or keep (it is never preempted)",
-		 sb_quote(value, q, sizeof(q)));
+		 "requeue (the default: a victim that is not resumable is "
+		 "requeued and restarts from its beginning, or cancelled if "
+		 "it cannot be requeued), cancel (it is cancelled) or keep "
+		 "(it is never preempted)", sb_quote(value, q, sizeof(q)));
 	return SB_ESYNTAX;
+}
+
+/* The word of PreemptNonResumable=@v, as set_nonresumable() reads it. */
+static const char *nonresumable_word(enum sb_nonresumable v)
+{
+	switch (v) {
+	case SB_NONRESUMABLE_CANCEL:
+		return "cancel";
+	case SB_NONRESUMABLE_KEEP:
+		return "keep";
+	case SB_NONRESUMABLE_REQUEUE:
+		break;
+	}
+	return "requeue";
 }
 
 /* RepairReason: a printable glob, or "none"/"" for off. */
@@ -299,8 +320,7 @@ char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 		 sb_duration_format(cfg->lookback_window, w, sizeof(w)),
 		 sb_duration_format(cfg->bucket_width, b, sizeof(b)),
 		 cfg->charge_tres, (long long)cfg->preempt.grace_time,
-		 cfg->preempt.nonresumable == SB_NONRESUMABLE_KEEP ? "keep" :
-		 "cancel",
+		 nonresumable_word(cfg->preempt.nonresumable),
 		 cfg->preempt.repair_reason[0] ? cfg->preempt.repair_reason :
 		 "none",
 		 cfg->preempt.interactive_warning > 0 ?

@@ -12,7 +12,7 @@
 void sb_preempt_policy_init(struct sb_preempt_policy *pol)
 {
 	pol->grace_time = 30;
-	pol->nonresumable = SB_NONRESUMABLE_CANCEL;
+	pol->nonresumable = SB_NONRESUMABLE_REQUEUE;
 	snprintf(pol->repair_reason, sizeof(pol->repair_reason), "repair*");
 	pol->interactive_warning = 300;
 	pol->interval_factor = SB_PREEMPT_INTERVAL_FACTOR_DEFAULT;
@@ -88,11 +88,47 @@ int64_t sb_run_seconds(const struct sb_preempt_job *job, int64_t now)
 enum sb_preempt_action sb_preempt_action(const struct sb_preempt_policy *pol,
 					 const struct sb_contract *c)
 {
-	if (c->resumable)
+	enum sb_nonresumable nr = pol ? pol->nonresumable :
+				  SB_NONRESUMABLE_REQUEUE;
+
+	if (c->resumable && c->requeueable)
 		return SB_ACTION_REQUEUE;
-	if (pol && pol->nonresumable == SB_NONRESUMABLE_KEEP)
+	if (nr == SB_NONRESUMABLE_KEEP)
 		return SB_ACTION_NONE;
+	if (nr == SB_NONRESUMABLE_REQUEUE && c->requeueable)
+		return SB_ACTION_RESTART;
 	return SB_ACTION_CANCEL;
+}
+
+int64_t sb_preempt_grace(const struct sb_preempt_policy *pol,
+			 const struct sb_contract *c)
+{
+	struct sb_preempt_policy def;
+
+	if (!pol) {
+		sb_preempt_policy_init(&def);
+		pol = &def;
+	}
+	if (!c->allocated || sb_preempt_action(pol, c) != SB_ACTION_REQUEUE)
+		return 0;
+	return pol->grace_time > 0 ? pol->grace_time : 0;
+}
+
+const char *sb_preempt_action_str(enum sb_preempt_action action)
+{
+	switch (action) {
+	case SB_ACTION_REQUEUE:
+		return "requeued, resumes its work (resumable)";
+	case SB_ACTION_RESTART:
+		return "requeued, restarts from its beginning (not resumable)";
+	case SB_ACTION_CANCEL:
+		return "cancelled (cannot be requeued, or "
+		       "PreemptNonResumable=cancel)";
+	case SB_ACTION_NONE:
+		return "never preempted (not resumable, "
+		       "PreemptNonResumable=keep)";
+	}
+	return "unknown action";
 }
 
 enum sb_preempt_verdict sb_preempt_check(const struct sb_preempt_policy *pol,
@@ -161,11 +197,14 @@ uint32_t sb_preempt_victim_key(const struct sb_preempt_job *victim,
 	struct sb_priority_parts parts;
 	uint32_t level = 0;
 	double ran = (double)sb_run_seconds(victim, now);
+	bool keeps = victim->contract.resumable && victim->contract.requeueable;
 
+	/* level < 2^20 (SB_PRIO_LEVEL_BITS): fits bits 0-19 */
 	if (sb_priority_decode(victim->priority, &parts) == SB_OK)
-		level = parts.level;
+		level = parts.level & SB_PRIO_LEVEL_MAX;
 	return (victim->contract.allocated ? UINT32_C(1) << 31 : 0) |
-	       level << 10 | lost_bits(ran * (double)victim->tres);
+	       (keeps ? 0 : UINT32_C(1) << 30) |
+	       lost_bits(ran * (double)victim->tres) << 20 | level;
 }
 
 int sb_preempt_victim_cmp(const struct sb_preempt_job *a,

@@ -22,6 +22,7 @@ int sb_contract_of_job(const char *tag, bool requeue_ok,
 		out->resumable = false;
 		rc = SB_EMISSING;
 	}
+	out->requeueable = requeue_ok;
 	if (!requeue_ok)
 		out->resumable = false;
 	return rc;

@@ -547,8 +547,9 @@ int sbu_cmd_show_job(struct sbu_ctx *c)
 		sbu_fmt_time(j->preempt_time, when, sizeof(when));
 		sbu_job_contract(j, &ct);
 		snprintf(buf, sizeof(buf), "being preempted since %s: SIGTERM "
-			 "sent, %s after the grace time", when,
-			 ct.resumable ? "requeued" : "stopped");
+			 "sent; %s after the grace time", when,
+			 sb_preempt_action_str(sb_preempt_action(
+				 &c->cfg.preempt, &ct)));
 		sbc_table_text(&t, "Stopping", buf);
 	}
 	sbc_table_text(&t, "State", sbs_job_state(j->job_state));

@@ -66,16 +66,16 @@ void sim_result_free(struct sim_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int sim_job_contract(int64_t min_runtime, bool resumable, bool has_contract,
-		     struct sb_contract *out)
+int sim_job_contract(int64_t min_runtime, bool resumable, bool requeue_ok,
+		     bool has_contract, struct sb_contract *out)
 {
-	struct sb_contract c = { min_runtime, resumable, min_runtime > 0 };
+	struct sb_contract c = { min_runtime, resumable, min_runtime > 0, true };
 	char tag[128];
 
 	if (!has_contract || min_runtime < 0)
-		return sb_contract_of_job(NULL, true, out);
+		return sb_contract_of_job(NULL, requeue_ok, out);
 	sb_contract_format(&c, tag, sizeof(tag));
-	return sb_contract_of_job(tag, true, out);
+	return sb_contract_of_job(tag, requeue_ok, out);
 }
 
 const char *sim_fate_name(enum sim_fate f)
@@ -237,16 +237,22 @@ static void add_seg(struct sim *s, uint32_t job, int64_t end, bool preempted,
 static void stop(struct sim *s, uint32_t job, int64_t t)
 {
 	struct js *x = &s->js[job];
-	const struct sim_job *j = &s->w->jobs[job];
 	bool natural = t >= x->end_at;
-	bool requeue = sim__is_budget(s) ?
-		sb_preempt_action(&s->pol, &x->ct) ==
-		SB_ACTION_REQUEUE : j->resumable;
+	/* the core's action under both policies: the same Slurm requeues a
+	 * victim whatever chose it (PreemptNonResumable=cancel gives the
+	 * baseline's former rule: resumable requeued, the rest cancelled) */
+	enum sb_preempt_action act =
+		sb_preempt_action(&s->pol, &x->ct);
+	bool requeue = act == SB_ACTION_REQUEUE || act == SB_ACTION_RESTART;
+	/* a non-resumable job requeued starts over: its run is lost, its
+	 * demand stays until its whole duration has run */
+	bool restart = act == SB_ACTION_RESTART ||
+		       (act == SB_ACTION_REQUEUE && s->p->restart);
 
 	sim__charge_end(s, job, t);
-	add_seg(s, job, t, !natural, !natural && (s->p->restart || !requeue),
+	add_seg(s, job, t, !natural, !natural && (restart || !requeue),
 		natural ? SIM_FATE_DONE : !requeue ? SIM_FATE_CANCELLED :
-		s->p->restart ? SIM_FATE_RESTARTED : SIM_FATE_REQUEUED);
+		restart ? SIM_FATE_RESTARTED : SIM_FATE_REQUEUED);
 	s->r->jobs[job].end = t;
 	if (natural) {
 		x->st = J_DONE;
@@ -255,7 +261,7 @@ static void stop(struct sim *s, uint32_t job, int64_t t)
 	}
 	s->r->preemptions++;
 	s->r->jobs[job].preemptions++;
-	if (!s->p->restart)
+	if (!restart)
 		x->remaining -= t - x->start;
 	if (requeue) {
 		x->resumed = true;
@@ -278,7 +284,7 @@ static void stop(struct sim *s, uint32_t job, int64_t t)
 void sim__preempt(struct sim *s, uint32_t job, int64_t now)
 {
 	struct js *x = &s->js[job];
-	int64_t grace = sim__is_budget(s) ? s->p->cfg.preempt.grace_time : 0;
+	int64_t grace = sim__grace(s, job);
 	int64_t t = now + grace < x->end_at ? now + grace : x->end_at;
 
 	unrun(s, job);
@@ -542,8 +548,8 @@ static int setup(struct sim *s)
 		s->r->jobs[i].end = SIM_NEVER;
 		s->r->jobs[i].pending_since = SIM_NEVER;
 		s->js[i].remaining = j->duration;
-		sim_job_contract(j->min_runtime, j->resumable, true,
-				 &s->js[i].ct);
+		sim_job_contract(j->min_runtime, j->resumable, !j->no_requeue,
+				 true, &s->js[i].ct);
 	}
 	for (i = 0; i < 3; i++)
 		s->grank[i] = (uint32_t)i;	/* baseline: HIGH, NORMAL, LOW */

@@ -200,6 +200,15 @@ static inline bool sim__is_budget(const struct sim *s)
 	return s->p->policy == SIM_POLICY_BUDGET;
 }
 
+/* Seconds preempted @job runs on before it stops: sb_preempt_grace() under
+ * the budget policy (allocated resumable victims only), none under the
+ * baseline. */
+static inline int64_t sim__grace(const struct sim *s, uint32_t job)
+{
+	return s->p->policy == SIM_POLICY_BUDGET ?
+	       sb_preempt_grace(&s->p->cfg.preempt, &s->js[job].ct) : 0;
+}
+
 /* Whether @job runs allocated: its contract as the core reads it. */
 static inline bool sim__allocated(const struct sim *s, uint32_t job)
 {

@@ -80,6 +80,12 @@ static const struct conf_case conf_cases[] = {
 	  0, 0 },
 	{ "value-case", "PreemptNonResumable=KEEP\nRepairReason=Repair*\n", 1,
 	  "PreemptNonResumable=keep|RepairReason=Repair*", SAME, 0, 0 },
+	{ "nonresumable-requeue", "PreemptNonResumable=Requeue\n", 1,
+	  "PreemptNonResumable=requeue", SAME, 0, 0 },
+	{ "nonresumable-cancel", "PreemptNonResumable=cancel\n", 1,
+	  "PreemptNonResumable=cancel", SAME, 0, 0 },
+	{ "nonresumable-default", "CalcPeriod=30\n", 1,
+	  "PreemptNonResumable=requeue", SAME, 0, 0 },
 	{ "every-key",
 	  "MaxMinRuntime=4:00:00\nDefaultMinRuntime=15\nCalcPeriod=10\n"
 	  "LookbackWindow=2-0\nBucketWidth=0:30:00\nChargeTRES=gres/gpu:h100\n"
@@ -177,6 +183,9 @@ static const struct conf_case conf_cases[] = {
 	  D "1: PreemptIntervalFactor='-2' is not accepted", SAME, 0, 0 },
 	{ "interval-huge", "PreemptIntervalFactor=99999999999999999999\n", 0,
 	  D "1: PreemptIntervalFactor='99999999999999999999' is not accepted",
+	  SAME, 0, 0 },
+	{ "nonresumable-restart", "PreemptNonResumable=restart\n", 0,
+	  D "1: PreemptNonResumable='restart' is not accepted: give requeue",
 	  SAME, 0, 0 },
 	{ "long-value", "RepairReason=@\n", 0, D "1: RepairReason='xxxxxxxx",
 	  SAME, 5000, 'x' },

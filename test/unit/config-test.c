@@ -19,7 +19,7 @@ START_TEST(test_defaults)
 	ck_assert_str_eq(sb_config_describe(&cfg, buf, sizeof(buf)),
 			 "MaxMinRuntime=8:00:00 DefaultMinRuntime=none CalcPeriod=60 "
 			 "LookbackWindow=7-00:00:00 BucketWidth=1:00:00 ChargeTRES=gres/gpu "
-			 "PreemptGraceTime=30 PreemptNonResumable=cancel "
+			 "PreemptGraceTime=30 PreemptNonResumable=requeue "
 			 "RepairReason=repair* InteractiveWarning=0:05:00 "
 			 "PreemptIntervalFactor=2");
 	ck_assert_int_eq(sb_config_check(&cfg, buf, sizeof(buf)), SB_OK);

@@ -117,7 +117,7 @@ START_TEST(test_release)
 	const struct rel_case *c = &cases[_i];
 	struct sb_limit_holder h[6];
 	struct sb_preempt_policy pol;
-	struct sb_preempt_job blocked = { { 600, true, c->blocked_allocated },
+	struct sb_preempt_job blocked = { { 600, true, c->blocked_allocated, true },
 					  0, P(c->blocked_allocated, 5), 8, 0 };
 	size_t n = 0, chosen[6], nchosen = 99, i, want_n = 0;
 	char why[256];
@@ -133,6 +133,7 @@ START_TEST(test_release)
 		memset(&h[n], 0, sizeof(h[n]));
 		h[n].party.job.contract.allocated = x->allocated;
 		h[n].party.job.contract.resumable = x->resumable;
+		h[n].party.job.contract.requeueable = true;
 		h[n].party.job.contract.min_runtime = x->allocated ? 60 : 0;
 		h[n].party.job.start = x->start;
 		h[n].party.job.priority = P(x->allocated, 3);
@@ -161,7 +162,7 @@ END_TEST
 START_TEST(test_einval)
 {
 	struct sb_preempt_policy pol;
-	struct sb_preempt_job blocked = { { 60, true, true }, 0, P(true, 5), 8, 0 };
+	struct sb_preempt_job blocked = { { 60, true, true, true }, 0, P(true, 5), 8, 0 };
 	struct sb_limit l = { 8, 8, 8 };
 	struct sb_limit_holder h = { .party = { .index = SB_NONE } };
 	size_t chosen[1], n;

@@ -84,8 +84,8 @@ END_TEST
 
 /* ------------------------------------------------------ sb_committed_rest */
 
-#define ALLOC(mr, res) { (mr), (res), true }
-#define UNALLOC(res) { 0, (res), false }
+#define ALLOC(mr, res) { (mr), (res), true, true }
+#define UNALLOC(res) { 0, (res), false, true }
 
 struct rest_case {
 	const char *what;
