@@ -226,6 +226,8 @@ int64_t sb_preempt_hold_until(const struct sb_preempt_policy *pol,
 		held = INT64_MAX;
 	else
 		held = victim->preempted_at + iv;
+	if (!victim->job.contract.resumable)	/* rule 3: restarted once */
+		return INT64_MAX;
 	return held > until ? held : until;
 }
 

@@ -462,6 +462,15 @@ static const struct hold_case holds[] = {
 	  true, INT64_MAX / 2, 100, INT64_MAX },
 	{ "preempted at a negative time", { ALLOC(60, true), 0, 0, 1, 0 },
 	  true, -100, 3, 80 },
+	/* rule 3: restarted from its beginning once, never again */
+	{ "not resumable, preempted: held to its end", { ALLOC(600, false), 1000, 0, 1, 0 },
+	  true, 800, 2, INT64_MAX },
+	{ "not resumable, factor 1: held to its end all the same",
+	  { ALLOC(600, false), 1000, 0, 1, 0 }, true, 800, 1, INT64_MAX },
+	{ "not resumable, never preempted: the min runtime alone",
+	  { ALLOC(600, false), 1000, 0, 1, 0 }, false, 0, 2, 1600 },
+	{ "not resumable, unallocated: never held", { UNALLOC(false), 1000, 0, 1, 0 },
+	  true, 990, 2, 1000 },
 };
 
 START_TEST(test_hold_until)
