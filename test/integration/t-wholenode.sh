@@ -45,7 +45,9 @@ test_exclusive_job_charged_node_gpus() {
 	scancel "$h"
 	# running: the node's 8 GPUs
 	e1=$(submit sb-dave -A "$V" -w gpu01 --exclusive -G 1 --min-runtime=0:05 --wrap 'sleep 300')
-	e0=$(submit sb-dave -A "$V" -w gpu02 --exclusive --min-runtime=0:05 --wrap 'sleep 300')
+	# --no-requeue: its preemption cancels it (requeued, a pending e0
+	# would start again on gpu02 and blur the charge compared below)
+	e0=$(submit sb-dave -A "$V" -w gpu02 --exclusive --no-requeue --min-runtime=0:05 --wrap 'sleep 300')
 	wait_running "$e1" "$e0"
 	out=$(gpus_of "$e1"); [ "$out" = 8 ] || { say "running --exclusive -G 1: sbudget says $out GPUs"; return 1; }
 	out=$(gpus_of "$e0"); [ "$out" = 8 ] || { say "running --exclusive, no GPU: sbudget says $out GPUs"; return 1; }
