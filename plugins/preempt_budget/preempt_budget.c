@@ -1340,8 +1340,15 @@ static void *tick_loop(void *arg)
 	slurm_mutex_lock(&state_lock);
 	my_gen = generation;
 	while (!stop_thread && my_gen == generation) {
-		struct timespec ts = { .tv_sec = time(NULL) + 1 };
+		struct timespec ts;
 
+		/* one second from now on the condition's clock: time(2)
+		 * reads a coarser clock that can still show the previous
+		 * second, so "time(NULL) + 1" could already be past and the
+		 * loop would tick many times a second (measured: 207 wakes
+		 * in 5 s) */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += 1;
 		pthread_cond_timedwait(&wake_cond, &state_lock, &ts);
 		if (stop_thread || my_gen != generation)
 			break;

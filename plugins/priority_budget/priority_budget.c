@@ -40,6 +40,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <time.h>
 
 #include "src/common/assoc_mgr.h"
 #include "src/common/list.h"
@@ -940,8 +941,12 @@ static void *calc_loop(void *arg)
 	(void)pthread_setname_np(pthread_self(), "sb_prio_calc");
 	slurm_mutex_lock(&state_lock);
 	while (!stop_thread) {
-		struct timespec ts = { .tv_sec = time(NULL) + cfg.calc_period };
+		struct timespec ts;
 
+		/* on the condition's clock (time(2) reads a coarser one that
+		 * can lag it by up to a tick: the deadline could be past) */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += cfg.calc_period;
 		if (!run_now)
 			pthread_cond_timedwait(&wake_cond, &state_lock, &ts);
 		if (stop_thread)
