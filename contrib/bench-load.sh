@@ -23,8 +23,9 @@
 #   --jobs N       pending jobs for setup (default 50000)
 #   --accounts N   accounts for setup (default 1000)
 #   --plugins DIR  build directory whose plugins are used (default _build)
-#   --window S     seconds over which the threads' CPU is sampled (default 120;
-#                  at least 60, one multifactor cycle)
+#   --window S     samples of the threads' CPU, one a second (default 120; at
+#                  least 60, one multifactor cycle; reading /proc takes time,
+#                  so the window lasts longer: its wall time is window_s)
 #   --sbatch N     sbatch calls timed per run (default 200)
 #   --squeue N     squeue calls timed per run (default 20)
 #   --out FILE     results file (default $build/bench-load.txt)
@@ -39,7 +40,9 @@
 #     CalcPeriod is measured, not divided; slurmctld's whole CPU beside it;
 #   - squeue of all jobs (default format), N calls, median/p90 seconds;
 #   - sbatch round trip (fork to exit of `sbatch` into the DOWN partition),
-#     N calls, median/p90 seconds; those jobs are cancelled afterwards;
+#     N calls, median/p90 seconds, and slurmctld's own time for each of those
+#     submissions (its log's "_slurm_rpc_submit_batch_job: ... usec=");
+#     those jobs are cancelled afterwards;
 #   - preempt/budget's tick summaries written during the run (locks held,
 #     thread CPU; the first after the restart is a warm-up, dropped);
 #   - the load average when the run started.
@@ -178,7 +181,9 @@ summarise_samples() {
 				for (x = 1; x <= k; x++) for (y = x + 1; y <= k; y++) if (v[y] < v[x]) { s = v[x]; v[x] = v[y]; v[y] = s }
 				m = (k % 2) ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
 			}
-			printf " %s_cpu_s=%.3f %s_ticks_s=%.2f %s_bursts=%d %s_burst_median_ms=%.1f", n, tot_ns[n] / 1e9, n, tot_ticks[n] / hz, n, k, n, m / 1e6
+			printf " %s_cpu_s=%.3f %s_ticks_s=%.2f", n, tot_ns[n] / 1e9, n, tot_ticks[n] / hz
+			if (n != "sb_preempt_tick")	# the tick runs every second: no gaps
+				printf " %s_bursts=%d %s_burst_median_ms=%.1f", n, k, n, m / 1e6
 		}
 		# the five busiest thread names
 		for (n in tot_ns) print tot_ns[n], n > "/dev/stderr"
@@ -189,7 +194,7 @@ do_run() {
 	[ -n "$set_name" ] || die "run needs --set budget|budget-nojs|multifactor"
 	: "${label:=$set_name}"
 	[ -f "$ctld_log" ] || die "no bench cluster in $SB_CLUSTER_DIR: run 'contrib/bench-load.sh setup' first"
-	local pid0 pid off t0 restart load samples c0 c1 hz i acct lat_q lat_s
+	local pid0 pid off t0 restart load samples hz i acct lat_q lat_s w0 wall soff rpc nok
 	eval "$(cluster env)"
 	jobs_expected=$(count_jobs PD)
 	[ "$jobs_expected" -gt 0 ] || die "no pending jobs: run 'contrib/bench-load.sh setup' first"
@@ -208,31 +213,40 @@ do_run() {
 	sleep 20
 	samples=$SB_CLUSTER_DIR/samples-$label.txt
 	: > "$samples"
+	w0=$(date +%s%N)
 	for ((i = 0; i <= window; i++)); do
 		thread_cpu "$pid" | sed "s/^/$i /" >> "$samples"
 		sleep 1
 	done
+	wall=$(echo "scale=1; ($(date +%s%N) - $w0) / 1000000000" | bc)
 	hz=$(getconf CLK_TCK)
 	say "$label: $nsqueue squeue calls"
 	lat_q=$(for ((i = 0; i < nsqueue; i++)); do time_cmd squeue; sleep 1; done | quantiles)
 	say "$label: $nsbatch sbatch calls"
+	soff=$(stat -c %s "$ctld_log")
 	lat_s=$(for ((i = 0; i < nsbatch; i++)); do
 		acct=$(printf 'bench%04d' $((i % accounts_n + 1)))
 		time_cmd sbatch -Q -J bench-lat -p parked -A "$acct" -G 1 --min-runtime=0:10 \
-			-o /dev/null -D /tmp --wrap true
-	done | quantiles)
+			-o /dev/null -D /tmp --wrap true || true
+	done)
+	nok=$(printf '%s\n' "$lat_s" | grep -c . || true)
+	[ "$nok" -eq "$nsbatch" ] || say "$label: only $nok of $nsbatch sbatch calls succeeded"
+	lat_s=$(printf '%s\n' "$lat_s" | grep . | quantiles)
+	# slurmctld's own time for each submission RPC (its log, usec=)
+	rpc=$(tail -c +"$((soff + 1))" "$ctld_log" | { grep -o '_slurm_rpc_submit_batch_job: .*usec=[0-9]*' || true; } |
+		sed 's/.*usec=//' | quantiles)
 	scancel -n bench-lat
 	summarise_samples "$samples" "$hz" 2> "$samples.top" > "$samples.sum"
 	local top tick
 	top=$(sort -gr "$samples.top" | head -n 6 | awk '{ printf "%s%s:%.2f", (NR > 1 ? "," : ""), $2, $1 / 1e9 }')
 	# preempt/budget's tick summaries after the restart (first dropped)
-	tick=$(tail -c +"$((off + 1))" "$ctld_log" | grep -o 'preempt/budget: tick over 60 ticks: .*' | sed 1d |
+	tick=$(tail -c +"$((off + 1))" "$ctld_log" | { grep -o 'preempt/budget: tick over 60 ticks: .*' || true; } | sed 1d |
 		awk '{ gsub(/;/, ""); lm = lm "," $9; lp = lp "," $12; lx = lx "," $14; cm = cm "," $18; wl = wl "," $27 }
 		END { if (NR) printf "tick_summaries=%d tick_locks_median_us=%s tick_locks_p90_us=%s tick_locks_max_us=%s tick_cpu_median_us=%s tick_write_ticks=%s",
 			NR, substr(lm, 2), substr(lp, 2), substr(lx, 2), substr(cm, 2), substr(wl, 2) }')
-	printf '%s label=%s set=%s jobs=%s load=%s restart_s=%s window_s=%s %s squeue_median_s=%s squeue_p90_s=%s sbatch_median_s=%s sbatch_p90_s=%s threads=%s %s\n' \
-		"$(date -u +%FT%TZ)" "$label" "$set_name" "$jobs_expected" "$load" "$restart" "$window" \
-		"$(cat "$samples.sum")" ${lat_q} ${lat_s} "$top" "$tick" | tee -a "$out"
+	printf '%s label=%s set=%s jobs=%s load=%s restart_s=%s window_s=%s %s squeue_median_s=%s squeue_p90_s=%s sbatch_ok=%s sbatch_median_s=%s sbatch_p90_s=%s submit_rpc_median_us=%s submit_rpc_p90_us=%s threads=%s %s\n' \
+		"$(date -u +%FT%TZ)" "$label" "$set_name" "$jobs_expected" "$load" "$restart" "$wall" \
+		"$(cat "$samples.sum")" ${lat_q} "$nok" ${lat_s} ${rpc} "$top" "$tick" | tee -a "$out"
 }
 
 do_summary() {
@@ -244,7 +258,7 @@ do_summary() {
 		return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
 	{
 		s = kv($0, "set"); runs[s]++
-		split("restart_s ctld_cpu_s sb_prio_calc_burst_median_ms sb_prio_calc_bursts sb_prio_calc_cpu_s decay_burst_median_ms decay_bursts decay_cpu_s sb_preempt_tick_cpu_s squeue_median_s squeue_p90_s sbatch_median_s sbatch_p90_s", keys, " ")
+		split("restart_s window_s ctld_cpu_s sb_prio_calc_burst_median_ms sb_prio_calc_bursts sb_prio_calc_cpu_s decay_burst_median_ms decay_bursts decay_cpu_s sb_preempt_tick_cpu_s squeue_median_s squeue_p90_s sbatch_median_s sbatch_p90_s submit_rpc_median_us submit_rpc_p90_us", keys, " ")
 		for (i in keys) { v = kv($0, keys[i]); if (v != "" && v != "-") val[s, keys[i]] = val[s, keys[i]] " " v }
 		loads[s] = loads[s] " " kv($0, "load")
 	}
