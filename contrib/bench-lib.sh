@@ -1,24 +1,72 @@
-# contrib/bench-lib.sh - the bench cluster set-up shared by contrib/bench-tick.sh
-# and contrib/bench-load.sh (sourced, not run).  One set-up: a cluster of its
-# own (directory and ports), 1000 budget accounts with root in each, every GPU
-# busy with 32 running 1-GPU jobs inside an 8 h minimum runtime (committed
-# usage everywhere), then N pending 1-GPU allocated jobs parked in a DOWN
-# partition (test/bench/bench-submit, spread round-robin over the accounts).
+# contrib/bench-lib.sh - the set-up the controller benchmarks share
+# (contrib/bench-ctld.sh, contrib/bench-tick.sh, contrib/bench-load.sh source
+# it; not run alone).  A bench cluster has its own ports, so the test cluster
+# may stay up, and parks its pending jobs in a DOWN partition.
+# shellcheck shell=bash
 #
-# The sourcing script sets, before calling bench_init:
+# bench-ctld.sh uses the ports, bench_conf_base, bench_tree and
+# bench_accounts.  bench-tick.sh and bench-load.sh share one whole set-up
+# (bench_setup): 1000 budget accounts with root in each, every GPU busy with
+# 32 running 1-GPU jobs inside an 8 h minimum runtime (committed usage
+# everywhere), then N pending 1-GPU allocated jobs parked in the DOWN
+# partition (test/bench/bench-submit, round-robin over the accounts).
+#
+# For bench_setup, the sourcing script sets, before calling bench_init:
 #   repo        the repository root
 #   build       the build directory whose test/bench/bench-submit is used
 #   bench_name  short name for messages (e.g. bench-tick)
 # and calls `bench_init SUBDIR EXTRA_CONF_LINES`.  The cluster lives in
 # $build/SUBDIR, the plugins it runs are copies in $build/SUBDIR-stage.
-# Ports: SB_BENCH_CTLD_PORT, SB_BENCH_DBD_PORT, SB_BENCH_DB_PORT,
-# SB_BENCH_SLURMD_PORT (default 36817 36819 36306 37001; slurmd N uses
-# SB_BENCH_SLURMD_PORT+N-1), so a test cluster may stay up beside it.
+
+# The bench cluster's ports (each script runs one bench cluster at a time):
+# SB_BENCH_CTLD_PORT, SB_BENCH_DBD_PORT, SB_BENCH_DB_PORT, SB_BENCH_SLURMD_PORT
+# (slurmd N uses SB_BENCH_SLURMD_PORT+N-1) if set, else 36817 36819 36306 37001.
+export SB_CTLD_PORT=${SB_BENCH_CTLD_PORT:-36817} SB_DBD_PORT=${SB_BENCH_DBD_PORT:-36819}
+export SB_DB_PORT=${SB_BENCH_DB_PORT:-36306} SB_SLURMD_PORT=${SB_BENCH_SLURMD_PORT:-37001}
+
+# slurm.conf lines every bench cluster needs: where the pending jobs are
+# parked, and room for them; each script adds its SlurmctldDebug.
+# shellcheck disable=SC2034  # used by the scripts that source this file
+bench_conf_base="PartitionName=parked Nodes=ALL State=DOWN Default=NO
+MaxJobCount=300000"
+
+# bench_tree N - accounts bench0001..benchN under root (Fairshare 1..7 in
+# turn), root associated with each, loaded with sacctmgr through
+# $SB_CLUSTER_DIR/bench-tree.cfg; fails (with a message) unless root then
+# has exactly N bench associations.
+bench_tree() {
+	local accounts=$1 i n
+	{
+		echo "Cluster - 'sbcluster'"
+		echo "Parent - 'root'"
+		for ((i = 1; i <= accounts; i++)); do
+			printf "Account - 'bench%04d':Fairshare=%d\n" "$i" $((1 + i % 7))
+		done
+		for ((i = 1; i <= accounts; i++)); do
+			printf "Parent - 'bench%04d'\nUser - 'root':Fairshare=1\n" "$i"
+		done
+	} > "$SB_CLUSTER_DIR/bench-tree.cfg"
+	sacctmgr -i load file="$SB_CLUSTER_DIR/bench-tree.cfg" >/dev/null
+	n=$(sacctmgr -nP show assoc user=root format=account | grep -c '^bench' || true)
+	[ "$n" -eq "$accounts" ] || {
+		echo "bench: root has $n bench associations, wanted $accounts" >&2
+		return 1
+	}
+}
+
+# bench_accounts N - "bench0001,...,benchN", for bench-submit.
+bench_accounts() {
+	local i out=
+	for ((i = 1; i <= $1; i++)); do out+=$(printf 'bench%04d,' "$i"); done
+	printf '%s\n' "${out%,}"
+}
+
+# ---- the whole set-up of bench-tick.sh and bench-load.sh
 
 bench_plugins=(job_submit_budget priority_budget preempt_budget spank_budget)
 
-say() { printf '%s: %s\n' "$bench_name" "$*" >&2; }
-die() { printf '%s: error: %s\n' "$bench_name" "$*" >&2; exit 1; }
+say() { printf '%s: %s\n' "${bench_name:-bench}" "$*" >&2; }
+die() { printf '%s: error: %s\n' "${bench_name:-bench}" "$*" >&2; exit 1; }
 cluster() { "$repo/contrib/cluster.sh" "$@"; }
 
 # bench_check_count VALUE...: each a positive whole number, or exit 2.
@@ -29,17 +77,15 @@ bench_check_count() {
 	done
 }
 
-# bench_init SUBDIR EXTRA: exports the cluster's directory, ports and the
-# slurm.conf lines every plugin set shares (EXTRA appended to them).
+# bench_init SUBDIR EXTRA: exports the cluster's directory and the slurm.conf
+# lines every plugin set shares (bench_conf_base, SlurmctldDebug=verbose for
+# the tick summaries, then EXTRA); bench_conf_base gets the same lines.
 bench_init() {
 	[ -x "$build/test/bench/bench-submit" ] ||
 		die "$build/test/bench/bench-submit is missing: run contrib/build.sh (or make -C $build test/bench/bench-submit)"
 	export SB_CLUSTER_DIR=$build/$1 SB_BUILD_DIR=$build/$1-stage
-	export SB_CTLD_PORT=${SB_BENCH_CTLD_PORT:-36817} SB_DBD_PORT=${SB_BENCH_DBD_PORT:-36819}
-	export SB_DB_PORT=${SB_BENCH_DB_PORT:-36306} SB_SLURMD_PORT=${SB_BENCH_SLURMD_PORT:-37001}
 	export SB_STOP_TIMEOUT=300 SB_UP_TIMEOUT=300	# saving 50k jobs takes a while
-	bench_conf_base="PartitionName=parked Nodes=ALL State=DOWN Default=NO
-MaxJobCount=300000
+	bench_conf_base="$bench_conf_base
 SlurmctldDebug=verbose${2:+
 $2}"
 	export SB_SLURM_CONF_EXTRA=$bench_conf_base
@@ -82,17 +128,10 @@ wait_until() {
 count_jobs() { squeue -h -t "$1" -o %i | wc -l; }
 running_full() { [ "$(count_jobs R)" -ge 32 ]; }
 
-# bench_accounts N: bench0001,...,benchN
-bench_accounts() {
-	local i a=
-	for ((i = 1; i <= $1; i++)); do a+=$(printf 'bench%04d,' "$i"); done
-	echo "${a%,}"
-}
-
 # bench_setup PLUGIN_DIR JOBS ACCOUNTS: a fresh bench cluster with all four
 # of PLUGIN_DIR's plugins, the accounts, 32 running jobs, JOBS pending ones.
 bench_setup() {
-	local plugins=$1 jobs=$2 accounts=$3 n i t0
+	local plugins=$1 jobs=$2 accounts=$3 i t0
 	cluster down >/dev/null 2>&1 || true
 	rm -rf "$SB_CLUSTER_DIR" "$SB_BUILD_DIR"
 	bench_install_plugins "$plugins"
@@ -101,19 +140,7 @@ bench_setup() {
 	printf 'MaxMinRuntime=8:00:00\nCalcPeriod=5\nPreemptGraceTime=0\n' > "$SB_CLUSTER_DIR/budget.conf.new"
 	mv -f "$SB_CLUSTER_DIR/budget.conf.new" "$SB_CLUSTER_DIR/budget.conf"
 	scontrol reconfigure
-	{
-		echo "Cluster - 'sbcluster'"
-		echo "Parent - 'root'"
-		for ((i = 1; i <= accounts; i++)); do
-			printf "Account - 'bench%04d':Fairshare=%d\n" "$i" $((1 + i % 7))
-		done
-		for ((i = 1; i <= accounts; i++)); do
-			printf "Parent - 'bench%04d'\nUser - 'root':Fairshare=1\n" "$i"
-		done
-	} > "$SB_CLUSTER_DIR/bench-tree.cfg"
-	sacctmgr -i load file="$SB_CLUSTER_DIR/bench-tree.cfg" >/dev/null
-	n=$(sacctmgr -nP show assoc user=root format=account | grep -c '^bench' || true)
-	[ "$n" -eq "$accounts" ] || die "root has $n bench associations, wanted $accounts"
+	bench_tree "$accounts" || die "the bench account tree was not created"
 	# 32 running jobs (4 nodes x 8 GPUs, 1 GPU and 1 CPU each), each inside
 	# an 8 h minimum runtime, over 32 accounts: committed usage everywhere
 	say "filling the cluster with 32 running jobs"

@@ -18,6 +18,10 @@
 /* Longest ChargeTRES value ("gres/gpu", "cpu", "gres/gpu:h100"). */
 #define SB_TRES_NAME_MAX 64
 
+/* The largest budget.conf any reader accepts, in bytes.  A real one is a few
+ * hundred bytes: the limit only stops a wrong file (a log, a core dump). */
+#define SB_CONFIG_MAX_BYTES (1024 * 1024)
+
 struct sb_config {
 	struct sb_contract_policy contract;	/* MaxMinRuntime, DefaultMinRuntime */
 	int64_t calc_period;	/* CalcPeriod: seconds between recalculations */

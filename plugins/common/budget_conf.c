@@ -1,6 +1,5 @@
 /* budget_conf.c - read budget.conf through the policy core's grammar. */
-#include <errno.h>
-#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -12,61 +11,7 @@
 #include "src/common/xstring.h"
 
 #include "budget_conf.h"
-
-/* A budget.conf is a few hundred bytes; this only stops a wrong file. */
-#define BUDGET_CONF_MAX (16 * 1024 * 1024)
-
-/*
- * The whole regular file @path as a NUL-terminated xmalloc'd string, or NULL
- * with the error logged.  @st is its stat.
- */
-static char *read_text(const char *path, const struct stat *st,
-		       const char *who)
-{
-	char *text = NULL;
-	size_t len = 0, cap;
-	ssize_t r;
-	int fd;
-
-	if (st->st_size > BUDGET_CONF_MAX) {
-		error("%s: %s is %lld bytes: budget.conf takes at most %d; is it "
-		      "the right file?", who, path, (long long)st->st_size,
-		      BUDGET_CONF_MAX);
-		return NULL;
-	}
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		error("%s: cannot read %s: %m", who, path);
-		return NULL;
-	}
-	/* the size may change under us: read to EOF, growing within the limit */
-	cap = (size_t)st->st_size + 4096;
-	text = xmalloc(cap + 1);
-	while ((r = read(fd, text + len, cap - len)) != 0) {
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			error("%s: cannot read %s: %m", who, path);
-			goto fail;
-		}
-		len += (size_t)r;
-		if (len == cap) {
-			if (cap >= BUDGET_CONF_MAX) {
-				error("%s: %s grew past %d bytes while being "
-				      "read", who, path, BUDGET_CONF_MAX);
-				goto fail;
-			}
-			cap *= 2;
-			xrealloc(text, cap + 1);
-		}
-	}
-	close(fd);
-	text[len] = '\0';
-	return text;
-fail:
-	xfree(text);
-	close(fd);
-	return NULL;
-}
+#include "conf_file.h"
 
 /* What was read: info in slurmctld, debug in clients (sshare and sprio load
  * priority/budget; 24.11's sshare shows info lines on its stderr). */
@@ -80,38 +25,33 @@ fail:
 
 /*
  * Read budget.conf at @path into @cfg (the same contract as
- * budget_conf_load()); *@missing tells whether there was no file.
+ * budget_conf_load()); *@missing tells whether there was no file.  On
+ * success with a file, *@parsed (if not NULL) is the exact text parsed
+ * (xmalloc'ed): the bytes to keep as the last valid copy.
  */
 static int load_from(const char *path, struct sb_config *cfg, const char *who,
-		     bool *missing)
+		     bool *missing, char **parsed)
 {
 	struct sb_config next;
 	char *text = NULL;
 	char msg[1024], desc[256];
-	struct stat st;
+	size_t len = 0;
 	int rc = SLURM_ERROR;
 
 	sb_config_init(&next);
-	if (stat(path, &st) < 0) {
-		if (errno != ENOENT) {
-			error("%s: cannot read %s: %m", who, path);
-			goto out;
-		}
+	switch (conf_file_read(path, &text, &len, msg, sizeof(msg))) {
+	case 1:
 		log_read("%s: %s not found, using defaults: %s", who, path,
 			 sb_config_describe(&next, desc, sizeof(desc)));
 		*missing = true;
 		*cfg = next;
-		rc = SLURM_SUCCESS;
-		goto out;
+		return SLURM_SUCCESS;
+	case 0:
+		break;
+	default:
+		error("%s: %s", who, msg);
+		return SLURM_ERROR;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		error("%s: %s is not a regular file: make it one (see "
-		      "budget.conf(5)) or remove it to use the defaults", who,
-		      path);
-		goto out;
-	}
-	if (!(text = read_text(path, &st, who)))
-		goto out;
 	/* the grammar, each value and the cross-key checks: the core's, as
 	 * in sbudget and sbudget-sim */
 	if (sb_config_parse(&next, text, path, msg, sizeof(msg)) != 0) {
@@ -121,137 +61,100 @@ static int load_from(const char *path, struct sb_config *cfg, const char *who,
 	*cfg = next;
 	log_read("%s: read %s: %s", who, path,
 		 sb_config_describe(cfg, desc, sizeof(desc)));
+	if (parsed) {
+		*parsed = xmalloc(len + 1);
+		memcpy(*parsed, text, len + 1);
+	}
 	rc = SLURM_SUCCESS;
 out:
-	xfree(text);
+	free(text);
 	return rc;
 }
 
-/* Where slurmctld keeps a copy of the last budget.conf that was valid. */
-static char *last_valid_path(void)
+void budget_conf_env_get(struct budget_conf_env *env)
 {
-	return xstrdup_printf("%s/budget.conf.last-valid",
-			      slurm_conf.state_save_location);
+	env->path = get_extra_conf_path("budget.conf");
+	env->last_valid = running_in_slurmctld() ?
+		xstrdup_printf("%s/budget.conf.last-valid",
+			       slurm_conf.state_save_location) : NULL;
+	env->conf_update = slurm_conf.last_update;
 }
 
-/* The whole file (at most 1 MiB), xmalloc'ed, or NULL. */
-static char *slurp(const char *path, size_t *len)
+void budget_conf_env_free(struct budget_conf_env *env)
 {
-	struct stat st;
-	char *buf;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) < 0 || st.st_size > (1 << 20)) {
-		close(fd);
-		return NULL;
-	}
-	buf = xmalloc(st.st_size + 1);
-	n = read(fd, buf, st.st_size);
-	close(fd);
-	if (n != st.st_size) {
-		xfree(buf);
-		return NULL;
-	}
-	*len = n;
-	return buf;
+	xfree(env->path);
+	xfree(env->last_valid);
 }
 
-/*
- * Keep a copy of @path, just read and valid, as the last valid budget.conf
- * (unchanged copies are not rewritten; temp file + rename, so a reader sees
- * the old or the new one).
- */
-static void save_last_valid(const char *path, const char *who)
+void budget_conf_keep(const struct budget_conf_env *env, const char *parsed,
+		      const char *who)
 {
-	char *dst = last_valid_path(), *tmp = NULL, *text, *old;
-	size_t len = 0, old_len = 0;
-	int fd;
+	const char *tag = strchr(who, '/') ? strchr(who, '/') + 1 : who;
+	char msg[1024];
 
-	if (!(text = slurp(path, &len)))
-		goto out;
-	old = slurp(dst, &old_len);
-	if (old && old_len == len && !memcmp(old, text, len)) {
-		xfree(old);
-		goto out;
-	}
-	xfree(old);
-	tmp = xstrdup_printf("%s.%d.%s", dst, (int)getpid(),
-			     strchr(who, '/') ? strchr(who, '/') + 1 : who);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len || fsync(fd) < 0 ||
-	    close(fd) < 0 || rename(tmp, dst) < 0) {
-		error("%s: cannot keep a copy of the valid budget.conf as %s: %m",
-		      who, dst);
-		if (fd >= 0)
-			(void)close(fd);
-		(void)unlink(tmp);
-	}
-out:
-	xfree(text);
-	xfree(tmp);
-	xfree(dst);
+	if (!env->last_valid || !parsed)
+		return;
+	if (conf_file_keep(env->last_valid, parsed, strlen(parsed), tag, msg,
+			   sizeof(msg)) < 0)
+		error("%s: cannot keep a copy of the valid budget.conf: %s",
+		      who, msg);
 }
 
-int budget_conf_load(struct sb_config *cfg, const char *who)
+int budget_conf_load(const struct budget_conf_env *env, struct sb_config *cfg,
+		     char **parsed, const char *who)
 {
-	char *path = get_extra_conf_path("budget.conf"), *last;
 	bool missing = false, dummy = false;
-	int rc = load_from(path, cfg, who, &missing);
+	int rc;
 
-	if (!running_in_slurmctld()) {
-		/* clients (sshare, sprio load priority/budget) neither keep
-		 * nor read slurmctld's copy */
-	} else if (rc == SLURM_SUCCESS && !missing) {
-		save_last_valid(path, who);
-	} else if (rc != SLURM_SUCCESS) {
-		/* A restart (on Slurm 24.11 every `scontrol reconfigure` is
-		 * one) must not fall back to the defaults: the last valid
-		 * file holds the settings in force before the bad edit. */
-		last = last_valid_path();
-		if (access(last, R_OK) == 0 &&
-		    load_from(last, cfg, who, &dummy) == SLURM_SUCCESS) {
-			error("%s: %s is not valid: keeping the previous "
-			      "settings, from the last valid budget.conf kept "
-			      "in %s, until it is fixed", who, path, last);
-			rc = SLURM_SUCCESS;
-		}
-		xfree(last);
+	if (parsed)
+		*parsed = NULL;
+	rc = load_from(env->path, cfg, who, &missing, parsed);
+	/* A restart (on Slurm 24.11 every `scontrol reconfigure` is one) must
+	 * not fall back to the defaults: the last valid file holds the
+	 * settings in force before the bad edit. */
+	if (rc != SLURM_SUCCESS && env->last_valid &&
+	    access(env->last_valid, R_OK) == 0 &&
+	    load_from(env->last_valid, cfg, who, &dummy, NULL) ==
+	    SLURM_SUCCESS) {
+		error("%s: %s is not valid: keeping the previous settings, "
+		      "from the last valid budget.conf kept in %s, until it "
+		      "is fixed", who, env->path, env->last_valid);
+		rc = SLURM_SUCCESS;
 	}
-	xfree(path);
 	return rc;
 }
 
 /* The file's identity now; zeroes when it is missing. */
-static void file_state(struct budget_conf_seen *now)
+static void file_state(const struct budget_conf_env *env,
+		       struct budget_conf_seen *now)
 {
-	char *path = get_extra_conf_path("budget.conf");
 	struct stat st;
 
 	memset(now, 0, sizeof(*now));
-	now->conf_update = slurm_conf.last_update;
-	if (stat(path, &st) == 0) {
+	now->conf_update = env->conf_update;
+	if (stat(env->path, &st) == 0) {
 		now->mtime = st.st_mtim;
 		now->ino = st.st_ino;
 		now->size = st.st_size;
 	}
-	xfree(path);
 }
 
-void budget_conf_mark(struct budget_conf_seen *seen)
+void budget_conf_mark(const struct budget_conf_env *env,
+		      struct budget_conf_seen *seen)
 {
-	file_state(seen);
+	file_state(env, seen);
 }
 
-void budget_conf_refresh(struct sb_config *cfg, struct budget_conf_seen *seen,
-			 const char *who)
+int budget_conf_refresh(const struct budget_conf_env *env,
+			struct budget_conf_seen *seen, struct sb_config *next,
+			char **parsed, const char *who)
 {
 	struct budget_conf_seen now;
 	bool file_changed;
 
-	file_state(&now);
+	if (parsed)
+		*parsed = NULL;
+	file_state(env, &now);
 	file_changed = now.mtime.tv_sec != seen->mtime.tv_sec ||
 		       now.mtime.tv_nsec != seen->mtime.tv_nsec ||
 		       now.ino != seen->ino || now.size != seen->size;
@@ -259,11 +162,15 @@ void budget_conf_refresh(struct sb_config *cfg, struct budget_conf_seen *seen,
 	 * second) by a reconfigure we could not tell from the previous one. */
 	if (now.conf_update == seen->conf_update &&
 	    !(file_changed && now.conf_update >= now.mtime.tv_sec))
-		return;
+		return 0;
 	*seen = now;
-	if (budget_conf_load(cfg, who) != SLURM_SUCCESS)
+	sb_config_init(next);
+	if (budget_conf_load(env, next, parsed, who) != SLURM_SUCCESS) {
 		error("%s: keeping the previous settings until budget.conf is "
 		      "fixed", who);
+		return -1;
+	}
+	return 1;
 }
 
 int budget_tres_pos(const char *charge_tres)

@@ -49,12 +49,36 @@ extern int init(void)
 {
 	/* A bad file must not stop slurmctld: the defaults are the strict
 	 * ones (MaxMinRuntime 8:00:00, no default min runtime). */
+	struct budget_conf_env env;
+
 	sb_config_init(&cfg);
-	if (budget_conf_load(&cfg, plugin_type) != SLURM_SUCCESS)
+	budget_conf_env_get(&env);
+	/* The last valid copy is kept by priority/budget's thread, never
+	 * here (init and the RPCs run under slurmctld's locks). */
+	if (budget_conf_load(&env, &cfg, NULL, plugin_type) != SLURM_SUCCESS)
 		error("%s: using the defaults until budget.conf is fixed",
 		      plugin_type);
-	budget_conf_mark(&cfg_seen);
+	budget_conf_mark(&env, &cfg_seen);
+	budget_conf_env_free(&env);
 	return SLURM_SUCCESS;
+}
+
+/*
+ * Re-read budget.conf after a reconfigure (22.05 has no reconfigure hook
+ * for job_submit plugins).  Called from the submit and update RPCs, which
+ * hold the slurmctld conf read lock (and the job write lock): costs one
+ * stat(), and one read of the small file after a reconfigure; nothing is
+ * written here.
+ */
+static void refresh_config(void)
+{
+	struct budget_conf_env env;
+	struct sb_config next;
+
+	budget_conf_env_get(&env);
+	if (budget_conf_refresh(&env, &cfg_seen, &next, NULL, plugin_type) == 1)
+		cfg = next;
+	budget_conf_env_free(&env);
 }
 
 extern int fini(void)
@@ -206,7 +230,7 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	char msg[512], tag[128], acct[128];
 	int rc;
 
-	budget_conf_refresh(&cfg, &cfg_seen, plugin_type);
+	refresh_config();
 
 	req.min_runtime = spank_env_get(job_desc, ENV_MIN_RUNTIME);
 	req.resumable = spank_env_get(job_desc, ENV_RESUMABLE);
@@ -282,7 +306,7 @@ static int modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 	bool has_contract;
 	char acct[128], msg[512];
 
-	budget_conf_refresh(&cfg, &cfg_seen, plugin_type);
+	refresh_config();
 	has_contract = sb_contract_parse_tag(job_ptr->admin_comment, &now) ==
 		       SB_OK;
 

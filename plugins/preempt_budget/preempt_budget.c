@@ -82,6 +82,7 @@
 #include "budget_conf.h"
 #include "budget_job.h"
 #include "budget_ops.h"
+#include "grace_list.h"
 #include "slurm_compat.h"
 #include "sb/contract.h"
 #include "sb/error.h"
@@ -101,6 +102,7 @@ static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake_cond = PTHREAD_COND_INITIALIZER;
 static struct sb_config cfg;
 static struct budget_conf_seen cfg_seen;
+static char *keep_pending;	/* text init() parsed, for budget_conf_keep() */
 static int tres_pos = -2;		/* -2: not looked up */
 static pthread_t tick_thread;
 static bool thread_running, stop_thread;
@@ -112,8 +114,7 @@ static unsigned generation;	/* init() count: a detached tick of an
  * preempts (in the same locked pass) are preempted for this job. */
 static uint32_t last_preemptor_id, last_preemptor_prio;
 /* Resumable victims inside their grace time, to requeue if they exit. */
-static uint32_t *graced;
-static size_t graced_n, graced_cap;
+static struct grace_list graced;
 /* priority/budget's table (budget_ops.h), NULL: degraded.  Written only by
  * the tick under the slurmctld conf+job read locks (partner_refresh());
  * never unmapped (RTLD_NODELETE), so a copy of the pointer stays valid. */
@@ -290,16 +291,9 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 /* Remember a resumable victim in its grace time.  state_lock held. */
 static void grace_track(uint32_t job_id)
 {
-	size_t i;
-
-	for (i = 0; i < graced_n; i++)
-		if (graced[i] == job_id)
-			return;
-	if (graced_n == graced_cap) {
-		graced_cap = graced_cap ? 2 * graced_cap : 16;
-		xrecalloc(graced, graced_cap, sizeof(*graced));
-	}
-	graced[graced_n++] = job_id;
+	if (grace_list_add(&graced, job_id) < 0)
+		error("%s: out of memory: JobId=%u is not requeued if it exits "
+		      "during its grace time", plugin_type, job_id);
 }
 
 /* SystemComment: why the job stopped (`sbudget show job`, sacct). */
@@ -399,28 +393,65 @@ extern int preempt_p_get_data(job_record_t *job_ptr,
 
 /* ---------------------------------------------------------------- tick */
 
-static void refresh_config(void)
+static bool tick_off(unsigned my_gen);
+
+/*
+ * Re-read budget.conf after a reconfigure (budget_conf_refresh()).  What
+ * it needs from slurm_conf is copied under the slurmctld conf read lock
+ * alone; the file is read and parsed, and the last valid copy written,
+ * with no lock held; the new settings are swapped in under state_lock.
+ * The last valid copy is priority/budget's to keep; this tick keeps it
+ * only when PriorityType is something else.  Tick only.
+ */
+static void refresh_config(unsigned my_gen)
 {
-	struct budget_conf_seen before;
-	char charge[sizeof(cfg.charge_tres)];
-	int pos;
+	slurmctld_lock_t conf_read = { .conf = READ_LOCK };
+	struct budget_conf_env env;
+	struct budget_conf_seen seen;
+	struct sb_config next;
+	char charge[sizeof(cfg.charge_tres)], *parsed = NULL, *pending;
+	bool keeper;
+	int pos, r;
+
+	lock_slurmctld(conf_read);
+	if (tick_off(my_gen)) {
+		unlock_slurmctld(conf_read);
+		return;
+	}
+	budget_conf_env_get(&env);
+	keeper = xstrcmp(slurm_conf.priority_type, PARTNER) != 0;
+	unlock_slurmctld(conf_read);
 
 	slurm_mutex_lock(&state_lock);
-	before = cfg_seen;
-	budget_conf_refresh(&cfg, &cfg_seen, plugin_type);
-	if (before.conf_update != cfg_seen.conf_update ||
-	    before.mtime.tv_sec != cfg_seen.mtime.tv_sec ||
-	    before.mtime.tv_nsec != cfg_seen.mtime.tv_nsec)
-		tres_pos = -2;	/* re-read: ChargeTRES may have changed */
+	seen = cfg_seen;
+	slurm_mutex_unlock(&state_lock);
+	r = budget_conf_refresh(&env, &seen, &next, keeper ? &parsed : NULL,
+				plugin_type);
+	slurm_mutex_lock(&state_lock);
+	pending = keep_pending;
+	keep_pending = NULL;
+	if (my_gen == generation) {	/* not a detached earlier load's tick */
+		cfg_seen = seen;
+		if (r == 1)
+			cfg = next;
+		if (r != 0)
+			tres_pos = -2;	/* ChargeTRES or the TRES may differ */
+	}
 	pos = tres_pos;
 	memcpy(charge, cfg.charge_tres, sizeof(charge));
 	slurm_mutex_unlock(&state_lock);
+	if (keeper)
+		budget_conf_keep(&env, parsed ? parsed : pending, plugin_type);
+	xfree(parsed);
+	xfree(pending);
+	budget_conf_env_free(&env);
 	/* -1 too: assoc_mgr may not have had its TRES yet (retried each
 	 * tick until it has; the tick runs only once slurmctld is up). */
 	if (pos < 0) {
 		pos = budget_tres_pos(charge);
 		slurm_mutex_lock(&state_lock);
-		tres_pos = pos;
+		if (my_gen == generation)
+			tres_pos = pos;
 		slurm_mutex_unlock(&state_lock);
 	}
 }
@@ -489,6 +520,27 @@ static int repair_node_of(const job_record_t *job_ptr, bitstr_t *repair)
 	return -1;
 }
 
+/* What became of a graced victim (grace_list_scan()).  Job read lock held. */
+static enum grace_state grace_state_of(uint32_t job_id, void *arg)
+{
+	job_record_t *job_ptr = find_job_record(job_id);
+
+	(void)arg;
+	if (!job_ptr || IS_JOB_PENDING(job_ptr) || !job_ptr->preempt_time)
+		return GRACE_SETTLED;	/* gone, requeued, or requeued and
+					 * running again */
+	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_COMPLETING(job_ptr))
+		return GRACE_RUNNING;
+	if (IS_JOB_CANCELLED(job_ptr))
+		return GRACE_SETTLED;	/* scancel in the grace time is final */
+	return GRACE_EXITED;
+}
+
+static void grace_owed(uint32_t job_id, void *arg)
+{
+	work_add(arg, job_id, ACT_REQUEUE, -1);
+}
+
 /*
  * The read walk: one pass over job_list that refreshes priority/budget's
  * committed usage (@o, may be NULL), notices jobs that became startable
@@ -505,7 +557,6 @@ static void tick_read(const struct sb_budget_ops *o,
 	bool committing = o && o->commit_begin(now);
 	job_record_t *job_ptr;
 	ListIterator it;
-	size_t i, keep = 0;
 
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
@@ -553,21 +604,10 @@ static void tick_read(const struct sb_budget_ops *o,
 	FREE_NULL_BITMAP(repair);
 
 	/* Resumable victims in their grace time: settled ones are dropped,
-	 * those that exited by themselves are requeued. */
+	 * those that exited by themselves are to be requeued (and stay on
+	 * the list until the write pass has tried: grace_list.h). */
 	slurm_mutex_lock(&state_lock);
-	for (i = 0; i < graced_n; i++) {
-		job_ptr = find_job_record(graced[i]);
-		if (!job_ptr || IS_JOB_PENDING(job_ptr) ||
-		    !job_ptr->preempt_time)
-			continue;	/* gone, requeued, or requeued and
-					 * running again: done */
-		if (IS_JOB_RUNNING(job_ptr) || IS_JOB_COMPLETING(job_ptr))
-			graced[keep++] = graced[i];	/* not settled yet */
-		else if (!IS_JOB_CANCELLED(job_ptr))	/* scancel in the grace
-							 * time is final */
-			work_add(w, graced[i], ACT_REQUEUE, -1);
-	}
-	graced_n = keep;
+	grace_list_scan(&graced, grace_state_of, grace_owed, w);
 	slurm_mutex_unlock(&state_lock);
 }
 
@@ -609,6 +649,8 @@ static void tick_act(const struct tick_action *a,
 	job_record_t *job_ptr = find_job_record(a->job_id);
 	node_record_t *node_ptr;
 	struct sb_preempt_job j;
+	bool gave_up;
+	int rc;
 
 	if (!job_ptr)
 		return;
@@ -645,10 +687,20 @@ static void tick_act(const struct tick_action *a,
 		    IS_JOB_COMPLETING(job_ptr) || IS_JOB_CANCELLED(job_ptr) ||
 		    !job_ptr->preempt_time)
 			return;
-		if (job_requeue(0, a->job_id, NULL, true, 0) == SLURM_SUCCESS)
+		rc = job_requeue(0, a->job_id, NULL, true, 0);
+		if (rc == SLURM_SUCCESS)
 			info("%s: %pJ exited during its preemption grace time "
 			     "and is resumable: requeued", plugin_type,
 			     job_ptr);
+		slurm_mutex_lock(&state_lock);
+		gave_up = grace_list_tried(&graced, a->job_id,
+					   rc == SLURM_SUCCESS);
+		slurm_mutex_unlock(&state_lock);
+		if (rc != SLURM_SUCCESS)
+			error("%s: %pJ exited during its preemption grace time "
+			      "and is resumable, but its requeue failed: %s%s",
+			      plugin_type, job_ptr, slurm_strerror(rc),
+			      gave_up ? "; giving up" : "; retried next tick");
 		return;
 	}
 }
@@ -760,7 +812,7 @@ static void *tick_loop(void *arg)
 		}
 		in_tick = true;
 		slurm_mutex_unlock(&state_lock);
-		refresh_config();
+		refresh_config(my_gen);
 		(void)tick(my_gen, &last, &stats);
 		slurm_mutex_lock(&state_lock);
 		if (my_gen == generation)
@@ -774,13 +826,20 @@ static void *tick_loop(void *arg)
 
 extern int init(void)
 {
-	char desc[512];
+	struct budget_conf_env env;
+	char desc[512], *parsed = NULL;
 
 	sb_config_init(&cfg);
-	if (budget_conf_load(&cfg, plugin_type) != SLURM_SUCCESS)
+	budget_conf_env_get(&env);
+	if (budget_conf_load(&env, &cfg, &parsed, plugin_type) != SLURM_SUCCESS)
 		error("%s: using the defaults until budget.conf is fixed",
 		      plugin_type);
-	budget_conf_mark(&cfg_seen);
+	budget_conf_mark(&env, &cfg_seen);
+	budget_conf_env_free(&env);
+	slurm_mutex_lock(&state_lock);
+	xfree(keep_pending);
+	keep_pending = parsed;	/* the tick keeps it if the copy is ours */
+	slurm_mutex_unlock(&state_lock);
 	if (!running_in_slurmctld())
 		return SLURM_SUCCESS;
 	if (!(slurm_conf.preempt_mode & PREEMPT_MODE_REQUEUE))
@@ -812,6 +871,9 @@ extern int init(void)
 	ops = NULL;		/* looked up again by the first tick */
 	ops_conf_update = -1;
 	ops_missing_logged = false;
+	ops_misses = 0;
+	tres_pos = -2;		/* ChargeTRES may differ from the last load's */
+	last_preemptor_id = last_preemptor_prio = 0;
 	slurm_mutex_unlock(&state_lock);
 	slurm_thread_create(&tick_thread, tick_loop, NULL);
 	thread_running = true;
@@ -842,8 +904,8 @@ extern void fini(void)
 		thread_running = false;
 	}
 	slurm_mutex_lock(&state_lock);
-	xfree(graced);
-	graced_n = graced_cap = 0;
+	grace_list_free(&graced);
+	xfree(keep_pending);
 	ops = NULL;
 	slurm_mutex_unlock(&state_lock);
 }

@@ -95,6 +95,15 @@ static struct sb_view view;		/* on tree; see sb/view.h */
 static bool view_ok;			/* charged usage set at least once */
 static time_t commit_now;		/* of the committed refresh under way */
 static bool state_loaded, need_rebuild;
+/* What the thread needs from slurm_conf, copied under the slurmctld conf
+ * read lock at each recalculation (a 22.05 reconfigure frees and replaces
+ * slurm_conf's strings in process).  Thread only, and init()/fini() while
+ * the thread does not run. */
+static struct budget_conf_env conf_env;
+static char *state_dir;			/* StateSaveLocation */
+static char *conf_cluster;		/* ClusterName */
+static uid_t slurm_user;		/* SlurmUser */
+static char *keep_pending;	/* text init() parsed, for budget_conf_keep() */
 static time_t last_save;
 static double last_save_cost;	/* seconds the last save took */
 static int tres_pos = -2;		/* -2: not looked up; -1: not found */
@@ -328,8 +337,28 @@ static struct sb_tree *snapshot_tree(void)
 
 static char *state_path(void)
 {
-	return xstrdup_printf("%s/%s", slurm_conf.state_save_location,
-			      STATE_FILE);
+	return xstrdup_printf("%s/%s", state_dir, STATE_FILE);
+}
+
+/* Copy what the thread reads of slurm_conf (see conf_env).  slurmctld conf
+ * read lock held, or init(). */
+static void copy_conf(void)
+{
+	budget_conf_env_free(&conf_env);
+	budget_conf_env_get(&conf_env);
+	xfree(state_dir);
+	state_dir = xstrdup(slurm_conf.state_save_location);
+	xfree(conf_cluster);
+	conf_cluster = xstrdup(slurm_conf.cluster_name);
+	slurm_user = slurm_conf.slurm_user_id;
+}
+
+/* Forget copy_conf()'s copies. */
+static void free_conf(void)
+{
+	budget_conf_env_free(&conf_env);
+	xfree(state_dir);
+	xfree(conf_cluster);
 }
 
 /*
@@ -399,9 +428,9 @@ static List fetch_finished_jobs(time_t now)
 	cond.flags = JOBCOND_FLAG_DUP | JOBCOND_FLAG_NO_STEP;
 	cond.db_flags = SLURMDB_JOB_FLAG_NOTSET;	/* 0 would mean "flags = 0" */
 	cond.cluster_list = list_create(NULL);
-	list_append(cond.cluster_list, slurm_conf.cluster_name);
-	jobs = jobacct_storage_g_get_jobs_cond(acct_db_conn,
-					       slurm_conf.slurm_user_id, &cond);
+	list_append(cond.cluster_list, conf_cluster);
+	jobs = jobacct_storage_g_get_jobs_cond(acct_db_conn, slurm_user,
+					       &cond);
 	FREE_NULL_LIST(cond.cluster_list);
 	if (!jobs)
 		error("%s: slurmdbd did not answer: the window starts empty",
@@ -666,9 +695,30 @@ static void recalc(void)
 	char *doc = NULL;
 	double *usage, *charged;
 	uint32_t nassoc;
+	slurmctld_lock_t conf_read = { .conf = READ_LOCK };
+	struct sb_config next;
+	char *parsed = NULL, *pending;
 	int pos, rc = SB_OK, changed = 0;
 
-	budget_conf_refresh(&cfg, &cfg_seen, plugin_type);
+	/* slurm_conf's strings only under its lock; budget.conf read, parsed
+	 * and kept (fsync) with no lock held; swapped in under state_lock */
+	lock_slurmctld(conf_read);
+	copy_conf();
+	unlock_slurmctld(conf_read);
+	if (budget_conf_refresh(&conf_env, &cfg_seen, &next, &parsed,
+				plugin_type) == 1) {
+		slurm_mutex_lock(&state_lock);
+		cfg = next;
+		slurm_mutex_unlock(&state_lock);
+	}
+	slurm_mutex_lock(&state_lock);
+	pending = keep_pending;
+	keep_pending = NULL;
+	slurm_mutex_unlock(&state_lock);
+	/* the one place that keeps the last valid copy (budget_conf.h) */
+	budget_conf_keep(&conf_env, parsed ? parsed : pending, plugin_type);
+	xfree(parsed);
+	xfree(pending);
 	if (!(t = snapshot_tree()))
 		return;
 	pos = charge_tres_pos();
@@ -827,11 +877,19 @@ extern int init(void)
 {
 	/* A bad file must not stop slurmctld: the defaults are the strict
 	 * ones (MaxMinRuntime 8:00:00, no default min runtime). */
+	char *parsed = NULL;
+
 	sb_config_init(&cfg);
-	if (budget_conf_load(&cfg, plugin_type) != SLURM_SUCCESS)
+	copy_conf();	/* no reconfigure runs during init() */
+	if (budget_conf_load(&conf_env, &cfg, &parsed, plugin_type) !=
+	    SLURM_SUCCESS)
 		error("%s: using the defaults until budget.conf is fixed",
 		      plugin_type);
-	budget_conf_mark(&cfg_seen);
+	budget_conf_mark(&conf_env, &cfg_seen);
+	slurm_mutex_lock(&state_lock);
+	xfree(keep_pending);
+	keep_pending = parsed;	/* kept by the thread, outside any lock */
+	slurm_mutex_unlock(&state_lock);
 	if (!(accrual = sb_accrual_new()))
 		return SLURM_ERROR;
 	if (!running_in_slurmctld())
@@ -903,7 +961,21 @@ extern int fini(void)
 	ledger = NULL;
 	tree = NULL;
 	accrual = NULL;
+	xfree(keep_pending);
+	/* Everything init() and the first recalculation rely on, as at load
+	 * time: a plugin initialised again in the same process must load the
+	 * saved ledger again (state_loaded), look ChargeTRES up again, and
+	 * not inherit a pending rebuild or the save schedule. */
+	state_loaded = need_rebuild = false;
+	run_now = stop_thread = false;
+	commit_now = 0;
+	last_save = 0;
+	last_save_cost = 0;
+	tres_pos = -2;
+	memset(&cfg_seen, 0, sizeof(cfg_seen));
+	sb_config_init(&cfg);
 	slurm_mutex_unlock(&state_lock);
+	free_conf();
 	return SLURM_SUCCESS;
 }
 

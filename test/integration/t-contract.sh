@@ -128,6 +128,10 @@ test_budget_conf_default_and_reconfigure() {
 	keep_budget_conf
 	set_budget_conf "MaxMinRuntime=1:00:00
 DefaultMinRuntime=5"
+	# priority/budget's thread keeps exactly the bytes it parsed as the
+	# last valid copy (after its "read" line, outside every lock)
+	wait_for 20 "budget.conf.last-valid to be the new file" \
+		cmp "$SB_CLUSTER_DIR/budget.conf" "$SB_CLUSTER_DIR/state/budget.conf.last-valid"
 	id=$(submit sb-alice -G 1 --wrap true)
 	expect_in "$(job_field "$id" AdminComment)" "budget:min_runtime=300,resumable=no,allocated=yes"
 	expect_fail out as sb-alice sbatch -G 1 --min-runtime=1:00:01 --wrap true
@@ -166,6 +170,45 @@ MinRuntimeMax=3"
 	set_budget_conf "$saved"
 	expect_fail out as sb-alice sbatch -G 1 --wrap true
 	expect_in "$out" "no minimum runtime given"
+}
+
+# A budget.conf that is not a text file: a FIFO (opened without waiting:
+# slurmctld never blocks on it) and a file with a NUL byte (the parser would
+# stop there) are refused, saying why, and the previous settings stay (on
+# 24.11, where the reconfigure restarts slurmctld, from the last valid copy).
+test_budget_conf_not_a_text_file() {
+	local saved id mark who
+	saved=$(cat "$SB_CLUSTER_DIR/budget.conf")
+	keep_budget_conf
+	set_budget_conf "MaxMinRuntime=1:00:00
+DefaultMinRuntime=5"
+	wait_for 20 "budget.conf.last-valid to be the new file" \
+		cmp "$SB_CLUSTER_DIR/budget.conf" "$SB_CLUSTER_DIR/state/budget.conf.last-valid"
+
+	mark=$(log_mark)
+	rm -f "$SB_CLUSTER_DIR/budget.conf.fifo"
+	mkfifo "$SB_CLUSTER_DIR/budget.conf.fifo"
+	mv -f "$SB_CLUSTER_DIR/budget.conf.fifo" "$SB_CLUSTER_DIR/budget.conf"
+	scontrol reconfigure
+	for who in priority/budget preempt/budget; do
+		wait_log "$mark" "$who: .*/budget\.conf is not a regular file" 20
+	done
+	id=$(submit sb-alice -G 1 --wrap true)
+	expect_in "$(job_field "$id" AdminComment)" "min_runtime=300"
+	wait_log "$mark" "job_submit/budget: .*/budget\.conf is not a regular file"
+	ctld_alive
+
+	mark=$(log_mark)
+	printf 'MaxMinRuntime=1:00:00\nDefault\0MinRuntime=5\n' > "$SB_CLUSTER_DIR/budget.conf.new"
+	mv -f "$SB_CLUSTER_DIR/budget.conf.new" "$SB_CLUSTER_DIR/budget.conf"
+	scontrol reconfigure
+	for who in priority/budget preempt/budget; do
+		wait_log "$mark" "$who: .*/budget\.conf contains a NUL byte at offset 29" 20
+	done
+	id=$(submit sb-alice -G 1 --wrap true)
+	expect_in "$(job_field "$id" AdminComment)" "min_runtime=300"
+	ctld_alive
+	set_budget_conf "$saved"
 }
 
 # Runs last (sorted by name): every refusal above left slurmctld running.

@@ -37,12 +37,17 @@ partner_log_absent() {
 
 # with_extra_conf LINES - restart the daemons with LINES appended to
 # slurm.conf ("" for the normal configuration), and wait until slurmctld
-# logs that it runs.
+# logs that it runs.  Sets CTLD_STARTED to the log offset of the new
+# slurmctld's version line: a check that something is NOT logged reads from
+# there, since the slurmctld being replaced may still write lines after the
+# caller's mark (24.11 replaces the process on every reconfigure).
 with_extra_conf() {
-	local off
+	local off rel
 	off=$(partner_log_mark)
 	SB_SLURM_CONF_EXTRA=$1 "$SB_REPO/contrib/cluster.sh" up >/dev/null
 	partner_log_wait "$off" "slurmctld version" 60 >/dev/null
+	rel=$(tail -c +"$((off + 1))" "$(ctld_log)" | grep -F -b -m 1 -- "slurmctld version" | cut -d: -f1)
+	CTLD_STARTED=$((off + ${rel:-0}))
 }
 
 # running_none IDS... - wait up to 30 s until none of the jobs holds GPUs.
@@ -137,7 +142,7 @@ test_partner_degraded_without_priority_budget() {
 PriorityWeightAge=1000
 PriorityWeightFairshare=1000"
 	partner_log_wait "$off" "preempt/budget: PriorityType is priority/multifactor, not priority/budget: " 10
-	partner_log_absent "$off" "using priority/budget's budget view"
+	partner_log_absent "$CTLD_STARTED" "using priority/budget's budget view"
 
 	# an allocated job still preempts an unallocated one at once
 	mapfile -t u < <(fill_nodes sb-carol --min-runtime=0 --resumable --wrap 'sleep 300')
@@ -173,8 +178,8 @@ PriorityWeightFairshare=1000"
 	# back to the normal configuration: the partner is found again
 	off=$(partner_log_mark)
 	with_extra_conf ""
-	partner_log_wait "$off" "preempt/budget: using priority/budget's budget view" 30
-	partner_log_absent "$off" "PriorityType is priority/multifactor"
+	partner_log_wait "$CTLD_STARTED" "preempt/budget: using priority/budget's budget view" 30
+	partner_log_absent "$CTLD_STARTED" "PriorityType is priority/multifactor"
 	[ "$(scontrol show config | sed -n 's/^PriorityType *= *//p')" = priority/budget ] ||
 		{ say "PriorityType not restored"; return 1; }
 	trap - EXIT
@@ -191,7 +196,7 @@ test_partner_priority_alone() {
 	with_extra_conf "PreemptType=preempt/none
 PreemptMode=OFF"
 	partner_log_wait "$off" "priority/budget: warning: PreemptType is preempt/none, not preempt/budget: " 10
-	partner_log_absent "$off" "] preempt/budget: "
+	partner_log_absent "$CTLD_STARTED" "] preempt/budget: "
 	mapfile -t u < <(fill_nodes sb-carol --min-runtime=0 --wrap 'sleep 8')
 	wait_running "${u[@]}"
 	a=$(submit sb-alice --min-runtime=0:05 -G 8 --wrap 'sleep 1')
