@@ -81,8 +81,6 @@ bench_check_count() {
 # lines every plugin set shares (bench_conf_base, SlurmctldDebug=verbose for
 # the tick summaries, then EXTRA); bench_conf_base gets the same lines.
 bench_init() {
-	[ -x "$build/test/bench/bench-submit" ] ||
-		die "$build/test/bench/bench-submit is missing: run contrib/build.sh (or make -C $build test/bench/bench-submit)"
 	export SB_CLUSTER_DIR=$build/$1 SB_BUILD_DIR=$build/$1-stage
 	export SB_STOP_TIMEOUT=300 SB_UP_TIMEOUT=300	# saving 50k jobs takes a while
 	bench_conf_base="$bench_conf_base
@@ -132,6 +130,8 @@ running_full() { [ "$(count_jobs R)" -ge 32 ]; }
 # of PLUGIN_DIR's plugins, the accounts, 32 running jobs, JOBS pending ones.
 bench_setup() {
 	local plugins=$1 jobs=$2 accounts=$3 i t0
+	[ -x "$build/test/bench/bench-submit" ] ||
+		die "$build/test/bench/bench-submit is missing: run contrib/build.sh (or make -C $build test/bench/bench-submit)"
 	cluster down >/dev/null 2>&1 || true
 	rm -rf "$SB_CLUSTER_DIR" "$SB_BUILD_DIR"
 	bench_install_plugins "$plugins"

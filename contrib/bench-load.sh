@@ -57,6 +57,9 @@ usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case $cmd in -h | --help | help | '') usage; exit 0 ;; esac
+case $cmd in setup | run | rounds | summary | down) ;;
+*) echo "bench-load.sh: unknown command '$cmd' (accepted: setup, run, rounds, summary, down, --help)" >&2; exit 2 ;;
+esac
 jobs=50000 accounts=1000 plugins=$build window=120 nsbatch=200 nsqueue=20
 set_name='' label='' rounds='' out=$build/bench-load.txt
 if [ "$cmd" = rounds ]; then
@@ -83,6 +86,9 @@ bench_name=bench-load
 # shellcheck source=contrib/bench-lib.sh
 . "$repo/contrib/bench-lib.sh"
 bench_check_count "$jobs" "$accounts" "$window" "$nsbatch" "$nsqueue"
+case $set_name in '' | budget | budget-nojs | multifactor) ;;
+*) echo "bench-load.sh: unknown set '$set_name' (accepted: budget, budget-nojs, multifactor)" >&2; exit 2 ;;
+esac
 [ "$window" -ge 60 ] || { echo "bench-load.sh: --window $window is below 60 s, one multifactor cycle" >&2; exit 2; }
 bench_init bl ""
 
