@@ -19,8 +19,15 @@
 /* The accepted contract of one job. */
 struct sb_contract {
 	int64_t min_runtime;	/* seconds; 0 = unallocated */
-	bool resumable;		/* requeue on preemption (Slurm's requeue flag) */
+	bool resumable;		/* resumes its work when requeued (it
+				 * checkpoints); needs requeueable */
 	bool allocated;		/* min_runtime > 0: charged to the budget */
+	bool requeueable;	/* the resource manager can requeue the job:
+				 * in Slurm a batch job whose requeue flag is
+				 * set (not --no-requeue); false for salloc
+				 * and srun allocations.  Not in the tag:
+				 * sb_contract_of_job() fills it from the job,
+				 * sb_contract_check() from the request */
 };
 
 /* The site's rules for contracts (from budget.conf, see sb/config.h). */
@@ -87,7 +94,8 @@ int64_t sb_time_limit_effective(int64_t given, int64_t time_min,
  * resumable on an interactive job (it can never be requeued); min
  * runtime > 0 on an association without budget.
  *
- * @out:  the accepted contract, written only on success.
+ * @out:  the accepted contract, written only on success (requeueable =
+ *        not interactive: the job's requeue flag is the resource manager's).
  * @msg:  on failure, a sentence for the user naming the value and saying what
  *        is accepted or what to do (at most @msglen bytes, NUL-terminated).
  *        On success it is set to "" (may be NULL if @msglen is 0).
@@ -109,7 +117,9 @@ int sb_contract_format(const struct sb_contract *c, char *buf, size_t len);
 /*
  * sb_contract_parse_tag - read back a tag written by sb_contract_format().
  * @s may continue after the tag with a space and other text (an admin's own
- * comment).  Return: SB_OK, SB_EMISSING (no tag at the start of @s, or NULL),
+ * comment).  The tag does not say whether the job can be requeued:
+ * out->requeueable is false (sb_contract_of_job() sets it from the job).
+ * Return: SB_OK, SB_EMISSING (no tag at the start of @s, or NULL),
  * SB_ESYNTAX (a damaged tag).
  */
 int sb_contract_parse_tag(const char *s, struct sb_contract *out);

@@ -11,8 +11,16 @@
  *     priority (its budget's standing as of now, see sb/priority.h; the
  *     resumed bit is not compared: a requeued job never preempts a
  *     teammate of equal standing);
- *   - victims are taken unallocated first, then lowest current priority,
- *     then least work lost (TRES-seconds of the current run).
+ *   - victims are taken unallocated first, then resumable (they keep their
+ *     work), then least work lost (TRES-seconds of the current run), then
+ *     lowest current priority (sb_preempt_victim_key());
+ *   - a victim is requeued: a resumable one resumes its work, a
+ *     non-resumable batch job that allows requeue restarts from its
+ *     beginning (PreemptNonResumable=requeue, the default); only a job
+ *     that cannot be requeued (--no-requeue, salloc/srun) is cancelled
+ *     (sb_preempt_action());
+ *   - only an allocated resumable victim gets PreemptGraceTime to write
+ *     its checkpoint (sb_preempt_grace()).
  *
  * A preemption can never be undone within one min runtime: the preemptor is
  * allocated, so it is protected for its own min runtime once it starts, and
@@ -34,10 +42,23 @@
 /* Longest RepairReason pattern. */
 #define SB_REPAIR_REASON_MAX 128
 
+/* PreemptIntervalFactor: default and largest value (see sb/view.h,
+ * sb_preempt_hold_until()). */
+#define SB_PREEMPT_INTERVAL_FACTOR_DEFAULT 2
+#define SB_PREEMPT_INTERVAL_FACTOR_MAX 100
+
+/* Seconds a requeued job waits before it may start again when the caller
+ * knows no better: Slurm's default credential lifetime (AuthInfo
+ * cred_expire, 120 s) + 1 (job_mgr.c, _job_requeue_op()). */
+#define SB_REQUEUE_DELAY_DEFAULT 121
+
 /* What happens to a victim that is not resumable (PreemptNonResumable). */
 enum sb_nonresumable {
-	SB_NONRESUMABLE_CANCEL = 0,	/* cancelled (the default) */
-	SB_NONRESUMABLE_KEEP = 1,	/* never preempted; repair waits for it */
+	SB_NONRESUMABLE_REQUEUE = 0,	/* requeued, restarting from its
+					 * beginning, when the job can be
+					 * requeued; else cancelled (default) */
+	SB_NONRESUMABLE_CANCEL = 1,	/* cancelled (the default before) */
+	SB_NONRESUMABLE_KEEP = 2,	/* never preempted; repair waits for it */
 };
 
 /* The site's preemption settings (budget.conf, see sb/config.h). */
@@ -48,6 +69,21 @@ struct sb_preempt_policy {
 	char repair_reason[SB_REPAIR_REASON_MAX];	/* RepairReason: a
 					 * case-insensitive fnmatch(3) glob over
 					 * the node's drain reason; "" = off */
+	int64_t interactive_warning;	/* InteractiveWarning: seconds before
+					 * an interactive job's protected
+					 * slice ends that its user is warned;
+					 * <= 0 = never (sb_preempt_warn_at()) */
+	uint32_t interval_factor;	/* PreemptIntervalFactor, 1..
+					 * SB_PREEMPT_INTERVAL_FACTOR_MAX: a job
+					 * preempted at P is not preempted again
+					 * before P + factor x its min runtime */
+	int64_t requeue_delay;	/* seconds a requeued victim waits before it
+				 * may start again, >= 0.  Not a budget.conf
+				 * key: Slurm's (AuthInfo cred_expire + 1),
+				 * set by the caller (preempt/budget from
+				 * slurm.conf, sbudget-sim from
+				 * --requeue-delay); the preemption cost
+				 * (sb_preempt_cost(), sb/view.h) counts it */
 };
 
 /* One job as the preemption rules see it. */
@@ -80,18 +116,45 @@ enum sb_preempt_verdict {
 	SB_PREEMPT_NOVIEW,	/* an allocated victim of another budget, and
 				 * no standing is known (the priority plugin
 				 * is not priority/budget) */
+	SB_PREEMPT_INTERVAL,	/* the victim was preempted less than
+				 * PreemptIntervalFactor x its min runtime
+				 * ago (sb/view.h, sb_preempt_hold_until()) */
+	SB_PREEMPT_COSTLY,	/* the reclaim rule holds, but not with the
+				 * preemption's cost added (sb/view.h,
+				 * sb_preempt_cost()) */
 };
 
-/* What to do with a victim (PREEMPT_DATA_MODE in the plugin). */
+/* What to do with a victim (PREEMPT_DATA_MODE in the plugin: REQUEUE and
+ * RESTART are both Slurm's requeue; the difference is what the job does
+ * with it). */
 enum sb_preempt_action {
-	SB_ACTION_REQUEUE = 0,	/* resumable: back to the queue, same job id */
-	SB_ACTION_CANCEL = 1,	/* not resumable: cancelled */
+	SB_ACTION_REQUEUE = 0,	/* resumable: back to the queue, same job id,
+				 * resumes its work */
+	SB_ACTION_CANCEL = 1,	/* cannot be requeued (or the site cancels
+				 * non-resumable jobs): cancelled, its run
+				 * is lost */
 	SB_ACTION_NONE = 2,	/* not resumable and kept: never preempted */
+	SB_ACTION_RESTART = 3,	/* not resumable, requeueable: back to the
+				 * queue, same job id, starts over (its run
+				 * is lost, its demand stays) */
 };
 
 /* sb_preempt_policy_init - defaults: PreemptGraceTime=30,
- * PreemptNonResumable=cancel, RepairReason="repair*". */
+ * PreemptNonResumable=requeue, RepairReason="repair*",
+ * InteractiveWarning=5:00 (300 s),
+ * PreemptIntervalFactor=SB_PREEMPT_INTERVAL_FACTOR_DEFAULT, requeue delay
+ * SB_REQUEUE_DELAY_DEFAULT. */
 void sb_preempt_policy_init(struct sb_preempt_policy *pol);
+
+/*
+ * sb_requeue_delay_of_authinfo - Slurm's requeue delay, seconds, from
+ * slurm.conf's AuthInfo text (may be NULL): a requeued job's BeginTime is
+ * set to now + cred_expire + 1 (22.05 job_mgr.c, _job_requeue_op()), with
+ * cred_expire read as Slurm reads it (slurm_cred.c, cred.c: the number
+ * after the first "cred_expire=", leading digits only; absent, or below 5,
+ * is the default 120).  Values above 1,000,000,000 are taken as that.
+ */
+int64_t sb_requeue_delay_of_authinfo(const char *authinfo);
 
 /*
  * sb_preempt_static - the relation that holds whatever the time: an
@@ -150,20 +213,52 @@ enum sb_preempt_verdict sb_preempt_check(const struct sb_preempt_policy *pol,
 const char *sb_preempt_verdict_str(enum sb_preempt_verdict v);
 
 /*
- * sb_preempt_action - requeue if resumable, otherwise cancel or keep as
- * @pol says.
+ * sb_preempt_action - what happens to victim @c (@pol NULL: the defaults):
+ *   resumable and requeueable             SB_ACTION_REQUEUE;
+ *   otherwise, by PreemptNonResumable:
+ *     requeue (default)  requeueable      SB_ACTION_RESTART,
+ *                        not requeueable  SB_ACTION_CANCEL (--no-requeue,
+ *                                         salloc/srun: Slurm cannot);
+ *     cancel                              SB_ACTION_CANCEL;
+ *     keep                                SB_ACTION_NONE.
+ * A restarted job loses its run but not its place in the demand: it runs
+ * again, so the work it was submitted for is done (issue 11).
  */
 enum sb_preempt_action sb_preempt_action(const struct sb_preempt_policy *pol,
 					 const struct sb_contract *c);
 
 /*
- * sb_preempt_victim_key - a 32-bit key, *lower* = preempted first:
+ * sb_preempt_grace - seconds victim @c runs on after its SIGTERM before it
+ * is requeued: PreemptGraceTime for an allocated victim whose action is
+ * SB_ACTION_REQUEUE (a resumable job writes its checkpoint), 0 for every
+ * other: a non-resumable victim loses its run whatever it does in the
+ * grace time (and one that exits on the SIGTERM would end instead of
+ * being requeued), and an unallocated victim is preemptable at any
+ * moment by its contract, so the allocated preemptor does not wait for
+ * free work (a resumable unallocated job checkpoints periodically).
+ * @pol NULL: the defaults.
+ */
+int64_t sb_preempt_grace(const struct sb_preempt_policy *pol,
+			 const struct sb_contract *c);
+
+/*
+ * sb_preempt_action_str - what happens to a victim of @action, for logs
+ * and `sbudget show job` (static storage), e.g. "requeued, restarts from
+ * its beginning (not resumable)".
+ */
+const char *sb_preempt_action_str(enum sb_preempt_action action);
+
+/*
+ * sb_preempt_victim_key - a 32-bit key, *lower* = preempted first, so that
+ * a preemption loses as little work as it can:
  *   bit 31     allocated (unallocated victims go first);
- *   bits 10-30 the victim's current priority level (sb/priority.h), lowest
- *              standing first;
- *   bits 0-9   work lost, floor(8 * log2(1 + TRES-seconds of the current
+ *   bit 30     loses its run: not (resumable and requeueable), so resumable
+ *              victims go before those that restart or are cancelled;
+ *   bits 20-29 work lost, floor(8 * log2(1 + TRES-seconds of the current
  *              run, sb_run_seconds())) capped at 1023: least work lost
- *              first.
+ *              first (steps of 2^(1/8), about 9%);
+ *   bits 0-19  the victim's current priority level (sb/priority.h), lowest
+ *              standing first among victims that lose about as much.
  * Slurm sorts candidates by this key ascending (PREEMPT_DATA_PRIO).
  */
 uint32_t sb_preempt_victim_key(const struct sb_preempt_job *victim,
@@ -212,9 +307,44 @@ bool sb_repair_reason_matches(const struct sb_preempt_policy *pol,
 /*
  * sb_repair_release_at - when a job on a node drained for repair is
  * released: at sb_preempt_protected_until(); INT64_MAX (never) when the
- * job is not resumable and @pol keeps such jobs.
+ * job is not resumable and @pol keeps such jobs (SB_ACTION_NONE).
  */
 int64_t sb_repair_release_at(const struct sb_preempt_policy *pol,
 			     const struct sb_preempt_job *job);
+
+/*
+ * sb_preempt_warn_at - when the user of an interactive job (salloc, srun
+ * outside a batch job: no batch script, so never resumable, see
+ * sb_contract_of_job()) is told that the job's protected slice is about
+ * to end and that from then on it may be cancelled for a better-placed
+ * budget (issue 12, kind 5: a lost interactive session cannot be resumed).
+ *
+ *     warn_at = max(start + 1, sb_preempt_protected_until(job) - lead)
+ *
+ * with lead = @pol->interactive_warning seconds: a slice not longer than
+ * the lead is announced in the job's first second (start + 1, not start: a
+ * caller's tick in the second the job started may have run before it).  INT64_MAX (never) when nothing is
+ * worth a warning: @interactive is false (a batch job has no terminal; a
+ * resumable one gets PreemptGraceTime's SIGTERM), the lead is <= 0 (off),
+ * the job is unallocated (no protection: preemptable from its start), its
+ * min runtime is 0, or the site keeps jobs that are not resumable
+ * (PreemptNonResumable=keep: it is never preempted).  Suspended time
+ * moves the slice's end, so it moves the warning too (a job suspended
+ * after its warning is warned again before the new end).  NULL arguments
+ * give INT64_MAX.
+ */
+int64_t sb_preempt_warn_at(const struct sb_preempt_policy *pol,
+			   const struct sb_preempt_job *job, bool interactive);
+
+/*
+ * sb_preempt_warn_due - whether the warning of sb_preempt_warn_at() falls
+ * in (@last, @now]: a caller that asks once per tick with @last = the
+ * previous tick's @now warns each run exactly once (a warning due while
+ * the caller was not running, last > warn_at, is not sent late).
+ * False when @now <= @last.
+ */
+bool sb_preempt_warn_due(const struct sb_preempt_policy *pol,
+			 const struct sb_preempt_job *job, bool interactive,
+			 int64_t last, int64_t now);
 
 #endif /* SB_PREEMPT_H */

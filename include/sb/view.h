@@ -33,9 +33,9 @@
  * manager can do with it.
  * @tag:        the AdminComment, may be NULL;
  * @requeue_ok: the job can be requeued (in Slurm: a batch job whose
- *              requeue flag is set); when false the job is not resumable
- *              whatever its tag says, since a requeue would fail and the
- *              job be killed instead.
+ *              requeue flag is set), copied to out->requeueable; when
+ *              false the job is not resumable whatever its tag says,
+ *              since a requeue would fail and the job be killed instead.
  * A job without a valid tag (started before the plugins were loaded, or
  * submitted around job_submit/budget) is *unallocated*: min runtime 0,
  * charged to nobody, preemptable at once, never a preemptor.  Nothing that
@@ -52,6 +52,47 @@ int sb_contract_of_job(const char *tag, bool requeue_ok,
  * without a valid tag is unallocated, as sb_contract_of_job() says.
  */
 bool sb_contract_job_allocated(const char *tag);
+
+/*
+ * What a job holds of the charged TRES (ChargeTRES, GPUs), the one rule for
+ * charging, committed usage, the reclaim rule's delta and sbudget: see
+ * "Whole-node jobs" in doc/design.md.  Filled by the caller (Slurm glue)
+ * from the job and the nodes' configuration; counts are whole TRES units.
+ */
+struct sb_hold {
+	uint64_t tres;		/* allocated (a run that started) or
+				 * requested (pending), for the whole job */
+	bool whole_nodes;	/* it takes its nodes whole (Slurm:
+				 * --exclusive, or a partition with
+				 * OverSubscribe=EXCLUSIVE): no other job may
+				 * use anything on them */
+	uint32_t nodes;		/* nodes it holds, or (pending) at least will
+				 * hold */
+	uint32_t named;		/* of which known by name: its allocation, or
+				 * (pending) the nodes it requires (-w);
+				 * <= nodes, or taken as nodes */
+	uint64_t named_tres;	/* ChargeTRES configured on the named nodes,
+				 * summed */
+	uint64_t other_min;	/* pending: ChargeTRES configured on the
+				 * least-equipped node it may still get
+				 * (one of its partition's nodes able to hold
+				 * its per-node request); 0 when unknown */
+};
+
+/*
+ * sb_held_tres - the charged TRES a job holds (a run that started) or will
+ * hold (pending): @h->tres, except that a job taking its nodes whole holds
+ * everything configured on them, which no other job can use:
+ *     held = whole_nodes ? max(tres, named_tres + (nodes - named) x other_min)
+ *                        : tres
+ * A pending whole-node job's figure is a lower bound (the fewest it can
+ * get: the scheduler picks its other nodes), never below what it asked
+ * for.  Saturates at UINT64_MAX.  @h NULL: 0.
+ * Used for the pending preemptor's reclaim delta, sbudget's GPUs, and
+ * (through Slurm's allocation, which already gives a whole-node job its
+ * nodes' GRES) what a running job is charged and committed for.
+ */
+uint64_t sb_held_tres(const struct sb_hold *h);
 
 /*
  * sb_committed_rest - TRES-seconds of @job's minimum runtime not yet run at
@@ -137,7 +178,91 @@ struct sb_preempt_party {
 				 * when unknown */
 	bool in_grace;		/* a victim already being preempted (its
 				 * grace time runs): on its way out */
+	bool preempted;		/* the job was preempted before (an earlier
+				 * run of it ended by a preemption) */
+	int64_t preempted_at;	/* when: the time its last preemption was
+				 * decided (the grace time began), seconds;
+				 * ignored unless @preempted.  The plugins
+				 * read it from the victim's SystemComment
+				 * (budget:preempted_by=...,at=EPOCH), the
+				 * simulator keeps it per job */
 };
+
+/*
+ * Hysteresis (issue 11, item 3): at equilibrium two budgets of equal
+ * standing would take turns at min-runtime granularity, each turn paying
+ * a grace time, a requeue delay and, for a job that cannot resume, all the
+ * work of its run.  Two rules damp that:
+ *
+ * 1. The interval.  A job preempted at P is held until
+ *        P + PreemptIntervalFactor x min_runtime
+ *    (sb_preempt_hold_until()): however the standings swing, no job is
+ *    preempted more often than once per factor x its min runtime.  The
+ *    contract alone already gives once per min runtime + grace + requeue
+ *    delay (a requeued job runs its min runtime again), so factor 1 adds
+ *    nothing; the default 2 doubles that.  Unallocated jobs (min runtime
+ *    0) are never held.
+ *
+ * 2. The cost margin.  Between two budgets, a preemption must pay for
+ *    itself: the reclaim rule (sb_preempt_reclaim_ok()) must still hold
+ *    when the preemptor's side is charged, besides its own commitment
+ *    delta, the preemption's cost C (sb_preempt_cost()):
+ *        S_p x U_v  >=  S_v x (U_p + delta + C)
+ *        C = T_v x (grace + requeue_delay + lost)
+ *        lost = 0 for a resumable victim (it checkpoints in its grace
+ *               time), else min(run, factor x min_runtime): the run
+ *               thrown away, counted up to the interval of rule 1
+ *    with T_v the victim's charged TRES and run its run seconds
+ *    (sb_run_seconds()).  In words: after the transfer, and after paying
+ *    what the preemption wastes (the victim's GPUs during the grace time,
+ *    its wait to start again, the work it loses), the preemptor's side is
+ *    still no more over-used than the victim's.  With equal shares: the
+ *    victim's side must have used delta + C more than the preemptor's.
+ *    Why this measure: C is TRES-seconds the preemption spends, and the
+ *    reclaim rule's U is TRES-seconds of usage, the standing's input, so
+ *    the margin is the usage gap that buys the preemption.  Why lost is
+ *    capped: uncapped, a long non-resumable run would grow its cost as
+ *    fast as its budget's usage grows, and become immune for ever; capped,
+ *    the gap outgrows it and the contract (past its min runtime a job runs
+ *    only while its budget outranks the queue) holds, only later.
+ *
+ * 3. One restart.  A job that cannot resume and was preempted before
+ *    (requeued, it restarted from its beginning) is not preempted again:
+ *    it is held until it ends.  Measured in sbudget-sim (doc/benchmarks.md,
+ *    section 7): requeueing non-resumable victims instead of cancelling
+ *    them, with rules 1 and 2 alone, quadrupled the GPU-hours thrown away
+ *    (a long job with a short min runtime was restarted at the end of
+ *    every slice and never finished); any finite hold shorter than such a
+ *    job throws its whole run away again when it ends (tried: a hold of
+ *    MaxMinRuntime lost 61,649 GPU-h against 67,698 without, 17,388 with
+ *    this rule, on the 1.2x workload).  The price: once restarted, a job
+ *    keeps its GPUs to its end whatever its budget's standing, a
+ *    protection beyond its declared min runtime; it is charged all it
+ *    runs, as every job is, and it paid for the protection with the run
+ *    it lost.  PreemptNonResumable=cancel avoids both (the job is gone
+ *    instead).
+ */
+
+/*
+ * sb_preempt_hold_until - the first second at which @victim may be
+ * preempted under @pol: sb_preempt_protected_until() of its job, or, for
+ * an allocated job that was preempted before, the later of that and
+ * preempted_at + interval_factor x min_runtime (rule 1 above; saturating);
+ * INT64_MAX (never) for such a job that is not resumable (rule 3).
+ * A NULL @pol reads as the defaults.  INT64_MIN for a NULL @victim.
+ */
+int64_t sb_preempt_hold_until(const struct sb_preempt_policy *pol,
+			      const struct sb_preempt_party *victim);
+
+/*
+ * sb_preempt_cost - C of rule 2 above, TRES-seconds: what preempting
+ * running @victim at @now costs under @pol: T x (grace_time +
+ * requeue_delay + lost), lost = 0 if the victim is resumable, else
+ * min(run seconds at @now, interval_factor x min_runtime).  0 for a NULL
+ * @victim or one without TRES.  A NULL @pol reads as the defaults.
+ */
+double sb_preempt_cost(const struct sb_preempt_policy *pol,
+		       const struct sb_preempt_job *victim, int64_t now);
 
 /*
  * sb_preempt_decide - the full verdict: may pending @preemptor take running
@@ -147,15 +272,18 @@ struct sb_preempt_party {
  *      allocated preemptor (SB_PREEMPT_YES: counting on its resources is
  *      better than taking another job);
  *   3. sb_preempt_check() (protected, outranked, kept);
- *   4. an allocated victim of another budget: with no view (@v NULL: the
+ *   4. an allocated victim preempted less than the interval ago:
+ *      now < sb_preempt_hold_until() (SB_PREEMPT_INTERVAL);
+ *   5. an allocated victim of another budget: with no view (@v NULL: the
  *      priority plugin is not priority/budget, no standing is known),
  *      SB_PREEMPT_NOVIEW; otherwise the reclaim rule at the point where
  *      the two associations' paths diverge (sb_tree_diverge()):
  *      sb_preempt_reclaim_ok(S_p, U_p, delta, S_v, U_v) with S the
  *      siblings' shares_norm, U their sb_view_usage(), and delta =
- *      preemptor's TRES x its min runtime (SB_PREEMPT_RECLAIM).  Same
- *      association, or one the other's ancestor, or an unknown index:
- *      in-team priority decided in step 3.
+ *      preemptor's TRES x its min runtime (SB_PREEMPT_RECLAIM); then the
+ *      same with delta + sb_preempt_cost() (SB_PREEMPT_COSTLY, the
+ *      hysteresis above).  Same association, or one the other's
+ *      ancestor, or an unknown index: in-team priority decided in step 3.
  * Whether the freed resources suffice is the caller's (Slurm's select
  * plugin, the simulator's placement).
  * @why: when not NULL, a sentence for logs and `sbudget show job` naming

@@ -1,5 +1,8 @@
 /* budget_job.c - a job record as the core sees it; see budget_job.h. */
+#include <string.h>
+
 #include "budget_job.h"
+#include "slurm_compat.h"
 
 bool budget_job_requeue_ok(const job_record_t *job_ptr)
 {
@@ -13,16 +16,85 @@ int budget_job_contract(const job_record_t *job_ptr, struct sb_contract *c)
 				  budget_job_requeue_ok(job_ptr), c);
 }
 
-uint64_t budget_job_tres(const job_record_t *job_ptr, int pos)
+/* A count at @pos of a job's TRES array; 0 for none, unset or no-consume. */
+static uint64_t tres_at(const uint64_t *cnt, int pos)
 {
-	const uint64_t *cnt = IS_JOB_PENDING(job_ptr) ? job_ptr->tres_req_cnt :
-						       job_ptr->tres_alloc_cnt;
 	uint64_t v;
 
 	if (pos < 0 || !cnt)
 		return 0;
 	v = cnt[pos];
-	return (v == NO_CONSUME_VAL64 || v == INFINITE64) ? 0 : v;
+	return (v == NO_CONSUME_VAL64 || v == INFINITE64 || v == NO_VAL64) ?
+		       0 : v;
+}
+
+/* ChargeTRES configured on node @i (the node table's TRES array, indexed
+ * as the job's); 0 for a hole in the table. */
+static uint64_t node_tres(int i, int pos)
+{
+	const node_record_t *n = node_record_table_ptr[i];
+
+	return n ? tres_at(n->tres_cnt, pos) : 0;
+}
+
+bool budget_job_whole_node(const job_record_t *job_ptr)
+{
+	return (job_ptr->details && SB_WHOLE_NODE(job_ptr->details)) ||
+	       (job_ptr->part_ptr && job_ptr->part_ptr->max_share == 0);
+}
+
+/*
+ * What a pending whole-node job will hold at least (struct sb_hold): the
+ * nodes it requires (-w) by name, the rest of its minimum node count at the
+ * least-equipped node of its partition able to hold its per-node request.
+ */
+static void pending_hold(const job_record_t *job_ptr, int pos,
+			 struct sb_hold *h)
+{
+	bitstr_t *req = job_ptr->details->req_node_bitmap;
+	bitstr_t *part = job_ptr->part_ptr ? job_ptr->part_ptr->node_bitmap :
+					     NULL;
+	uint64_t per_node, v;
+	bool found = false;
+	int i;
+
+	h->nodes = job_ptr->details->min_nodes ? job_ptr->details->min_nodes :
+						 1;
+	per_node = (h->tres + h->nodes - 1) / h->nodes;
+	for (i = 0; i < node_record_count; i++) {
+		if (req && i < bit_size(req) && bit_test(req, i)) {
+			h->named++;
+			h->named_tres += node_tres(i, pos);
+			continue;
+		}
+		if ((part && (i >= bit_size(part) || !bit_test(part, i))) ||
+		    !node_record_table_ptr[i])
+			continue;
+		v = node_tres(i, pos);
+		if (v >= per_node && (!found || v < h->other_min)) {
+			h->other_min = v;
+			found = true;
+		}
+	}
+}
+
+uint64_t budget_job_tres(const job_record_t *job_ptr, int pos)
+{
+	struct sb_hold h = { 0 };
+
+	if (pos < 0)
+		return 0;
+	/* a run that started (or ended: being requeued, or pending while its
+	 * last run completes): Slurm gave a whole-node job its nodes' GRES,
+	 * so the allocation is it */
+	if (!IS_JOB_PENDING(job_ptr) ||
+	    (job_ptr->job_state & (JOB_REQUEUE | JOB_COMPLETING)))
+		return tres_at(job_ptr->tres_alloc_cnt, pos);
+	h.tres = tres_at(job_ptr->tres_req_cnt, pos);
+	h.whole_nodes = budget_job_whole_node(job_ptr);
+	if (h.whole_nodes && job_ptr->details && node_record_table_ptr)
+		pending_hold(job_ptr, pos, &h);
+	return sb_held_tres(&h);
 }
 
 time_t budget_job_suspended(const job_record_t *job_ptr, time_t now)
@@ -54,4 +126,35 @@ void budget_job_party(const job_record_t *job_ptr, int pos,
 	p->job.suspended = budget_job_suspended(job_ptr, time(NULL));
 	p->index = SB_NONE;
 	p->in_grace = job_ptr->preempt_time != 0;
+	p->preempted = budget_job_preempted_at(job_ptr, &p->preempted_at);
+}
+
+bool budget_job_preempted_at(const job_record_t *job_ptr, int64_t *at)
+{
+	static const char note[] = "budget:preempted_by=";
+	const char *p = job_ptr->system_comment, *last = NULL;
+	int64_t v = 0;
+
+	*at = 0;
+	/* the last note: preempt/budget replaces the whole SystemComment,
+	 * but an administrator may have added text around it */
+	for (; p && (p = strstr(p, note)); p++)
+		last = p;
+	if (!last)
+		return false;
+	/* ",at=" within the note (up to white space or ';') */
+	for (p = last + sizeof(note) - 1; *p && *p != ' ' && *p != ';'; p++)
+		if (!strncmp(p, ",at=", 4))
+			break;
+	if (strncmp(p, ",at=", 4))
+		return false;
+	for (p += 4; *p >= '0' && *p <= '9'; p++) {
+		if (v > ((int64_t)1 << 40))
+			return false;	/* not a time */
+		v = v * 10 + (*p - '0');
+	}
+	if (*p && *p != ',' && *p != ' ' && *p != ';')
+		return false;
+	*at = v;
+	return true;
 }

@@ -33,10 +33,31 @@ bool budget_job_requeue_ok(const job_record_t *job_ptr);
 int budget_job_contract(const job_record_t *job_ptr, struct sb_contract *c);
 
 /*
- * budget_job_tres - the job's charged TRES (ChargeTRES, at position @pos of
- * the job's TRES arrays, budget_tres_pos()): allocated for a job that has
- * started, requested for a pending one (what it would commit by starting).
- * 0 when @pos < 0 (not accounted) or the job has none.
+ * budget_job_whole_node - the job takes its nodes whole: --exclusive
+ * (not =user or =mcs, which share nodes with the user's other jobs), or a
+ * partition with OverSubscribe=EXCLUSIVE.  No other job can use anything on
+ * its nodes, GPUs included.
+ */
+bool budget_job_whole_node(const job_record_t *job_ptr);
+
+/*
+ * budget_job_tres - the ONE figure of the job's charged TRES (ChargeTRES,
+ * at position @pos of the job's TRES arrays, budget_tres_pos()), for
+ * charging, committed usage, the preemption verdict (both sides) and the
+ * victim order: what the job holds or will hold (sb_held_tres()).
+ *   started (running, suspended, completing, ended, being requeued or
+ *     pending while its last run completes: that run, for charging it): its
+ *     allocation, which for a whole-node job (budget_job_whole_node())
+ *     Slurm fills with every GRES of its nodes, asked for or not: an
+ *     `--exclusive -G 1` job on an 8-GPU node holds 8;
+ *   pending: what it asks for, or for a whole-node job what its nodes will
+ *     hold at least: the nodes it requires (-w), and the rest of its
+ *     minimum node count at the least-equipped node of its partition that
+ *     can hold its per-node request.
+ * 0 when @pos < 0 (not accounted) or the job has none.  Reads the node
+ * table for a pending whole-node job: call with the job read lock and the
+ * node read lock held (Slurm's scheduler, which asks preempt/budget, holds
+ * both).
  */
 uint64_t budget_job_tres(const job_record_t *job_ptr, int pos);
 
@@ -51,9 +72,23 @@ uint64_t budget_job_tres(const job_record_t *job_ptr, int pos);
 time_t budget_job_suspended(const job_record_t *job_ptr, time_t now);
 
 /*
+ * budget_job_preempted_at - whether the job was preempted by
+ * preempt/budget before, and when (@at, Unix time): the at= of the last
+ * "budget:preempted_by=<id>,at=<epoch>,..." note in its SystemComment,
+ * which preempt/budget writes when it starts preempting the job and Slurm
+ * keeps across requeues and restarts (job_ptr->preempt_time does not: a
+ * requeue clears it).  A release for repair replaces the note, so a job
+ * released for repair since counts as not preempted.  False (and @at 0)
+ * without a note or with a damaged one.
+ */
+bool budget_job_preempted_at(const job_record_t *job_ptr, int64_t *at);
+
+/*
  * budget_job_party - one side of a preemption question (sb/view.h): the
  * contract, start of the current run, current priority, charged TRES at
- * @pos, time suspended up to now (budget_job_suspended()), in_grace = a preemption of the job has begun (preempt_time set).
+ * @pos, time suspended up to now (budget_job_suspended()), in_grace = a
+ * preemption of the job has begun (preempt_time set), and its last
+ * preemption (budget_job_preempted_at()).
  * The tree index is SB_NONE: only priority/budget, which owns the tree,
  * knows it.
  */

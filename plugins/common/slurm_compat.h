@@ -15,7 +15,9 @@
  *     list_t/list_itr_t (struct typedefs); both spellings work on both
  *     here (new code: list_t *, list_itr_t *);
  *   - plugin interface headers moved from src/common and src/slurmctld to
- *     src/interfaces (priority, preempt, accounting_storage): included here;
+ *     src/interfaces (priority, preempt, accounting_storage), and
+ *     srun_comm.h (srun_user_message(), what `scontrol notify` calls) to
+ *     src/stepmgr: included here;
  *   - job_submit: job_modify() gained `char **err_msg` (the refusal reason
  *     reaches the user, as job_submit()'s does): SB_DEFINE_JOB_MODIFY;
  *   - priority: priority_p_get_priority_factors_list() lost the request
@@ -90,10 +92,12 @@ typedef struct listIterator list_itr_t;
 #include "src/interfaces/accounting_storage.h"
 #include "src/interfaces/preempt.h"
 #include "src/interfaces/priority.h"
+#include "src/stepmgr/srun_comm.h"	/* srun_user_message() */
 #else
 #include "src/common/slurm_accounting_storage.h"
 #include "src/common/slurm_priority.h"
 #include "src/slurmctld/preempt.h"
+#include "src/slurmctld/srun_comm.h"	/* srun_user_message() */
 #endif
 
 /*
@@ -110,6 +114,8 @@ typedef struct listIterator list_itr_t;
 #pragma weak acct_db_conn
 #pragma weak default_part_loc
 #pragma weak slurmctld_config
+#pragma weak node_record_table_ptr
+#pragma weak node_record_count
 
 /* The PreemptType in force: 24.11 stores preempt/none (and no PreemptType
  * line) as NULL, 22.05 stores what the line says, NULL without one. */
@@ -118,6 +124,16 @@ static inline const char *sb_preempt_type(void)
 	return slurm_conf.preempt_type ? slurm_conf.preempt_type :
 					 "preempt/none";
 }
+
+/* SB_WHOLE_NODE(details) - the job asked for whole nodes (--exclusive;
+ * not =user, =mcs): 22.05 stores 1/2/3 in whole_node, 24.11 a bit mask
+ * (WHOLE_NODE_REQUIRED, WHOLE_TOPO, ...), where 22.05's 3 (mcs) would test
+ * as required. */
+#if SB_SLURM_2411
+#define SB_WHOLE_NODE(d) (((d)->whole_node & WHOLE_NODE_REQUIRED) != 0)
+#else
+#define SB_WHOLE_NODE(d) ((d)->whole_node == WHOLE_NODE_REQUIRED)
+#endif
 
 /* scontrol reconfigure restarts slurmctld (init() runs again in a new
  * process) rather than calling the plugins' reconfig hooks. */

@@ -15,9 +15,13 @@
  *     AdminComment ("budget:min_runtime=3600,resumable=yes,allocated=yes"),
  *     which only administrators can change and which slurmdbd records, so
  *     it shows in `scontrol show job` and `sacct -o AdminComment`;
- *   - maps resumable onto Slurm's requeue flag.
- * At modify it refuses a non-administrator's change of the requeue flag
- * (Slurm itself already refuses their change of AdminComment).
+ *   - sets Slurm's requeue flag for a resumable job (it must be
+ *     requeueable); a non-resumable job keeps the flag its user gave
+ *     (--requeue / --no-requeue) or the site's JobRequeue default: if it
+ *     allows requeue, a preempted non-resumable batch job is requeued and
+ *     restarts from its beginning, else it is cancelled (sb_preempt_action).
+ * At modify it refuses a non-administrator's clearing of a resumable job's
+ * requeue flag (Slurm itself already refuses their change of AdminComment).
  */
 #include <stdio.h>
 #include <string.h>
@@ -264,7 +268,10 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		xfree(job_desc->admin_comment);
 		job_desc->admin_comment = xstrdup(tag);
 	}
-	job_desc->requeue = c.resumable ? 1 : 0;
+	/* resumable needs requeue; otherwise --no-requeue is the user's
+	 * choice between a restart and a cancel on preemption */
+	if (c.resumable)
+		job_desc->requeue = 1;
 	debug("%s: uid %u account %s: %s", plugin_type, job_desc->user_id,
 	      acct, tag);
 	return SLURM_SUCCESS;
@@ -291,7 +298,9 @@ static int refuse(int rc, char **err_msg, uint32_t uid,
  * Modifications that would change or break the contract:
  *   - AdminComment (administrators only, Slurm checks that) must keep a
  *     well-formed contract tag at its start on a job that has one;
- *   - Requeue (= resumable) may be changed by administrators only;
+ *   - Requeue of a resumable job may be changed by administrators only
+ *     (a non-resumable job's is its user's: restart or cancel on
+ *     preemption);
  *   - a new account must have a budget if the job is allocated;
  *   - a new time limit or TimeMin must not fall below the minimum runtime
  *     (users; an administrator may cut a job short).
@@ -323,7 +332,8 @@ static int modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 	}
 
 	if (job_desc->requeue != NO_VAL16 && !is_admin && job_ptr->details &&
-	    job_desc->requeue != job_ptr->details->requeue) {
+	    job_desc->requeue != job_ptr->details->requeue && has_contract &&
+	    now.resumable) {
 		snprintf(msg, sizeof(msg), "may not change Requeue from %u to "
 			 "%u: resumable is part of the job's contract, fixed "
 			 "at submit; resubmit with%s --resumable",

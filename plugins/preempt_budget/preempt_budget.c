@@ -13,10 +13,14 @@
  *     the victim's *current* one, and, between two budgets, only if the
  *     reclaim rule holds where their paths diverge;
  *   - preempt_p_get_data: the victim order (PRIO: sb_preempt_victim_key:
- *     unallocated first, lowest standing, least work lost), what happens to
- *     a victim (MODE: REQUEUE if resumable, else CANCEL, or never with
- *     PreemptNonResumable=keep), and PreemptGraceTime (SIGTERM first, so a
- *     resumable job can checkpoint).  Slurm's select plugin takes victims
+ *     unallocated first, then resumable, then least work lost, then lowest
+ *     standing), what happens to a victim (MODE, sb_preempt_action():
+ *     REQUEUE if resumable, REQUEUE too for a non-resumable batch job that
+ *     allows requeue (it restarts from its beginning), CANCEL for
+ *     --no-requeue and interactive jobs, never with
+ *     PreemptNonResumable=keep), and the grace time (sb_preempt_grace():
+ *     PreemptGraceTime of SIGTERM for an allocated resumable victim, so it
+ *     can checkpoint; none for the others).  Slurm's select plugin takes victims
  *     in that order only until the preemptor fits, and preempts nothing if
  *     it cannot fit.
  *
@@ -31,26 +35,38 @@
  *   - allocated jobs still preempt unallocated ones at once, as always;
  *   - an allocated job never preempts another allocated job
  *     (sb_preempt_decide() without a view: SB_PREEMPT_NOVIEW);
- *   - victims are ordered unallocated first, then least work lost (the
- *     victim key without a standing level: the priority is another
- *     plugin's and means nothing here);
+ *   - victims are ordered unallocated first, then resumable, then least
+ *     work lost (the victim key without a standing level: the priority is
+ *     another plugin's and means nothing here);
  *   - repair, grace ends and scheduler wake-ups work as usual.
  *
  * A thread (every second) does what Slurm does not:
  *   - refreshes priority/budget's committed usage from the running jobs;
  *   - automated repair: a job on a node drained with a reason matching
- *     RepairReason is released once it has run its min runtime (requeued if
- *     resumable), so the node reaches DRAINED without anyone asking;
+ *     RepairReason is released once it has run its min runtime (requeued
+ *     or cancelled as a victim would be), so the node reaches DRAINED
+ *     without anyone asking;
  *   - it wakes the schedulers when a protected slice ends or a requeued
  *     job's begin time passes (they skip cycles in which nothing changed);
+ *   - it warns the user of an interactive job (salloc, srun outside a
+ *     batch job: never resumable, so a preemption loses the session)
+ *     InteractiveWarning before the job's protected slice ends, once per
+ *     run, with a message to its salloc/srun (what `scontrol notify`
+ *     sends; sb_preempt_warn_due() says when);
  *   - it completes preemptions whose grace time is over at once, rather
  *     than at slurmctld's next 30 s time-limit pass;
  *   - a resumable victim that exits by itself during its grace time (say,
  *     after writing its checkpoint) is requeued all the same: resumable
- *     means it may be restarted at any moment.
+ *     means it may be restarted at any moment;
+ *   - an allocated job pending behind an association or QOS limit that
+ *     unallocated jobs fill gets just enough of them released (Slurm's
+ *     preemption never looks at limits; "limits" below).
  * Each tick walks job_list once under the job and node *read* locks, and
  * takes the write locks only when that walk found something to write
- * (a release for repair, a grace time over, a requeue, a scheduler wake-up).
+ * (a release for repair or for a limit, a grace time over, a requeue, a
+ * scheduler wake-up); only when it saw an allocated job pending for a limit
+ * does it walk job_list a second time (the running jobs) under the
+ * assoc_mgr read locks too.
  * The lock hold time per tick is logged at verbose level every 60 ticks
  * (tick_stats.h; doc/benchmarks.md).
  * Each victim's SystemComment records why it stopped:
@@ -70,6 +86,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "src/common/assoc_mgr.h"
 #include "src/common/bitstring.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
@@ -86,6 +103,7 @@
 #include "slurm_compat.h"
 #include "sb/contract.h"
 #include "sb/error.h"
+#include "sb/limits.h"
 #include "sb/preempt.h"
 #include "sb/view.h"
 #include "tick_stats.h"
@@ -113,6 +131,16 @@ static unsigned generation;	/* init() count: a detached tick of an
 /* The job Slurm last asked about as a preemptor: the victims it then
  * preempts (in the same locked pass) are preempted for this job. */
 static uint32_t last_preemptor_id, last_preemptor_prio;
+/* Where the next tick's window of limit-blocked jobs starts (limits_tick()). */
+static size_t limit_window;
+/* Blocked jobs that jobs were last released for, and when (a ring): a job that
+ * got its room but did not start (its nodes are held by protected work)
+ * gets no second release within LIMIT_BACKOFF seconds, so released jobs
+ * that start again on other nodes are not requeued over and over. */
+#define LIMIT_HELPED_MAX 64
+#define LIMIT_BACKOFF 60
+static struct { uint32_t job_id; time_t at; } limit_helped[LIMIT_HELPED_MAX];
+static size_t limit_helped_next;
 /* Resumable victims inside their grace time, to requeue if they exit. */
 static struct grace_list graced;
 /* priority/budget's table (budget_ops.h), NULL: degraded.  Written only by
@@ -122,6 +150,10 @@ static const struct sb_budget_ops *ops;
 static time_t ops_conf_update = -1;	/* slurm_conf.last_update looked up at */
 static bool ops_missing_logged;
 static unsigned ops_misses;	/* ticks without finding a loaded copy */
+/* Seconds a requeued victim waits before it may start again (the
+ * preemption cost counts it, sb/view.h): Slurm's credential lifetime + 1,
+ * read from slurm_conf by the tick (sb_requeue_delay_of_authinfo()). */
+static int64_t requeue_delay = SB_REQUEUE_DELAY_DEFAULT;
 
 /* Ticks to wait for priority_budget.so to be loaded before saying that it
  * cannot be found (slurmctld loads it after this plugin). */
@@ -264,6 +296,7 @@ extern bool preempt_p_preemptable(job_record_t *preemptee,
 		return false;
 	slurm_mutex_lock(&state_lock);
 	pol = cfg.preempt;
+	pol.requeue_delay = requeue_delay;
 	pos = tres_pos;
 	o = ops;
 	last_preemptor_id = preemptor->job_id;
@@ -309,15 +342,18 @@ static void set_reason(job_record_t *job_ptr, char *text)
 static uint32_t victim_grace(job_record_t *job_ptr)
 {
 	uint32_t grace, by, by_prio;
+	enum sb_preempt_action act;
 	struct sb_contract c;
 	time_t now = time(NULL);
 
 	(void)budget_job_contract(job_ptr, &c);
 	slurm_mutex_lock(&state_lock);
-	grace = (uint32_t)cfg.preempt.grace_time;
+	/* only an allocated resumable victim has a checkpoint to write */
+	grace = (uint32_t)sb_preempt_grace(&cfg.preempt, &c);
+	act = sb_preempt_action(&cfg.preempt, &c);
 	by = last_preemptor_id;
 	by_prio = last_preemptor_prio;
-	if (grace && c.resumable)
+	if (grace && act == SB_ACTION_REQUEUE)
 		grace_track(job_ptr->job_id);
 	slurm_mutex_unlock(&state_lock);
 	if (!job_ptr->preempt_time && by && by != job_ptr->job_id) {
@@ -326,18 +362,24 @@ static uint32_t victim_grace(job_record_t *job_ptr)
 			"victim_priority=%u", by, (long)now, by_prio,
 			job_ptr->priority));
 		info("%s: preempting %pJ (%s, priority %u) for JobId=%u "
-		     "(priority %u): %s, grace time %u s", plugin_type,
+		     "(priority %u): %s%s, grace time %u s%s", plugin_type,
 		     job_ptr, c.allocated ? "allocated, past its min runtime" :
 		     "unallocated", job_ptr->priority, by, by_prio,
-		     c.resumable ? "requeue" :
-		     "cancel (not resumable)", grace);
+		     sb_preempt_action_str(act),
+		     act == SB_ACTION_CANCEL && !c.requeueable ?
+		     (job_ptr->batch_flag ? ": --no-requeue" :
+		      ": not a batch job") : "", grace,
+		     grace ? "" : act != SB_ACTION_REQUEUE ?
+		     " (not resumable: none)" : !c.allocated ?
+		     " (unallocated: none)" : "");
 	}
 	return grace;
 }
 
 /* The victim order key (sb_preempt_victim_key()).  Without priority/budget
  * the job's priority is another plugin's: the key leaves the standing level
- * out (0), so victims go unallocated first, then least work lost. */
+ * out (0), so victims go unallocated first, then resumable, then least work
+ * lost. */
 static uint32_t victim_key(job_record_t *job_ptr)
 {
 	const struct sb_budget_ops *o;
@@ -369,12 +411,14 @@ extern int preempt_p_get_data(job_record_t *job_ptr,
 		(void)budget_job_contract(job_ptr, &c);
 		slurm_mutex_lock(&state_lock);
 		switch (sb_preempt_action(&cfg.preempt, &c)) {
-		case SB_ACTION_REQUEUE:
+		case SB_ACTION_REQUEUE:	/* resumes its work */
+		case SB_ACTION_RESTART:	/* starts over: same to Slurm */
 			*(uint16_t *)data = PREEMPT_MODE_REQUEUE;
 			break;
 		case SB_ACTION_CANCEL:
 			*(uint16_t *)data = PREEMPT_MODE_CANCEL;
 			break;
+		case SB_ACTION_NONE:
 		default:
 			*(uint16_t *)data = PREEMPT_MODE_OFF;
 		}
@@ -462,11 +506,15 @@ enum tick_act {
 	ACT_REPAIR,	/* release for repair of node @node */
 	ACT_GRACE_END,	/* its grace time is over: requeue or cancel now */
 	ACT_REQUEUE,	/* resumable, exited during its grace time */
+	ACT_LIMIT,	/* unallocated, counts against a limit job @by
+			 * pends behind: release it for @by */
 };
 struct tick_action {
 	uint32_t job_id;
 	enum tick_act what;
 	int node;	/* ACT_REPAIR: node index */
+	uint32_t by;	/* ACT_LIMIT: the blocked allocated job */
+	char why[192];	/* ACT_LIMIT: the limit, for the log */
 };
 struct tick_work {
 	struct tick_action *a;
@@ -474,14 +522,16 @@ struct tick_work {
 	int wake;	/* jobs that became startable or preemptable */
 };
 
-static void work_add(struct tick_work *w, uint32_t job_id, enum tick_act what,
-		     int node)
+static struct tick_action *work_add(struct tick_work *w, uint32_t job_id,
+				     enum tick_act what, int node)
 {
 	if (w->n == w->cap) {
 		w->cap = w->cap ? 2 * w->cap : 16;
 		xrecalloc(w->a, w->cap, sizeof(*w->a));
 	}
-	w->a[w->n++] = (struct tick_action){ job_id, what, node };
+	w->a[w->n] = (struct tick_action){ .job_id = job_id, .what = what,
+					   .node = node };
+	return &w->a[w->n++];
 }
 
 /* Nodes drained for repair (RepairReason), or NULL when there are none.
@@ -520,6 +570,402 @@ static int repair_node_of(const job_record_t *job_ptr, bitstr_t *repair)
 	return -1;
 }
 
+/* -------------------------------------------------------------- limits */
+
+/*
+ * Slurm limits (doc/design.md, "Slurm limits"): association and QOS
+ * limits count unallocated jobs, and Slurm's preemption never looks at
+ * limits, so an allocated job pending behind a limit that unallocated jobs
+ * fill would wait for them to end.  The tick gathers, for each such job,
+ * the limits it is short of and the running jobs that count against them;
+ * the core (sb_limit_release(), sb/limits.h) says which unallocated jobs
+ * to release; the write pass preempts them as Slurm would (requeue or
+ * cancel, PreemptGraceTime) for the blocked job.  Counted: GrpTRES (every
+ * TRES but node, whose use is a node bitmap, not a sum) and GrpJobs of
+ * the job's association and each ancestor, of its QOS and of its
+ * partition's QOS, and those QOSes' MaxTRES/MaxJobs PerUser and
+ * PerAccount.  Time limits (GrpTRESMins, GrpTRESRunMins, GrpWall) and an
+ * association's own MaxJobs are not handled.
+ */
+
+/* Allocated jobs pending behind a limit looked at per tick: a window of
+ * the list sorted by priority that moves on by this much every tick, so
+ * every blocked job is looked at within ceil(n / LIMIT_JOBS_MAX) ticks
+ * even when the first ones can never be helped (the control case). */
+#define LIMIT_JOBS_MAX 16
+/* Association levels walked up (the tree is never this deep). */
+#define LIMIT_DEPTH_MAX 64
+
+/* Where one limit of a blocked job is set and what it counts. */
+enum limit_scope {
+	SCOPE_GRP,	/* Grp*: every job of the association subtree / QOS */
+	SCOPE_USER,	/* QOS MaxTRESPerUser, MaxJobsPerUser: @uid's jobs */
+	SCOPE_ACCT,	/* QOS MaxTRESPerAccount, MaxJobsPerAccount: @acct's */
+};
+struct limit_src {
+	slurmdb_assoc_rec_t *assoc;	/* on this association, or */
+	slurmdb_qos_rec_t *qos;		/* on this QOS */
+	int pos;			/* TRES position; -1: jobs */
+	enum limit_scope scope;		/* SCOPE_GRP for an association */
+	uint32_t uid;			/* SCOPE_USER */
+	const char *acct;		/* SCOPE_ACCT (assoc_mgr's string) */
+};
+
+/* The gathered limits of one blocked job. */
+struct limit_set {
+	struct limit_src src[SB_LIMIT_MAX];
+	struct sb_limit lim[SB_LIMIT_MAX];
+	size_t n;
+};
+
+static bool starts_with(const char *s, const char *prefix)
+{
+	return s && !strncmp(s, prefix, strlen(prefix));
+}
+
+/* Whether a pending job's reason is an association or QOS Grp limit, or
+ * a QOS Max limit (AssocGrpGRES, QOSGrpJobsLimit, QOSMaxGRESPerUser, ...;
+ * limits_of() then finds which, if any, it handles). */
+static bool limit_reason(uint32_t reason)
+{
+	const char *r = sb_job_reason_string(reason);
+
+	return starts_with(r, "AssocGrp") || starts_with(r, "QOSGrp") ||
+	       starts_with(r, "QOSMax");
+}
+
+/* Add the limits of one kind (@at: where and for whom) that @job_ptr is
+ * short of (or exceeds alone): @caps/@used per TRES, @max_jobs/@used_jobs.
+ * assoc_mgr assoc, qos and tres read locks held. */
+static void limits_add(struct limit_set *ls, const job_record_t *job_ptr,
+		       const struct limit_src *at,
+		       const uint64_t *caps, const uint64_t *used,
+		       uint32_t grp_jobs, uint32_t used_jobs)
+{
+	uint32_t pos;
+
+	for (pos = 0; caps && job_ptr->tres_req_cnt && pos < g_tres_count;
+	     pos++) {
+		uint64_t cap = caps[pos], want = job_ptr->tres_req_cnt[pos];
+		uint64_t u = used ? used[pos] : 0;
+
+		if (pos == TRES_ARRAY_NODE || cap == INFINITE64 ||
+		    cap == NO_VAL64 || !want || want == NO_CONSUME_VAL64 ||
+		    want == INFINITE64 || (want <= cap && u <= cap - want))
+			continue;
+		if (ls->n == SB_LIMIT_MAX)
+			return;
+		ls->src[ls->n] = *at;
+		ls->src[ls->n].pos = (int)pos;
+		ls->lim[ls->n++] = (struct sb_limit){ cap, u, want };
+	}
+	if (grp_jobs != INFINITE && grp_jobs != NO_VAL &&
+	    used_jobs >= grp_jobs && ls->n < SB_LIMIT_MAX) {
+		ls->src[ls->n] = *at;
+		ls->src[ls->n].pos = -1;
+		ls->lim[ls->n++] = (struct sb_limit){ grp_jobs, used_jobs, 1 };
+	}
+}
+
+/* The QOSes whose limits count @job_ptr: its own and its partition's
+ * (the same one once). */
+static void job_qoses(const job_record_t *job_ptr, slurmdb_qos_rec_t *q[2])
+{
+	q[0] = job_ptr->qos_ptr;
+	q[1] = job_ptr->part_ptr ? job_ptr->part_ptr->qos_ptr : NULL;
+	if (q[1] == q[0])
+		q[1] = NULL;
+}
+
+static int find_uid(void *x, void *key)
+{
+	return ((slurmdb_used_limits_t *)x)->uid == *(uint32_t *)key;
+}
+
+static int find_acct(void *x, void *key)
+{
+	return !xstrcmp(((slurmdb_used_limits_t *)x)->acct, (char *)key);
+}
+
+/* Every limit @job_ptr is short of: Grp limits of its association and
+ * each parent, Grp and per-user / per-account limits of its QOS and its
+ * partition's QOS.  assoc_mgr locks held. */
+static void limits_of(const job_record_t *job_ptr, struct limit_set *ls)
+{
+	slurmdb_assoc_rec_t *a = job_ptr->assoc_ptr;
+	slurmdb_used_limits_t *ul;
+	slurmdb_qos_rec_t *q[2];
+	struct limit_src at;
+	uint32_t uid = job_ptr->user_id;
+	int depth, i;
+
+	ls->n = 0;
+	for (depth = 0; a && a->usage && depth < LIMIT_DEPTH_MAX; depth++) {
+		at = (struct limit_src){ .assoc = a, .scope = SCOPE_GRP };
+		limits_add(ls, job_ptr, &at, a->grp_tres_ctld,
+			   a->usage->grp_used_tres, a->grp_jobs,
+			   a->usage->used_jobs);
+		a = a->usage->parent_assoc_ptr;
+	}
+	job_qoses(job_ptr, q);
+	for (i = 0; i < 2; i++) {
+		if (!q[i] || !q[i]->usage)
+			continue;
+		at = (struct limit_src){ .qos = q[i], .scope = SCOPE_GRP };
+		limits_add(ls, job_ptr, &at, q[i]->grp_tres_ctld,
+			   q[i]->usage->grp_used_tres, q[i]->grp_jobs,
+			   q[i]->usage->grp_used_jobs);
+		ul = q[i]->usage->user_limit_list ?
+			list_find_first(q[i]->usage->user_limit_list,
+					find_uid, &uid) : NULL;
+		at = (struct limit_src){ .qos = q[i], .scope = SCOPE_USER,
+					 .uid = uid };
+		limits_add(ls, job_ptr, &at, q[i]->max_tres_pu_ctld,
+			   ul ? ul->tres : NULL, q[i]->max_jobs_pu,
+			   ul ? ul->jobs : 0);
+		if (!job_ptr->assoc_ptr || !job_ptr->assoc_ptr->acct)
+			continue;
+		ul = q[i]->usage->acct_limit_list ?
+			list_find_first(q[i]->usage->acct_limit_list,
+					find_acct, job_ptr->assoc_ptr->acct) :
+			NULL;
+		at = (struct limit_src){ .qos = q[i], .scope = SCOPE_ACCT,
+					 .acct = job_ptr->assoc_ptr->acct };
+		limits_add(ls, job_ptr, &at, q[i]->max_tres_pa_ctld,
+			   ul ? ul->tres : NULL, q[i]->max_jobs_pa,
+			   ul ? ul->jobs : 0);
+	}
+}
+
+/* What running @job_ptr holds against limit @src (0: it does not count
+ * there).  assoc_mgr locks held. */
+static uint64_t limit_held(const job_record_t *job_ptr,
+			   const struct limit_src *src)
+{
+	bool counts = false;
+
+	if (src->assoc) {
+		slurmdb_assoc_rec_t *a = job_ptr->assoc_ptr;
+		int depth;
+
+		for (depth = 0; a && !counts && depth < LIMIT_DEPTH_MAX;
+		     depth++) {
+			counts = a == src->assoc;
+			a = a->usage ? a->usage->parent_assoc_ptr : NULL;
+		}
+	} else {
+		slurmdb_qos_rec_t *q[2];
+
+		job_qoses(job_ptr, q);
+		counts = src->qos && (q[0] == src->qos || q[1] == src->qos);
+		if (src->scope == SCOPE_USER)
+			counts = counts && job_ptr->user_id == src->uid;
+		else if (src->scope == SCOPE_ACCT)
+			counts = counts && job_ptr->assoc_ptr &&
+				 !xstrcmp(job_ptr->assoc_ptr->acct, src->acct);
+	}
+	if (!counts)
+		return 0;
+	if (src->pos < 0)
+		return 1;
+	if (!job_ptr->tres_alloc_cnt ||
+	    job_ptr->tres_alloc_cnt[src->pos] == NO_CONSUME_VAL64 ||
+	    job_ptr->tres_alloc_cnt[src->pos] == INFINITE64)
+		return 0;
+	return job_ptr->tres_alloc_cnt[src->pos];
+}
+
+/* "association phys-a GrpTRES gres/gpu=8 (8 in use, the job wants 8)".
+ * assoc_mgr locks held. */
+static void limit_describe(const struct limit_src *src,
+			   const struct sb_limit *l, char *buf, size_t len)
+{
+	const char *tres = src->pos < 0 ? NULL :
+		(assoc_mgr_tres_name_array && assoc_mgr_tres_name_array[src->pos]) ?
+		assoc_mgr_tres_name_array[src->pos] : "?";
+	static const char *const kind[][2] = {
+		[SCOPE_GRP] = { "GrpTRES", "GrpJobs" },
+		[SCOPE_USER] = { "MaxTRESPerUser", "MaxJobsPerUser" },
+		[SCOPE_ACCT] = { "MaxTRESPerAccount", "MaxJobsPerAccount" },
+	};
+	char who[96];
+
+	if (src->assoc)
+		snprintf(who, sizeof(who), "association %s%s%s",
+			 src->assoc->acct ? src->assoc->acct : "?",
+			 src->assoc->user ? "/" : "",
+			 src->assoc->user ? src->assoc->user : "");
+	else
+		snprintf(who, sizeof(who), "QOS %s",
+			 src->qos && src->qos->name ? src->qos->name : "?");
+	if (tres)
+		snprintf(buf, len, "%s %s %s=%llu (%llu in use, the job "
+			 "wants %llu)", who, kind[src->scope][0], tres,
+			 (unsigned long long)l->cap,
+			 (unsigned long long)l->used,
+			 (unsigned long long)l->want);
+	else
+		snprintf(buf, len, "%s %s=%llu (%llu running)", who,
+			 kind[src->scope][1], (unsigned long long)l->cap,
+			 (unsigned long long)l->used);
+}
+
+/* Highest priority first. */
+static int blocked_cmp(const void *a, const void *b)
+{
+	const job_record_t *x = *(job_record_t *const *)a;
+	const job_record_t *y = *(job_record_t *const *)b;
+
+	if (x->priority != y->priority)
+		return x->priority > y->priority ? -1 : 1;
+	return x->job_id < y->job_id ? -1 : x->job_id > y->job_id;
+}
+
+/* Whether jobs were released for blocked job @job_id less than
+ * LIMIT_BACKOFF seconds before @now. */
+static bool limit_recently_helped(uint32_t job_id, time_t now)
+{
+	bool recent = false;
+	size_t i;
+
+	slurm_mutex_lock(&state_lock);
+	for (i = 0; i < LIMIT_HELPED_MAX && !recent; i++)
+		recent = limit_helped[i].job_id == job_id &&
+			 now - limit_helped[i].at < LIMIT_BACKOFF;
+	slurm_mutex_unlock(&state_lock);
+	if (recent)
+		debug("%s: JobId=%u still pends behind a limit less than %d s "
+		      "after jobs were released for it: not again yet",
+		      plugin_type, job_id, LIMIT_BACKOFF);
+	return recent;
+}
+
+/* Whether @id is in @ids (@n entries). */
+static bool id_in(const uint32_t *ids, size_t n, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/*
+ * For allocated jobs in @blocked (@nb) pending behind a limit (highest
+ * priority first, at most LIMIT_JOBS_MAX from limit_window on),
+ * ask the core which unallocated jobs to release, and queue ACT_LIMIT for
+ * each.  A job chosen for one blocked job counts as leaving for the next
+ * ones.  The running jobs are collected once (one walk of job_list) and
+ * offered to each blocked job.  Conf, job and node read locks held; takes
+ * the assoc_mgr read locks.
+ */
+static void limits_tick(job_record_t **blocked, size_t nb,
+			const struct sb_preempt_policy *pol, time_t now,
+			struct tick_work *w)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
+				   .tres = READ_LOCK };
+	struct limit_set ls;
+	struct sb_limit_holder *h = NULL;
+	uint64_t *holds = NULL;
+	uint32_t *ids = NULL, taken[64];
+	size_t *chosen = NULL, cap = 0, nh, nchosen, ntaken = 0, b, i, k;
+	size_t nrun = 0, rcap = 0, r, first, looked;
+	job_record_t *job_ptr, **run = NULL;
+	ListIterator it;
+	int pos;
+
+	qsort(blocked, nb, sizeof(*blocked), blocked_cmp);
+	looked = nb > LIMIT_JOBS_MAX ? LIMIT_JOBS_MAX : nb;
+	slurm_mutex_lock(&state_lock);
+	pos = tres_pos;
+	first = nb > LIMIT_JOBS_MAX ? limit_window % nb : 0;
+	limit_window = first + looked;
+	slurm_mutex_unlock(&state_lock);
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		if (!IS_JOB_RUNNING(job_ptr) || IS_JOB_COMPLETING(job_ptr))
+			continue;
+		if (nrun == rcap) {
+			rcap = rcap ? 2 * rcap : 64;
+			xrecalloc(run, rcap, sizeof(*run));
+		}
+		run[nrun++] = job_ptr;
+	}
+	list_iterator_destroy(it);
+	assoc_mgr_lock(&locks);
+	for (k = 0; k < looked; k++) {
+		struct sb_preempt_party bp;
+		char why[256], what[192];
+		int v;
+
+		b = (first + k) % nb;
+		if (limit_recently_helped(blocked[b]->job_id, now))
+			continue;
+		limits_of(blocked[b], &ls);
+		if (!ls.n)
+			continue;	/* a limit this tick does not count */
+		budget_job_party(blocked[b], pos, &bp);
+		nh = 0;
+		for (r = 0; r < nrun; r++) {
+			bool any = false;
+
+			job_ptr = run[r];
+			if (nh == cap) {
+				cap = cap ? 2 * cap : 64;
+				xrecalloc(h, cap, sizeof(*h));
+				xrecalloc(holds, cap * SB_LIMIT_MAX,
+					  sizeof(*holds));
+				xrecalloc(ids, cap, sizeof(*ids));
+				xrecalloc(chosen, cap, sizeof(*chosen));
+			}
+			for (i = 0; i < ls.n; i++) {
+				holds[nh * SB_LIMIT_MAX + i] =
+					limit_held(job_ptr, &ls.src[i]);
+				any = any || holds[nh * SB_LIMIT_MAX + i];
+			}
+			if (!any)
+				continue;
+			budget_job_party(job_ptr, pos, &h[nh].party);
+			if (id_in(taken, ntaken, job_ptr->job_id))
+				h[nh].party.in_grace = true;
+			ids[nh++] = job_ptr->job_id;
+		}
+		for (i = 0; i < nh; i++)	/* xrecalloc may have moved it */
+			h[i].holds = &holds[i * SB_LIMIT_MAX];
+		v = sb_limit_release(pol, &bp.job, ls.lim, ls.n, h, nh, now,
+				     chosen, &nchosen, why, sizeof(why));
+		limit_describe(&ls.src[0], &ls.lim[0], what, sizeof(what));
+		if (v != SB_LIMIT_RELEASE) {
+			debug("%s: %pJ pends behind %s: %s", plugin_type,
+			      blocked[b], what, why);
+			continue;
+		}
+		for (i = 0; i < nchosen; i++) {
+			struct tick_action *a = work_add(w, ids[chosen[i]],
+							 ACT_LIMIT, -1);
+
+			a->by = blocked[b]->job_id;
+			snprintf(a->why, sizeof(a->why), "%s", what);
+			if (ntaken < sizeof(taken) / sizeof(taken[0]))
+				taken[ntaken++] = ids[chosen[i]];
+		}
+		w->wake++;	/* the blocked job may start once they left */
+		slurm_mutex_lock(&state_lock);
+		limit_helped[limit_helped_next].job_id = blocked[b]->job_id;
+		limit_helped[limit_helped_next].at = now;
+		limit_helped_next = (limit_helped_next + 1) % LIMIT_HELPED_MAX;
+		slurm_mutex_unlock(&state_lock);
+	}
+	assoc_mgr_unlock(&locks);
+	xfree(h);
+	xfree(holds);
+	xfree(ids);
+	xfree(chosen);
+	xfree(run);
+}
+
 /* What became of a graced victim (grace_list_scan()).  Job read lock held. */
 static enum grace_state grace_state_of(uint32_t job_id, void *arg)
 {
@@ -542,6 +988,37 @@ static void grace_owed(uint32_t job_id, void *arg)
 }
 
 /*
+ * Tell the user of interactive @job_ptr (its salloc or srun prints the
+ * message on its terminal, as for `scontrol notify`) that its protected
+ * slice ends at @until.  Conf and job read locks held (as slurmctld's own
+ * notify RPC: srun_user_message() only queues the message for its agent).
+ */
+static void warn_interactive(job_record_t *job_ptr, time_t until, time_t now)
+{
+	char when[32], *msg;
+	struct tm tm;
+	int rc;
+
+	localtime_r(&until, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	msg = xstrdup_printf("budget: job %u: its protected minimum runtime "
+			     "ends at %s (in %ld s); from then on it may be "
+			     "cancelled at any time for a job of a "
+			     "better-placed budget, and an interactive job "
+			     "cannot be requeued: save your work",
+			     job_ptr->job_id, when, (long)(until - now));
+	rc = srun_user_message(job_ptr, msg);
+	if (rc == SLURM_SUCCESS)
+		info("%s: warned %pJ (interactive) that its protected slice "
+		     "ends at %s", plugin_type, job_ptr, when);
+	else
+		info("%s: cannot warn %pJ (interactive) that its protected "
+		     "slice ends at %s: %s", plugin_type, job_ptr, when,
+		     slurm_strerror(rc));
+	xfree(msg);
+}
+
+/*
  * The read walk: one pass over job_list that refreshes priority/budget's
  * committed usage (@o, may be NULL), notices jobs that became startable
  * (begin time passed) or preemptable (protected slice over) since @last,
@@ -555,8 +1032,9 @@ static void tick_read(const struct sb_budget_ops *o,
 {
 	bitstr_t *repair = repair_nodes(pol);
 	bool committing = o && o->commit_begin(now);
-	job_record_t *job_ptr;
+	job_record_t *job_ptr, **blocked = NULL;
 	ListIterator it;
+	size_t nb = 0, bcap = 0;
 
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
@@ -569,6 +1047,15 @@ static void tick_read(const struct sb_budget_ops *o,
 			    job_ptr->details->begin_time > last &&
 			    job_ptr->details->begin_time <= now)
 				w->wake++;
+			if (limit_reason(job_ptr->state_reason) &&
+			    sb_contract_job_allocated(job_ptr->admin_comment)) {
+				if (nb == bcap) {
+					bcap = bcap ? 2 * bcap : 16;
+					xrecalloc(blocked, bcap,
+						  sizeof(*blocked));
+				}
+				blocked[nb++] = job_ptr;
+			}
 			continue;
 		}
 		if (IS_JOB_SUSPENDED(job_ptr) && committing)
@@ -580,12 +1067,37 @@ static void tick_read(const struct sb_budget_ops *o,
 		(void)budget_job_contract(job_ptr, &j.contract);
 		j.start = job_ptr->start_time;
 		j.suspended = budget_job_suspended(job_ptr, now);
+		j.priority = 0;
+		j.tres = 0;
 		until = sb_preempt_protected_until(&j);
 		if (until > last && until <= now) {
 			debug("%s: %pJ ran its min runtime (%lld s): "
 			      "preemptable from now on", plugin_type, job_ptr,
 			      (long long)j.contract.min_runtime);
 			w->wake++;
+		}
+		/* no batch script: salloc, or srun outside a batch job */
+		if (sb_preempt_warn_due(pol, &j, !job_ptr->batch_flag, last,
+					now) && !job_ptr->preempt_time)
+			warn_interactive(job_ptr, (time_t)until, now);
+		if (j.contract.allocated) {
+			/* the end of the interval hold (sb/view.h), when it
+			 * comes after the slice */
+			struct sb_preempt_party pv = { .job = j,
+						       .index = SB_NONE };
+			int64_t held;
+
+			pv.preempted = budget_job_preempted_at(
+				job_ptr, &pv.preempted_at);
+			held = sb_preempt_hold_until(pol, &pv);
+			if (held != until && held > last && held <= now) {
+				debug("%s: %pJ was preempted at %lld: held "
+				      "until %lld, preemptable from now on",
+				      plugin_type, job_ptr,
+				      (long long)pv.preempted_at,
+				      (long long)held);
+				w->wake++;
+			}
 		}
 		if (IS_JOB_COMPLETING(job_ptr))
 			continue;
@@ -602,6 +1114,9 @@ static void tick_read(const struct sb_budget_ops *o,
 	if (committing)
 		o->commit_end();
 	FREE_NULL_BITMAP(repair);
+	if (nb)
+		limits_tick(blocked, nb, pol, now, w);
+	xfree(blocked);
 
 	/* Resumable victims in their grace time: settled ones are dropped,
 	 * those that exited by themselves are to be requeued (and stay on
@@ -616,21 +1131,23 @@ static void tick_read(const struct sb_budget_ops *o,
  * Job and node write locks held. */
 static void release_for_repair(job_record_t *job_ptr, const char *node,
 			       const char *reason, const struct sb_contract *c,
-			       uint32_t grace, time_t now)
+			       const struct sb_preempt_policy *pol, time_t now)
 {
+	uint32_t grace = (uint32_t)sb_preempt_grace(pol, c);
+
 	set_reason(job_ptr, xstrdup_printf(
 		"budget:released_for_repair=%s,at=%ld", node, (long)now));
 	info("%s: releasing %pJ from %s, drained for repair ('%s'): it ran "
 	     "its min runtime (%lld s); %s%s", plugin_type, job_ptr, node,
 	     reason, (long long)c->min_runtime,
-	     c->resumable ? "requeue" : "cancel (not resumable)",
+	     sb_preempt_action_str(sb_preempt_action(pol, c)),
 	     grace ? " after the grace time" : "");
 	job_ptr->preempt_time = now;
 	job_ptr->end_time = MIN(job_ptr->end_time, now + (time_t)grace);
 	if (grace) {
 		job_signal(job_ptr, SIGCONT, 0, 0, 0);
 		job_signal(job_ptr, SIGTERM, 0, 0, 0);
-		if (c->resumable) {
+		if (sb_preempt_action(pol, c) == SB_ACTION_REQUEUE) {
 			slurm_mutex_lock(&state_lock);
 			grace_track(job_ptr->job_id);
 			slurm_mutex_unlock(&state_lock);
@@ -646,7 +1163,7 @@ static void release_for_repair(job_record_t *job_ptr, const char *node,
 static void tick_act(const struct tick_action *a,
 		     const struct sb_preempt_policy *pol, time_t now)
 {
-	job_record_t *job_ptr = find_job_record(a->job_id);
+	job_record_t *job_ptr = find_job_record(a->job_id), *blocked;
 	node_record_t *node_ptr;
 	struct sb_preempt_job j;
 	bool gave_up;
@@ -673,7 +1190,7 @@ static void tick_act(const struct tick_action *a,
 		if (now < sb_repair_release_at(pol, &j))
 			return;
 		release_for_repair(job_ptr, node_ptr->name, node_ptr->reason,
-				   &j.contract, (uint32_t)pol->grace_time, now);
+				   &j.contract, pol, now);
 		return;
 	case ACT_GRACE_END:
 		if (IS_JOB_RUNNING(job_ptr) && !IS_JOB_COMPLETING(job_ptr) &&
@@ -681,6 +1198,29 @@ static void tick_act(const struct tick_action *a,
 			(void)slurm_job_preempt(job_ptr, NULL,
 						slurm_job_preempt_mode(job_ptr),
 						false);
+		return;
+	case ACT_LIMIT:
+		blocked = find_job_record(a->by);
+		if (!blocked || !IS_JOB_PENDING(blocked) ||
+		    !IS_JOB_RUNNING(job_ptr) || IS_JOB_COMPLETING(job_ptr) ||
+		    job_ptr->preempt_time)
+			return;	/* started, ended, or already leaving */
+		(void)budget_job_contract(job_ptr, &j.contract);
+		if (j.contract.allocated)
+			return;
+		info("%s: %pJ (allocated) pends behind %s; releasing %pJ "
+		     "(unallocated, counts against that limit): %s",
+		     plugin_type, blocked, a->why, job_ptr,
+		     j.contract.resumable ? "requeue" :
+		     "cancel (not resumable)");
+		/* the victim's SystemComment names the blocked job
+		 * (victim_grace(), which slurm_job_preempt() calls) */
+		slurm_mutex_lock(&state_lock);
+		last_preemptor_id = blocked->job_id;
+		last_preemptor_prio = blocked->priority;
+		slurm_mutex_unlock(&state_lock);
+		(void)slurm_job_preempt(job_ptr, blocked,
+					slurm_job_preempt_mode(job_ptr), false);
 		return;
 	case ACT_REQUEUE:
 		if (IS_JOB_PENDING(job_ptr) || IS_JOB_RUNNING(job_ptr) ||
@@ -739,6 +1279,7 @@ static bool tick(unsigned my_gen, time_t *last, struct tick_stats *stats)
 	const struct sb_budget_ops *o;
 	double held, write = 0, cpu, wcpu = 0;
 	char summary[256];
+	int64_t delay;
 	time_t now;
 	size_t i;
 
@@ -749,8 +1290,11 @@ static bool tick(unsigned my_gen, time_t *last, struct tick_stats *stats)
 	}
 	tick_clock_now(&c0);
 	partner_refresh();
+	delay = sb_requeue_delay_of_authinfo(slurm_conf.authinfo);
 	slurm_mutex_lock(&state_lock);
+	requeue_delay = delay;
 	pol = cfg.preempt;
+	pol.requeue_delay = delay;
 	o = ops;
 	slurm_mutex_unlock(&state_lock);
 	now = time(NULL);
@@ -843,14 +1387,16 @@ extern int init(void)
 	if (!running_in_slurmctld())
 		return SLURM_SUCCESS;
 	if (!(slurm_conf.preempt_mode & PREEMPT_MODE_REQUEUE))
-		info("%s: PreemptMode is not REQUEUE: resumable victims are "
-		     "still requeued (the plugin decides per job)",
+		info("%s: PreemptMode is not REQUEUE: victims are still "
+		     "requeued when sb_preempt_action says so (the plugin "
+		     "decides per job)",
 		     plugin_type);
 	if (xstrcmp(slurm_conf.priority_type, PARTNER))
 		info("%s: PriorityType is %s, not %s: no budget standing is "
 		     "known, so allocated jobs still preempt unallocated ones "
 		     "at once but never allocated ones, and victims go "
-		     "unallocated first, then least work lost (doc/design.md, "
+		     "unallocated first, then resumable, then least work lost "
+		     "(doc/design.md, "
 		     "preempt/budget)", plugin_type,
 		     slurm_conf.priority_type ? slurm_conf.priority_type :
 		     "none", PARTNER);

@@ -95,6 +95,12 @@ static struct sb_view view;		/* on tree; see sb/view.h */
 static bool view_ok;			/* charged usage set at least once */
 static time_t commit_now;		/* of the committed refresh under way */
 static bool state_loaded, need_rebuild;
+/* The saved ledger was loaded: what ended while this plugin was not
+ * watching (slurmctld down or killed, another PriorityType, a requeue's
+ * queued end lost with the process) is read back from slurmdbd, from
+ * reconcile_from on, before anything else is charged (recalc()). */
+static bool need_reconcile;
+static time_t reconcile_from;
 /* What the thread needs from slurm_conf, copied under the slurmctld conf
  * read lock at each recalculation (a 22.05 reconfigure frees and replaces
  * slurm_conf's strings in process).  Thread only, and init()/fini() while
@@ -107,12 +113,18 @@ static char *keep_pending;	/* text init() parsed, for budget_conf_keep() */
 static time_t last_save;
 static double last_save_cost;	/* seconds the last save took */
 static int tres_pos = -2;		/* -2: not looked up; -1: not found */
+static bool tres_stale;		/* reconfigured: look tres_pos up again
+				 * (meanwhile the old one holds) */
+static int last_tres_id = -1;	/* ChargeTRES's id at the last recalculation */
 
 /* A job's last run segment, handed over by priority_p_job_end(). */
 struct ended_job {
 	uint32_t job_id, assoc_id;
 	bool allocated;
 	double tres;
+	char *tres_str;	/* when ChargeTRES's position was not known yet:
+			 * the job's tres_alloc_str, read by TRES id in
+			 * charge_ended(); else NULL */
 	time_t start, end;	/* end: start + the seconds it ran, suspended
 				 * time left out (sb_run_charged_to()) */
 };
@@ -196,10 +208,13 @@ static int charge_tres_pos(void)
 {
 	int pos;
 
+	bool stale;
+
 	slurm_mutex_lock(&state_lock);
 	pos = tres_pos;
+	stale = tres_stale;
 	slurm_mutex_unlock(&state_lock);
-	if (pos != -2)
+	if (pos != -2 && !stale)
 		return pos;
 	pos = budget_tres_pos(cfg.charge_tres);
 	if (pos < 0)
@@ -208,6 +223,7 @@ static int charge_tres_pos(void)
 		      plugin_type, cfg.charge_tres);
 	slurm_mutex_lock(&state_lock);	/* priority_p_job_end reads it */
 	tres_pos = pos;
+	tres_stale = false;
 	slurm_mutex_unlock(&state_lock);
 	return pos;
 }
@@ -222,7 +238,7 @@ static void accrue_job(job_record_t *job_ptr, time_t now, int pos)
 {
 	time_t to;
 	uint32_t idx;
-	double tres = 0;
+	double tres;
 	int rc;
 
 	/* ChargeTRES not accounted: charge nothing and keep charged_to, so
@@ -245,9 +261,7 @@ static void accrue_job(job_record_t *job_ptr, time_t now, int pos)
 		return;
 	if (sb_tree_index(tree, job_ptr->assoc_id, &idx) != SB_OK)
 		return;
-	if (pos >= 0 && job_ptr->tres_alloc_cnt &&
-	    job_ptr->tres_alloc_cnt[pos] != NO_CONSUME_VAL64)
-		tres = (double)job_ptr->tres_alloc_cnt[pos];
+	tres = (double)budget_job_tres(job_ptr, pos);
 	rc = sb_accrual_charge(accrual, ledger, job_ptr->job_id, idx,
 			       job_allocated(job_ptr), tres,
 			       job_ptr->start_time, to, NULL);
@@ -404,6 +418,11 @@ static bool load_state(void)
 	info("%s: loaded the ledger from %s (%zu jobs recorded, usage of %zu "
 	     "removed associations dropped)", plugin_type, path,
 	     sb_accrual_count(accrual), dropped_n);
+	/* Saved at st_mtime, at the end of a recalculation: every job
+	 * running then was charged up to at most CalcPeriod before.  A
+	 * minute more for clock steps and slow saves. */
+	need_reconcile = true;
+	reconcile_from = st.st_mtime - cfg.calc_period - 60;
 	ok = true;
 out:
 	xfree(buf);
@@ -412,18 +431,20 @@ out:
 }
 
 /*
- * The window's finished job segments from slurmdbd (requeued runs
- * included), or NULL (logged).  No lock held: this waits for slurmdbd.
- * Running segments are not needed: the accrual pass charges them from the
- * live job records, from their start.
+ * The job segments slurmdbd has in [@from, @now) (requeued runs included;
+ * times cut to that span), or NULL (logged, saying @meanwhile: what happens
+ * until slurmdbd answers).  No lock held: this waits for
+ * slurmdbd.  Running segments are not needed: the accrual pass charges
+ * them from the live job records, from their start.
  */
-static List fetch_finished_jobs(time_t now)
+static List fetch_finished_jobs(time_t from, time_t now,
+				 const char *meanwhile)
 {
 	slurmdb_job_cond_t cond;
 	List jobs;
 
 	memset(&cond, 0, sizeof(cond));
-	cond.usage_start = now - cfg.lookback_window;
+	cond.usage_start = from;
 	cond.usage_end = now;
 	cond.flags = JOBCOND_FLAG_DUP | JOBCOND_FLAG_NO_STEP;
 	cond.db_flags = SLURMDB_JOB_FLAG_NOTSET;	/* 0 would mean "flags = 0" */
@@ -433,8 +454,7 @@ static List fetch_finished_jobs(time_t now)
 					       &cond);
 	FREE_NULL_LIST(cond.cluster_list);
 	if (!jobs)
-		error("%s: slurmdbd did not answer: the window starts empty",
-		      plugin_type);
+		error("%s: slurmdbd did not answer: %s", plugin_type, meanwhile);
 	return jobs;
 }
 
@@ -452,10 +472,14 @@ static int charge_tres_id(int pos)
 }
 
 /*
- * Charge @jobs (slurmdbd records, times already cut to the window) into the
- * empty ledger.  Thread only; state_lock held.
+ * Offer @jobs (slurmdbd records, times already cut to the span asked for)
+ * to the accrual: into the empty ledger (a rebuild), or into the loaded
+ * one (a reconcile: sb_accrual_charge() charges only what each job was not
+ * charged yet).  Return: the TRES-seconds charged; @n_out the records
+ * that charged something.  Thread only; state_lock held.
  */
-static void rebuild_from(List jobs, time_t now, int tres_id)
+static double charge_records(List jobs, time_t now, int tres_id,
+			     size_t *n_out)
 {
 	slurmdb_job_rec_t *j;
 	ListIterator it;
@@ -487,14 +511,14 @@ static void rebuild_from(List jobs, time_t now, int tres_id)
 				      c.allocated, (double)cnt, j->start,
 				      sb_run_charged_to(j->start, j->suspended,
 							j->end),
-				      &charged) == SB_OK) {
+				      &charged) == SB_OK && charged > 0) {
 			n++;
 			total += charged;
 		}
 	}
 	list_iterator_destroy(it);
-	info("%s: rebuilt the window from %zu finished job records in "
-	     "slurmdbd: %.0f TRES-seconds", plugin_type, n, total);
+	*n_out = n;
+	return total;
 }
 
 /* Write @text to the state file: temp file, fsync, rename. */
@@ -661,8 +685,10 @@ out:
 	assoc_mgr_unlock(&locks);
 }
 
-/* Charge the segments priority_p_job_end() queued.  state_lock held. */
-static void charge_ended(void)
+/* Charge the segments priority_p_job_end() queued; @tres_id is ChargeTRES's
+ * TRES id (-1: not accounted) for those queued before its position was
+ * known.  state_lock held. */
+static void charge_ended(int tres_id)
 {
 	size_t i;
 
@@ -671,6 +697,21 @@ static void charge_ended(void)
 		uint32_t idx;
 		int rc;
 
+		if (e->tres_str) {
+			uint64_t cnt = 0;
+
+			/* id unknown: charging 0 would still advance the
+			 * job's charged_to (and hide the run from a later
+			 * reconcile); leave it */
+			if (tres_id <= 0) {
+				xfree(e->tres_str);
+				continue;
+			}
+			cnt = slurmdb_find_tres_count_in_string(e->tres_str,
+								tres_id);
+			e->tres = (cnt == INFINITE64) ? 0 : (double)cnt;
+			xfree(e->tres_str);
+		}
 		if (sb_tree_index(tree, e->assoc_id, &idx) != SB_OK)
 			continue;
 		rc = sb_accrual_charge(accrual, ledger, e->job_id, idx,
@@ -722,6 +763,7 @@ static void recalc(void)
 	if (!(t = snapshot_tree()))
 		return;
 	pos = charge_tres_pos();
+	last_tres_id = charge_tres_id(pos);	/* for ends queued unresolved */
 
 	slurm_mutex_lock(&state_lock);
 	/* The same associations and a ledger of the configured shape: keep
@@ -742,15 +784,62 @@ static void recalc(void)
 		return;
 	}
 	if (need_rebuild) {	/* retried every cycle until slurmdbd answers */
-		List jobs = fetch_finished_jobs(now);
+		List jobs = fetch_finished_jobs(now - cfg.lookback_window, now,
+					"the window starts empty (retried "
+					"every cycle)");
 		int tres_id = charge_tres_id(pos);
 
 		if (jobs) {
+			size_t n;
+			double total;
+
 			slurm_mutex_lock(&state_lock);
-			rebuild_from(jobs, now, tres_id);
+			total = charge_records(jobs, now, tres_id, &n);
 			slurm_mutex_unlock(&state_lock);
+			info("%s: rebuilt the window from %zu finished job "
+			     "records in slurmdbd: %.0f TRES-seconds",
+			     plugin_type, n, total);
 			FREE_NULL_LIST(jobs);
 			need_rebuild = false;
+			need_reconcile = false;
+		}
+	}
+	/*
+	 * After loading the saved ledger: offer slurmdbd's records of what
+	 * ended since it was saved, before any live record.  A requeued run's
+	 * end is known only to priority_p_job_end() (queued, charged at the
+	 * next recalculation) and to slurmdbd: the requeue clears the job's
+	 * start and end times, so a kill -9 before that recalculation lost
+	 * the run's last seconds (up to CalcPeriod).  Jobs that ended while
+	 * this plugin was not loaded are caught too.  Charging waits for it
+	 * (retried every cycle until slurmdbd answers and ChargeTRES is
+	 * known): once a live record of the same job is charged up to now,
+	 * an earlier run offered from slurmdbd would charge nothing.
+	 */
+	if (need_reconcile && !need_rebuild) {
+		int tres_id = charge_tres_id(pos);
+		List jobs = tres_id > 0 ?
+			    fetch_finished_jobs(reconcile_from, now,
+					"charging waits for it (retried every "
+					"cycle)") : NULL;
+
+		if (jobs) {
+			size_t n;
+			double total;
+			char from[32];
+			struct tm tm;
+
+			slurm_mutex_lock(&state_lock);
+			total = charge_records(jobs, now, tres_id, &n);
+			slurm_mutex_unlock(&state_lock);
+			localtime_r(&reconcile_from, &tm);
+			strftime(from, sizeof(from), "%FT%T", &tm);
+			info("%s: reconciled the loaded ledger with slurmdbd's "
+			     "job records since %s: %zu runs had uncharged "
+			     "time, %.0f TRES-seconds charged", plugin_type,
+			     from, n, total);
+			FREE_NULL_LIST(jobs);
+			need_reconcile = false;
 		}
 	}
 
@@ -759,14 +848,16 @@ static void recalc(void)
 	nassoc = sb_tree_count(tree);
 	charged = xcalloc(nassoc ? nassoc : 1, sizeof(*charged));
 	usage = xcalloc(nassoc ? nassoc : 1, sizeof(*usage));
-	charge_ended();
+	if (!need_reconcile)	/* see above: slurmdbd's records first */
+		charge_ended(last_tres_id);
 	/* One pass: charge what ran, and commit the rest of running jobs'
 	 * protected slices, which weighs on the standing now; the ledger
 	 * only ever holds what ran. */
 	sb_view_clear_committed(&view);
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
-		accrue_job(job_ptr, now, pos);
+		if (!need_reconcile)
+			accrue_job(job_ptr, now, pos);
 		commit_job(job_ptr, now);
 	}
 	list_iterator_destroy(it);
@@ -823,7 +914,9 @@ static void recalc(void)
 	 * SAVE_BUDGET_PERCENT of the time: every cycle for small trees.
 	 * Anything after the last save is recovered at the next start from
 	 * the job records (the accrual record says what was charged). */
-	if (!need_rebuild &&
+	/* Not before the reconcile either: the file's time says where the
+	 * next start reconciles from. */
+	if (!need_rebuild && !need_reconcile &&
 	    (now - last_save) * SAVE_BUDGET_PERCENT >= last_save_cost * 100) {
 		struct timespec t0, t1;
 
@@ -903,10 +996,27 @@ extern int init(void)
 		     xstrcmp(sb_preempt_type(), "preempt/none") ?
 		     "that plugin may preempt jobs inside their minimum runtime" :
 		     "no job is preempted for a better-placed budget");
-	if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS))
-		info("%s: AccountingStorageEnforce has no 'limits': jobs that "
-		     "end between two recalculations are charged from their "
-		     "record at the next one", plugin_type);
+	/*
+	 * Without 'limits' Slurm never calls priority_p_job_end(), and a
+	 * requeue clears the run's start and end times (batch_requeue_fini()),
+	 * so the seconds a requeued run held its GPUs since the last
+	 * recalculation (up to CalcPeriod) would never be charged.  Charging
+	 * exactly is the contract: refuse to start rather than undercharge
+	 * (doc/design.md, "AccountingStorageEnforce=limits is required").
+	 * slurmctld reads the setting only at start, so this check is enough.
+	 */
+	if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS)) {
+		error("%s: AccountingStorageEnforce has no 'limits': without it "
+		      "Slurm does not tell the priority plugin when a job ends "
+		      "or is requeued, and the last seconds of requeued runs "
+		      "would not be charged; refusing to start. Set "
+		      "AccountingStorageEnforce=associations,limits (with "
+		      "AccountingStorageType=accounting_storage/slurmdbd) and "
+		      "start slurmctld again", plugin_type);
+		sb_accrual_free(accrual);
+		accrual = NULL;
+		return SLURM_ERROR;
+	}
 	if (SB_PRIORITY_THREAD_AT_INIT)
 		start_thread();
 	return SLURM_SUCCESS;
@@ -937,11 +1047,13 @@ extern int fini(void)
 		slurm_mutex_unlock(&state_lock);
 		pthread_join(calc_thread, NULL);
 		thread_running = false;
-		if (ledger) {	/* a clean stop saves everything */
+		/* a clean stop saves everything; but a reconcile still to
+		 * do keeps the file as it is, so the next start does it */
+		if (ledger && !need_reconcile) {
 			char *doc = NULL;
 
 			slurm_mutex_lock(&state_lock);
-			charge_ended();
+			charge_ended(last_tres_id);
 			slurm_mutex_unlock(&state_lock);
 			if (sb_ledger_to_json(ledger, accrual, &doc) == SB_OK)
 				save_state(doc);
@@ -949,6 +1061,8 @@ extern int fini(void)
 		}
 	}
 	slurm_mutex_lock(&state_lock);
+	while (ended_n)
+		xfree(ended[--ended_n].tres_str);
 	xfree(ended);
 	ended_n = ended_cap = 0;
 	sb_standing_free(standing);
@@ -966,7 +1080,9 @@ extern int fini(void)
 	 * time: a plugin initialised again in the same process must load the
 	 * saved ledger again (state_loaded), look ChargeTRES up again, and
 	 * not inherit a pending rebuild or the save schedule. */
-	state_loaded = need_rebuild = false;
+	state_loaded = need_rebuild = need_reconcile = false;
+	tres_stale = false;
+	last_tres_id = -1;
 	run_now = stop_thread = false;
 	commit_now = 0;
 	last_save = 0;
@@ -1000,7 +1116,10 @@ extern void priority_p_reconfig(bool assoc_clear)
 	(void)assoc_clear;
 	slurm_mutex_lock(&state_lock);
 	run_now = true;
-	tres_pos = -2;
+	/* ChargeTRES may have changed: looked up at the next recalculation;
+	 * until then job ends are still charged (-2 would drop none either,
+	 * but would defer them to their TRES string) */
+	tres_stale = true;
 	pthread_cond_signal(&wake_cond);
 	slurm_mutex_unlock(&state_lock);
 }
@@ -1098,8 +1217,7 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 	if (!job_ptr->start_time || job_ptr->end_time <= job_ptr->start_time)
 		return;
 	slurm_mutex_lock(&state_lock);
-	if (tres_pos < 0) {	/* not looked up yet: the thread charges the end
-				 * from the job record instead */
+	if (tres_pos == -1) {	/* ChargeTRES not accounted: nothing charged */
 		slurm_mutex_unlock(&state_lock);
 		return;
 	}
@@ -1111,9 +1229,13 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 	e->job_id = job_ptr->job_id;
 	e->assoc_id = job_ptr->assoc_id;
 	e->allocated = job_allocated(job_ptr);
-	e->tres = (tres_pos >= 0 && job_ptr->tres_alloc_cnt &&
-		   job_ptr->tres_alloc_cnt[tres_pos] != NO_CONSUME_VAL64) ?
-		  (double)job_ptr->tres_alloc_cnt[tres_pos] : 0;
+	e->tres = (double)budget_job_tres(job_ptr, tres_pos);
+	/* Position not looked up yet (Slurm 24.11 ends jobs while reading
+	 * its state, before the thread runs): a requeue is about to clear
+	 * the job's times, so keep its TRES by id for the thread.  Before,
+	 * such ends were dropped. */
+	e->tres_str = (tres_pos == -2 && job_ptr->tres_alloc_str) ?
+		      xstrdup(job_ptr->tres_alloc_str) : NULL;
 	e->start = job_ptr->start_time;
 	e->end = sb_run_charged_to(job_ptr->start_time,
 				   budget_job_suspended(job_ptr,

@@ -4,7 +4,7 @@
  * Adds to sbatch, salloc and srun (also as #SBATCH lines):
  *   --min-runtime=TIME  the protected, charged slice (Slurm time syntax as
  *                       for --time; 0 = run unallocated, preemptible)
- *   --resumable         the job can be requeued and resume on preemption
+ *   --resumable         the job checkpoints: on preemption it resumes, not restarts
  *
  * The values are checked here for syntax, so a typo fails at once, and passed
  * to the controller in the job control environment (SB_MIN_RUNTIME,
@@ -44,10 +44,12 @@ static struct spank_option options[] = {
 	  "unallocated: free, but preemptible at any time.",
 	  1, 0, opt_min_runtime },
 	{ "resumable", NULL,
-	  "The job can be stopped and resumed: on preemption it is requeued "
-	  "(same job id, same place in the queue) instead of cancelled. "
-	  "Batch jobs only (sbatch): an interactive allocation cannot be "
-	  "requeued.",
+	  "The job can be stopped and resumed (it checkpoints): on preemption "
+	  "it gets the grace time to checkpoint and is requeued (same job id, "
+	  "same place in the queue) to resume its work. Without it a batch "
+	  "job is requeued and restarts from its beginning (cancelled with "
+	  "--no-requeue). Batch jobs only (sbatch): an interactive allocation "
+	  "cannot be requeued.",
 	  0, 0, opt_resumable },
 	SPANK_OPTIONS_TABLE_END
 };

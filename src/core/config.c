@@ -19,6 +19,8 @@ const char *const sb_config_keys[] = {
 	"PreemptGraceTime",
 	"PreemptNonResumable",
 	"RepairReason",
+	"InteractiveWarning",
+	"PreemptIntervalFactor",
 	NULL,
 };
 
@@ -33,25 +35,46 @@ void sb_config_init(struct sb_config *cfg)
 	sb_preempt_policy_init(&cfg->preempt);
 }
 
-/* PreemptNonResumable: cancel | keep. */
+/* PreemptNonResumable: requeue | cancel | keep. */
 static int set_nonresumable(const char *value, enum sb_nonresumable *dst,
 			    char *msg, size_t msglen)
 {
+	static const struct {
+		const char *word;
+		enum sb_nonresumable v;
+	} words[] = {
+		{ "requeue", SB_NONRESUMABLE_REQUEUE },
+		{ "cancel", SB_NONRESUMABLE_CANCEL },
+		{ "keep", SB_NONRESUMABLE_KEEP },
+	};
 	char q[256];
+	size_t i;
 
-	if (value && !strcasecmp(value, "cancel")) {
-		*dst = SB_NONRESUMABLE_CANCEL;
-		return SB_OK;
-	}
-	if (value && !strcasecmp(value, "keep")) {
-		*dst = SB_NONRESUMABLE_KEEP;
-		return SB_OK;
-	}
+	for (i = 0; value && i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcasecmp(value, words[i].word)) {
+			*dst = words[i].v;
+			return SB_OK;
+		}
 	snprintf(msg, msglen, "PreemptNonResumable='%s' is not accepted: give "
-		 "cancel (the default: a victim that is not resumable is "
-		 "cancelled) or keep (it is never preempted)",
-		 sb_quote(value, q, sizeof(q)));
+		 "requeue (the default: a victim that is not resumable is "
+		 "requeued and restarts from its beginning, or cancelled if "
+		 "it cannot be requeued), cancel (it is cancelled) or keep "
+		 "(it is never preempted)", sb_quote(value, q, sizeof(q)));
 	return SB_ESYNTAX;
+}
+
+/* The word of PreemptNonResumable=@v, as set_nonresumable() reads it. */
+static const char *nonresumable_word(enum sb_nonresumable v)
+{
+	switch (v) {
+	case SB_NONRESUMABLE_CANCEL:
+		return "cancel";
+	case SB_NONRESUMABLE_KEEP:
+		return "keep";
+	case SB_NONRESUMABLE_REQUEUE:
+		break;
+	}
+	return "requeue";
 }
 
 /* RepairReason: a printable glob, or "none"/"" for off. */
@@ -107,6 +130,35 @@ bad:
 	return SB_ESYNTAX;
 }
 
+/* PreemptIntervalFactor: a whole number in [1, SB_PREEMPT_INTERVAL_FACTOR_MAX]. */
+static int set_factor(const char *value, uint32_t *dst, char *msg,
+		      size_t msglen)
+{
+	char q[256];
+	uint32_t v = 0;
+	const char *p = value;
+
+	if (!p || !*p)
+		goto bad;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9' || v > SB_PREEMPT_INTERVAL_FACTOR_MAX)
+			goto bad;
+		v = v * 10 + (uint32_t)(*p - '0');
+	}
+	if (v < 1 || v > SB_PREEMPT_INTERVAL_FACTOR_MAX)
+		goto bad;
+	*dst = v;
+	return SB_OK;
+bad:
+	snprintf(msg, msglen, "PreemptIntervalFactor='%s' is not accepted: give "
+		 "a whole number from 1 to %d (a job preempted at P is not "
+		 "preempted again before P + factor x its minimum runtime; "
+		 "default %d)", sb_quote(value, q, sizeof(q)),
+		 SB_PREEMPT_INTERVAL_FACTOR_MAX,
+		 SB_PREEMPT_INTERVAL_FACTOR_DEFAULT);
+	return SB_ESYNTAX;
+}
+
 /* ChargeTRES: "cpu", "mem", "gres/NAME" or "gres/NAME:TYPE"; [a-z0-9_:-]. */
 static int set_tres(const char *value, char *dst, size_t len, char *msg,
 		    size_t msglen)
@@ -159,6 +211,20 @@ static int set_duration(const char *key, const char *value, int none_ok,
 	return SB_OK;
 }
 
+/* InteractiveWarning: a duration (a bare number is minutes, as everywhere
+ * in budget.conf), or 0 / none for no warning (stored as 0). */
+static int set_warning(const char *value, int64_t *dst, char *msg,
+		       size_t msglen)
+{
+	int64_t secs;
+	int rc = set_duration("InteractiveWarning", value, 1, &secs, msg,
+			      msglen);
+
+	if (rc == SB_OK)
+		*dst = secs < 0 ? 0 : secs;
+	return rc;
+}
+
 int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
 		  char *msg, size_t msglen)
 {
@@ -197,10 +263,17 @@ int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
 		return set_pattern(value, cfg->preempt.repair_reason,
 				   sizeof(cfg->preempt.repair_reason), msg,
 				   msglen);
+	if (!strcasecmp(key, "InteractiveWarning"))
+		return set_warning(value, &cfg->preempt.interactive_warning,
+				   msg, msglen);
+	if (!strcasecmp(key, "PreemptIntervalFactor"))
+		return set_factor(value, &cfg->preempt.interval_factor, msg,
+				  msglen);
 	snprintf(msg, msglen, "unknown key '%s' (accepted: MaxMinRuntime, "
 		 "DefaultMinRuntime, CalcPeriod, LookbackWindow, BucketWidth, "
 		 "ChargeTRES, PreemptGraceTime, PreemptNonResumable, "
-		 "RepairReason)", sb_quote(key, q, sizeof(q)));
+		 "RepairReason, InteractiveWarning, PreemptIntervalFactor)",
+		 sb_quote(key, q, sizeof(q)));
 	return SB_EUNKNOWNKEY;
 }
 
@@ -233,11 +306,12 @@ int sb_config_check(const struct sb_config *cfg, char *msg, size_t msglen)
 
 char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 {
-	char m[32], d[32], w[32], b[32];
+	char m[32], d[32], w[32], b[32], iw[32];
 
 	snprintf(buf, len, "MaxMinRuntime=%s DefaultMinRuntime=%s "
 		 "CalcPeriod=%lld LookbackWindow=%s BucketWidth=%s ChargeTRES=%s "
-		 "PreemptGraceTime=%lld PreemptNonResumable=%s RepairReason=%s",
+		 "PreemptGraceTime=%lld PreemptNonResumable=%s RepairReason=%s "
+		 "InteractiveWarning=%s PreemptIntervalFactor=%u",
 		 sb_duration_format(cfg->contract.max_min_runtime, m, sizeof(m)),
 		 cfg->contract.default_min_runtime < 0 ? "none" :
 		 sb_duration_format(cfg->contract.default_min_runtime, d,
@@ -246,10 +320,13 @@ char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 		 sb_duration_format(cfg->lookback_window, w, sizeof(w)),
 		 sb_duration_format(cfg->bucket_width, b, sizeof(b)),
 		 cfg->charge_tres, (long long)cfg->preempt.grace_time,
-		 cfg->preempt.nonresumable == SB_NONRESUMABLE_KEEP ? "keep" :
-		 "cancel",
+		 nonresumable_word(cfg->preempt.nonresumable),
 		 cfg->preempt.repair_reason[0] ? cfg->preempt.repair_reason :
-		 "none");
+		 "none",
+		 cfg->preempt.interactive_warning > 0 ?
+		 sb_duration_format(cfg->preempt.interactive_warning, iw,
+				    sizeof(iw)) : "none",
+		 cfg->preempt.interval_factor);
 	return buf;
 }
 

@@ -121,6 +121,7 @@ int sb_contract_check(const struct sb_contract_policy *pol,
 	out->min_runtime = secs;
 	out->resumable = resumable;
 	out->allocated = secs > 0;
+	out->requeueable = !req->interactive;
 	return SB_OK;
 }
 
@@ -176,6 +177,7 @@ int sb_contract_parse_tag(const char *s, struct sb_contract *out)
 	    sb_bool_parse(v[2], &c.allocated) || c.allocated != (mr > 0))
 		return SB_ESYNTAX;
 	c.min_runtime = mr;
+	c.requeueable = false;	/* not in the tag: the caller's to know */
 	*out = c;
 	return SB_OK;
 }

@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sb/error.h"
 #include "sb/preempt.h"
@@ -11,8 +12,34 @@
 void sb_preempt_policy_init(struct sb_preempt_policy *pol)
 {
 	pol->grace_time = 30;
-	pol->nonresumable = SB_NONRESUMABLE_CANCEL;
+	pol->nonresumable = SB_NONRESUMABLE_REQUEUE;
 	snprintf(pol->repair_reason, sizeof(pol->repair_reason), "repair*");
+	pol->interactive_warning = 300;
+	pol->interval_factor = SB_PREEMPT_INTERVAL_FACTOR_DEFAULT;
+	pol->requeue_delay = SB_REQUEUE_DELAY_DEFAULT;
+}
+
+int64_t sb_requeue_delay_of_authinfo(const char *authinfo)
+{
+	static const char key[] = "cred_expire=";
+	const char *p = authinfo ? strstr(authinfo, key) : NULL;
+	int64_t v = 0;
+	bool neg = false;
+
+	if (!p)
+		return SB_REQUEUE_DELAY_DEFAULT;
+	/* atoi(3): white space, a sign, digits */
+	for (p += sizeof(key) - 1; *p == ' ' || (*p >= '\t' && *p <= '\r');
+	     p++)
+		;
+	if (*p == '+' || *p == '-')
+		neg = *p++ == '-';
+	for (; *p >= '0' && *p <= '9'; p++)
+		if ((v = v * 10 + (*p - '0')) > 1000000000)
+			v = 1000000000;
+	if (neg || v < 5)
+		return SB_REQUEUE_DELAY_DEFAULT;
+	return v + 1;
 }
 
 bool sb_preempt_static(const struct sb_contract *preemptor,
@@ -61,11 +88,47 @@ int64_t sb_run_seconds(const struct sb_preempt_job *job, int64_t now)
 enum sb_preempt_action sb_preempt_action(const struct sb_preempt_policy *pol,
 					 const struct sb_contract *c)
 {
-	if (c->resumable)
+	enum sb_nonresumable nr = pol ? pol->nonresumable :
+				  SB_NONRESUMABLE_REQUEUE;
+
+	if (c->resumable && c->requeueable)
 		return SB_ACTION_REQUEUE;
-	if (pol && pol->nonresumable == SB_NONRESUMABLE_KEEP)
+	if (nr == SB_NONRESUMABLE_KEEP)
 		return SB_ACTION_NONE;
+	if (nr == SB_NONRESUMABLE_REQUEUE && c->requeueable)
+		return SB_ACTION_RESTART;
 	return SB_ACTION_CANCEL;
+}
+
+int64_t sb_preempt_grace(const struct sb_preempt_policy *pol,
+			 const struct sb_contract *c)
+{
+	struct sb_preempt_policy def;
+
+	if (!pol) {
+		sb_preempt_policy_init(&def);
+		pol = &def;
+	}
+	if (!c->allocated || sb_preempt_action(pol, c) != SB_ACTION_REQUEUE)
+		return 0;
+	return pol->grace_time > 0 ? pol->grace_time : 0;
+}
+
+const char *sb_preempt_action_str(enum sb_preempt_action action)
+{
+	switch (action) {
+	case SB_ACTION_REQUEUE:
+		return "requeued, resumes its work (resumable)";
+	case SB_ACTION_RESTART:
+		return "requeued, restarts from its beginning (not resumable)";
+	case SB_ACTION_CANCEL:
+		return "cancelled (cannot be requeued, or "
+		       "PreemptNonResumable=cancel)";
+	case SB_ACTION_NONE:
+		return "never preempted (not resumable, "
+		       "PreemptNonResumable=keep)";
+	}
+	return "unknown action";
 }
 
 enum sb_preempt_verdict sb_preempt_check(const struct sb_preempt_policy *pol,
@@ -107,6 +170,12 @@ const char *sb_preempt_verdict_str(enum sb_preempt_verdict v)
 	case SB_PREEMPT_NOVIEW:
 		return "no budget standing is known (PriorityType is not "
 		       "priority/budget): allocated victims are kept";
+	case SB_PREEMPT_INTERVAL:
+		return "preempted less than PreemptIntervalFactor x its "
+		       "minimum runtime ago";
+	case SB_PREEMPT_COSTLY:
+		return "the gain in fairness does not pay for the preemption's "
+		       "cost (grace, requeue delay, lost work)";
 	}
 	return "unknown verdict";
 }
@@ -128,11 +197,14 @@ uint32_t sb_preempt_victim_key(const struct sb_preempt_job *victim,
 	struct sb_priority_parts parts;
 	uint32_t level = 0;
 	double ran = (double)sb_run_seconds(victim, now);
+	bool keeps = victim->contract.resumable && victim->contract.requeueable;
 
+	/* level < 2^20 (SB_PRIO_LEVEL_BITS): fits bits 0-19 */
 	if (sb_priority_decode(victim->priority, &parts) == SB_OK)
-		level = parts.level;
+		level = parts.level & SB_PRIO_LEVEL_MAX;
 	return (victim->contract.allocated ? UINT32_C(1) << 31 : 0) |
-	       level << 10 | lost_bits(ran * (double)victim->tres);
+	       (keeps ? 0 : UINT32_C(1) << 30) |
+	       lost_bits(ran * (double)victim->tres) << 20 | level;
 }
 
 int sb_preempt_victim_cmp(const struct sb_preempt_job *a,
@@ -175,4 +247,35 @@ int64_t sb_repair_release_at(const struct sb_preempt_policy *pol,
 	if (sb_preempt_action(pol, &job->contract) == SB_ACTION_NONE)
 		return INT64_MAX;
 	return sb_preempt_protected_until(job);
+}
+
+int64_t sb_preempt_warn_at(const struct sb_preempt_policy *pol,
+			   const struct sb_preempt_job *job, bool interactive)
+{
+	int64_t until;
+
+	if (!pol || !job || !interactive || pol->interactive_warning <= 0 ||
+	    !job->contract.allocated || job->contract.min_runtime <= 0 ||
+	    sb_preempt_action(pol, &job->contract) == SB_ACTION_NONE)
+		return INT64_MAX;
+	until = sb_preempt_protected_until(job);
+	if (until == INT64_MAX)
+		return INT64_MAX;	/* saturated: the slice never ends */
+	/* until > start here (min runtime >= 1), so start + 1 <= until and
+	 * until - start cannot overflow: compare before subtracting.  Not
+	 * at start itself: a tick in the job's first second may have run
+	 * just before it started, and the next tick's (last, now] begins
+	 * after that second. */
+	if (until - job->start <= pol->interactive_warning)
+		return job->start + 1;
+	return until - pol->interactive_warning;
+}
+
+bool sb_preempt_warn_due(const struct sb_preempt_policy *pol,
+			 const struct sb_preempt_job *job, bool interactive,
+			 int64_t last, int64_t now)
+{
+	int64_t at = sb_preempt_warn_at(pol, job, interactive);
+
+	return at != INT64_MAX && now > last && at > last && at <= now;
 }

@@ -22,6 +22,7 @@ int sb_contract_of_job(const char *tag, bool requeue_ok,
 		out->resumable = false;
 		rc = SB_EMISSING;
 	}
+	out->requeueable = requeue_ok;
 	if (!requeue_ok)
 		out->resumable = false;
 	return rc;
@@ -30,6 +31,26 @@ int sb_contract_of_job(const char *tag, bool requeue_ok,
 bool sb_contract_job_allocated(const char *tag)
 {
 	return sb_contract_tag_allocated(tag) == 1;
+}
+
+uint64_t sb_held_tres(const struct sb_hold *h)
+{
+	uint64_t whole, rest;
+	uint32_t others;
+
+	if (!h)
+		return 0;
+	if (!h->whole_nodes)
+		return h->tres;
+	/* named_tres + (nodes - named) x other_min, saturating */
+	others = h->nodes > h->named ? h->nodes - h->named : 0;
+	if (others && h->other_min > UINT64_MAX / others)
+		rest = UINT64_MAX;
+	else
+		rest = (uint64_t)others * h->other_min;
+	whole = h->named_tres > UINT64_MAX - rest ? UINT64_MAX :
+						    h->named_tres + rest;
+	return whole > h->tres ? whole : h->tres;
 }
 
 double sb_committed_rest(const struct sb_preempt_job *job, int64_t now)
@@ -164,6 +185,72 @@ bool sb_tree_diverge(const struct sb_tree *tree, uint32_t a, uint32_t b,
 	return true;
 }
 
+/* The defaults, for a NULL policy. */
+static const struct sb_preempt_policy *policy_or_default(
+	const struct sb_preempt_policy *pol, struct sb_preempt_policy *buf)
+{
+	if (pol)
+		return pol;
+	sb_preempt_policy_init(buf);
+	return buf;
+}
+
+/* factor x min runtime, saturating at INT64_MAX; 0 for min runtime <= 0. */
+static int64_t interval_of(const struct sb_preempt_policy *pol,
+			   const struct sb_contract *c)
+{
+	int64_t mr = c->allocated ? c->min_runtime : 0;
+	uint32_t f = pol->interval_factor;
+
+	if (mr <= 0 || f == 0)
+		return 0;
+	if (mr > INT64_MAX / f)
+		return INT64_MAX;
+	return mr * (int64_t)f;
+}
+
+int64_t sb_preempt_hold_until(const struct sb_preempt_policy *pol,
+			      const struct sb_preempt_party *victim)
+{
+	struct sb_preempt_policy buf;
+	int64_t until, iv, held;
+
+	if (!victim)
+		return INT64_MIN;
+	pol = policy_or_default(pol, &buf);
+	until = sb_preempt_protected_until(&victim->job);
+	if (!victim->preempted || !victim->job.contract.allocated)
+		return until;
+	iv = interval_of(pol, &victim->job.contract);
+	if (victim->preempted_at > 0 && iv > INT64_MAX - victim->preempted_at)
+		held = INT64_MAX;
+	else
+		held = victim->preempted_at + iv;
+	if (!victim->job.contract.resumable)	/* rule 3: restarted once */
+		return INT64_MAX;
+	return held > until ? held : until;
+}
+
+double sb_preempt_cost(const struct sb_preempt_policy *pol,
+		       const struct sb_preempt_job *victim, int64_t now)
+{
+	struct sb_preempt_policy buf;
+	double secs, lost = 0;
+
+	if (!victim || !victim->tres)
+		return 0;
+	pol = policy_or_default(pol, &buf);
+	secs = (double)(pol->grace_time > 0 ? pol->grace_time : 0) +
+	       (double)(pol->requeue_delay > 0 ? pol->requeue_delay : 0);
+	if (!victim->contract.resumable) {
+		double run = (double)sb_run_seconds(victim, now);
+		double cap = (double)interval_of(pol, &victim->contract);
+
+		lost = run < cap ? run : cap;
+	}
+	return (double)victim->tres * (secs + lost);
+}
+
 static void say(char *why, size_t len, const char *text)
 {
 	if (why && len)
@@ -178,7 +265,7 @@ enum sb_preempt_verdict sb_preempt_decide(const struct sb_preempt_policy *pol,
 {
 	enum sb_preempt_verdict vd;
 	uint32_t p, q;
-	double sp, sv, up, uv, delta;
+	double sp, sv, up, uv, delta, cost;
 
 	if (!preemptor || !victim || !preemptor->job.contract.allocated) {
 		say(why, len, sb_preempt_verdict_str(SB_PREEMPT_UNALLOCATED));
@@ -193,6 +280,15 @@ enum sb_preempt_verdict sb_preempt_decide(const struct sb_preempt_policy *pol,
 		say(why, len, vd == SB_PREEMPT_YES ? "unallocated: preemptable "
 			      "at any time" : sb_preempt_verdict_str(vd));
 		return vd;
+	}
+	if (now < sb_preempt_hold_until(pol, victim)) {
+		if (why && len)
+			snprintf(why, len, "%s (preempted at %lld, held until "
+				 "%lld)",
+				 sb_preempt_verdict_str(SB_PREEMPT_INTERVAL),
+				 (long long)victim->preempted_at,
+				 (long long)sb_preempt_hold_until(pol, victim));
+		return SB_PREEMPT_INTERVAL;
 	}
 	if (!v) {
 		say(why, len, sb_preempt_verdict_str(SB_PREEMPT_NOVIEW));
@@ -220,9 +316,21 @@ enum sb_preempt_verdict sb_preempt_decide(const struct sb_preempt_policy *pol,
 				 sv, uv);
 		return SB_PREEMPT_RECLAIM;
 	}
+	cost = sb_preempt_cost(pol, &victim->job, now);
+	if (!sb_preempt_reclaim_ok(sp, up, delta + cost, sv, uv)) {
+		if (why && len)
+			snprintf(why, len, "preemption cost: '%s' is below "
+				 "'%s' but not by the cost of the preemption "
+				 "(S %.4f / U %.0f+%.0f+%.0f < S %.4f / U %.0f)",
+				 sb_tree_node(v->tree, p)->name,
+				 sb_tree_node(v->tree, q)->name, sp, up, delta,
+				 cost, sv, uv);
+		return SB_PREEMPT_COSTLY;
+	}
 	if (why && len)
 		snprintf(why, len, "past its minimum runtime and outranked; "
-			 "reclaim rule holds (S %.4f / U %.0f+%.0f >= S %.4f "
-			 "/ U %.0f)", sp, up, delta, sv, uv);
+			 "reclaim rule holds with the preemption's cost (S %.4f "
+			 "/ U %.0f+%.0f+%.0f >= S %.4f / U %.0f)", sp, up, delta,
+			 cost, sv, uv);
 	return SB_PREEMPT_YES;
 }

@@ -108,6 +108,9 @@ int sbu_load_cluster(struct sbu_ctx *c)
 	}
 	snprintf(c->cluster, sizeof(c->cluster), "%s",
 		 conf->cluster_name ? conf->cluster_name : "");
+	/* what preempt/budget's cost counts (sb/view.h, sb_preempt_cost()) */
+	c->cfg.preempt.requeue_delay =
+		sb_requeue_delay_of_authinfo(conf->authinfo);
 	slurm_free_ctl_conf(conf);
 	return 0;
 }
@@ -219,19 +222,8 @@ const struct sbs_share *sbu_share_of(const struct sbu_ctx *c, uint32_t id)
 	return NULL;
 }
 
-int sbu_load_jobs(struct sbu_ctx *c)
-{
-	if (c->jobs)
-		return 0;
-	if (slurm_load_jobs((time_t)0, &c->jobs, SHOW_ALL | SHOW_DETAIL)) {
-		sbu_error("slurmctld did not return the jobs: %s",
-			  slurm_strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-int sbu_load_capacity(struct sbu_ctx *c)
+/* Each node's ChargeTRES (c->node_tres) and their sum (c->capacity). */
+static int load_nodes(struct sbu_ctx *c)
 {
 	node_info_msg_t *nodes = NULL;
 	uint32_t i;
@@ -244,16 +236,60 @@ int sbu_load_capacity(struct sbu_ctx *c)
 		return -1;
 	}
 	c->capacity = 0;
+	c->nnodes = nodes->record_count;
+	c->node_tres = calloc(c->nnodes ? c->nnodes : 1, sizeof(double));
+	if (!c->node_tres) {
+		slurm_free_node_info_msg(nodes);
+		sbu_error("out of memory");
+		return -1;
+	}
 	for (i = 0; i < nodes->record_count; i++) {
-		double v = sbc_tres_count(nodes->node_array[i].tres_fmt_str,
-					  c->cfg.charge_tres);
+		double v = nodes->node_array[i].name ?
+			sbc_tres_count(nodes->node_array[i].tres_fmt_str,
+				       c->cfg.charge_tres) : 0;
 
-		if (v > 0)
+		if (v > 0) {
 			c->capacity += v;
+			c->node_tres[i] = v;
+		}
 	}
 	slurm_free_node_info_msg(nodes);
 	c->capacity_loaded = true;
 	return 0;
+}
+
+int sbu_load_jobs(struct sbu_ctx *c)
+{
+	uint32_t i;
+	bool whole = false;
+
+	if (c->jobs)
+		return 0;
+	if (slurm_load_jobs((time_t)0, &c->jobs, SHOW_ALL | SHOW_DETAIL)) {
+		sbu_error("slurmctld did not return the jobs: %s",
+			  slurm_strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < c->jobs->record_count; i++)
+		if (SBU_PENDING(&c->jobs->job_array[i]) &&
+		    c->jobs->job_array[i].shared == 0)
+			whole = true;
+	if (!whole)
+		return 0;
+	if (load_nodes(c))
+		return -1;
+	if (slurm_load_partitions((time_t)0, &c->parts, SHOW_ALL)) {
+		c->parts = NULL;
+		sbu_error("slurmctld did not return the partitions: %s",
+			  slurm_strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int sbu_load_capacity(struct sbu_ctx *c)
+{
+	return load_nodes(c);
 }
 
 /* ------------------------------------------------------------- jobs */
@@ -268,14 +304,72 @@ const slurm_job_info_t *sbu_live_job(const struct sbu_ctx *c, uint32_t id)
 	return NULL;
 }
 
+/* Whether node @i is in the index pairs @inx (start, end, ..., -1). */
+static bool in_pairs(const int32_t *inx, uint32_t i)
+{
+	size_t k;
+
+	for (k = 0; inx && inx[k] >= 0 && inx[k + 1] >= 0; k += 2)
+		if ((int64_t)i >= inx[k] && (int64_t)i <= inx[k + 1])
+			return true;
+	return false;
+}
+
+/* The node index pairs of the job's (first) partition; NULL if unknown. */
+static const int32_t *part_nodes(const struct sbu_ctx *c,
+				 const slurm_job_info_t *j)
+{
+	size_t len;
+	uint32_t i;
+
+	if (!c->parts || !j->partition)
+		return NULL;
+	len = strcspn(j->partition, ",");
+	for (i = 0; i < c->parts->record_count; i++) {
+		const partition_info_t *p = &c->parts->partition_array[i];
+
+		if (p->name && strlen(p->name) == len &&
+		    !strncmp(p->name, j->partition, len))
+			return p->node_inx;
+	}
+	return NULL;
+}
+
 double sbu_job_tres(const struct sbu_ctx *c, const slurm_job_info_t *j)
 {
 	const char *s = SBU_PENDING(j) ? j->tres_req_str : j->tres_alloc_str;
 	double v = sbc_tres_count(s, c->cfg.charge_tres);
+	struct sb_hold h = { 0 };
+	const int32_t *part;
+	uint64_t per_node;
+	bool found = false;
+	uint32_t i;
 
 	if (v <= 0 && !SBU_PENDING(j))
 		v = sbc_tres_count(j->tres_req_str, c->cfg.charge_tres);
-	return v > 0 ? v : 0;
+	if (v <= 0)
+		v = 0;
+	if (!SBU_PENDING(j) || j->shared != 0 || !c->node_tres)
+		return v;
+	/* a pending job taking whole nodes: as budget_job_tres() */
+	h.tres = (uint64_t)v;
+	h.whole_nodes = true;
+	h.nodes = j->num_nodes ? j->num_nodes : 1;
+	per_node = (h.tres + h.nodes - 1) / h.nodes;
+	part = part_nodes(c, j);
+	for (i = 0; i < c->nnodes; i++) {
+		uint64_t n = (uint64_t)c->node_tres[i];
+
+		if (in_pairs(j->req_node_inx, i)) {
+			h.named++;
+			h.named_tres += n;
+		} else if ((!part || in_pairs(part, i)) && n >= per_node &&
+			   (!found || n < h.other_min)) {
+			h.other_min = n;
+			found = true;
+		}
+	}
+	return (double)sb_held_tres(&h);
 }
 
 int sbu_job_contract(const slurm_job_info_t *j, struct sb_contract *out)
@@ -308,6 +402,15 @@ void sbu_job_party(const struct sbu_ctx *c, const slurm_job_info_t *j,
 		out->index = SB_NONE;
 	out->in_grace = j->preempt_time > 0 &&
 			(SBU_RUNNING(j) || SBU_SUSPENDED(j));
+	{	/* its last preemption, as preempt/budget reads it */
+		struct sbc_preempt_note note;
+
+		if (sbc_parse_system_comment(j->system_comment, &note) == 1 &&
+		    note.preempted) {
+			out->preempted = true;
+			out->preempted_at = note.at;
+		}
+	}
 }
 
 /* --------------------------------------------------- account filter */

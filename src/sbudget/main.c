@@ -56,7 +56,7 @@ static void usage(FILE *o)
 "    QuotaRaw AssocId Start End\n"
 "  show job: JobId JobName User Account State Reason Stopping Contract MinRuntime\n"
 "    Resumable Allocated GPUs StartTime RunTime ProtectedLeft ProtectedUntil\n"
-"    Priority PrioTier PrioLevel PrioInTeam PrioResumed BudgetStanding\n"
+"    HeldUntil Priority PrioTier PrioLevel PrioInTeam PrioResumed BudgetStanding\n"
 "    BudgetStatus BudgetLevelFS JobsAhead WaitsFor MayPreempt PreemptedBy\n"
 "    PreemptedAt PreemptReason Restarts\n"
 "  report: Account User Start End Delivered Quota Owed Demand Unallocated UsePct\n"
@@ -81,6 +81,9 @@ static void ctx_free(struct sbu_ctx *c)
 {
 	if (c->jobs)
 		slurm_free_job_info_msg(c->jobs);
+	if (c->parts)
+		slurm_free_partition_info_msg(c->parts);
+	free(c->node_tres);
 	sbs_free_shares(c->shares, c->nshares);
 	free(c->by_index);
 	sb_tree_free(c->tree);

@@ -100,8 +100,9 @@ static bool segment_of(const struct sbu_ctx *c, const slurmdb_job_rec_t *j,
 	cnt = sbc_tres_count(ts, tres_id);
 	if (cnt <= 0 && start)	/* a run of no time has no allocation */
 		cnt = sbc_tres_count(j->tres_req_str, tres_id);
-	if (cnt <= 0 && !start && live)	/* requested, by name */
-		cnt = sbc_tres_count(live->tres_req_str, c->cfg.charge_tres);
+	/* pending: what it will hold (whole nodes), as the plugins judge */
+	if (!start && live && SBU_PENDING(live))
+		cnt = sbu_job_tres(c, live);
 	if (cnt <= 0)
 		return false;
 	s->index = record_index(c, j);

@@ -71,6 +71,11 @@ struct sbu_ctx {
 	job_info_msg_t *jobs;	/* live jobs (slurmctld) */
 	double capacity;	/* ChargeTRES in the cluster's nodes */
 	bool capacity_loaded;
+	double *node_tres;	/* ChargeTRES of each node, node table
+				 * order (node_inx); loaded with the jobs
+				 * when one pending job takes whole nodes */
+	uint32_t nnodes;
+	partition_info_msg_t *parts;	/* likewise: the partitions */
 };
 
 /* sbu_error - "sbudget: error: <text>" on stderr. */
@@ -91,7 +96,8 @@ int sbu_open_db(struct sbu_ctx *c);
 int sbu_load_tree(struct sbu_ctx *c);
 /* What sshare shows, as priority/budget published it. */
 int sbu_load_shares(struct sbu_ctx *c);
-/* The live jobs (slurmctld, SHOW_ALL | SHOW_DETAIL). */
+/* The live jobs (slurmctld, SHOW_ALL | SHOW_DETAIL); with the nodes'
+ * ChargeTRES and the partitions when a pending job takes whole nodes. */
 int sbu_load_jobs(struct sbu_ctx *c);
 /* Capacity: ChargeTRES summed over the nodes' configured TRES, now. */
 int sbu_load_capacity(struct sbu_ctx *c);
@@ -100,7 +106,12 @@ int sbu_load_capacity(struct sbu_ctx *c);
 const struct sbs_share *sbu_share_of(const struct sbu_ctx *c, uint32_t id);
 /* The live job @id; NULL when slurmctld has none (or jobs not loaded). */
 const slurm_job_info_t *sbu_live_job(const struct sbu_ctx *c, uint32_t id);
-/* ChargeTRES a job holds (running) or asks for (pending); >= 0. */
+/*
+ * sbu_job_tres - ChargeTRES a job holds (running: its allocation, which
+ * for a whole-node job holds its nodes' GPUs) or will hold (pending: what
+ * it asks for, or for a job taking whole nodes, shared == 0, what those
+ * nodes hold at least: sb_held_tres(), as preempt/budget judges it); >= 0.
+ */
 double sbu_job_tres(const struct sbu_ctx *c, const slurm_job_info_t *j);
 /*
  * sbu_job_contract - the contract a live job runs under

@@ -45,12 +45,13 @@ static const struct sbc_fielddef job_fields[] = {
 	{ "JobsAhead", 0, false },	{ "WaitsFor", 0, false },
 	{ "MayPreempt", 0, false },	{ "PreemptedBy", 0, false },
 	{ "PreemptedAt", 0, false },	{ "PreemptReason", 0, false },
-	{ "Restarts", 0, false },
+	{ "Restarts", 0, false },	{ "HeldUntil", 0, false },
 };
 static const char *const job_defaults[] = {
 	"JobId", "JobName", "User", "Account", "State", "Reason", "Stopping",
 	"Contract", "MinRuntime", "Resumable", "Allocated", "GPUs",
-	"StartTime", "RunTime", "ProtectedLeft", "ProtectedUntil", "Priority",
+	"StartTime", "RunTime", "ProtectedLeft", "ProtectedUntil", "HeldUntil",
+	"Priority",
 	"PrioTier", "PrioLevel", "PrioInTeam", "PrioResumed",
 	"BudgetStanding", "BudgetStatus", "JobsAhead", "WaitsFor",
 	"MayPreempt", "PreemptedBy", "PreemptedAt", "PreemptReason",
@@ -169,7 +170,8 @@ out:
 struct wait_sum {
 	double busy;		/* TRES held by running/suspended jobs */
 	double preemptable;	/* of which it may take now (verdict YES) */
-	double kept;		/* of which the reclaim rule holds back */
+	double kept;		/* of which the reclaim rule (or its cost
+				 * margin) holds back */
 	uint32_t kept_job;	/* one of those, and the rule's sentence */
 	char kept_why[512];
 	int64_t next_at;	/* earliest end of a protected slice after */
@@ -213,15 +215,16 @@ static void judge_running(const struct sbu_ctx *c, const struct sb_view *v,
 			s->unallocated++;
 		if (vd == SB_PREEMPT_YES)
 			s->preemptable += (double)vic.job.tres;
-		if (vd == SB_PREEMPT_RECLAIM) {
+		if (vd == SB_PREEMPT_RECLAIM || vd == SB_PREEMPT_COSTLY) {
 			s->kept += (double)vic.job.tres;
 			s->kept_job = o->job_id;
 			snprintf(s->kept_why, sizeof(s->kept_why), "%s", why);
 		}
-		/* protected now: would the core's rule let it go when its
-		 * slice ends? */
-		until = sb_preempt_protected_until(&vic.job);
-		if (vd == SB_PREEMPT_PROTECTED && until < s->next_at &&
+		/* protected or held now: would the core's rule let it go
+		 * when its slice (or interval) ends? */
+		until = sb_preempt_hold_until(&c->cfg.preempt, &vic);
+		if ((vd == SB_PREEMPT_PROTECTED ||
+		     vd == SB_PREEMPT_INTERVAL) && until < s->next_at &&
 		    sb_preempt_check(&c->cfg.preempt, &me->job, &vic.job,
 				     until) == SB_PREEMPT_YES) {
 			s->next_at = until;
@@ -310,7 +313,7 @@ static int explain_wait(const struct sbu_ctx *c, const slurm_job_info_t *j,
 	if (!me.job.contract.allocated)
 		add(buf, len, &off, " (unallocated jobs never preempt)");
 	if (s.kept > 0)
-		add(buf, len, &off, "; %.0f more held back by the reclaim rule "
+		add(buf, len, &off, "; %.0f more held back by the reclaim rule or its cost "
 		    "(job %u: %s)", s.kept, s.kept_job, s.kept_why);
 	if (s.next_job) {
 		sbu_fmt_time(s.next_at, when, sizeof(when));
@@ -327,7 +330,7 @@ static int explain_wait(const struct sbu_ctx *c, const slurm_job_info_t *j,
 /* ----------------------------------------------------------- the rows */
 
 /* Contract, MinRuntime, Resumable, Allocated; then, for a running job,
- * StartTime, RunTime, ProtectedUntil, ProtectedLeft. */
+ * StartTime, RunTime, ProtectedUntil, ProtectedLeft, HeldUntil. */
 static void contract_cells(const struct sbu_ctx *c, struct sbc_table *t,
 			   const slurm_job_info_t *j, bool running)
 {
@@ -335,7 +338,7 @@ static void contract_cells(const struct sbu_ctx *c, struct sbc_table *t,
 	struct sb_contract tag;
 	char buf[256];
 	int trc = sb_contract_parse_tag(j->admin_comment, &tag);
-	int64_t until, left;
+	int64_t until, left, held;
 
 	sbu_job_party(c, j, &me);
 	if (trc == SB_OK)
@@ -376,6 +379,21 @@ static void contract_cells(const struct sbu_ctx *c, struct sbc_table *t,
 			 me.job.contract.allocated ? "preemptable by a job of "
 			 "higher priority" : "unallocated: preemptable");
 	sbc_table_text(t, "ProtectedLeft", buf);
+	/* the interval hold of a job preempted before (sb/view.h) */
+	held = sb_preempt_hold_until(&c->cfg.preempt, &me);
+	if (held > until) {
+		char at[64];
+
+		sbu_fmt_time(held, buf, sizeof(buf));
+		sbu_fmt_time(me.preempted_at, at, sizeof(at));
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+			 " (preempted at %s; PreemptIntervalFactor=%u x its "
+			 "minimum runtime)", at,
+			 c->cfg.preempt.interval_factor);
+	} else {
+		snprintf(buf, sizeof(buf), "none");
+	}
+	sbc_table_text(t, "HeldUntil", buf);
 }
 
 /* Priority and its parts; the standing of the job's budget. */
@@ -529,8 +547,9 @@ int sbu_cmd_show_job(struct sbu_ctx *c)
 		sbu_fmt_time(j->preempt_time, when, sizeof(when));
 		sbu_job_contract(j, &ct);
 		snprintf(buf, sizeof(buf), "being preempted since %s: SIGTERM "
-			 "sent, %s after the grace time", when,
-			 ct.resumable ? "requeued" : "stopped");
+			 "sent; %s after the grace time", when,
+			 sb_preempt_action_str(sb_preempt_action(
+				 &c->cfg.preempt, &ct)));
 		sbc_table_text(&t, "Stopping", buf);
 	}
 	sbc_table_text(&t, "State", sbs_job_state(j->job_state));

@@ -48,7 +48,10 @@ static int cmp_submit(const void *a, const void *b)
  *               duration and by MaxMinRuntime (a duration of 0 gives 0:
  *               unallocated);
  *   resumable   b=4: 50%;
- *   priority    b=5: LOW 20%, NORMAL 50%, HIGH 30%.
+ *   priority    b=5: LOW 20%, NORMAL 50%, HIGH 30%;
+ *   no-requeue  b=6: --no-requeue of that fraction (the traces have no
+ *               such flag; default 0: every job is a batch job that
+ *               allows requeue, Slurm's JobRequeue=1).
  */
 static uint32_t pick_leaf(const struct sim_tree *t, double u)
 {
@@ -148,6 +151,10 @@ static void assign_contract(struct sim_workload *w,
 	if (!w->has_res) {
 		j->resumable = sim_rand(o->seed, j->line, 4) < 0.5;
 		w->notes.resumable_assigned++;
+	}
+	if (o->no_requeue > 0) {
+		j->no_requeue = sim_rand(o->seed, j->line, 6) < o->no_requeue;
+		w->notes.no_requeue_assigned += j->no_requeue;
 	}
 	if (!w->has_prio) {
 		double u = sim_rand(o->seed, j->line, 5);
@@ -291,6 +298,9 @@ void sim_notes_print(const struct sim_notes *n, FILE *f)
 	if (n->resumable_assigned)
 		fprintf(f, "assigned: resumable of %zu jobs (seeded, 50%%)\n",
 			n->resumable_assigned);
+	if (n->no_requeue_assigned)
+		fprintf(f, "assigned: --no-requeue to %zu jobs (seeded, "
+			"--no-requeue fraction)\n", n->no_requeue_assigned);
 	if (n->prio_assigned)
 		fprintf(f, "assigned: priority of %zu jobs (seeded: LOW 20%%, "
 			"NORMAL 50%%, HIGH 30%%)\n", n->prio_assigned);

@@ -49,7 +49,8 @@ void sim_params_init(struct sim_params *p)
 	p->nodes = 128;
 	p->gpus_per_node = 8;
 	sb_config_init(&p->cfg);
-	p->requeue_delay = 121;	/* Slurm: cred_expire (120 s) + 1 */
+	p->requeue_delay = SB_REQUEUE_DELAY_DEFAULT;	/* Slurm: cred_expire
+						 * (120 s) + 1 */
 	p->restart = false;
 	p->backfill = SIM_BACKFILL_RESERVE;
 	p->reserve = 1;
@@ -65,16 +66,16 @@ void sim_result_free(struct sim_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int sim_job_contract(int64_t min_runtime, bool resumable, bool has_contract,
-		     struct sb_contract *out)
+int sim_job_contract(int64_t min_runtime, bool resumable, bool requeue_ok,
+		     bool has_contract, struct sb_contract *out)
 {
-	struct sb_contract c = { min_runtime, resumable, min_runtime > 0 };
+	struct sb_contract c = { min_runtime, resumable, min_runtime > 0, true };
 	char tag[128];
 
 	if (!has_contract || min_runtime < 0)
-		return sb_contract_of_job(NULL, true, out);
+		return sb_contract_of_job(NULL, requeue_ok, out);
 	sb_contract_format(&c, tag, sizeof(tag));
-	return sb_contract_of_job(tag, true, out);
+	return sb_contract_of_job(tag, requeue_ok, out);
 }
 
 const char *sim_fate_name(enum sim_fate f)
@@ -170,11 +171,13 @@ void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 		.pt = { .job = { x->ct, t, sim__is_budget(s) ?
 				 sim__job_priority(s, job, false) : 0,
 				 j->gpus, 0 },
-			.index = j->assoc, .in_grace = false },
+			.index = j->assoc, .in_grace = false,
+			.preempted = x->preempted,
+			.preempted_at = x->preempted_at },
 		.job = job, .preemptible = preemptible,
 	};
-	s->rr[x->ridx].prot_until = sb_preempt_protected_until(
-		&s->rr[x->ridx].pt.job);
+	s->rr[x->ridx].prot_until = sb_preempt_hold_until(
+		&s->pol, &s->rr[x->ridx].pt);
 	s->running[s->nrunning++] = job;
 	if (s->gend)
 		set_gend(s, x, x->end_at);
@@ -234,16 +237,22 @@ static void add_seg(struct sim *s, uint32_t job, int64_t end, bool preempted,
 static void stop(struct sim *s, uint32_t job, int64_t t)
 {
 	struct js *x = &s->js[job];
-	const struct sim_job *j = &s->w->jobs[job];
 	bool natural = t >= x->end_at;
-	bool requeue = sim__is_budget(s) ?
-		sb_preempt_action(&s->p->cfg.preempt, &x->ct) ==
-		SB_ACTION_REQUEUE : j->resumable;
+	/* the core's action under both policies: the same Slurm requeues a
+	 * victim whatever chose it (PreemptNonResumable=cancel gives the
+	 * baseline's former rule: resumable requeued, the rest cancelled) */
+	enum sb_preempt_action act =
+		sb_preempt_action(&s->pol, &x->ct);
+	bool requeue = act == SB_ACTION_REQUEUE || act == SB_ACTION_RESTART;
+	/* a non-resumable job requeued starts over: its run is lost, its
+	 * demand stays until its whole duration has run */
+	bool restart = act == SB_ACTION_RESTART ||
+		       (act == SB_ACTION_REQUEUE && s->p->restart);
 
 	sim__charge_end(s, job, t);
-	add_seg(s, job, t, !natural, !natural && (s->p->restart || !requeue),
+	add_seg(s, job, t, !natural, !natural && (restart || !requeue),
 		natural ? SIM_FATE_DONE : !requeue ? SIM_FATE_CANCELLED :
-		s->p->restart ? SIM_FATE_RESTARTED : SIM_FATE_REQUEUED);
+		restart ? SIM_FATE_RESTARTED : SIM_FATE_REQUEUED);
 	s->r->jobs[job].end = t;
 	if (natural) {
 		x->st = J_DONE;
@@ -252,7 +261,7 @@ static void stop(struct sim *s, uint32_t job, int64_t t)
 	}
 	s->r->preemptions++;
 	s->r->jobs[job].preemptions++;
-	if (!s->p->restart)
+	if (!restart)
 		x->remaining -= t - x->start;
 	if (requeue) {
 		x->resumed = true;
@@ -275,10 +284,12 @@ static void stop(struct sim *s, uint32_t job, int64_t t)
 void sim__preempt(struct sim *s, uint32_t job, int64_t now)
 {
 	struct js *x = &s->js[job];
-	int64_t grace = sim__is_budget(s) ? s->p->cfg.preempt.grace_time : 0;
+	int64_t grace = sim__grace(s, job);
 	int64_t t = now + grace < x->end_at ? now + grace : x->end_at;
 
 	unrun(s, job);
+	x->preempted = true;
+	x->preempted_at = now;
 	x->st = J_STOPPING;
 	x->run++;	/* its END event is stale now */
 	if (t <= now)
@@ -537,8 +548,8 @@ static int setup(struct sim *s)
 		s->r->jobs[i].end = SIM_NEVER;
 		s->r->jobs[i].pending_since = SIM_NEVER;
 		s->js[i].remaining = j->duration;
-		sim_job_contract(j->min_runtime, j->resumable, true,
-				 &s->js[i].ct);
+		sim_job_contract(j->min_runtime, j->resumable, !j->no_requeue,
+				 true, &s->js[i].ct);
 	}
 	for (i = 0; i < 3; i++)
 		s->grank[i] = (uint32_t)i;	/* baseline: HIGH, NORMAL, LOW */
@@ -748,6 +759,8 @@ int sim_run(const struct sim_workload *w, const struct sim_tree *t,
 	memset(r, 0, sizeof(*r));
 	if (msglen)
 		msg[0] = '\0';
+	s.pol = p->cfg.preempt;
+	s.pol.requeue_delay = p->requeue_delay;
 	if (setup(&s)) {
 		s.err = -1;	/* the message is written */
 		goto out;

@@ -57,6 +57,8 @@ struct js {
 	uint64_t mask;
 	int64_t start, end_at, remaining;
 	int64_t eligible;	/* when the current pending span began */
+	bool preempted;		/* a run of it was preempted (budget) */
+	int64_t preempted_at;	/* when the last preemption was decided */
 };
 
 /* A running job as preemption sees it, kept beside sim.running so that the
@@ -64,9 +66,10 @@ struct js {
  * current priority, GPUs, association) plus the simulator's flags. */
 struct rrun {
 	struct sb_preempt_party pt;
-	int64_t prot_until;	/* sb_preempt_protected_until(&pt.job), kept:
-				 * a pure function of the contract and the
-				 * start, which do not change during a run */
+	int64_t prot_until;	/* sb_preempt_hold_until(&pol, &pt), kept:
+				 * a pure function of the contract, the start
+				 * and the last preemption, which do not
+				 * change during a run */
 	uint32_t job;
 	bool preemptible;	/* baseline: over its team's cap */
 };
@@ -112,6 +115,9 @@ struct sim {
 	const struct sim_workload *w;
 	const struct sim_tree *t;
 	const struct sim_params *p;
+	struct sb_preempt_policy pol;	/* p->cfg.preempt with requeue_delay
+					 * = p->requeue_delay: what the core's
+					 * verdicts and costs read */
 	struct sim_result *r;
 	struct js *js;
 	struct sim_cluster cl;
@@ -192,6 +198,15 @@ struct sim {
 static inline bool sim__is_budget(const struct sim *s)
 {
 	return s->p->policy == SIM_POLICY_BUDGET;
+}
+
+/* Seconds preempted @job runs on before it stops: sb_preempt_grace() under
+ * the budget policy (allocated resumable victims only), none under the
+ * baseline. */
+static inline int64_t sim__grace(const struct sim *s, uint32_t job)
+{
+	return s->p->policy == SIM_POLICY_BUDGET ?
+	       sb_preempt_grace(&s->p->cfg.preempt, &s->js[job].ct) : 0;
 }
 
 /* Whether @job runs allocated: its contract as the core reads it. */

@@ -52,8 +52,12 @@ static const char usage[] =
 "  --max-gpus N         clamp jobs to N GPUs\n"
 "  --requeue-delay S    a requeued job waits S s before it is eligible\n"
 "                       (default 121: Slurm's cred_expire + 1)\n"
-"  --requeue-work W     resume (default: a requeued job keeps what it ran)\n"
-"                       or restart (it runs its whole duration again)\n"
+"  --requeue-work W     resume (default: a requeued resumable job keeps\n"
+"                       what it ran) or restart (it runs its whole duration\n"
+"                       again); a job that is not resumable always restarts\n"
+"  --no-requeue F       the fraction 0..1 of jobs that cannot be requeued\n"
+"                       (--no-requeue, salloc/srun; seeded draw, default 0):\n"
+"                       cancelled when preempted, as by preempt/budget\n"
 "  --backfill B         reserve[:N] (default, N 1: as Slurm's backfill, the\n"
 "                       first N jobs of a pass that cannot start get a\n"
 "                       reservation, the earliest time enough GPUs free\n"
@@ -283,6 +287,16 @@ static int number(const char *a, const char *v, struct opts *o)
 			return bad("--time-scale '%s' is not accepted: a "
 				   "number > 0 and <= 1e6", v);
 		o->ro.time_scale = d;
+	} else if (!strcmp(a, "--no-requeue")) {
+		char *end;
+		double d;
+
+		errno = 0;
+		d = strtod(v, &end);
+		if (errno || *end || !*v || !isfinite(d) || d < 0 || d > 1)
+			return bad("--no-requeue '%s' is not accepted: a "
+				   "fraction from 0 to 1", v);
+		o->ro.no_requeue = d;
 	} else if (!strcmp(a, "--window")) {
 		if (range(a, v, &o->win_a, &o->win_b))
 			return 2;
@@ -414,6 +428,7 @@ static struct json_object *notes_json(const struct sim_notes *n, size_t jobs)
 	ADD("assigned_min_runtime", n->contracts_assigned);
 	ADD("assigned_resumable", n->resumable_assigned);
 	ADD("assigned_priority", n->prio_assigned);
+	ADD("assigned_no_requeue", n->no_requeue_assigned);
 	ADD("unbudgeted_made_unallocated", n->unbudgeted);
 #undef ADD
 	return o;
@@ -466,7 +481,8 @@ static int run_metrics(const struct opts *o, const struct sim_workload *w,
 		const struct sim_job *j = &w->jobs[i];
 		struct sb_contract ct;
 
-		sim_job_contract(j->min_runtime, j->resumable, true, &ct);
+		sim_job_contract(j->min_runtime, j->resumable, !j->no_requeue,
+				 true, &ct);
 		mj[i] = (struct sim_mjob){
 			.node = j->team_node, .gpus = j->gpus,
 			.min_runtime = j->min_runtime,
@@ -529,6 +545,8 @@ static int run_json(const struct opts *o, const struct sim_workload *w,
 			       json_object_new_int64(o->p.requeue_delay));
 	json_object_object_add(x, "requeue_work", json_object_new_string(
 		o->p.restart ? "restart" : "resume"));
+	json_object_object_add(x, "no_requeue",
+			       json_object_new_double(o->ro.no_requeue));
 	if (o->p.backfill == SIM_BACKFILL_RESERVE) {
 		char b[32];
 

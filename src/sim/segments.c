@@ -173,7 +173,7 @@ static int add_job(struct seg_out *o, const struct seg_line *l)
 		o->last_end = b;
 		o->capj = cap;
 	}
-	sim_job_contract(l->v[3], l->resumable == 1, l->v[3] >= 0, &ct);
+	sim_job_contract(l->v[3], l->resumable == 1, true, l->v[3] >= 0, &ct);
 	j = &o->mj[o->nj];
 	*j = (struct sim_mjob){ .node = l->node, .gpus = (uint32_t)l->v[2],
 		.min_runtime = l->v[3] < 0 ? 0 : l->v[3],

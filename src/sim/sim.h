@@ -104,6 +104,10 @@ struct sim_job {
 	uint32_t user;		/* index into names; 0 = none ("") */
 	uint32_t prio;		/* in-team priority 0..1023 */
 	bool resumable;
+	bool no_requeue;	/* cannot be requeued (--no-requeue, salloc/
+				 * srun): cancelled when preempted; the
+				 * traces have no such flag: drawn with
+				 * sim_read_opts.no_requeue */
 	uint32_t line;		/* input line, for messages */
 	uint32_t assoc;		/* tree index (sim_workload_bind) */
 	uint32_t team_node;	/* tree index of the team */
@@ -122,6 +126,7 @@ struct sim_notes {
 	size_t teams_assigned;
 	size_t contracts_assigned;	/* min runtime assigned */
 	size_t resumable_assigned;
+	size_t no_requeue_assigned;	/* drawn as --no-requeue */
 	size_t prio_assigned;
 	size_t unbudgeted;	/* allocated on a budget of 0: made unallocated */
 	char format[16];	/* "csv" or "swf" */
@@ -150,6 +155,8 @@ struct sim_read_opts {
 	uint32_t max_gpus;	/* clamp GPUs to this; 0 = do not clamp */
 	bool assign_teams;	/* ignore the trace's team column */
 	int64_t max_min_runtime;	/* cap for assigned min runtimes */
+	double no_requeue;	/* fraction of jobs drawn as --no-requeue
+				 * (cannot be requeued), 0..1; default 0 */
 };
 
 void sim_read_opts_init(struct sim_read_opts *o);
@@ -296,13 +303,15 @@ void sim_result_free(struct sim_result *r);
 /*
  * sim_job_contract - the contract a job runs under, read as the plugins
  * read it: job_submit/budget's tag for (@min_runtime, @resumable)
- * (sb_contract_format()) read back by sb_contract_of_job() (a batch job:
- * requeue possible).  @has_contract false (an observed job with no
- * contract recorded) or a negative @min_runtime: no tag, so unallocated.
+ * (sb_contract_format()) read back by sb_contract_of_job() with
+ * @requeue_ok (a batch job that allows requeue; false: --no-requeue or
+ * interactive, so not resumable and cancelled when preempted).
+ * @has_contract false (an observed job with no contract recorded) or a
+ * negative @min_runtime: no tag, so unallocated.
  * Return: SB_OK, or SB_EMISSING when the no-tag default was written.
  */
-int sim_job_contract(int64_t min_runtime, bool resumable, bool has_contract,
-		     struct sb_contract *out);
+int sim_job_contract(int64_t min_runtime, bool resumable, bool requeue_ok,
+		     bool has_contract, struct sb_contract *out);
 
 /*
  * sim_run - simulate @w (bound to @t) under @p.  Return: 0, or -1 with

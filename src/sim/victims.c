@@ -11,8 +11,12 @@
  * accepted ones are taken in sb_preempt_victim_key() order (then the later
  * start, then input order) only until the job would fit, and nobody is
  * preempted if even all of them would not make it fit.  As Slurm's
- * cons_tres does, the victims actually preempted are the taken ones on
- * the nodes the job is then placed on.
+ * cons_tres does, the victim that made the job fit is then put first and
+ * the candidates taken again until it fits (its reorder pass: no victim
+ * that others made needless), and the victims actually preempted are the
+ * taken ones on the nodes the job is then placed on.  Each stops after
+ * its own grace time (sb_preempt_grace(): allocated resumable victims
+ * only); the preemptor starts when the last has stopped.
  *
  * Baseline policy (the static-class system, for comparison): a job within its team's cap
  * takes preemptible runs (over their team's cap), lowest class first, then
@@ -64,14 +68,14 @@ static size_t gather(struct sim *s, const struct sb_preempt_party *me,
 			 * allocated preemptor and a victim not in its grace
 			 * time (the sim's running jobs never are: a victim
 			 * leaves s->rr when preempted), sb_preempt_decide()
-			 * refuses with SB_PREEMPT_PROTECTED exactly when now
-			 * < sb_preempt_protected_until(victim), the value
+			 * refuses (SB_PREEMPT_PROTECTED or _INTERVAL) when
+			 * now < sb_preempt_hold_until(victim), the value
 			 * kept in prot_until.  Saves the call for most
 			 * running jobs (benchmark: doc/sim.md, "Speed"). */
 			if (me->job.contract.allocated && !rj->pt.in_grace &&
 			    now < rj->prot_until)
 				continue;
-			if (sb_preempt_decide(&s->p->cfg.preempt, &s->view, me,
+			if (sb_preempt_decide(&s->pol, &s->view, me,
 					      &rj->pt, now, NULL, 0) !=
 			    SB_PREEMPT_YES)
 				continue;
@@ -145,11 +149,12 @@ static void next_in_order(struct sim *s, size_t k, size_t nc)
 	}
 }
 
-/* Take candidates in victim order, releasing their GPUs in s->tmp, only
- * until a job of @gpus fits there.  Return how many were taken, 0 if even
- * all of them do not make it fit.  Only the victims' nodes change, so only
- * they are looked at. */
-static size_t take_until_fits(struct sim *s, uint32_t gpus, size_t nc)
+/* Take candidates in victim order (@sorted: in the order s->cand already
+ * has), releasing their GPUs in s->tmp, only until a job of @gpus fits
+ * there.  Return how many were taken, 0 if even all of them do not make
+ * it fit.  Only the victims' nodes change, so only they are looked at. */
+static size_t take_until_fits(struct sim *s, uint32_t gpus, size_t nc,
+			      bool sorted)
 {
 	uint32_t a, gpn = s->cl.gpn, need = (gpus + gpn - 1) / gpn, whole = 0;
 	size_t k;
@@ -162,7 +167,8 @@ static size_t take_until_fits(struct sim *s, uint32_t gpus, size_t nc)
 	for (k = 0; k < nc && !fits; k++) {
 		const struct js *v;
 
-		next_in_order(s, k, nc);
+		if (!sorted)
+			next_in_order(s, k, nc);
 		v = &s->js[s->cand[k].job];
 		for (a = 0; a < v->nnodes; a++) {
 			uint32_t node = s->r->nodes[v->node_off + a];
@@ -175,6 +181,34 @@ static size_t take_until_fits(struct sim *s, uint32_t gpus, size_t nc)
 		}
 	}
 	return fits ? k : 0;
+}
+
+/*
+ * Never more victims than needed: the last of the @k taken candidates is
+ * the one that made the job fit, and it may make some taken before it
+ * needless (a 4-GPU victim freeing a node on which a 1-GPU one was taken
+ * first).  As cons_tres's reorder pass does (PreemptParameters=
+ * reorder_count, default 1; doc/design.md), put it first, keep the others
+ * in victim order, and take again until the job fits.  Return the new
+ * count (<= @k), s->tmp as the taking left it.
+ */
+static size_t trim_taken(struct sim *s, uint32_t gpus, size_t k)
+{
+	struct cand last;
+	size_t k2;
+
+	if (k < 2)
+		return k;
+	last = s->cand[k - 1];
+	memmove(s->cand + 1, s->cand, (k - 1) * sizeof(*s->cand));
+	s->cand[0] = last;
+	k2 = take_until_fits(s, gpus, k, true);
+	if (!k2) {	/* cannot happen: all k fitted before; be safe */
+		memmove(s->cand, s->cand + 1, (k - 1) * sizeof(*s->cand));
+		s->cand[k - 1] = last;
+		return take_until_fits(s, gpus, k, true);
+	}
+	return k2;
 }
 
 /* Of the first @k candidates, those on the @nn nodes in s->nodebuf (node
@@ -199,13 +233,20 @@ static uint32_t victims_on_nodes(struct sim *s, size_t k, uint32_t nn)
 }
 
 /* GPUs the @nvict victims free beyond the preemptor's need stay theirs
- * until @until (an EV_RELEASE then): taken out of the cluster meanwhile. */
-static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t until)
+ * until each stops, @now + its grace time (an EV_RELEASE then): taken out
+ * of the cluster meanwhile.  Victims without a grace time hold theirs only
+ * when leftovers are held until the end of the pass. */
+static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t now)
 {
 	uint32_t i, a;
 
 	for (i = 0; i < nvict; i++) {
 		const struct js *v = &s->js[s->vict[i]];
+		int64_t grace = sim__grace(s, s->vict[i]);
+		int64_t until = now + grace;
+
+		if (!grace && !s->p->hold_leftovers)
+			continue;
 
 		for (a = 0; a < v->nnodes; a++) {
 			uint32_t node = s->r->nodes[v->node_off + a];
@@ -255,7 +296,7 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 	uint64_t mask;
 	uint32_t nn, i, nvict;
 	size_t nc, k;
-	int64_t grace = sim__is_budget(s) ? s->p->cfg.preempt.grace_time : 0;
+	int64_t grace = 0, g;
 
 	if (sim__is_budget(s))
 		me.job.priority = sim__job_priority(s, job, true);
@@ -266,11 +307,16 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 		for (k = 0; k < nc; k++)
 			s->cand[k].key = sb_preempt_victim_key(
 				&s->rr[s->cand[k].ri].pt.job, now);
-	k = take_until_fits(s, j->gpus, nc);
+	k = take_until_fits(s, j->gpus, nc, false);
 	if (!k)
 		return false;
+	k = trim_taken(s, j->gpus, k);
 	nn = sim_place(&s->tmp, j->gpus, s->nodebuf, &mask);
 	nvict = victims_on_nodes(s, k, nn);
+	/* the preemptor starts when the last of its victims has stopped */
+	for (i = 0; i < nvict; i++)
+		if ((g = sim__grace(s, s->vict[i])) > grace)
+			grace = g;
 	for (i = 0; i < nvict; i++)
 		sim__preempt(s, s->vict[i], now);
 	nn = sim_place(&s->cl, j->gpus, s->nodebuf, &mask);
@@ -284,8 +330,7 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 	 * time); with no grace time, until the end of this pass when
 	 * hold_leftovers (Slurm: a victim completes after the cycle that
 	 * chose it) */
-	if ((grace > 0 || s->p->hold_leftovers) &&
-	    hold_leftovers(s, nvict, now + grace))
+	if (hold_leftovers(s, nvict, now))
 		return false;
 	/* budget: an allocated preemptor is protected for its min runtime;
 	 * baseline: a preemptor is within its team's cap, non-preemptible.

@@ -165,7 +165,7 @@ vals = {
     'BucketWidth': ['1:00:00', '0:30:00', '11', '1'],
     'ChargeTRES': ['cpu', 'gres/gpu', 'GPU', '""'],
     'RepairReason': ['fix*', '"a b"', '""', '"a#b"', 'a\\#b', 'a\\\\b', 'none', '"x=y"'],
-    'PreemptNonResumable': ['keep', 'KEEP', '"keep"', 'maybe'],
+    'PreemptNonResumable': ['keep', 'KEEP', '"keep"', 'maybe', 'requeue', 'cancel'],
     'PreemptGraceTime': ['0', '10', '4000'],
     'MaxMinRuntime': ['4:00:00', '1:00:00', '8h'],
     'DefaultMinRuntime': ['15', 'none', '2:00:00'],

@@ -71,9 +71,15 @@ test_unallocated_job_runs_with_contract_visible() {
 	wait_state "$id" COMPLETED 60
 	ac=$(job_field "$id" AdminComment)
 	expect_in "$ac" "budget:min_runtime=0,resumable=no,allocated=no"
-	[ "$(job_field "$id" Requeue)" = 0 ] || { say "Requeue is not 0"; return 1; }
+	# not resumable: the requeue flag is left as the user and the site
+	# (JobRequeue=1) set it: requeued (restarting) if preempted
+	[ "$(job_field "$id" Requeue)" = 1 ] || { say "Requeue is not 1"; return 1; }
 	ac=$(sacct_field "$id" AdminComment)
 	expect_in "$ac" "budget:min_runtime=0,resumable=no,allocated=no"
+	# --no-requeue is kept: cancelled if preempted
+	id=$(submit sb-bob -G 1 --min-runtime=0 --no-requeue --hold --wrap true)
+	[ "$(job_field "$id" Requeue)" = 0 ] || { say "--no-requeue: Requeue is $(job_field "$id" Requeue)"; scancel "$id"; return 1; }
+	scancel "$id"
 }
 
 test_sbatch_directives_and_srun_salloc() {
@@ -119,6 +125,12 @@ test_user_cannot_change_contract() {
 	scontrol update jobid="$id" Requeue=0
 	[ "$(job_field "$id" Requeue)" = 0 ] || { say "admin change not applied"; return 1; }
 	expect_fail out scontrol update jobid="$id" AdminComment=budget:min_runtime=x
+	scancel "$id"
+	# a job that is not resumable: Requeue is its user's choice (restart
+	# or cancel when preempted), so the user may change it
+	id=$(submit sb-alice -G 1 --min-runtime=0:30 --hold --wrap true)
+	as sb-alice scontrol update jobid="$id" Requeue=0
+	[ "$(job_field "$id" Requeue)" = 0 ] || { say "user's Requeue=0 on a non-resumable job not applied"; scancel "$id"; return 1; }
 	scancel "$id"
 }
 

@@ -16,7 +16,7 @@ partner_log_mark() { stat -c %s "$(ctld_log)"; }
 partner_log_wait() {
 	local off=$1 text=$2 t=${3:-30} i line
 	for ((i = 0; i < t * 2; i++)); do
-		line=$(tail -c +"$((off + 1))" "$(ctld_log)" | grep -F -m 1 -- "$text" || true)
+		line=$(grep -F -m 1 -- "$text" < <(tail -c +"$((off + 1))" "$(ctld_log)") || true)
 		if [ -n "$line" ]; then
 			printf '%s\n' "$line"
 			return 0
@@ -29,8 +29,12 @@ partner_log_wait() {
 
 # partner_log_absent OFFSET TEXT - no line after OFFSET contains TEXT.
 partner_log_absent() {
-	if tail -c +"$(($1 + 1))" "$(ctld_log)" | grep -F -q -- "$2"; then
-		say "unexpected slurmctld.log line: $(tail -c +"$(($1 + 1))" "$(ctld_log)" | grep -F -m 1 -- "$2")"
+	local line
+	# grep alone decides: in a pipeline, tail killed by SIGPIPE after
+	# grep's first match would fail it under pipefail, and a line that is
+	# there would read as absent
+	if line=$(grep -F -m 1 -- "$2" < <(tail -c +"$(($1 + 1))" "$(ctld_log)")); then
+		say "unexpected slurmctld.log line: $line"
 		return 1
 	fi
 }
@@ -46,7 +50,10 @@ with_extra_conf() {
 	off=$(partner_log_mark)
 	SB_SLURM_CONF_EXTRA=$1 "$SB_REPO/contrib/cluster.sh" up >/dev/null
 	partner_log_wait "$off" "slurmctld version" 60 >/dev/null
-	rel=$(tail -c +"$((off + 1))" "$(ctld_log)" | grep -F -b -m 1 -- "slurmctld version" | cut -d: -f1)
+	# grep reads a process substitution: in a pipeline, tail killed by
+	# SIGPIPE after grep's first match fails it under pipefail (silently:
+	# set -e), as soon as more than a pipe buffer follows the match
+	rel=$(grep -F -b -m 1 -- "slurmctld version" < <(tail -c +"$((off + 1))" "$(ctld_log)") | cut -d: -f1)
 	CTLD_STARTED=$((off + ${rel:-0}))
 }
 

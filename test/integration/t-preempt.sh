@@ -279,47 +279,115 @@ test_preempt_repair_drains_node() {
 	clear_cluster
 }
 
-# Grace: with PreemptGraceTime=3 a non-resumable victim gets SIGTERM, sees
-# it, and is cancelled after the grace time; a resumable one that exits on
-# the signal is requeued all the same.
+# Grace (sb_preempt_grace): with PreemptGraceTime=3 an allocated resumable
+# victim gets SIGTERM, sees it, and is requeued after the grace time; one
+# that exits on the signal (after its "checkpoint") is requeued all the
+# same.  An unallocated victim gets no grace time: it is requeued at once
+# (Slurm's own kill still sends SIGTERM, and SIGKILL KillWait later) and its
+# preemptor starts at once (before: 3 s of grace time first).
 test_preempt_grace_signal() {
 	clear_cluster
 	keep_budget_conf
 	set_budget_conf "$(grep -v '^PreemptGraceTime' "$SB_CLUSTER_DIR/budget.conf")
 PreemptGraceTime=3"
-	local mark=$WORK/grace.$$ u=() r a t0 t_end id
+	local t P V G mark=$WORK/grace.$$ v r u a b c t0 t_a t_c id off line
+	t=$(date +%s); P=grc$t; V=grc$t-v; G=grc$t-g
+	# shellcheck disable=SC2064 # expand now
+	trap "scancel -A '$V,$G' 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null; mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure" EXIT
+	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
 	rm -f "$mark".* "$mark"-ready.*
-	# gpu01-03: non-resumable unallocated, trapping TERM and carrying on
-	mapfile -t u < <(for n in gpu01 gpu02 gpu03; do submit sb-carol -w "$n" -G 8 --min-runtime=0 --wrap "trap 'echo TERM >> $mark.\$SLURM_JOB_ID' TERM; touch $mark-ready.\$SLURM_JOB_ID; sleep 120 & wait; sleep 120"; done)
-	# gpu04: resumable, exits at once on TERM (after its "checkpoint")
-	r=$(submit sb-carol -w gpu04 -G 8 --min-runtime=0 --resumable --wrap "trap 'echo TERM >> $mark.r; exit 0' TERM; touch $mark-ready.r; sleep 120 & wait")
-	wait_running "${u[@]}" "$r"
+	# gpu01: allocated, resumable, trapping TERM and carrying on
+	v=$(submit sb-dave -A "$V" -w gpu01 -G 8 --min-runtime=0:02 --resumable --wrap "trap 'echo TERM >> $mark.v' TERM; touch $mark-ready.v; sleep 120 & wait; sleep 120")
+	# gpu02: allocated, resumable, exits at once on TERM
+	r=$(submit sb-dave -A "$V" -w gpu02 -G 8 --min-runtime=0:02 --resumable --wrap "trap 'echo TERM >> $mark.r; exit 0' TERM; touch $mark-ready.r; sleep 120 & wait")
+	# gpu03: unallocated, resumable, ends on TERM (a trap that carried on
+	# would hold the GPUs until Slurm's SIGKILL, KillWait=5 s later)
+	u=$(submit sb-carol -w gpu03 -G 8 --min-runtime=0 --resumable --wrap "touch $mark-ready.u; sleep 120")
+	wait_running "$v" "$r" "$u"
 	# each job has set its TERM trap (it touches its ready file after)
-	for id in "${u[@]}" r; do
+	for id in v r u; do
 		wait_for 20 "job script $id to set its TERM trap" test -e "$mark-ready.$id"
 	done
+	# past the victims' 2 s min runtime, and V charged for them, so G
+	# (never used) outranks V, with room for two 8-GPU x 5 s preemptors
+	# under the reclaim rule
+	wait_until $(( $(latest_start "$v" "$r") + 8 )) "V's jobs past their min runtime, with usage"
+	wait_recalc_after "$(date +%s)"
 	t0=$(date +%s)
-	a=$(submit sb-alice -w gpu01 --min-runtime=0:05 -G 8 --wrap 'sleep 5')
-	wait_state "${u[0]}" PREEMPTED 20
-	wait_state "$a" RUNNING 10
-	t_end=$(started "$a")
-	say "victim signalled at ~$t0, preemptor started $t_end; marks: $(cat "$mark".* 2>/dev/null | tr '\n' ' ')"
-	[ -s "$mark.${u[0]}" ] || { say "the victim never saw SIGTERM"; return 1; }
-	[ $((t_end - t0)) -ge 3 ] || { say "killed before the grace time"; return 1; }
-	[ "$(restarts "${u[0]}")" = 0 ] || { say "non-resumable victim requeued"; return 1; }
-	# the resumable job: preempted by a job that needs gpu04
-	local off
+	a=$(submit sb-alice -A "$G" -w gpu01 --min-runtime=0:05 -G 8 --wrap 'sleep 5')
+	wait_state "$a" RUNNING 20 || { say "preemptor $a: $(job_field "$a" Reason)"; return 1; }
+	t_a=$(started "$a")
+	say "allocated victim signalled at ~$t0, preemptor started $t_a; marks: $(cat "$mark".* 2>/dev/null | tr '\n' ' ')"
+	[ -s "$mark.v" ] || { say "the allocated resumable victim never saw SIGTERM"; return 1; }
+	[ $((t_a - t0)) -ge 3 ] || { say "requeued before the grace time"; return 1; }
+	wait_eq 10 "the allocated victim requeued (its restart count)" 1 restarts "$v" || return 1
+	# the one that exits on TERM: requeued all the same
 	off=$(log_mark)
-	a=$(submit sb-alice -w gpu04 --min-runtime=0:05 -G 8 --wrap 'sleep 5')
-	wait_state "$a" RUNNING 20
+	b=$(submit sb-alice -A "$G" -w gpu02 --min-runtime=0:05 -G 8 --wrap 'sleep 5')
+	wait_state "$b" RUNNING 20 || { say "preemptor $b: $(job_field "$b" Reason)"; return 1; }
 	[ -s "$mark.r" ] || { say "resumable victim never saw SIGTERM"; return 1; }
-	wait_eq 10 "the resumable victim requeued (its restart count)" 1 restarts "$r" ||
+	wait_eq 10 "the victim that exited on TERM requeued (its restart count)" 1 restarts "$r" ||
 		{ say "resumable victim: $(job_field "$r" JobState)"; return 1; }
 	# (by the grace end, or by the tick if it exited first: which one
 	# depends on timing) and never after a failed try of the tick's
 	no_log "$off" "preempt/budget: JobId=$r .*requeue failed"
-	say "resumable victim: $(job_field "$r" JobState) restarts $(restarts "$r")"
+	say "victim that exited on TERM: $(job_field "$r" JobState) restarts $(restarts "$r")"
+	# the unallocated victim: no grace time, requeued at once
+	off=$(log_mark)
+	t0=$(date +%s)
+	c=$(submit sb-alice -A "$G" -w gpu03 --min-runtime=0:05 -G 8 --wrap 'sleep 5')
+	wait_state "$c" RUNNING 10 || { say "preemptor $c: $(job_field "$c" Reason)"; return 1; }
+	t_c=$(started "$c")
+	line=$(wait_log "$off" "preempting JobId=$u .*grace time 0 s \(unallocated: none\)") || return 1
+	say "unallocated victim: preemptor submitted $t0, started $t_c; log: ${line#*preempt/budget: }"
+	[ $((t_c - t0)) -le 2 ] || { say "the preemptor of an unallocated victim waited"; return 1; }
+	wait_eq 10 "the unallocated victim requeued" 1 restarts "$u" || return 1
 	rm -f "$mark".* "$mark"-ready.*
+	clear_cluster
+}
+
+# PreemptNonResumable=requeue (the default): a non-resumable batch job that
+# allows requeue is requeued when preempted (same job id, Restarts=1) and
+# runs again from its beginning to completion; a --no-requeue job is
+# cancelled.  The log line says which and why.
+test_preempt_nonresumable_requeued_norequeue_cancelled() {
+	clear_cluster
+	local runs=$WORK/runs.$$ n q a b mark line
+	rm -f "$runs".*
+	# gpu01: not resumable, allows requeue (JobRequeue=1); each run
+	# appends a line, and the second one finishes
+	n=$(submit sb-carol -w gpu01 -G 8 --min-runtime=0 --wrap "echo run >> $runs.n; [ \$(wc -l < $runs.n) -ge 2 ] && exit 0; sleep 120")
+	# gpu02: not resumable, --no-requeue
+	q=$(submit sb-carol -w gpu02 -G 8 --min-runtime=0 --no-requeue --wrap "echo run >> $runs.q; sleep 120")
+	wait_running "$n" "$q"
+	wait_for 20 "the first run of $n to start its script" test -s "$runs.n"
+	[ "$(job_field "$n" Requeue)" = 1 ] || { say "Requeue of $n is $(job_field "$n" Requeue)"; return 1; }
+	[ "$(job_field "$q" Requeue)" = 0 ] || { say "Requeue of $q is $(job_field "$q" Requeue)"; return 1; }
+	mark=$(log_mark)
+	a=$(submit sb-alice -w gpu01 --min-runtime=0:03 -G 8 --wrap 'sleep 3')
+	wait_state "$a" RUNNING 10 || { say "preemptor $a: $(job_field "$a" Reason)"; return 1; }
+	line=$(wait_log "$mark" "preempting JobId=$n .*requeued, restarts from its beginning \(not resumable\)") || return 1
+	say "log: ${line#*preempt/budget: }"
+	wait_eq 10 "$n requeued (its restart count)" 1 restarts "$n" || return 1
+	expect_in "$(job_field "$n" SystemComment)" "budget:preempted_by=$a,"
+	# it runs again when the preemptor is done, from its beginning (a
+	# second run of its script), and completes under the same job id
+	wait_state "$n" COMPLETED 60 || { say "$n: $(job_field "$n" JobState) $(job_field "$n" Reason)"; return 1; }
+	say "runs of $n: $(wc -l < "$runs.n"); restarts $(restarts "$n"); runs in slurmdbd: $(sacct -n -X -D -P -j "$n" -o State | tr '\n' ' ')"
+	[ "$(wc -l < "$runs.n")" = 2 ] || { say "expected two runs of the script"; return 1; }
+	expect_in "$(scontrol -o show job "$n")" "Restarts=1"
+	# the --no-requeue job: cancelled, never restarted
+	mark=$(log_mark)
+	b=$(submit sb-alice -w gpu02 --min-runtime=0:03 -G 8 --wrap 'sleep 3')
+	wait_state "$b" RUNNING 10 || { say "preemptor $b: $(job_field "$b" Reason)"; return 1; }
+	line=$(wait_log "$mark" "preempting JobId=$q .*cancelled \(cannot be requeued.*--no-requeue") || return 1
+	say "log: ${line#*preempt/budget: }"
+	wait_state "$q" PREEMPTED 20 || { say "$q: $(job_field "$q" JobState)"; return 1; }
+	[ "$(restarts "$q")" = 0 ] || { say "--no-requeue job restarted"; return 1; }
+	wait_state "$b" COMPLETED 30
+	[ "$(job_field "$q" JobState)" = PREEMPTED ] || { say "--no-requeue job came back: $(job_field "$q" JobState)"; return 1; }
+	[ "$(wc -l < "$runs.q")" = 1 ] || { say "--no-requeue job ran $(wc -l < "$runs.q") times"; return 1; }
+	rm -f "$runs".*
 	clear_cluster
 }
 

@@ -63,6 +63,59 @@ test_resumable_needs_batch_job() {
 	as sb-alice srun -G 1 --min-runtime=0:05 true
 }
 
+# An interactive job (salloc, srun outside a batch job) cannot be requeued:
+# when its protected slice ends, a preemption cancels it and its session is
+# lost.  Its user is told InteractiveWarning before (here 0:20 before the
+# end of a 0:40 slice), once, on the terminal of salloc/srun; a batch job
+# with the same contract is not (it has no terminal).
+test_interactive_warned_before_protection_ends() {
+	clear_cluster
+	local conf a s b ids t_a t_s msg n pa ps mark f id st
+	conf=$(grep -v '^InteractiveWarning=' "$SB_CLUSTER_DIR/budget.conf")
+	keep_budget_conf
+	set_budget_conf "$conf
+InteractiveWarning=0:20"
+	a=$WORK/warn-salloc.$$; s=$WORK/warn-srun.$$
+	rm -f "$a" "$s"
+	mark=$(log_mark)
+	as sb-alice salloc -G 1 --min-runtime=0:40 sleep 50 > "$a" 2>&1 &
+	pa=$!
+	as sb-alice srun -G 1 --min-runtime=0:40 sleep 50 > "$s" 2>&1 &
+	ps=$!
+	b=$(submit sb-alice -G 1 --min-runtime=0:40 --wrap 'sleep 50')
+	wait_for 20 "three running jobs of sb-alice" eval "[ \$(squeue -h -u sb-alice -t R -o %i | wc -l) = 3 ]"
+	ids=$(squeue -h -u sb-alice -t R -o %i | sort -n | tr '\n' ' ')
+	say "running: $ids (batch job $b)"
+	# each terminal gets the warning, and not before start + 40 - 20
+	wait_for 40 "the warning on salloc's terminal" grep -q "budget: job .*protected minimum runtime ends" "$a"
+	t_a=$(date +%s)
+	wait_for 10 "the warning on srun's terminal" grep -q "budget: job .*protected minimum runtime ends" "$s"
+	t_s=$(date +%s)
+	msg=$(grep -m 1 "protected minimum runtime" "$a")
+	say "salloc printed at $t_a: $msg"
+	expect_in "$msg" "may be cancelled at any time for a job of a better-placed budget"
+	# each terminal's warning names its own job: not before its start +
+	# 40 - 20 (whole seconds: 1 s of slack), not after its slice ended
+	for f in "$a:$t_a" "$s:$t_s"; do
+		id=$(grep -m 1 -o "budget: job [0-9]*" "${f%%:*}" | grep -o "[0-9]*$")
+		[ -n "$id" ] && [ "$id" != "$b" ] && [[ " $ids " = *" $id "* ]] ||
+			{ say "$(basename "${f%%:*}"): warning for job '$id', not one of the interactive jobs"; return 1; }
+		st=$(started "$id")
+		say "interactive job $id started $st: warning seen at ${f##*:}, its slice ends at $((st + 40))"
+		[ "${f##*:}" -ge $((st + 19)) ] || { say "job $id warned before start + 40 - 20"; return 1; }
+		[ "${f##*:}" -lt $((st + 40)) ] || { say "job $id warned after its protection ended"; return 1; }
+	done
+	# once: after the jobs ended, one warning on each terminal, and the
+	# batch job had none
+	wait "$pa" "$ps" || { say "salloc or srun failed"; cat "$a" "$s" >&2; return 1; }
+	for f in "$a" "$s"; do
+		n=$(grep -c "protected minimum runtime ends" "$f")
+		[ "$n" = 1 ] || { say "$(basename "$f"): $n warnings"; cat "$f" >&2; return 1; }
+	done
+	no_log "$mark" "warned JobId=$b "
+	rm -f "$a" "$s"
+}
+
 # gpu_seconds JOBID GPUS - what slurmdbd says every run segment of the job
 # ran (ElapsedRaw leaves suspended time out), times GPUS.
 gpu_seconds() {

@@ -80,14 +80,34 @@ static const struct conf_case conf_cases[] = {
 	  0, 0 },
 	{ "value-case", "PreemptNonResumable=KEEP\nRepairReason=Repair*\n", 1,
 	  "PreemptNonResumable=keep|RepairReason=Repair*", SAME, 0, 0 },
+	{ "nonresumable-requeue", "PreemptNonResumable=Requeue\n", 1,
+	  "PreemptNonResumable=requeue", SAME, 0, 0 },
+	{ "nonresumable-cancel", "PreemptNonResumable=cancel\n", 1,
+	  "PreemptNonResumable=cancel", SAME, 0, 0 },
+	{ "nonresumable-default", "CalcPeriod=30\n", 1,
+	  "PreemptNonResumable=requeue", SAME, 0, 0 },
 	{ "every-key",
 	  "MaxMinRuntime=4:00:00\nDefaultMinRuntime=15\nCalcPeriod=10\n"
 	  "LookbackWindow=2-0\nBucketWidth=0:30:00\nChargeTRES=gres/gpu:h100\n"
-	  "PreemptGraceTime=0\nPreemptNonResumable=keep\nRepairReason=none\n", 1,
+	  "PreemptGraceTime=0\nPreemptNonResumable=keep\nRepairReason=none\n"
+	  "InteractiveWarning=0:20\nPreemptIntervalFactor=4\n", 1,
 	  "MaxMinRuntime=4:00:00 DefaultMinRuntime=0:15:00 CalcPeriod=10 "
 	  "LookbackWindow=2-00:00:00 BucketWidth=0:30:00 "
 	  "ChargeTRES=gres/gpu:h100 PreemptGraceTime=0 "
-	  "PreemptNonResumable=keep RepairReason=none", SAME, 0, 0 },
+	  "PreemptNonResumable=keep RepairReason=none "
+	  "InteractiveWarning=0:00:20 PreemptIntervalFactor=4", SAME, 0, 0 },
+	{ "interactive-warning", "InteractiveWarning=10\n", 1,
+	  "InteractiveWarning=0:10:00", SAME, 0, 0 },
+	{ "interactive-warning-off", "interactivewarning=NONE\n", 1,
+	  "InteractiveWarning=none", SAME, 0, 0 },
+	{ "interactive-warning-zero", "InteractiveWarning=0\n", 1,
+	  "InteractiveWarning=none", SAME, 0, 0 },
+	{ "interval-default", "CalcPeriod=30\n", 1,
+	  "PreemptIntervalFactor=2", SAME, 0, 0 },
+	{ "interval-bounds", "preemptintervalfactor = 100 # at most\n", 1,
+	  "PreemptIntervalFactor=100", SAME, 0, 0 },
+	{ "interval-one", "PreemptIntervalFactor=1\n", 1,
+	  "PreemptIntervalFactor=1", SAME, 0, 0 },
 	/* Slurm's rule, kept: whitespace may follow '=', so a key left empty
 	 * takes the next word as its value, '=' and all */
 	{ "empty-then-pair", "RepairReason= CalcPeriod=5\n", 1,
@@ -152,10 +172,28 @@ static const struct conf_case conf_cases[] = {
 	  D "1: ChargeTRES='=cpu' is not accepted", SAME, 0, 0 },
 	{ "quoted-bad-value", "PreemptNonResumable=\"maybe later\"\n", 0,
 	  D "1: PreemptNonResumable='maybe later' is not accepted", SAME, 0, 0 },
+	{ "interval-zero", "PreemptIntervalFactor=0\n", 0,
+	  D "1: PreemptIntervalFactor='0' is not accepted: give a whole number "
+	  "from 1 to 100", SAME, 0, 0 },
+	{ "interval-above", "PreemptIntervalFactor=101\n", 0,
+	  D "1: PreemptIntervalFactor='101' is not accepted", SAME, 0, 0 },
+	{ "interval-fraction", "PreemptIntervalFactor=1.5\n", 0,
+	  D "1: PreemptIntervalFactor='1.5' is not accepted", SAME, 0, 0 },
+	{ "interval-negative", "PreemptIntervalFactor=-2\n", 0,
+	  D "1: PreemptIntervalFactor='-2' is not accepted", SAME, 0, 0 },
+	{ "interval-huge", "PreemptIntervalFactor=99999999999999999999\n", 0,
+	  D "1: PreemptIntervalFactor='99999999999999999999' is not accepted",
+	  SAME, 0, 0 },
+	{ "nonresumable-restart", "PreemptNonResumable=restart\n", 0,
+	  D "1: PreemptNonResumable='restart' is not accepted: give requeue",
+	  SAME, 0, 0 },
 	{ "long-value", "RepairReason=@\n", 0, D "1: RepairReason='xxxxxxxx",
 	  SAME, 5000, 'x' },
 	{ "long-key", "@=1\n", 0, D "1: unknown key 'KKKKKKKK", SAME, 100000,
 	  'K' },
+	{ "bad-interactive-warning", "InteractiveWarning=5m\n", 0,
+	  D "1: InteractiveWarning='5m': malformed value; give a duration in "
+	  "Slurm time syntax", SAME, 0, 0 },
 	{ "cross-key-window", "BucketWidth=11\n", 0,
 	  "budget.conf: LookbackWindow=7-00:00:00 must be a positive multiple "
 	  "of BucketWidth=0:11:00", SAME, 0, 0 },

@@ -11,7 +11,7 @@
 START_TEST(test_defaults)
 {
 	struct sb_config cfg;
-	char buf[256];
+	char buf[512];
 
 	sb_config_init(&cfg);
 	ck_assert_int_eq(cfg.contract.max_min_runtime, 8 * 3600);
@@ -19,8 +19,9 @@ START_TEST(test_defaults)
 	ck_assert_str_eq(sb_config_describe(&cfg, buf, sizeof(buf)),
 			 "MaxMinRuntime=8:00:00 DefaultMinRuntime=none CalcPeriod=60 "
 			 "LookbackWindow=7-00:00:00 BucketWidth=1:00:00 ChargeTRES=gres/gpu "
-			 "PreemptGraceTime=30 PreemptNonResumable=cancel "
-			 "RepairReason=repair*");
+			 "PreemptGraceTime=30 PreemptNonResumable=requeue "
+			 "RepairReason=repair* InteractiveWarning=0:05:00 "
+			 "PreemptIntervalFactor=2");
 	ck_assert_int_eq(sb_config_check(&cfg, buf, sizeof(buf)), SB_OK);
 }
 END_TEST
@@ -136,7 +137,7 @@ START_TEST(test_keys_listed)
 	for (i = 0; sb_config_keys[i]; i++)
 		ck_assert_int_ne(sb_config_set(&cfg, sb_config_keys[i], "1", msg,
 					       sizeof(msg)), SB_EUNKNOWNKEY);
-	ck_assert_int_eq(i, 9);
+	ck_assert_int_eq(i, 11);
 }
 END_TEST
 
@@ -202,7 +203,8 @@ START_TEST(test_parse_codes)
 	ck_assert_str_eq(msg, "/etc/slurm/budget.conf line 1: unknown key 'Foo' "
 			 "(accepted: MaxMinRuntime, DefaultMinRuntime, CalcPeriod, "
 			 "LookbackWindow, BucketWidth, ChargeTRES, PreemptGraceTime, "
-			 "PreemptNonResumable, RepairReason)");
+			 "PreemptNonResumable, RepairReason, InteractiveWarning, "
+			 "PreemptIntervalFactor)");
 	ck_assert_int_eq(sb_config_parse(&cfg, "CalcPeriod=1\nCalcPeriod=2\n",
 					 "b", msg, sizeof(msg)), SB_EDUPLICATE);
 	ck_assert_int_eq(sb_config_parse(&cfg, "CalcPeriod=x\n", "b", msg,

@@ -329,7 +329,7 @@ END_TEST
 
 START_TEST(test_tag_round_trip)
 {
-	struct sb_contract in = { 28800, true, true }, out;
+	struct sb_contract in = { 28800, true, true, true }, out;
 	char buf[128];
 
 	ck_assert_int_lt(sb_contract_format(&in, buf, sizeof(buf)), (int)sizeof(buf));

@@ -12,8 +12,12 @@
 #include "sb/preempt.h"
 #include "sb/priority.h"
 
-#define ALLOC(mr, res) { (mr), (res), true }
-#define UNALLOC(res) { 0, (res), false }
+/* a batch job that allows requeue (requeueable), as most are */
+#define ALLOC(mr, res) { (mr), (res), true, true }
+#define UNALLOC(res) { 0, (res), false, true }
+/* one that cannot be requeued: --no-requeue, or salloc/srun */
+#define ALLOC_NRQ(mr) { (mr), false, true, false }
+#define UNALLOC_NRQ { 0, false, false, false }
 /* sb_priority_compose(al, lvl, default in-team), as a constant */
 #define P(al, lvl) ((al) ? UINT32_C(1) << SB_PRIO_TIER_SHIFT : 0) | \
 	(uint32_t)(lvl) << SB_PRIO_LEVEL_SHIFT | \
@@ -58,6 +62,15 @@ static const struct check_case checks[] = {
 	{ "not resumable, site cancels: taken",
 	  { ALLOC(60, true), 0, P(true, 8), 1 , 0}, { ALLOC(30, false), 0, P(true, 7), 1 , 0},
 	  500, SB_NONRESUMABLE_CANCEL, SB_PREEMPT_YES },
+	{ "not resumable, requeued by default: taken",
+	  { ALLOC(60, true), 0, P(true, 8), 1 , 0}, { ALLOC(30, false), 0, P(true, 7), 1 , 0},
+	  500, SB_NONRESUMABLE_REQUEUE, SB_PREEMPT_YES },
+	{ "--no-requeue, requeued by default: taken (cancelled)",
+	  { ALLOC(60, true), 0, P(true, 8), 1 , 0}, { ALLOC_NRQ(30), 0, P(true, 7), 1 , 0},
+	  500, SB_NONRESUMABLE_REQUEUE, SB_PREEMPT_YES },
+	{ "--no-requeue, site keeps: kept",
+	  { ALLOC(60, true), 0, P(true, 8), 1 , 0}, { ALLOC_NRQ(30), 0, P(true, 7), 1 , 0},
+	  500, SB_NONRESUMABLE_KEEP, SB_PREEMPT_KEPT },
 	{ "not resumable, site keeps: kept",
 	  { ALLOC(60, true), 0, P(true, 8), 1 , 0}, { ALLOC(30, false), 0, P(true, 7), 1 , 0},
 	  500, SB_NONRESUMABLE_KEEP, SB_PREEMPT_KEPT },
@@ -100,7 +113,7 @@ START_TEST(test_check_null)
 
 	ck_assert_int_eq(sb_preempt_check(NULL, NULL, &j, 0), SB_PREEMPT_UNALLOCATED);
 	ck_assert_int_eq(sb_preempt_check(NULL, &j, NULL, 0), SB_PREEMPT_UNALLOCATED);
-	/* NULL policy: the defaults (cancel) */
+	/* NULL policy: the defaults (requeue: the victim restarts) */
 	j.contract.resumable = false;
 	ck_assert_int_eq(sb_preempt_check(NULL, &(struct sb_preempt_job){
 		ALLOC(1, true), 0, P(true, 9), 1 , 0}, &j, 10), SB_PREEMPT_YES);
@@ -125,7 +138,8 @@ START_TEST(test_static)
 }
 END_TEST
 
-/* Victim order: unallocated, then lowest standing, then least lost. */
+/* Victim order: unallocated, then resumable, then least work lost, then
+ * lowest standing. */
 struct order_case {
 	const char *what;
 	struct sb_preempt_job first, second;	/* first must go first */
@@ -135,16 +149,28 @@ struct order_case {
 static const struct order_case orders[] = {
 	{ "unallocated before allocated, even a long unallocated run",
 	  { UNALLOC(true), 0, P(false, 999), 8 , 0}, { ALLOC(5, true), 990, P(true, 1), 1 , 0}, 1000 },
-	{ "lower standing first",
-	  { ALLOC(5, true), 0, P(true, 3), 8 , 0}, { ALLOC(5, true), 990, P(true, 4), 1 , 0}, 1000 },
-	{ "same standing: less work lost first (fewer GPUs)",
+	{ "unallocated non-resumable before allocated resumable",
+	  { UNALLOC(false), 0, P(false, 999), 8 , 0}, { ALLOC(5, true), 999, P(true, 1), 1 , 0}, 1000 },
+	{ "resumable before not resumable, though it ran far longer",
+	  { ALLOC(5, true), 0, P(true, 9), 8 , 0}, { ALLOC(5, false), 999, P(true, 1), 1 , 0}, 1000 },
+	{ "unallocated: resumable before not resumable",
+	  { UNALLOC(true), 0, P(false, 9), 8 , 0}, { UNALLOC(false), 999, P(false, 1), 1 , 0}, 1000 },
+	{ "resumable before a --no-requeue job",
+	  { ALLOC(5, true), 0, P(true, 9), 8 , 0}, { ALLOC_NRQ(5), 999, P(true, 1), 1 , 0}, 1000 },
+	{ "resumable whose requeue Slurm cannot do counts as losing its run",
+	  { ALLOC(5, false), 999, P(true, 9), 1 , 0}, { { 5, true, true, false }, 0, P(true, 1), 8 , 0}, 1000 },
+	{ "less work lost first, whatever the standing (8x the GPU-s)",
+	  { ALLOC(5, true), 990, P(true, 9), 1 , 0}, { ALLOC(5, true), 920, P(true, 3), 1 , 0}, 1000 },
+	{ "less work lost first (fewer GPUs)",
 	  { ALLOC(5, true), 0, P(true, 3), 1 , 0}, { ALLOC(5, true), 0, P(true, 3), 8 , 0}, 1000 },
-	{ "same standing: less work lost first (shorter run)",
+	{ "less work lost first (shorter run)",
 	  { ALLOC(5, true), 900, P(true, 3), 4 , 0}, { ALLOC(5, true), 0, P(true, 3), 4 , 0}, 1000 },
+	{ "about the same work lost (one 9% step): lower standing first",
+	  { ALLOC(5, true), 0, P(true, 3), 4 , 0}, { ALLOC(5, true), 1, P(true, 4), 4 , 0}, 1000 },
 	{ "same key: the later start first",
 	  { ALLOC(5, true), 999, P(true, 3), 4 , 0}, { ALLOC(5, true), 998, P(true, 3), 4 , 0}, 100000000 },
-	{ "unallocated among themselves: lower standing first",
-	  { UNALLOC(true), 0, P(false, 2), 8 , 0}, { UNALLOC(true), 900, P(false, 3), 1 , 0}, 1000 },
+	{ "unallocated among themselves: less work lost first",
+	  { UNALLOC(true), 900, P(false, 3), 1 , 0}, { UNALLOC(true), 0, P(false, 2), 8 , 0}, 1000 },
 };
 
 START_TEST(test_order)
@@ -167,34 +193,117 @@ START_TEST(test_key)
 
 	/* 2 GPUs x 127 s = 254 GPU-s: floor(8 * log2(255)) = 63 */
 	ck_assert_uint_eq(sb_preempt_victim_key(&j, 227),
-			  UINT32_C(0x80000000) | 3 << 10 | 63);
+			  UINT32_C(0x80000000) | 63 << 20 | 3);
 	/* not started yet / clock skew: no work lost */
 	ck_assert_uint_eq(sb_preempt_victim_key(&j, 50),
-			  UINT32_C(0x80000000) | 3 << 10);
+			  UINT32_C(0x80000000) | 3);
+	/* not resumable: bit 30 */
+	j.contract.resumable = false;
+	ck_assert_uint_eq(sb_preempt_victim_key(&j, 227),
+			  UINT32_C(0xc0000000) | 63 << 20 | 3);
+	/* resumable, but Slurm cannot requeue it: loses its run as well */
+	j.contract.resumable = true;
+	j.contract.requeueable = false;
+	ck_assert_uint_eq(sb_preempt_victim_key(&j, 227),
+			  UINT32_C(0xc0000000) | 63 << 20 | 3);
+	j.contract.requeueable = true;
+	/* unallocated and resumable: neither top bit */
+	j.contract.allocated = false;
+	ck_assert_uint_eq(sb_preempt_victim_key(&j, 227), 63 << 20 | 3);
+	j.contract.allocated = true;
 	/* the largest run there can be still fits the 10 bits:
 	 * floor(8 * log2(2^64 * 2^63)) = 1016 */
 	j.tres = UINT64_MAX;
-	ck_assert_uint_eq(sb_preempt_victim_key(&j, INT64_MAX) & 1023, 1016);
-	ck_assert(sb_preempt_victim_key(&j, INT64_MAX) >> 10 == (sb_preempt_victim_key(&j, 227) >> 10));
+	ck_assert_uint_eq(sb_preempt_victim_key(&j, INT64_MAX) >> 20 & 1023, 1016);
+	ck_assert_uint_eq(sb_preempt_victim_key(&j, INT64_MAX) & 0xfffff, 3);
+	/* the highest standing level fills bits 0-19 and no more */
+	j.priority = P(true, SB_PRIO_LEVEL_MAX);
+	j.tres = 0;
+	ck_assert_uint_eq(sb_preempt_victim_key(&j, 227),
+			  UINT32_C(0x80000000) | SB_PRIO_LEVEL_MAX);
 	/* a foreign priority (admin-set, 0) sorts as level 0: first */
 	j.priority = 0;
-	j.tres = 0;
 	ck_assert_uint_eq(sb_preempt_victim_key(&j, 227), UINT32_C(0x80000000));
 }
 END_TEST
 
+/* The action, for every kind of victim under every PreemptNonResumable. */
+struct action_case {
+	const char *what;
+	struct sb_contract c;
+	enum sb_nonresumable nonres;
+	enum sb_preempt_action want;
+	int64_t want_grace;	/* with PreemptGraceTime=30 */
+};
+
+static const struct action_case actions[] = {
+	{ "resumable batch job: requeued, resumes, gets the grace time",
+	  ALLOC(5, true), SB_NONRESUMABLE_REQUEUE, SB_ACTION_REQUEUE, 30 },
+	{ "resumable under cancel: requeued all the same",
+	  ALLOC(5, true), SB_NONRESUMABLE_CANCEL, SB_ACTION_REQUEUE, 30 },
+	{ "resumable under keep: requeued all the same",
+	  ALLOC(5, true), SB_NONRESUMABLE_KEEP, SB_ACTION_REQUEUE, 30 },
+	{ "not resumable, requeueable: restarts (the default), no grace",
+	  ALLOC(5, false), SB_NONRESUMABLE_REQUEUE, SB_ACTION_RESTART, 0 },
+	{ "not resumable under cancel: cancelled, no grace",
+	  ALLOC(5, false), SB_NONRESUMABLE_CANCEL, SB_ACTION_CANCEL, 0 },
+	{ "not resumable under keep: never preempted",
+	  ALLOC(5, false), SB_NONRESUMABLE_KEEP, SB_ACTION_NONE, 0 },
+	{ "--no-requeue / interactive: cancelled",
+	  ALLOC_NRQ(5), SB_NONRESUMABLE_REQUEUE, SB_ACTION_CANCEL, 0 },
+	{ "--no-requeue under keep: never preempted",
+	  ALLOC_NRQ(5), SB_NONRESUMABLE_KEEP, SB_ACTION_NONE, 0 },
+	{ "resumable tag but Slurm cannot requeue: cancelled",
+	  { 5, true, true, false }, SB_NONRESUMABLE_REQUEUE, SB_ACTION_CANCEL, 0 },
+	{ "unallocated resumable: requeued, but no grace time",
+	  UNALLOC(true), SB_NONRESUMABLE_REQUEUE, SB_ACTION_REQUEUE, 0 },
+	{ "unallocated not resumable: restarts, no grace",
+	  UNALLOC(false), SB_NONRESUMABLE_REQUEUE, SB_ACTION_RESTART, 0 },
+	{ "unallocated --no-requeue: cancelled",
+	  UNALLOC_NRQ, SB_NONRESUMABLE_REQUEUE, SB_ACTION_CANCEL, 0 },
+};
+
 START_TEST(test_action)
+{
+	const struct action_case *c = &actions[_i];
+	struct sb_preempt_policy pol;
+	enum sb_preempt_action a;
+
+	sb_preempt_policy_init(&pol);
+	pol.nonresumable = c->nonres;
+	a = sb_preempt_action(&pol, &c->c);
+	ck_assert_msg(a == c->want, "%s: got %d (%s), want %d (%s)", c->what,
+		      a, sb_preempt_action_str(a), c->want,
+		      sb_preempt_action_str(c->want));
+	ck_assert_msg(sb_preempt_grace(&pol, &c->c) == c->want_grace,
+		      "%s: grace %lld, want %lld", c->what,
+		      (long long)sb_preempt_grace(&pol, &c->c),
+		      (long long)c->want_grace);
+}
+END_TEST
+
+START_TEST(test_action_defaults)
 {
 	struct sb_preempt_policy pol;
 	struct sb_contract r = ALLOC(5, true), n = ALLOC(5, false);
+	struct sb_contract q = ALLOC_NRQ(5);
 
+	/* NULL policy: the defaults (requeue, grace 30 s) */
+	ck_assert_int_eq(sb_preempt_action(NULL, &r), SB_ACTION_REQUEUE);
+	ck_assert_int_eq(sb_preempt_action(NULL, &n), SB_ACTION_RESTART);
+	ck_assert_int_eq(sb_preempt_action(NULL, &q), SB_ACTION_CANCEL);
+	ck_assert_int_eq(sb_preempt_grace(NULL, &r), 30);
+	ck_assert_int_eq(sb_preempt_grace(NULL, &n), 0);
 	sb_preempt_policy_init(&pol);
-	ck_assert_int_eq(sb_preempt_action(&pol, &r), SB_ACTION_REQUEUE);
-	ck_assert_int_eq(sb_preempt_action(&pol, &n), SB_ACTION_CANCEL);
-	pol.nonresumable = SB_NONRESUMABLE_KEEP;
-	ck_assert_int_eq(sb_preempt_action(&pol, &r), SB_ACTION_REQUEUE);
-	ck_assert_int_eq(sb_preempt_action(&pol, &n), SB_ACTION_NONE);
-	ck_assert_int_eq(sb_preempt_action(NULL, &n), SB_ACTION_CANCEL);
+	ck_assert_int_eq(pol.nonresumable, SB_NONRESUMABLE_REQUEUE);
+	pol.grace_time = 0;
+	ck_assert_int_eq(sb_preempt_grace(&pol, &r), 0);
+	pol.grace_time = -4;	/* never negative */
+	ck_assert_int_eq(sb_preempt_grace(&pol, &r), 0);
+	ck_assert_str_eq(sb_preempt_action_str(SB_ACTION_RESTART),
+			 "requeued, restarts from its beginning (not resumable)");
+	ck_assert_str_eq(sb_preempt_action_str((enum sb_preempt_action)77),
+			 "unknown action");
 }
 END_TEST
 
@@ -263,12 +372,15 @@ START_TEST(test_repair_release)
 	struct sb_preempt_job inside = { ALLOC(600, true), 1000, P(true, 2), 4 , 0};
 	struct sb_preempt_job unalloc = { UNALLOC(true), 1000, P(false, 2), 4 , 0};
 	struct sb_preempt_job nonres = { ALLOC(600, false), 1000, P(true, 2), 4 , 0};
+	struct sb_preempt_job norq = { ALLOC_NRQ(600), 1000, P(true, 2), 4 , 0};
 
 	sb_preempt_policy_init(&pol);
 	ck_assert_int_eq(sb_repair_release_at(&pol, &inside), 1600);
 	ck_assert_int_eq(sb_repair_release_at(&pol, &unalloc), 1000);
 	ck_assert_int_eq(sb_repair_release_at(&pol, &nonres), 1600);
+	ck_assert_int_eq(sb_repair_release_at(&pol, &norq), 1600);
 	pol.nonresumable = SB_NONRESUMABLE_KEEP;
+	ck_assert_int_eq(sb_repair_release_at(&pol, &norq), INT64_MAX);
 	ck_assert_int_eq(sb_repair_release_at(&pol, &nonres), INT64_MAX);
 	ck_assert_int_eq(sb_repair_release_at(&pol, &inside), 1600);
 }
@@ -290,11 +402,17 @@ static const struct key_case keys[] = {
 	{ "PreemptGraceTime", "", SB_ESYNTAX, "PreemptGraceTime=''" },
 	{ "PreemptNonResumable", "keep", SB_OK, NULL },
 	{ "PreemptNonResumable", "CANCEL", SB_OK, NULL },
-	{ "PreemptNonResumable", "requeue", SB_ESYNTAX, "PreemptNonResumable='requeue' is not accepted: give cancel" },
+	{ "PreemptNonResumable", "requeue", SB_OK, NULL },
+	{ "PreemptNonResumable", "restart", SB_ESYNTAX, "PreemptNonResumable='restart' is not accepted: give requeue (the default" },
 	{ "PreemptNonResumable", NULL, SB_ESYNTAX, "PreemptNonResumable=" },
 	{ "RepairReason", "hw-*", SB_OK, NULL },
 	{ "RepairReason", "none", SB_OK, NULL },
 	{ "RepairReason", "bad\tpattern", SB_ESYNTAX, "RepairReason='bad\\x09pattern' is not accepted" },
+	{ "InteractiveWarning", "0:20", SB_OK, NULL },
+	{ "InteractiveWarning", "none", SB_OK, NULL },
+	{ "InteractiveWarning", "-1", SB_ENEGATIVE, "InteractiveWarning='-1': negative value" },
+	{ "InteractiveWarning", "0:90", SB_ESYNTAX, "InteractiveWarning='0:90'" },
+	{ "InteractiveWarning", NULL, SB_EMISSING, "InteractiveWarning=" },
 };
 
 START_TEST(test_keys)
@@ -334,6 +452,17 @@ START_TEST(test_keys_values)
 	ck_assert(!sb_repair_reason_matches(&cfg.preempt, "repair"));
 	ck_assert_int_eq(sb_config_set(&cfg, "PreemptNonResumable", "Keep", msg, sizeof(msg)), SB_OK);
 	ck_assert_int_eq(cfg.preempt.nonresumable, SB_NONRESUMABLE_KEEP);
+	ck_assert_int_eq(cfg.preempt.interactive_warning, 300);
+	ck_assert_int_eq(sb_config_set(&cfg, "InteractiveWarning", "0:20", msg, sizeof(msg)), SB_OK);
+	ck_assert_int_eq(cfg.preempt.interactive_warning, 20);
+	ck_assert_int_eq(sb_config_set(&cfg, "InteractiveWarning", "2", msg, sizeof(msg)), SB_OK);
+	ck_assert_int_eq(cfg.preempt.interactive_warning, 120);	/* minutes */
+	ck_assert_int_eq(sb_config_set(&cfg, "InteractiveWarning", "none", msg, sizeof(msg)), SB_OK);
+	ck_assert_int_eq(cfg.preempt.interactive_warning, 0);
+	ck_assert_int_eq(sb_config_set(&cfg, "PreemptNonResumable", "REQUEUE", msg, sizeof(msg)), SB_OK);
+	ck_assert_int_eq(cfg.preempt.nonresumable, SB_NONRESUMABLE_REQUEUE);
+	ck_assert_int_eq(sb_config_set(&cfg, "PreemptNonResumable", "cancel", msg, sizeof(msg)), SB_OK);
+	ck_assert_int_eq(cfg.preempt.nonresumable, SB_NONRESUMABLE_CANCEL);
 }
 END_TEST
 
@@ -419,6 +548,158 @@ START_TEST(test_key_suspended)
 }
 END_TEST
 
+/* ------------------------------- warning interactive users (issue 12) */
+
+struct warn_case {
+	const char *what;
+	struct sb_preempt_job job;
+	bool interactive;
+	int64_t lead;			/* InteractiveWarning, seconds */
+	enum sb_nonresumable nonres;
+	int64_t want_at;		/* sb_preempt_warn_at() */
+	int64_t last, now;		/* one tick ... */
+	bool want_due;			/* ... and sb_preempt_warn_due() */
+};
+
+#define NEVER INT64_MAX
+
+static const struct warn_case warns[] = {
+	{ "40 s slice, lead 20 s: warned 20 s before its end",
+	  { ALLOC(40, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1020, 1019, 1020, true },
+	{ "the tick before: not yet",
+	  { ALLOC(40, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1020, 1018, 1019, false },
+	{ "the tick after: already warned, not again",
+	  { ALLOC(40, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1020, 1020, 1021, false },
+	{ "a late tick spanning the moment still warns once",
+	  { ALLOC(40, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1020, 1015, 1025, true },
+	{ "a batch job is never warned (no terminal)",
+	  { ALLOC(40, true), 1000, 0, 1, 0 }, false, 20, SB_NONRESUMABLE_CANCEL,
+	  NEVER, 1019, 1020, false },
+	{ "lead 0: off",
+	  { ALLOC(40, false), 1000, 0, 1, 0 }, true, 0, SB_NONRESUMABLE_CANCEL,
+	  NEVER, 1019, 1020, false },
+	{ "unallocated: no protection to end",
+	  { UNALLOC(false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  NEVER, 999, 1000, false },
+	{ "allocated with min runtime 0: no protection to end",
+	  { ALLOC(0, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  NEVER, 999, 1000, false },
+	{ "the site keeps jobs that are not resumable: never preempted",
+	  { ALLOC(40, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_KEEP,
+	  NEVER, 1019, 1020, false },
+	{ "slice shorter than the lead: warned in its first second",
+	  { ALLOC(10, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1001, 1000, 1001, true },
+	{ "... not by a tick of the second it started (may predate it)",
+	  { ALLOC(10, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1001, 999, 1000, false },
+	{ "slice exactly the lead: warned in its first second",
+	  { ALLOC(20, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1001, 1000, 1001, true },
+	{ "a 1 s slice: warned at its end, start + 1",
+	  { ALLOC(1, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1001, 1000, 1001, true },
+	{ "slice one second longer than the lead: start + 1 too",
+	  { ALLOC(21, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1001, 1000, 1001, true },
+	{ "suspended 30 s: the warning moves with the slice's end",
+	  { ALLOC(40, false), 1000, 0, 1, 30 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1050, 1049, 1050, true },
+	{ "now <= last: no tick, no warning",
+	  { ALLOC(40, false), 1000, 0, 1, 0 }, true, 20, SB_NONRESUMABLE_CANCEL,
+	  1020, 1020, 1020, false },
+	{ "8 h slice, default lead 5 min",
+	  { ALLOC(28800, false), 0, 0, 1, 0 }, true, 300, SB_NONRESUMABLE_CANCEL,
+	  28500, 28499, 28500, true },
+	{ "a slice that never ends (saturated): never warned",
+	  { ALLOC(INT64_MAX, false), 10, 0, 1, 0 }, true, 20,
+	  SB_NONRESUMABLE_CANCEL, NEVER, INT64_MAX - 1, INT64_MAX, false },
+	{ "a start near INT64_MIN does not overflow",
+	  { ALLOC(40, false), INT64_MIN, 0, 1, 0 }, true, INT64_MAX,
+	  SB_NONRESUMABLE_CANCEL, INT64_MIN + 1, INT64_MIN, INT64_MIN + 1, true },
+};
+
+START_TEST(test_warn)
+{
+	const struct warn_case *c = &warns[_i];
+	struct sb_preempt_policy pol;
+	int64_t at;
+	bool due;
+
+	sb_preempt_policy_init(&pol);
+	pol.interactive_warning = c->lead;
+	pol.nonresumable = c->nonres;
+	at = sb_preempt_warn_at(&pol, &c->job, c->interactive);
+	ck_assert_msg(at == c->want_at, "%s: warn at %lld, want %lld", c->what,
+		      (long long)at, (long long)c->want_at);
+	due = sb_preempt_warn_due(&pol, &c->job, c->interactive, c->last,
+				  c->now);
+	ck_assert_msg(due == c->want_due, "%s: due (%lld, %lld] is %d, want %d",
+		      c->what, (long long)c->last, (long long)c->now, due,
+		      c->want_due);
+}
+END_TEST
+
+/* Asked once a second over a whole run, each run is warned exactly once,
+ * at warn_at; NULL arguments never warn. */
+START_TEST(test_warn_once)
+{
+	struct sb_preempt_policy pol;
+	struct sb_preempt_job j = { ALLOC(40, false), 1000, 0, 1, 0 };
+	int64_t t, n = 0, when = -1;
+
+	sb_preempt_policy_init(&pol);
+	pol.interactive_warning = 20;
+	for (t = 990; t < 1100; t++)
+		if (sb_preempt_warn_due(&pol, &j, true, t - 1, t)) {
+			n++;
+			when = t;
+		}
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(when, 1020);
+	ck_assert_int_eq(sb_preempt_warn_at(NULL, &j, true), INT64_MAX);
+	ck_assert_int_eq(sb_preempt_warn_at(&pol, NULL, true), INT64_MAX);
+	ck_assert(!sb_preempt_warn_due(NULL, &j, true, 0, 2000));
+}
+END_TEST
+
+/* Slurm's requeue delay from AuthInfo, read as Slurm 22.05/24.11 read
+ * cred_expire (xstrstr + atoi, below 5 is the default 120), plus 1. */
+struct authinfo_case {
+	const char *authinfo;
+	int64_t want;
+};
+
+static const struct authinfo_case authinfos[] = {
+	{ NULL, 121 },
+	{ "", 121 },
+	{ "socket=/run/munge/munge.socket.2", 121 },
+	{ "socket=/tmp/m.sock,cred_expire=5", 6 },
+	{ "cred_expire=600", 601 },
+	{ "cred_expire=600,socket=/x", 601 },
+	{ "cred_expire=4", 121 },		/* below 5: Slurm's default */
+	{ "cred_expire=-30", 121 },
+	{ "cred_expire=", 121 },
+	{ "cred_expire=abc", 121 },
+	{ "cred_expire= 30", 31 },		/* atoi skips white space */
+	{ "cred_expire=30s", 31 },		/* and stops at the first non-digit */
+	{ "cred_expire=99999999999999", 1000000001 },
+};
+
+START_TEST(test_requeue_delay)
+{
+	const struct authinfo_case *c = &authinfos[_i];
+	int64_t got = sb_requeue_delay_of_authinfo(c->authinfo);
+
+	ck_assert_msg(got == c->want, "'%s': got %lld, want %lld",
+		      c->authinfo ? c->authinfo : "(null)", (long long)got,
+		      (long long)c->want);
+}
+END_TEST
 
 int main(void)
 {
@@ -433,7 +714,8 @@ int main(void)
 	tcase_add_test(tc, test_static);
 	tcase_add_loop_test(tc, test_order, 0, sizeof(orders) / sizeof(orders[0]));
 	tcase_add_test(tc, test_key);
-	tcase_add_test(tc, test_action);
+	tcase_add_loop_test(tc, test_action, 0, sizeof(actions) / sizeof(actions[0]));
+	tcase_add_test(tc, test_action_defaults);
 	tcase_add_loop_test(tc, test_reclaim, 0,
 			    sizeof(reclaims) / sizeof(reclaims[0]));
 	tcase_add_loop_test(tc, test_repair_match, 0,
@@ -446,6 +728,10 @@ int main(void)
 	tcase_add_loop_test(tc, test_charged_to, 0,
 			    sizeof(charged_tos) / sizeof(charged_tos[0]));
 	tcase_add_test(tc, test_key_suspended);
+	tcase_add_loop_test(tc, test_warn, 0, sizeof(warns) / sizeof(warns[0]));
+	tcase_add_test(tc, test_warn_once);
+	tcase_add_loop_test(tc, test_requeue_delay, 0,
+			    sizeof(authinfos) / sizeof(authinfos[0]));
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -71,6 +71,19 @@ expect2 "'fair'" --policy fair
 expect2 "'qos_LS'" --jobs "$data/sim-small.csv" --tree "$data/sim-small.tree"
 expect2 "'--frob'" --frob 1
 expect2 "'dance'" dance
+expect2 "--no-requeue '1.5' is not accepted: a fraction from 0 to 1" --no-requeue 1.5
+expect2 "--no-requeue 'x'" --no-requeue x
+# --no-requeue F: drawn and reported; with every job unable to requeue no
+# run is requeued or restarted (only cancelled or done)
+run --seed 7 --no-requeue 1 --json "$tmp/nrq.json" --segments "$tmp/nrq.csv" || bad "--no-requeue 1"
+grep -q '"assigned_no_requeue": 12' "$tmp/nrq.json" || bad "--no-requeue 1: not every job drawn"
+grep -qE ',(requeued|restarted)$' "$tmp/nrq.csv" && bad "--no-requeue 1: a run was requeued"
+grep -q ',cancelled$' "$tmp/nrq.csv" || bad "--no-requeue 1: no victim cancelled"
+# ... while by default (every job requeueable) the same victims are
+# requeued: the resumable one resumes, the other restarts
+grep -q ',requeued$' "$tmp/seg.csv" || bad "default: no victim requeued"
+grep -q ',restarted$' "$tmp/seg.csv" || bad "default: no non-resumable victim restarted"
+grep -q ',cancelled$' "$tmp/seg.csv" && bad "default: a requeueable victim was cancelled"
 # a tree deeper than the policy core handles (64 levels) is refused
 awk 'BEGIN { p = "a"; print p, 1; for (i = 0; i < 70; i++) { p = p "/n" i; print p, 1 } }' >"$tmp/deep.tree"
 printf 'submit_time_s,duration_s,gpus,team\n0,10,1,a\n' >"$tmp/one.csv"

@@ -70,6 +70,27 @@ struct scen {
 };
 
 static const struct scen scens[] = {
+	/* Hysteresis (sb/view.h): two equal budgets, one 4-GPU node, min
+	 * runtime 100, no grace, no requeue delay, CalcPeriod 1.  With
+	 * PreemptIntervalFactor=1 they take turns every 200 s (the reclaim
+	 * rule: each run ends when its budget is delta = 400 GPU-s above the
+	 * other); job 1 is preempted every 400 s (100, 500, 900, ...). */
+	{ "hysteresis: factor 1, turns every two min runtimes",
+	  "a 1\nb 1\n", "CalcPeriod=1\nPreemptGraceTime=0\nPreemptIntervalFactor=1\n",
+	  "0,1000,4,a,,100,yes,512\n5,1000,4,b,,100,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false,
+	  "1:0-100P 2:100-300P 1:300-500P 2:500-700P 1:700-900P 2:900-1100P "
+	  "1:1100-1300P 2:1300-1500P 1:1500-1700P 2:1700-1900 1:1900-2000",
+	  9, false, NULL },
+	/* Factor 5: a job preempted at P is held until P + 500, so the run
+	 * after each hold lasts 300 s: job 1 preempted at 100, 600, 1100,
+	 * 1700, job 2 at 300, 900, 1400 (gaps >= 500); 7 preemptions, not 9. */
+	{ "hysteresis: factor 5 holds a preempted job 5 min runtimes",
+	  "a 1\nb 1\n", "CalcPeriod=1\nPreemptGraceTime=0\nPreemptIntervalFactor=5\n",
+	  "0,1000,4,a,,100,yes,512\n5,1000,4,b,,100,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false,
+	  "1:0-100P 2:100-300P 1:300-600P 2:600-900P 1:900-1100P 2:1100-1400P "
+	  "1:1400-1700P 2:1700-1900 1:1900-2000", 7, false, NULL },
 	{ "no contention: every job starts at its submit",
 	  "a 1\n", "", "0,10,1,a,,5,yes,512\n3,10,2,a,,5,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:3-13", 0, false, NULL },
@@ -84,23 +105,41 @@ static const struct scen scens[] = {
 	{ "full node: the second job waits for the first to end",
 	  "a 1\n", "", "0,100,4,a,,5,yes,512\n10,50,2,a,,5,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-150", 0, false, NULL },
-	/* An allocated job takes an unallocated one's GPUs at once; the
-	 * victim gets PreemptGraceTime (30 s) and the preemptor starts when
-	 * it has stopped.  The victim resumes (requeue delay 0) when the
-	 * preemptor ends, with its 1000 - 40 = 960 s left. */
-	{ "allocated preempts unallocated after the grace time",
+	/* An allocated job takes an unallocated one's GPUs at once, and
+	 * starts at once: an unallocated victim gets no grace time
+	 * (sb_preempt_grace()).  The victim resumes (requeue delay 0) when
+	 * the preemptor ends, with its 1000 - 10 = 990 s left. */
+	{ "allocated preempts unallocated at once, no grace time",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-40P 2:40-140 1:140-1100", 1, false, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10P 2:10-110 1:110-1100", 1, false, NULL },
 	{ "same with restart: the victim's work is lost, it runs 1000 s again",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, true, "1:0-40L 2:40-140 1:140-1140", 1, false, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, true, "1:0-10L 2:10-110 1:110-1110", 1, false, NULL },
 	{ "requeue delay: eligible 121 s after it stopped",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 121, false, "1:0-40P 2:40-140 1:161-1121",
+	  SIM_POLICY_BUDGET, 1, 4, 121, false, "1:0-10P 2:10-110 1:131-1121",
 	  1, false, NULL },
-	{ "not resumable: cancelled (PreemptNonResumable=cancel)",
+	/* PreemptNonResumable=requeue (the default): a batch job that is not
+	 * resumable is requeued and starts over: its 10 s are lost, it runs
+	 * its whole 1000 s after the preemptor. */
+	{ "not resumable: requeued, restarts from its beginning (default)",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-40L 2:40-140", 1, false, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10L 2:10-110 1:110-1110", 1, false, NULL },
+	{ "not resumable: cancelled (PreemptNonResumable=cancel)",
+	  "a 1\nb 1\n", "PreemptNonResumable=cancel\n",
+	  "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10L 2:10-110", 1, false, NULL },
+	/* An allocated resumable victim gets the grace time (30 s) to write
+	 * its checkpoint; an allocated one that is not resumable does not
+	 * (it would lose its run anyway): the preemptor starts at once.  The
+	 * cost margin (sb_preempt_cost) counts the run it loses, capped at
+	 * factor 2 x its 300 s min runtime: a's usage 4 x T must cover b's
+	 * delta 4 x 100 plus 4 x min(T, 600), first true for T >= 700: at
+	 * the recalculation (CalcPeriod 60) of 720. */
+	{ "allocated, not resumable: no grace time, restarts",
+	  "a 1\nb 1\n", "", "0,1000,4,a,,300,no,512\n10,100,4,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-720L 2:720-820 1:820-1820",
+	  1, false, NULL },
 	{ "not resumable, PreemptNonResumable=keep: never preempted",
 	  "a 1\nb 1\n", "PreemptNonResumable=keep\n",
 	  "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
@@ -118,14 +157,16 @@ static const struct scen scens[] = {
 	/* The reclaim rule (sb_preempt_decide, at the siblings a and b):
 	 * b's job commits delta = 4 GPUs x 1000 s = 4000 GPU-s; a's usage at
 	 * a recalculation T (CalcPeriod 60) is 4 x T once its protection is
-	 * over.  S_b / (U_b + delta) >= S_a / U_a holds, with equal shares
-	 * and U_b = 0, only when 4000 <= 4 x T: at the first recalculation
-	 * from 1000 on, T = 1020 (960 gives 3840), not at 300 as with a
-	 * small delta (the case above).  Grace 30; job 1 resumes its last
-	 * 3000 - 1050 = 1950 s. */
+	 * over.  With the preemption's cost C (sb_preempt_cost(): 4 GPUs x
+	 * (grace 30 + requeue delay 0), resumable: C = 120),
+	 * S_b / (U_b + delta + C) >= S_a / U_a holds, with equal shares and
+	 * U_b = 0, only when 4120 <= 4 x T: at the first recalculation from
+	 * 1030 on, T = 1080 (1020 gives 4080; without the cost 1020 would
+	 * do), not at 300 as with a small delta (the case above).  Grace
+	 * 30; job 1 resumes its last 3000 - 1110 = 1890 s. */
 	{ "the reclaim rule holds a better budget back until it is fair",
 	  "a 1\nb 1\n", "", "0,3000,4,a,,300,yes,512\n10,1000,4,b,,1000,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1050P 2:1050-2050 1:2050-4000",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1110P 2:1110-2110 1:2110-4000",
 	  1, false, NULL },
 	/* The same budget: its own job's priority is not below the
 	 * preemptor's (same standing, same tier), so no preemption. */
@@ -140,7 +181,7 @@ static const struct scen scens[] = {
 	  "0,1000,4,a,,0,yes,512\n0,1000,4,a,,0,yes,512\n"
 	  "10,100,4,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 2, 4, 0, false,
-	  "1:0-40P 3:40-140 2:0-1000 1:140-1100", 1, false, NULL },
+	  "1:0-10P 3:10-110 2:0-1000 1:110-1100", 1, false, NULL },
 	/* At 10 the unallocated job (2 GPUs) alone would not suffice and the
 	 * allocated one is protected until 900: nobody is preempted (job 2
 	 * runs to its end).  At 900 job 1's protection ends and b's better
@@ -152,13 +193,22 @@ static const struct scen scens[] = {
 	  SIM_POLICY_BUDGET, 1, 4, 0, false,
 	  "2:0-500 1:0-930P 3:930-1030 1:1030-1100", 1, false, NULL },
 	/* Victim order: unallocated before allocated, and among equals the
-	 * one that has run less (started later). */
+	 * one that has run less (started later); no grace time for it. */
 	{ "victims: unallocated first, then least work lost",
 	  "a 1\nb 1\n", "",
 	  "0,1000,2,a,,10,yes,512\n0,1000,2,a,,0,yes,512\n"
 	  "20,1000,2,a,,0,yes,512\n100,100,2,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 3, 2, 0, false,
-	  "3:20-130P 4:130-230 1:0-1000 2:0-1000 3:230-1120", 1, false, NULL },
+	  "3:20-100P 4:100-200 1:0-1000 2:0-1000 3:200-1120", 1, false, NULL },
+	/* Resumable before not resumable: job 2 (unallocated, not
+	 * resumable) started later and lost less, but job 1 keeps its work
+	 * when requeued. */
+	{ "victims: resumable before not resumable",
+	  "a 1\nb 1\n", "",
+	  "0,1000,2,a,,0,yes,512\n50,1000,2,a,,0,no,512\n"
+	  "100,100,2,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 2, 2, 0, false,
+	  "1:0-100P 3:100-200 2:50-1050 1:200-1100", 1, false, NULL },
 	/* Baseline: b's cap is 25% of 16 = 4 GPUs, so b's 8-GPU jobs run
 	 * preemptible; a's jobs are within a's cap of 12 and preempt them
 	 * at once (no grace, no protection in the old system). */
@@ -168,6 +218,20 @@ static const struct scen scens[] = {
 	  "10,500,8,a,,300,yes,512\n20,100,4,a,,60,yes,512\n",
 	  SIM_POLICY_BASELINE, 2, 8, 0, false,
 	  "1:0-10P 2:0-20P 4:20-120 3:10-510 1:120-1110 2:510-1490", 2, false, NULL },
+	/* The same with b's jobs not resumable: the same Slurm requeues
+	 * them, and they restart (their first 10 and 20 s are lost). */
+	{ "baseline: a non-resumable victim restarts (PreemptNonResumable=requeue)",
+	  "a 3\nb 1\n", "",
+	  "0,1000,8,b,,600,no,512\n0,1000,8,b,,600,no,512\n"
+	  "10,500,8,a,,300,yes,512\n20,100,4,a,,60,yes,512\n",
+	  SIM_POLICY_BASELINE, 2, 8, 0, false,
+	  "1:0-10L 2:0-20L 4:20-120 3:10-510 1:120-1120 2:510-1510", 2, false, NULL },
+	{ "baseline: ... and is cancelled with PreemptNonResumable=cancel",
+	  "a 3\nb 1\n", "PreemptNonResumable=cancel\n",
+	  "0,1000,8,b,,600,no,512\n0,1000,8,b,,600,no,512\n"
+	  "10,500,8,a,,300,yes,512\n20,100,4,a,,60,yes,512\n",
+	  SIM_POLICY_BASELINE, 2, 8, 0, false,
+	  "1:0-10L 2:0-20L 4:20-120 3:10-510", 2, false, NULL },
 	{ "baseline: FIFO inside a class, HIGH before LOW",
 	  "a 1\n", "",
 	  "0,100,4,a,,0,yes,512\n1,100,4,a,,0,yes,LOW\n2,100,4,a,,0,yes,HIGH\n",
@@ -283,6 +347,9 @@ static int seg_cmp(const void *a, const void *b)
 	return x->job < y->job ? -1 : x->job > y->job;
 }
 
+/* --no-requeue fraction of the next run() (test_no_requeue) */
+static double no_requeue_frac;
+
 static int run(const struct scen *c, struct sim_result *r, char *got,
 	       size_t len)
 {
@@ -297,6 +364,7 @@ static int run(const struct scen *c, struct sim_result *r, char *got,
 	snprintf(text, sizeof(text), "submit_time_s,duration_s,gpus,team,user,"
 		 "min_runtime_s,resumable,priority\n%s", c->jobs);
 	sim_read_opts_init(&o);
+	o.no_requeue = no_requeue_frac;
 	sim_workload_init(&w);
 	sim_params_init(&p);
 	p.policy = c->policy;
@@ -355,6 +423,42 @@ START_TEST(test_scenarios)
 }
 END_TEST
 
+/* --no-requeue (every job drawn as one, --no-requeue 1): Slurm cannot
+ * requeue them, so a victim is cancelled whether it is resumable or not;
+ * --no-requeue 0 (the default) requeues both. */
+static const struct scen no_requeue_cases[] = {
+	{ "--no-requeue, not resumable: cancelled",
+	  "a 1\nb 1\n", "", "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10L 2:10-110", 1, false, NULL },
+	{ "--no-requeue, resumable: cancelled as well",
+	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10L 2:10-110", 1, false, NULL },
+	/* cancelled, it loses its run: the cost margin waits as in
+	 * "allocated, not resumable" above */
+	{ "--no-requeue, allocated resumable: cancelled, and no grace time",
+	  "a 1\nb 1\n", "", "0,1000,4,a,,300,yes,512\n10,100,4,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-720L 2:720-820", 1, false, NULL },
+};
+
+START_TEST(test_no_requeue)
+{
+	const struct scen *c = &no_requeue_cases[_i];
+	struct sim_result r;
+	char got[2048];
+	size_t i;
+
+	no_requeue_frac = 1;
+	run(c, &r, got, sizeof(got));
+	no_requeue_frac = 0;
+	ck_assert_msg(!strcmp(got, c->segs), "%s:\n  want %s\n  got  %s",
+		      c->what, c->segs, got);
+	for (i = 0; i < r.njobs; i++)
+		if (r.jobs[i].preemptions)
+			ck_assert_int_eq(r.jobs[i].how, SIM_END_CANCELLED);
+	sim_result_free(&r);
+}
+END_TEST
+
 /* Same input, same result, bit for bit (the JSON is built from these). */
 START_TEST(test_deterministic)
 {
@@ -362,8 +466,8 @@ START_TEST(test_deterministic)
 	char ga[2048], gb[2048];
 	size_t i;
 
-	run(&scens[15], &a, ga, sizeof(ga));
-	run(&scens[15], &b, gb, sizeof(gb));	/* victim order case */
+	run(&scens[17], &a, ga, sizeof(ga));
+	run(&scens[17], &b, gb, sizeof(gb));	/* victim order case */
 	ck_assert_str_eq(ga, gb);
 	ck_assert_uint_eq(a.nsegs, b.nsegs);
 	for (i = 0; i < a.nsegs; i++) {	/* field by field: padding */
@@ -508,7 +612,8 @@ START_TEST(test_invariants)
 
 		ck_assert_int_ge(x->start, w.jobs[x->job].submit);
 		ck_assert_int_le(x->start, x->end);
-		ran[x->job] += x->end - x->start;
+		if (!x->lost)	/* lost runs are done again */
+			ran[x->job] += x->end - x->start;
 		if (x->start == x->end)
 			continue;
 		for (a = 0; a < x->nnodes; a++)
@@ -529,7 +634,7 @@ START_TEST(test_invariants)
 	for (i = 0; i < w.njobs; i++) {
 		ck_assert_msg(r.jobs[i].how != SIM_END_UNFINISHED,
 			      "case %d: job %zu unfinished", _i, i);
-		if (r.jobs[i].how == SIM_END_DONE && !p.restart)
+		if (r.jobs[i].how == SIM_END_DONE)
 			ck_assert_msg(ran[i] == w.jobs[i].duration,
 				      "case %d: job %zu ran %lld of %lld", _i,
 				      i, (long long)ran[i],
@@ -557,6 +662,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_scenarios, 0,
 			    sizeof(scens) / sizeof(scens[0]));
 	tcase_add_test(tc, test_deterministic);
+	tcase_add_loop_test(tc, test_no_requeue, 0, sizeof(no_requeue_cases) /
+			    sizeof(no_requeue_cases[0]));
 	tcase_add_test(tc, test_until);
 	tcase_add_loop_test(tc, test_invariants, 0, 40);
 	suite_add_tcase(s, tc);

@@ -84,8 +84,8 @@ END_TEST
 
 /* ------------------------------------------------------ sb_committed_rest */
 
-#define ALLOC(mr, res) { (mr), (res), true }
-#define UNALLOC(res) { 0, (res), false }
+#define ALLOC(mr, res) { (mr), (res), true, true }
+#define UNALLOC(res) { 0, (res), false, true }
 
 struct rest_case {
 	const char *what;
@@ -122,6 +122,57 @@ START_TEST(test_committed_rest)
 
 	ck_assert_msg(got == c->want, "%s: got %.1f, want %.1f", c->what, got,
 		      c->want);
+}
+END_TEST
+
+/* ------------------------------------------------------------ sb_held_tres */
+
+struct held_case {
+	const char *what;
+	struct sb_hold h;	/* tres, whole_nodes, nodes, named,
+				 * named_tres, other_min */
+	uint64_t want;
+};
+
+static const struct held_case helds[] = {
+	{ "shared node: what it was allocated", { 2, false, 1, 1, 8, 0 }, 2 },
+	{ "shared, pending: what it asks for", { 1, false, 1, 0, 0, 8 }, 1 },
+	{ "shared, no GPU: nothing", { 0, false, 1, 1, 8, 0 }, 0 },
+	{ "--exclusive -G 1 running on an 8-GPU node: 8",
+	  { 8, true, 1, 1, 8, 0 }, 8 },
+	{ "whole node whose allocation left GPUs out (24.11 explicit GRES): "
+	  "the node's 8", { 0, true, 1, 1, 8, 0 }, 8 },
+	{ "--exclusive -G 1 pending, partition of 8-GPU nodes: 8",
+	  { 1, true, 1, 0, 0, 8 }, 8 },
+	{ "--exclusive, no GPU, pending, 2 nodes: 16",
+	  { 0, true, 2, 0, 0, 8 }, 16 },
+	{ "pending on -w gpu01 (8) and one more node of at least 4: 12",
+	  { 1, true, 2, 1, 8, 4 }, 12 },
+	{ "pending, all nodes named: their sum", { 1, true, 2, 2, 12, 99 }, 12 },
+	{ "named > nodes: the named ones", { 1, true, 1, 3, 24, 8 }, 24 },
+	{ "asks for more than the nodes have: what it asks",
+	  { 20, true, 2, 0, 0, 8 }, 20 },
+	{ "whole CPU-only node, no GPU: 0", { 0, true, 1, 0, 0, 0 }, 0 },
+	{ "unknown other nodes (0): what it asks", { 3, true, 4, 0, 0, 0 }, 3 },
+	{ "product overflows: saturates",
+	  { 1, true, UINT32_MAX, 0, 0, UINT64_MAX / 2 }, UINT64_MAX },
+	{ "sum overflows: saturates",
+	  { 1, true, 2, 1, UINT64_MAX - 1, 8 }, UINT64_MAX },
+};
+
+START_TEST(test_held_tres)
+{
+	const struct held_case *c = &helds[_i];
+	uint64_t got = sb_held_tres(&c->h);
+
+	ck_assert_msg(got == c->want, "%s: got %llu, want %llu", c->what,
+		      (unsigned long long)got, (unsigned long long)c->want);
+}
+END_TEST
+
+START_TEST(test_held_tres_null)
+{
+	ck_assert_uint_eq(sb_held_tres(NULL), 0);
 }
 END_TEST
 
@@ -316,6 +367,8 @@ START_TEST(test_decide)
 	char why[256];
 	enum sb_preempt_verdict got;
 
+	memset(&p, 0, sizeof(p));	/* never preempted */
+	memset(&v, 0, sizeof(v));
 	sb_preempt_policy_init(&pol);
 	if (!c->v.contract.resumable)
 		pol.nonresumable = SB_NONRESUMABLE_KEEP;
@@ -352,9 +405,9 @@ START_TEST(test_decide_committed_counts)
 	struct sb_tree *t = cluster_tree();
 	struct sb_preempt_policy pol;
 	struct sb_preempt_party p = { { ALLOC(60, true), 0, P(true, 9), 8 , 0},
-				      0, false };
+				      0, false , false, 0 };
 	struct sb_preempt_party v = { { ALLOC(10, true), 0, P(true, 5), 8 , 0},
-				      0, false };
+				      0, false , false, 0 };
 	struct sb_preempt_job running = { ALLOC(3000, true), 100, 0, 1 , 0};
 	struct sb_view view;
 	double charged[5] = { 0 };
@@ -379,6 +432,238 @@ START_TEST(test_decide_committed_counts)
 }
 END_TEST
 
+/* ----------------------------------------------------------- hysteresis */
+
+struct hold_case {
+	const char *what;
+	struct sb_preempt_job job;
+	bool preempted;
+	int64_t preempted_at;
+	uint32_t factor;
+	int64_t want;
+};
+
+static const struct hold_case holds[] = {
+	{ "never preempted: the min runtime alone", { ALLOC(600, true), 1000, 0, 1, 0 },
+	  false, 0, 2, 1600 },
+	{ "preempted_at ignored unless preempted", { ALLOC(600, true), 1000, 0, 1, 0 },
+	  false, 900, 5, 1600 },
+	/* preempted at 800, requeued, restarted at 1000: 800 + 2 x 600 */
+	{ "preempted: held to P + 2 x min runtime", { ALLOC(600, true), 1000, 0, 1, 0 },
+	  true, 800, 2, 2000 },
+	{ "factor 1: the slice of the new run is later", { ALLOC(600, true), 1000, 0, 1, 0 },
+	  true, 800, 1, 1600 },
+	{ "factor 4", { ALLOC(600, true), 1000, 0, 1, 0 }, true, 800, 4, 3200 },
+	{ "suspended time pushes the slice, not the interval",
+	  { ALLOC(600, true), 1000, 0, 1, 500 }, true, 800, 2, 2100 },
+	{ "unallocated: never held", { UNALLOC(true), 1000, 0, 1, 0 },
+	  true, 990, 100, 1000 },
+	{ "saturates", { ALLOC(INT64_MAX / 4, true), 1000, 0, 1, 0 },
+	  true, INT64_MAX / 2, 100, INT64_MAX },
+	{ "preempted at a negative time", { ALLOC(60, true), 0, 0, 1, 0 },
+	  true, -100, 3, 80 },
+	/* rule 3: restarted from its beginning once, never again */
+	{ "not resumable, preempted: held to its end", { ALLOC(600, false), 1000, 0, 1, 0 },
+	  true, 800, 2, INT64_MAX },
+	{ "not resumable, factor 1: held to its end all the same",
+	  { ALLOC(600, false), 1000, 0, 1, 0 }, true, 800, 1, INT64_MAX },
+	{ "not resumable, never preempted: the min runtime alone",
+	  { ALLOC(600, false), 1000, 0, 1, 0 }, false, 0, 2, 1600 },
+	{ "not resumable, unallocated: never held", { UNALLOC(false), 1000, 0, 1, 0 },
+	  true, 990, 2, 1000 },
+};
+
+START_TEST(test_hold_until)
+{
+	const struct hold_case *c = &holds[_i];
+	struct sb_preempt_policy pol;
+	struct sb_preempt_party v = { c->job, 0, false, c->preempted,
+				      c->preempted_at };
+
+	sb_preempt_policy_init(&pol);
+	pol.interval_factor = c->factor;
+	ck_assert_msg(sb_preempt_hold_until(&pol, &v) == c->want,
+		      "%s: got %lld, want %lld", c->what,
+		      (long long)sb_preempt_hold_until(&pol, &v),
+		      (long long)c->want);
+}
+END_TEST
+
+START_TEST(test_hold_until_null)
+{
+	struct sb_preempt_party v = { { ALLOC(600, true), 1000, 0, 1, 0 }, 0,
+				      false, true, 800 };
+
+	ck_assert(sb_preempt_hold_until(NULL, NULL) == INT64_MIN);
+	/* NULL policy: the default factor */
+	ck_assert(sb_preempt_hold_until(NULL, &v) ==
+		  800 + SB_PREEMPT_INTERVAL_FACTOR_DEFAULT * 600);
+}
+END_TEST
+
+struct cost_case {
+	const char *what;
+	struct sb_preempt_job job;
+	int64_t now, grace, delay;
+	uint32_t factor;
+	double want;
+};
+
+static const struct cost_case costs[] = {
+	/* 8 x (30 + 121) */
+	{ "resumable: grace + requeue delay", { ALLOC(600, true), 0, 0, 8, 0 },
+	  5000, 30, 121, 2, 1208 },
+	{ "resumable, no grace, no delay: free", { ALLOC(600, true), 0, 0, 8, 0 },
+	  5000, 0, 0, 2, 0 },
+	/* 2 x (30 + 121 + 700): run 700 < 2 x 600 */
+	{ "not resumable: the run is lost", { ALLOC(600, false), 0, 0, 2, 0 },
+	  700, 30, 121, 2, 1702 },
+	/* 2 x (151 + min(5000, 1200)) */
+	{ "not resumable: lost capped at factor x min runtime",
+	  { ALLOC(600, false), 0, 0, 2, 0 }, 5000, 30, 121, 2, 2702 },
+	/* suspended 300 of 700 s: run 400 */
+	{ "suspended time is not lost work", { ALLOC(600, false), 0, 0, 1, 300 },
+	  700, 0, 0, 4, 400 },
+	{ "unallocated, not resumable: cap 0", { UNALLOC(false), 0, 0, 4, 0 },
+	  700, 10, 0, 4, 40 },
+	{ "no TRES: free", { ALLOC(600, false), 0, 0, 0, 0 }, 700, 30, 121, 2, 0 },
+};
+
+START_TEST(test_cost)
+{
+	const struct cost_case *c = &costs[_i];
+	struct sb_preempt_policy pol;
+	double got;
+
+	sb_preempt_policy_init(&pol);
+	pol.grace_time = c->grace;
+	pol.requeue_delay = c->delay;
+	pol.interval_factor = c->factor;
+	got = sb_preempt_cost(&pol, &c->job, c->now);
+	ck_assert_msg(fabs(got - c->want) < 1e-9, "%s: got %.3f, want %.3f",
+		      c->what, got, c->want);
+}
+END_TEST
+
+START_TEST(test_cost_null)
+{
+	struct sb_preempt_job j = { ALLOC(600, true), 0, 0, 2, 0 };
+
+	ck_assert(sb_preempt_cost(NULL, NULL, 0) == 0);
+	ck_assert(sb_preempt_cost(NULL, &j, 10) ==
+		  2.0 * (30 + SB_REQUEUE_DELAY_DEFAULT));
+}
+END_TEST
+
+/*
+ * The hysteresis in the full verdict, on the cluster tree (physics 0.75,
+ * bio 0.25; phys-a 2/3, phys-b 1/3 of physics).  Preemptor: phys-b, 8
+ * GPUs, min runtime 60 (delta 480); victim: phys-a, 8 GPUs, min runtime 60,
+ * started at 0, decided at 1000.  The reclaim rule at the siblings:
+ *     S_b x U_a >= S_a x (U_b + 480 [+ C]),  S_b = 1/3, S_a = 2/3
+ * i.e. U_a >= 2 x (U_b + 480 [+ C]).
+ */
+struct hyst_case {
+	const char *what;
+	bool resumable;
+	bool preempted;
+	int64_t preempted_at;
+	double u_a, u_b;
+	int64_t grace, delay;
+	enum sb_preempt_verdict want;
+	const char *why;
+};
+
+static const struct hyst_case hysts[] = {
+	/* C = 8 x 151 = 1208: 2 x (100 + 480 + 1208) = 3576 */
+	{ "gap pays for the cost: taken", true, false, 0, 3576, 100, 30, 121,
+	  SB_PREEMPT_YES, "past its minimum runtime and outranked; reclaim "
+	  "rule holds with the preemption's cost" },
+	{ "gap one short of the cost: costly", true, false, 0, 3575, 100, 30,
+	  121, SB_PREEMPT_COSTLY, "preemption cost: 'phys-b' is below "
+	  "'phys-a'" },
+	/* without the cost 2 x 580 = 1160 would do: the plain reclaim rule
+	 * still answers RECLAIM below it */
+	{ "below the plain reclaim rule: reclaim", true, false, 0, 1159, 100,
+	  30, 121, SB_PREEMPT_RECLAIM, "reclaim rule" },
+	{ "no grace, no delay, resumable: the plain rule", true, false, 0,
+	  1160, 100, 0, 0, SB_PREEMPT_YES, "past its minimum" },
+	/* not resumable: lost = min(1000, 2 x 60) = 120; C = 8 x (151 + 120)
+	 * = 2168: 2 x (580 + 2168) = 5496 */
+	{ "not resumable: its lost run is a cost", false, false, 0, 5495, 100,
+	  30, 121, SB_PREEMPT_COSTLY, "preemption cost" },
+	{ "not resumable, gap enough", false, false, 0, 5496, 100, 30, 121,
+	  SB_PREEMPT_YES, "past its minimum" },
+	/* preempted at 900: held to 900 + 2 x 60 = 1020 > 1000 */
+	{ "preempted 100 s ago: held by the interval", true, true, 900, 1e9,
+	  0, 30, 121, SB_PREEMPT_INTERVAL, "preempted less than" },
+	{ "preempted 120 s ago: the interval is over", true, true, 880, 1e9,
+	  0, 30, 121, SB_PREEMPT_YES, "past its minimum" },
+};
+
+START_TEST(test_decide_hysteresis)
+{
+	const struct hyst_case *c = &hysts[_i];
+	struct sb_tree *t = cluster_tree();
+	struct sb_preempt_policy pol;
+	struct sb_preempt_party p = { { ALLOC(60, true), 0, P(true, 9), 8, 0 },
+				      0, false, false, 0 };
+	struct sb_preempt_party v = { { ALLOC(60, true), 0, P(true, 5), 8, 0 },
+				      0, false, false, 0 };
+	struct sb_view view;
+	double charged[5] = { 0 };
+	char why[512];
+	enum sb_preempt_verdict got;
+
+	sb_preempt_policy_init(&pol);
+	pol.grace_time = c->grace;
+	pol.requeue_delay = c->delay;
+	pol.interval_factor = 2;
+	v.job.contract.resumable = c->resumable;
+	v.preempted = c->preempted;
+	v.preempted_at = c->preempted_at;
+	ck_assert_int_eq(sb_view_init(&view, t), SB_OK);
+	charged[cluster_ix(t, 10)] = c->u_a + c->u_b;
+	charged[cluster_ix(t, 11)] = c->u_a;
+	charged[cluster_ix(t, 12)] = c->u_b;
+	ck_assert_int_eq(sb_view_set_charged(&view, charged), SB_OK);
+	p.index = cluster_ix(t, 12);
+	v.index = cluster_ix(t, 11);
+	got = sb_preempt_decide(&pol, &view, &p, &v, 1000, why, sizeof(why));
+	ck_assert_msg(got == c->want, "%s: got %d (%s), want %d", c->what, got,
+		      why, c->want);
+	ck_assert_msg(!strncmp(why, c->why, strlen(c->why)),
+		      "%s: why '%s' does not start '%s'", c->what, why, c->why);
+	sb_view_free(&view);
+	sb_tree_free(t);
+}
+END_TEST
+
+START_TEST(test_interval_in_team)
+{
+	/* The interval holds a job against its own team's preemptors too;
+	 * an unallocated victim is never held. */
+	struct sb_preempt_policy pol;
+	struct sb_preempt_party p = { { ALLOC(60, true), 0, P(true, 9), 8, 0 },
+				      SB_NONE, false, false, 0 };
+	struct sb_preempt_party v = { { ALLOC(60, true), 0, P(true, 5), 8, 0 },
+				      SB_NONE, false, true, 950 };
+	struct sb_preempt_party u = { { UNALLOC(true), 0, P(false, 5), 8, 0 },
+				      SB_NONE, false, true, 999 };
+
+	sb_preempt_policy_init(&pol);
+	ck_assert_int_eq(sb_preempt_decide(&pol, NULL, &p, &v, 1000, NULL, 0),
+			 SB_PREEMPT_INTERVAL);
+	ck_assert_int_eq(sb_preempt_decide(&pol, NULL, &p, &v, 1070, NULL, 0),
+			 SB_PREEMPT_NOVIEW);
+	ck_assert_int_eq(sb_preempt_decide(&pol, NULL, &p, &u, 1000, NULL, 0),
+			 SB_PREEMPT_YES);
+	ck_assert_str_eq(sb_preempt_verdict_str(SB_PREEMPT_INTERVAL),
+			 "preempted less than PreemptIntervalFactor x its "
+			 "minimum runtime ago");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("view");
@@ -391,6 +676,9 @@ int main(void)
 	tcase_add_test(tc, test_contract_of_job_null);
 	tcase_add_loop_test(tc, test_committed_rest, 0,
 			    sizeof(rests) / sizeof(rests[0]));
+	tcase_add_loop_test(tc, test_held_tres, 0,
+			    sizeof(helds) / sizeof(helds[0]));
+	tcase_add_test(tc, test_held_tres_null);
 	tcase_add_test(tc, test_view_commit);
 	tcase_add_test(tc, test_view_init_refuses);
 	tcase_add_loop_test(tc, test_diverge, 0,
@@ -398,6 +686,15 @@ int main(void)
 	tcase_add_loop_test(tc, test_decide, 0,
 			    sizeof(decides) / sizeof(decides[0]));
 	tcase_add_test(tc, test_decide_committed_counts);
+	tcase_add_loop_test(tc, test_hold_until, 0,
+			    sizeof(holds) / sizeof(holds[0]));
+	tcase_add_test(tc, test_hold_until_null);
+	tcase_add_loop_test(tc, test_cost, 0,
+			    sizeof(costs) / sizeof(costs[0]));
+	tcase_add_test(tc, test_cost_null);
+	tcase_add_loop_test(tc, test_decide_hysteresis, 0,
+			    sizeof(hysts) / sizeof(hysts[0]));
+	tcase_add_test(tc, test_interval_in_team);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,210 @@
+/*
+ * limits-test.c - which unallocated jobs are released for an allocated job
+ * pending behind a Slurm limit (sb_limit_release(), sb/limits.h): the
+ * issue's example, the control case (the limit filled by the team's own
+ * allocated work), just-enough selection in victim order, limits at two
+ * levels, grace time, PreemptNonResumable=keep, saturation.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "sb/error.h"
+#include "sb/limits.h"
+#include "sb/priority.h"
+
+#define NOW 1000
+#define P(al, lvl) ((al) ? UINT32_C(1) << SB_PRIO_TIER_SHIFT : 0) | \
+	(uint32_t)(lvl) << SB_PRIO_LEVEL_SHIFT | \
+	SB_PRIO_TEAM_DEFAULT << SB_PRIO_TEAM_SHIFT
+
+/* One running job of a case. */
+struct hold {
+	bool allocated, resumable, in_grace;
+	int64_t start;
+	uint64_t tres;
+	uint64_t holds[2];
+};
+#define U(start, tres, h0, h1) { false, true, false, (start), (tres), { (h0), (h1) } }
+#define UG(start, tres, h0, h1) { false, true, true, (start), (tres), { (h0), (h1) } }
+#define UK(start, tres, h0, h1) { false, false, false, (start), (tres), { (h0), (h1) } }
+#define A(start, tres, h0, h1) { true, true, false, (start), (tres), { (h0), (h1) } }
+#define END { .start = -1 }
+
+struct rel_case {
+	const char *what;
+	bool blocked_allocated;
+	enum sb_nonresumable nonres;
+	size_t nlimits;
+	struct sb_limit limits[2];
+	struct hold holders[6];		/* up to END */
+	int want;			/* verdict */
+	int chosen[6];			/* indexes, -1 ends */
+};
+
+static const struct rel_case cases[] = {
+	{ "the issue's example: GrpTRES gpu=8 held by an unallocated 8-GPU "
+	  "job: it is released", true, SB_NONRESUMABLE_CANCEL,
+	  1, { { 8, 8, 8 } }, { U(0, 8, 8, 0), END },
+	  SB_LIMIT_RELEASE, { 0, -1 } },
+	{ "control: the team's own allocated job (past its min runtime, lower "
+	  "standing) fills the limit: nothing released", true,
+	  SB_NONRESUMABLE_CANCEL, 1, { { 8, 8, 8 } }, { A(0, 8, 8, 0), END },
+	  SB_LIMIT_OWN, { -1 } },
+	{ "4 allocated + 4 unallocated, needs 4: only the unallocated job", true,
+	  SB_NONRESUMABLE_CANCEL, 1, { { 8, 8, 4 } },
+	  { A(0, 4, 4, 0), U(0, 4, 4, 0), END }, SB_LIMIT_RELEASE, { 1, -1 } },
+	{ "4 allocated + 4 unallocated, needs 8: all or nothing: nothing", true,
+	  SB_NONRESUMABLE_CANCEL, 1, { { 8, 8, 8 } },
+	  { A(0, 4, 4, 0), U(0, 4, 4, 0), END }, SB_LIMIT_OWN, { -1 } },
+	{ "room under the limit: nothing to do", true, SB_NONRESUMABLE_CANCEL,
+	  1, { { 8, 4, 4 } }, { U(0, 4, 4, 0), END }, SB_LIMIT_FITS, { -1 } },
+	{ "a victim in its grace time already makes the room", true,
+	  SB_NONRESUMABLE_CANCEL, 1, { { 8, 8, 8 } }, { UG(0, 8, 8, 0), END },
+	  SB_LIMIT_FITS, { -1 } },
+	{ "grace makes half the room: one more job, not the graced one", true,
+	  SB_NONRESUMABLE_CANCEL, 1, { { 8, 8, 8 } },
+	  { UG(0, 4, 4, 0), U(0, 4, 4, 0), END }, SB_LIMIT_RELEASE, { 1, -1 } },
+	{ "just enough: three 2-GPU jobs, needs 4: the two youngest runs", true,
+	  SB_NONRESUMABLE_CANCEL, 1, { { 6, 6, 4 } },
+	  { U(100, 2, 2, 0), U(500, 2, 2, 0), U(900, 2, 2, 0), END },
+	  SB_LIMIT_RELEASE, { 2, 1, -1 } },
+	{ "a small job first in order, then a big one that alone suffices: the "
+	  "small one is given back", true, SB_NONRESUMABLE_CANCEL,
+	  1, { { 5, 5, 4 } }, { U(990, 1, 1, 0), U(0, 4, 4, 0), END },
+	  SB_LIMIT_RELEASE, { 1, -1 } },
+	{ "account and parent limits: a job of a sibling account counts only "
+	  "at the parent; the account's own job covers both", true,
+	  SB_NONRESUMABLE_CANCEL, 2, { { 8, 8, 2 }, { 16, 16, 2 } },
+	  { U(990, 1, 0, 1), U(0, 2, 2, 2), END },
+	  SB_LIMIT_RELEASE, { 1, -1 } },
+	{ "parent limit only: the sibling account's job is released", true,
+	  SB_NONRESUMABLE_CANCEL, 2, { { 8, 4, 2 }, { 16, 16, 2 } },
+	  { U(0, 2, 0, 2), A(0, 4, 4, 4), END },
+	  SB_LIMIT_RELEASE, { 0, -1 } },
+	{ "a job that does not count against the short limit is not taken",
+	  true, SB_NONRESUMABLE_CANCEL, 1, { { 8, 8, 8 } },
+	  { U(0, 8, 0, 0), A(0, 8, 8, 0), END }, SB_LIMIT_OWN, { -1 } },
+	{ "PreemptNonResumable=keep: a non-resumable unallocated job is kept",
+	  true, SB_NONRESUMABLE_KEEP, 1, { { 8, 8, 8 } },
+	  { UK(0, 8, 8, 0), END }, SB_LIMIT_OWN, { -1 } },
+	{ "PreemptNonResumable=cancel: it is released (cancelled)", true,
+	  SB_NONRESUMABLE_CANCEL, 1, { { 8, 8, 8 } }, { UK(0, 8, 8, 0), END },
+	  SB_LIMIT_RELEASE, { 0, -1 } },
+	{ "an unallocated blocked job never releases anything", false,
+	  SB_NONRESUMABLE_CANCEL, 1, { { 8, 8, 8 } }, { U(0, 8, 8, 0), END },
+	  SB_LIMIT_UNALLOCATED, { -1 } },
+	{ "the job alone exceeds the cap: nothing released", true,
+	  SB_NONRESUMABLE_CANCEL, 1, { { 8, 8, 16 } }, { U(0, 8, 8, 0), END },
+	  SB_LIMIT_NEVER, { -1 } },
+	{ "no cap (SB_LIMIT_NONE) is no limit", true, SB_NONRESUMABLE_CANCEL,
+	  1, { { SB_LIMIT_NONE, 100, 8 } }, { U(0, 8, 8, 0), END },
+	  SB_LIMIT_FITS, { -1 } },
+	{ "GrpJobs: 2 of 2 running, one more wanted: one job, the youngest",
+	  true, SB_NONRESUMABLE_CANCEL, 1, { { 2, 2, 1 } },
+	  { U(10, 1, 1, 0), U(800, 1, 1, 0), END },
+	  SB_LIMIT_RELEASE, { 1, -1 } },
+	{ "huge counts saturate instead of overflowing", true,
+	  SB_NONRESUMABLE_CANCEL, 1, { { UINT64_MAX - 2, UINT64_MAX - 1, 5 } },
+	  { U(0, 1, UINT64_MAX, 0), END }, SB_LIMIT_RELEASE, { 0, -1 } },
+	{ "no running job at all, short: nothing to release", true,
+	  SB_NONRESUMABLE_CANCEL, 1, { { 8, 8, 8 } }, { END },
+	  SB_LIMIT_OWN, { -1 } },
+};
+
+START_TEST(test_release)
+{
+	const struct rel_case *c = &cases[_i];
+	struct sb_limit_holder h[6];
+	struct sb_preempt_policy pol;
+	struct sb_preempt_job blocked = { { 600, true, c->blocked_allocated, true },
+					  0, P(c->blocked_allocated, 5), 8, 0 };
+	size_t n = 0, chosen[6], nchosen = 99, i, want_n = 0;
+	char why[256];
+	int v;
+
+	sb_preempt_policy_init(&pol);
+	pol.nonresumable = c->nonres;
+	if (!c->blocked_allocated)
+		blocked.contract.min_runtime = 0;
+	for (n = 0; n < 6 && c->holders[n].start >= 0; n++) {
+		const struct hold *x = &c->holders[n];
+
+		memset(&h[n], 0, sizeof(h[n]));
+		h[n].party.job.contract.allocated = x->allocated;
+		h[n].party.job.contract.resumable = x->resumable;
+		h[n].party.job.contract.requeueable = true;
+		h[n].party.job.contract.min_runtime = x->allocated ? 60 : 0;
+		h[n].party.job.start = x->start;
+		h[n].party.job.priority = P(x->allocated, 3);
+		h[n].party.job.tres = x->tres;
+		h[n].party.in_grace = x->in_grace;
+		h[n].party.index = SB_NONE;
+		h[n].holds = x->holds;
+	}
+	v = sb_limit_release(&pol, &blocked, c->limits, c->nlimits, h, n, NOW,
+			     chosen, &nchosen, why, sizeof(why));
+	ck_assert_msg(v == c->want, "%s: got %d (%s), want %d (%s); why: %s",
+		      c->what, v, sb_limit_verdict_str(v), c->want,
+		      sb_limit_verdict_str(c->want), why);
+	ck_assert_msg(why[0], "%s: no explanation", c->what);
+	while (want_n < 6 && c->chosen[want_n] >= 0)
+		want_n++;
+	ck_assert_msg(nchosen == want_n, "%s: %zu chosen, want %zu (%s)",
+		      c->what, nchosen, want_n, why);
+	for (i = 0; i < want_n; i++)
+		ck_assert_msg(chosen[i] == (size_t)c->chosen[i],
+			      "%s: chosen[%zu] = %zu, want %d", c->what, i,
+			      chosen[i], c->chosen[i]);
+}
+END_TEST
+
+START_TEST(test_einval)
+{
+	struct sb_preempt_policy pol;
+	struct sb_preempt_job blocked = { { 60, true, true, true }, 0, P(true, 5), 8, 0 };
+	struct sb_limit l = { 8, 8, 8 };
+	struct sb_limit_holder h = { .party = { .index = SB_NONE } };
+	size_t chosen[1], n;
+
+	sb_preempt_policy_init(&pol);
+	ck_assert_int_eq(sb_limit_release(NULL, &blocked, &l, 1, NULL, 0, NOW,
+					  NULL, &n, NULL, 0), SB_EINVAL);
+	ck_assert_int_eq(sb_limit_release(&pol, NULL, &l, 1, NULL, 0, NOW,
+					  NULL, &n, NULL, 0), SB_EINVAL);
+	ck_assert_int_eq(sb_limit_release(&pol, &blocked, &l, 1, NULL, 0, NOW,
+					  NULL, NULL, NULL, 0), SB_EINVAL);
+	ck_assert_int_eq(sb_limit_release(&pol, &blocked, NULL, 1, NULL, 0,
+					  NOW, NULL, &n, NULL, 0), SB_EINVAL);
+	/* a holder without its holds */
+	ck_assert_int_eq(sb_limit_release(&pol, &blocked, &l, 1, &h, 1, NOW,
+					  chosen, &n, NULL, 0), SB_EINVAL);
+	/* too many limits */
+	ck_assert_int_eq(sb_limit_release(&pol, &blocked, &l, SB_LIMIT_MAX + 1,
+					  NULL, 0, NOW, NULL, &n, NULL, 0),
+			 SB_EINVAL);
+	/* no limits at all: fits */
+	ck_assert_int_eq(sb_limit_release(&pol, &blocked, NULL, 0, NULL, 0, NOW,
+					  NULL, &n, NULL, 0), SB_LIMIT_FITS);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_str_eq(sb_limit_verdict_str(77), "unknown verdict");
+	ck_assert_str_eq(sb_limit_verdict_str(SB_EINVAL), sb_strerror(SB_EINVAL));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("limits");
+	TCase *tc = tcase_create("limits");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_loop_test(tc, test_release, 0, sizeof(cases) / sizeof(cases[0]));
+	tcase_add_test(tc, test_einval);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
