@@ -23,8 +23,10 @@
 # log preempt/budget's tick summary (plugins/common/tick_stats.h): at
 # SlurmctldDebug=verbose, "preempt/budget: tick over 60 ticks: locks held
 # median ...".  Uses its own cluster directory ($SB_BUILD_DIR/bt) and ports
-# 36817/36819/36306/37001-37004, so the test cluster may stay up; the
-# plugins it runs are copies in $SB_BUILD_DIR/bt-stage.
+# 36817/36819/36306/37001-37004 (SB_BENCH_CTLD_PORT & co. override them:
+# contrib/bench-lib.sh), so the test cluster may stay up; the plugins it
+# runs are copies in $SB_BUILD_DIR/bt-stage.  The set-up is shared with
+# contrib/bench-load.sh (contrib/bench-lib.sh).
 # Results and method: doc/benchmarks.md.
 set -euo pipefail
 
@@ -48,71 +50,16 @@ while [ $# -gt 0 ]; do
 	*) echo "bench-tick.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
-for v in "$jobs" "$accounts" "$summaries"; do
-	[[ "$v" =~ ^[1-9][0-9]*$ ]] || { echo "bench-tick.sh: '$v' is not a positive whole number" >&2; exit 2; }
-done
 
-export SB_CLUSTER_DIR=$build/bt SB_BUILD_DIR=$build/bt-stage
+bench_name=bench-tick
 # shellcheck source=contrib/bench-lib.sh
 . "$repo/contrib/bench-lib.sh"
-export SB_STOP_TIMEOUT=300 SB_UP_TIMEOUT=300	# saving 50k jobs takes a while
-export SB_SLURM_CONF_EXTRA="$bench_conf_base
-SlurmctldDebug=verbose"
-cluster() { "$repo/contrib/cluster.sh" "$@"; }
-say() { printf 'bench-tick: %s\n' "$*" >&2; }
-die() { printf 'bench-tick: error: %s\n' "$*" >&2; exit 1; }
-ctld_log=$SB_CLUSTER_DIR/log/slurmctld.log
-
-# install_plugins DIR: DIR's budget plugins into the stage, by rename (a
-# running slurmctld keeps its mapping of the old file).
-install_plugins() {
-	local from=$1 n so
-	for n in job_submit_budget priority_budget preempt_budget spank_budget; do
-		so=$from/plugins/$n/.libs/$n.so
-		[ -f "$so" ] || die "$so is missing: build $from first"
-		mkdir -p "$SB_BUILD_DIR/plugins/$n/.libs"
-		cp "$so" "$SB_BUILD_DIR/plugins/$n/.libs/.$n.so.new"
-		mv -f "$SB_BUILD_DIR/plugins/$n/.libs/.$n.so.new" "$SB_BUILD_DIR/plugins/$n/.libs/$n.so"
-	done
-}
-
-# wait_until SECONDS COMMAND...: poll every 2 s.
-wait_until() {
-	local deadline=$((SECONDS + $1))
-	shift
-	until "$@" >/dev/null 2>&1; do
-		[ "$SECONDS" -lt "$deadline" ] || return 1
-		sleep 2
-	done
-}
-
-count_jobs() { squeue -h -t "$1" -o %i | wc -l; }
-running_full() { [ "$(count_jobs R)" -ge 32 ]; }
-
+bench_check_count "$jobs" "$accounts" "$summaries"
+bench_init bt ""
+install_plugins() { bench_install_plugins "$1"; }
 do_setup() {
 	[ -n "$plugins" ] || die "setup needs --plugins DIR"
-	cluster down >/dev/null 2>&1 || true
-	rm -rf "$SB_CLUSTER_DIR" "$SB_BUILD_DIR"
-	install_plugins "$plugins"
-	cluster up >/dev/null
-	eval "$(cluster env)"
-	printf 'MaxMinRuntime=8:00:00\nCalcPeriod=5\nPreemptGraceTime=0\n' > "$SB_CLUSTER_DIR/budget.conf"
-	scontrol reconfigure
-	bench_tree "$accounts" || die "the bench account tree was not created"
-	local accts
-	# 32 running jobs (4 nodes x 8 GPUs, 1 GPU and 1 CPU each), each inside
-	# an 8 h minimum runtime, over 32 accounts: committed usage everywhere
-	say "filling the cluster with 32 running jobs"
-	wait_until 60 sbatch --test-only -A bench0001 -G 1 --min-runtime=1 --wrap true
-	for ((i = 1; i <= 32; i++)); do
-		sbatch -Q -A "$(printf 'bench%04d' "$i")" -G 1 -n 1 --min-runtime=8:00:00 \
-			-o /dev/null -D /tmp --wrap 'sleep 100000' >/dev/null
-	done
-	wait_until 120 running_full || die "only $(count_jobs R) of 32 jobs run"
-	accts=$(bench_accounts "$accounts")
-	say "submitting $jobs pending jobs over $accounts accounts"
-	"$build/test/bench/bench-submit" "$jobs" parked "$accts" >&2
-	say "setup done: $(count_jobs R) running, $(count_jobs PD) pending"
+	bench_setup "$plugins" "$jobs" "$accounts"
 }
 
 # summaries_after OFFSET: the tick summaries written after byte OFFSET.

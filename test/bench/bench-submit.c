@@ -1,6 +1,6 @@
 /*
  * bench-submit.c - submit N small pending jobs straight through libslurm,
- * for measuring priority plugins inside slurmctld (contrib/bench-ctld.sh).
+ * for measuring the plugins inside slurmctld (contrib/bench-lib.sh).
  *
  * Usage: bench-submit N PARTITION ACCOUNT[,ACCOUNT...]
  * Jobs: 1 GPU, min runtime 0:10 (allocated), a trivial script, spread

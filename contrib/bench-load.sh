@@ -1,0 +1,293 @@
+#!/usr/bin/env bash
+# contrib/bench-load.sh - slurmctld under load with all four budget plugins,
+# against priority/multifactor + preempt/qos on the same job set (issue 12).
+#
+# Usage: contrib/bench-load.sh COMMAND [OPTIONS]
+#   setup                 a fresh bench cluster with all four plugins, 1000
+#                         accounts, 32 running jobs filling every GPU, then the
+#                         pending jobs (contrib/bench-lib.sh; 7-25 min for 50k)
+#   run --set SET [--label L]
+#                         switch slurmctld to SET at a restart (job state kept)
+#                         and measure it once; appends one line to --out
+#   rounds N              N rounds of: run budget, run budget-nojs, run
+#                         multifactor (interleaved A/B/A/B), then summary
+#   summary               medians per set of the lines in --out, and ratios
+#   down                  stop the bench cluster
+# Sets (slurmctld restarted with the other plugins; slurmd and the spank
+# plugin, which gives sbatch its --min-runtime option, stay the same):
+#   budget       job_submit/budget, priority/budget, preempt/budget, spank/budget
+#   budget-nojs  the same without job_submit/budget (JobSubmitPlugins unset)
+#   multifactor  priority/multifactor (PriorityCalcPeriod=1 minute, fair-share
+#                and age weights) + preempt/qos (PreemptMode=REQUEUE)
+# Options:
+#   --jobs N       pending jobs for setup (default 50000)
+#   --accounts N   accounts for setup (default 1000)
+#   --plugins DIR  build directory whose plugins are used (default _build)
+#   --window S     samples of the threads' CPU, one a second (default 120; at
+#                  least 60, one multifactor cycle; reading /proc takes time,
+#                  so the window lasts longer: its wall time is window_s)
+#   --sbatch N     sbatch calls timed per run (default 200)
+#   --squeue N     squeue calls timed per run (default 20)
+#   --out FILE     results file (default $build/bench-load.txt)
+# What one run measures, in this order, with nothing else submitted:
+#   - the restart: seconds until slurmctld answers with all jobs again;
+#   - over --window S after a 20 s warm-up: each thread's own CPU time from
+#     /proc/PID/task/TID/stat (utime+stime) and .../schedstat (ns), sampled
+#     every second: sb_prio_calc (priority/budget's recalculation),
+#     sb_preempt_tick (preempt/budget's tick), decay (multifactor's decay and
+#     recalculation thread: Slurm names it with prctl); a recalculation is a
+#     run of consecutive samples in which its thread used CPU, so the CPU per
+#     CalcPeriod is measured, not divided; slurmctld's whole CPU beside it;
+#   - squeue of all jobs (default format), N calls, median/p90 seconds;
+#   - sbatch round trip (fork to exit of `sbatch` into the DOWN partition),
+#     N calls, median/p90 seconds, and slurmctld's own time for each of those
+#     submissions (its log's "_slurm_rpc_submit_batch_job: ... usec=");
+#     those jobs are cancelled afterwards;
+#   - preempt/budget's tick summaries written during the run (locks held,
+#     thread CPU; the first after the restart is a warm-up, dropped);
+#   - the load average when the run started.
+# Cluster directory $build/bl, plugins staged in $build/bl-stage, ports
+# SB_BENCH_CTLD_PORT & co. (default 36817.., see contrib/bench-lib.sh).
+# Method and results: doc/benchmarks.md, section 2c.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+build=${SB_BUILD_DIR:-$repo/_build}
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case $cmd in -h | --help | help | '') usage; exit 0 ;; esac
+case $cmd in setup | run | rounds | summary | down) ;;
+*) echo "bench-load.sh: unknown command '$cmd' (accepted: setup, run, rounds, summary, down, --help)" >&2; exit 2 ;;
+esac
+jobs=50000 accounts=1000 plugins=$build window=120 nsbatch=200 nsqueue=20
+set_name='' label='' rounds='' out=$build/bench-load.txt
+if [ "$cmd" = rounds ]; then
+	rounds=${1:-}
+	[ $# -gt 0 ] && shift
+	[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "bench-load.sh: rounds needs a count, got '$rounds'" >&2; exit 2; }
+fi
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--jobs) jobs=${2:?--jobs needs a number}; shift 2 ;;
+	--accounts) accounts=${2:?--accounts needs a number}; shift 2 ;;
+	--plugins) plugins=${2:?--plugins needs a build directory}; shift 2 ;;
+	--window) window=${2:?--window needs seconds}; shift 2 ;;
+	--sbatch) nsbatch=${2:?--sbatch needs a number}; shift 2 ;;
+	--squeue) nsqueue=${2:?--squeue needs a number}; shift 2 ;;
+	--set) set_name=${2:?--set needs budget, budget-nojs or multifactor}; shift 2 ;;
+	--label) label=${2:?--label needs a word}; shift 2 ;;
+	--out) out=${2:?--out needs a file}; shift 2 ;;
+	-h | --help) usage; exit 0 ;;
+	*) echo "bench-load.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+	esac
+done
+bench_name=bench-load
+# shellcheck source=contrib/bench-lib.sh
+. "$repo/contrib/bench-lib.sh"
+bench_check_count "$jobs" "$accounts" "$window" "$nsbatch" "$nsqueue"
+case $set_name in '' | budget | budget-nojs | multifactor) ;;
+*) echo "bench-load.sh: unknown set '$set_name' (accepted: budget, budget-nojs, multifactor)" >&2; exit 2 ;;
+esac
+[ "$window" -ge 60 ] || { echo "bench-load.sh: --window $window is below 60 s, one multifactor cycle" >&2; exit 2; }
+bench_init bl ""
+
+# set_conf SET: stage SET's plugins and export its slurm.conf lines.
+set_conf() {
+	case $1 in
+	budget)
+		bench_install_plugins "$plugins"
+		export SB_SLURM_CONF_EXTRA=$bench_conf_base ;;
+	budget-nojs)
+		bench_install_plugins "$plugins" priority_budget preempt_budget spank_budget
+		export SB_SLURM_CONF_EXTRA=$bench_conf_base ;;
+	multifactor)
+		bench_install_plugins "$plugins" spank_budget
+		export SB_SLURM_CONF_EXTRA="$bench_conf_base
+PriorityType=priority/multifactor
+PriorityCalcPeriod=1
+PriorityDecayHalfLife=7-0
+PriorityWeightFairshare=10000
+PriorityWeightAge=1000
+PreemptType=preempt/qos
+PreemptMode=REQUEUE" ;;
+	*) echo "bench-load.sh: unknown set '$1' (accepted: budget, budget-nojs, multifactor)" >&2; exit 2 ;;
+	esac
+}
+
+ctld_pid() { cat "$SB_CLUSTER_DIR/run/slurmctld.pid" 2>/dev/null; }
+
+# thread_cpu PID: "TID NAME TICKS NS" for each thread of PID (utime+stime in
+# clock ticks, schedstat's on-CPU nanoseconds).
+thread_cpu() {
+	local t name
+	for t in /proc/"$1"/task/*; do
+		name=$(cat "$t/comm" 2>/dev/null) || continue
+		name=${name// /_}
+		printf '%s %s %s %s\n' "${t##*/}" "${name:--}" \
+			"$(sed 's/.*) //' "$t/stat" 2>/dev/null | awk '{ print $12 + $13 }')" \
+			"$(cut -d' ' -f1 "$t/schedstat" 2>/dev/null || echo 0)"
+	done
+	# the whole process (threads that ended count too), in ticks only
+	printf '0 _process %s 0\n' "$(sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }')"
+}
+
+# quantiles: "median p90" of the numbers on stdin.
+quantiles() {
+	sort -g | awk '{ a[NR] = $1 } END {
+		if (!NR) { print "- -"; exit }
+		m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
+		p = int(0.9 * NR + 0.999999); if (p < 1) p = 1
+		printf "%.4f %.4f\n", m, a[p] }'
+}
+
+# time_cmd COMMAND...: seconds the command took (it must succeed).
+time_cmd() {
+	local s e
+	s=$(date +%s%N)
+	"$@" >/dev/null || return 1
+	e=$(date +%s%N)
+	echo "scale=4; ($e - $s) / 1000000000" | bc
+}
+
+all_pending() { [ "$(count_jobs PD)" -ge "$jobs_expected" ]; }
+
+# summarise_samples FILE HZ: per thread name, CPU over the window (schedstat
+# ns, and utime+stime); for the recalculation threads also the number of
+# recalculations (runs of consecutive samples with more than 0.1 ms of CPU)
+# and the median CPU of one; slurmctld's whole CPU (utime+stime).  The
+# thread names' totals go to stderr.  FILE holds thread_cpu lines prefixed
+# with the sample's second.
+summarise_samples() {
+	awk -v hz="$2" '
+	{ t = $1; tid = $2; name[tid] = $3; tick[tid, t] = $4; ns[tid, t] = $5; if (t > last) last = t }
+	END {
+		for (tid in name) {
+			if (!((tid, 0) in ns) || !((tid, last) in ns)) continue
+			n = name[tid]
+			if (n == "_process") { proc = tick[tid, last] - tick[tid, 0]; continue }
+			tot_ticks[n] += tick[tid, last] - tick[tid, 0]
+			tot_ns[n] += ns[tid, last] - ns[tid, 0]
+			if (n != "sb_prio_calc" && n != "decay" && n != "sb_preempt_tick") continue
+			k = 0; inb = 0
+			for (t = 1; t <= last; t++) {
+				d = ns[tid, t] - ns[tid, t - 1]
+				if (d > 100000) { if (!inb) { k++; b[n, k] = 0 } b[n, k] += d; inb = 1 } else inb = 0
+			}
+			cycles[n] = k
+		}
+		printf "ctld_cpu_s=%.2f", proc / hz
+		split("sb_prio_calc decay sb_preempt_tick", want, " ")
+		for (j = 1; j <= 3; j++) {
+			n = want[j]
+			if (!(n in tot_ns)) continue
+			k = cycles[n]; m = 0
+			if (k) {	# median burst
+				for (x = 1; x <= k; x++) v[x] = b[n, x]
+				for (x = 1; x <= k; x++) for (y = x + 1; y <= k; y++) if (v[y] < v[x]) { s = v[x]; v[x] = v[y]; v[y] = s }
+				m = (k % 2) ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
+			}
+			printf " %s_cpu_s=%.3f %s_ticks_s=%.2f", n, tot_ns[n] / 1e9, n, tot_ticks[n] / hz
+			if (n != "sb_preempt_tick")	# the tick runs every second: no gaps
+				printf " %s_bursts=%d %s_burst_median_ms=%.1f", n, k, n, m / 1e6
+		}
+		# the five busiest thread names
+		for (n in tot_ns) print tot_ns[n], n > "/dev/stderr"
+	}' "$1"
+}
+
+do_run() {
+	[ -n "$set_name" ] || die "run needs --set budget|budget-nojs|multifactor"
+	: "${label:=$set_name}"
+	[ -f "$ctld_log" ] || die "no bench cluster in $SB_CLUSTER_DIR: run 'contrib/bench-load.sh setup' first"
+	local pid0 pid off t0 restart load samples hz i acct lat_q lat_s w0 wall soff rpc nok
+	eval "$(cluster env)"
+	jobs_expected=$(count_jobs PD)
+	[ "$jobs_expected" -gt 0 ] || die "no pending jobs: run 'contrib/bench-load.sh setup' first"
+	set_conf "$set_name"
+	load=$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' /)
+	pid0=$(ctld_pid)
+	off=$(stat -c %s "$ctld_log")
+	t0=$(date +%s%N)
+	cluster up >/dev/null
+	[ "$(ctld_pid)" != "$pid0" ] || cluster restart-ctld >/dev/null
+	wait_until 300 running_full || die "$label: only $(count_jobs R) of 32 jobs run after the restart"
+	wait_until 300 all_pending || die "$label: $(count_jobs PD) pending after the restart, wanted $jobs_expected"
+	restart=$(echo "scale=1; ($(date +%s%N) - $t0) / 1000000000" | bc)
+	pid=$(ctld_pid)
+	say "$label: slurmctld $pid up in $restart s with $(count_jobs PD) pending; warm-up 20 s, then ${window} s of thread CPU"
+	sleep 20
+	samples=$SB_CLUSTER_DIR/samples-$label.txt
+	: > "$samples"
+	w0=$(date +%s%N)
+	for ((i = 0; i <= window; i++)); do
+		thread_cpu "$pid" | sed "s/^/$i /" >> "$samples"
+		sleep 1
+	done
+	wall=$(echo "scale=1; ($(date +%s%N) - $w0) / 1000000000" | bc)
+	hz=$(getconf CLK_TCK)
+	say "$label: $nsqueue squeue calls"
+	lat_q=$(for ((i = 0; i < nsqueue; i++)); do time_cmd squeue; sleep 1; done | quantiles)
+	say "$label: $nsbatch sbatch calls"
+	soff=$(stat -c %s "$ctld_log")
+	lat_s=$(for ((i = 0; i < nsbatch; i++)); do
+		acct=$(printf 'bench%04d' $((i % accounts_n + 1)))
+		time_cmd sbatch -Q -J bench-lat -p parked -A "$acct" -G 1 --min-runtime=0:10 \
+			-o /dev/null -D /tmp --wrap true || true
+	done)
+	nok=$(printf '%s\n' "$lat_s" | grep -c . || true)
+	[ "$nok" -eq "$nsbatch" ] || say "$label: only $nok of $nsbatch sbatch calls succeeded"
+	lat_s=$(printf '%s\n' "$lat_s" | grep . | quantiles)
+	# slurmctld's own time for each submission RPC (its log, usec=)
+	rpc=$(tail -c +"$((soff + 1))" "$ctld_log" | { grep -o '_slurm_rpc_submit_batch_job: .*usec=[0-9]*' || true; } |
+		sed 's/.*usec=//' | quantiles)
+	scancel -n bench-lat
+	summarise_samples "$samples" "$hz" 2> "$samples.top" > "$samples.sum"
+	local top tick
+	top=$(sort -gr "$samples.top" | head -n 6 | awk '{ printf "%s%s:%.2f", (NR > 1 ? "," : ""), $2, $1 / 1e9 }')
+	# preempt/budget's tick summaries after the restart (first dropped)
+	tick=$(tail -c +"$((off + 1))" "$ctld_log" | { grep -o 'preempt/budget: tick over 60 ticks: .*' || true; } | sed 1d |
+		awk '{ gsub(/;/, ""); lm = lm "," $9; lp = lp "," $12; lx = lx "," $14; cm = cm "," $18; wl = wl "," $27 }
+		END { if (NR) printf "tick_summaries=%d tick_locks_median_us=%s tick_locks_p90_us=%s tick_locks_max_us=%s tick_cpu_median_us=%s tick_write_ticks=%s",
+			NR, substr(lm, 2), substr(lp, 2), substr(lx, 2), substr(cm, 2), substr(wl, 2) }')
+	printf '%s label=%s set=%s jobs=%s load=%s restart_s=%s window_s=%s %s squeue_median_s=%s squeue_p90_s=%s sbatch_ok=%s sbatch_median_s=%s sbatch_p90_s=%s submit_rpc_median_us=%s submit_rpc_p90_us=%s threads=%s %s\n' \
+		"$(date -u +%FT%TZ)" "$label" "$set_name" "$jobs_expected" "$load" "$restart" "$wall" \
+		"$(cat "$samples.sum")" ${lat_q} "$nok" ${lat_s} ${rpc} "$top" "$tick" | tee -a "$out"
+}
+
+do_summary() {
+	[ -f "$out" ] || die "no results in $out (run 'contrib/bench-load.sh rounds N' first)"
+	awk '
+	function kv(s, k,   a, b) { if (!match(s, " " k "=[^ ]*")) return ""; a = substr(s, RSTART + length(k) + 2, RLENGTH - length(k) - 2); return a }
+	function med(list,   n, a, x, y, t) { n = split(list, a, " "); if (!n) return "-"
+		for (x = 1; x <= n; x++) for (y = x + 1; y <= n; y++) if (a[y] + 0 < a[x] + 0) { t = a[x]; a[x] = a[y]; a[y] = t }
+		return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+	{
+		s = kv($0, "set"); runs[s]++
+		split("restart_s window_s ctld_cpu_s sb_prio_calc_burst_median_ms sb_prio_calc_bursts sb_prio_calc_cpu_s decay_burst_median_ms decay_bursts decay_cpu_s sb_preempt_tick_cpu_s squeue_median_s squeue_p90_s sbatch_median_s sbatch_p90_s submit_rpc_median_us submit_rpc_p90_us", keys, " ")
+		for (i in keys) { v = kv($0, keys[i]); if (v != "" && v != "-") val[s, keys[i]] = val[s, keys[i]] " " v }
+		loads[s] = loads[s] " " kv($0, "load")
+	}
+	END {
+		for (s in runs) {
+			printf "%s: %d runs, load averages%s\n", s, runs[s], loads[s]
+			for (i = 1; i in keys; i++) if ((s, keys[i]) in val) printf "  %-30s median %s   (runs:%s)\n", keys[i], med(val[s, keys[i]]), val[s, keys[i]]
+		}
+	}' "$out"
+}
+
+case $cmd in
+setup) bench_setup "$plugins" "$jobs" "$accounts" ;;
+run) accounts_n=$accounts; do_run ;;
+rounds)
+	accounts_n=$accounts
+	for ((r = 1; r <= rounds; r++)); do
+		for s in budget budget-nojs multifactor; do
+			set_name=$s label=$s-$r do_run
+		done
+	done
+	do_summary ;;
+summary) do_summary ;;
+down) cluster down ;;
+*) echo "bench-load.sh: unknown command '$cmd' (accepted: setup, run, rounds, summary, down, --help)" >&2; exit 2 ;;
+esac
