@@ -244,6 +244,19 @@ struct sb_preempt_party {
  */
 
 /*
+ * sb_preempted_note_at - whether a job was preempted before, and when: the
+ * at= (@at, seconds since the epoch) of the last
+ * "budget:preempted_by=<id>,at=<epoch>,..." note in @system_comment, the
+ * note preempt/budget writes when it starts preempting a job (Slurm keeps
+ * the SystemComment across requeues and restarts, unlike preempt_time).
+ * A release for repair writes its own note after it and keeps this one, so
+ * a job released for repair still counts as preempted before.  False (and
+ * @at 0) for NULL, no note, or a damaged one.  The plugins and sbudget
+ * read the hold inputs (rules 1 and 3) through this one function.
+ */
+bool sb_preempted_note_at(const char *system_comment, int64_t *at);
+
+/*
  * sb_preempt_hold_until - the first second at which @victim may be
  * preempted under @pol: sb_preempt_protected_until() of its job, or, for
  * an allocated job that was preempted before, the later of that and

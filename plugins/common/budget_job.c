@@ -131,30 +131,5 @@ void budget_job_party(const job_record_t *job_ptr, int pos,
 
 bool budget_job_preempted_at(const job_record_t *job_ptr, int64_t *at)
 {
-	static const char note[] = "budget:preempted_by=";
-	const char *p = job_ptr->system_comment, *last = NULL;
-	int64_t v = 0;
-
-	*at = 0;
-	/* the last note: preempt/budget replaces the whole SystemComment,
-	 * but an administrator may have added text around it */
-	for (; p && (p = strstr(p, note)); p++)
-		last = p;
-	if (!last)
-		return false;
-	/* ",at=" within the note (up to white space or ';') */
-	for (p = last + sizeof(note) - 1; *p && *p != ' ' && *p != ';'; p++)
-		if (!strncmp(p, ",at=", 4))
-			break;
-	if (strncmp(p, ",at=", 4))
-		return false;
-	for (p += 4; *p >= '0' && *p <= '9'; p++) {
-		if (v > ((int64_t)1 << 40))
-			return false;	/* not a time */
-		v = v * 10 + (*p - '0');
-	}
-	if (*p && *p != ',' && *p != ' ' && *p != ';')
-		return false;
-	*at = v;
-	return true;
+	return sb_preempted_note_at(job_ptr->system_comment, at);
 }

@@ -77,9 +77,7 @@ time_t budget_job_suspended(const job_record_t *job_ptr, time_t now);
  * "budget:preempted_by=<id>,at=<epoch>,..." note in its SystemComment,
  * which preempt/budget writes when it starts preempting the job and Slurm
  * keeps across requeues and restarts (job_ptr->preempt_time does not: a
- * requeue clears it).  A release for repair replaces the note, so a job
- * released for repair since counts as not preempted.  False (and @at 0)
- * without a note or with a damaged one.
+ * requeue clears it): the core's sb_preempted_note_at() on it.
  */
 bool budget_job_preempted_at(const job_record_t *job_ptr, int64_t *at);
 

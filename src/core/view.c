@@ -235,14 +235,21 @@ double sb_preempt_cost(const struct sb_preempt_policy *pol,
 		       const struct sb_preempt_job *victim, int64_t now)
 {
 	struct sb_preempt_policy buf;
+	enum sb_preempt_action act;
 	double secs, lost = 0;
 
 	if (!victim || !victim->tres)
 		return 0;
 	pol = policy_or_default(pol, &buf);
-	secs = (double)(pol->grace_time > 0 ? pol->grace_time : 0) +
-	       (double)(pol->requeue_delay > 0 ? pol->requeue_delay : 0);
-	if (!victim->contract.resumable) {
+	act = sb_preempt_action(pol, &victim->contract);
+	/* what this victim really gets: a grace time only if it has a
+	 * checkpoint to write, a requeue delay only if it is requeued, and
+	 * it loses its run unless it resumes */
+	secs = (double)sb_preempt_grace(pol, &victim->contract);
+	if ((act == SB_ACTION_REQUEUE || act == SB_ACTION_RESTART) &&
+	    pol->requeue_delay > 0)
+		secs += (double)pol->requeue_delay;
+	if (act != SB_ACTION_REQUEUE) {
 		double run = (double)sb_run_seconds(victim, now);
 		double cap = (double)interval_of(pol, &victim->contract);
 
@@ -282,7 +289,13 @@ enum sb_preempt_verdict sb_preempt_decide(const struct sb_preempt_policy *pol,
 		return vd;
 	}
 	if (now < sb_preempt_hold_until(pol, victim)) {
-		if (why && len)
+		if (why && len && sb_preempt_hold_until(pol, victim) ==
+				      INT64_MAX)
+			snprintf(why, len, "not resumable and restarted from "
+				 "its beginning by a preemption at %lld: runs "
+				 "to its end (one lost run at most)",
+				 (long long)victim->preempted_at);
+		else if (why && len)
 			snprintf(why, len, "%s (preempted at %lld, held until "
 				 "%lld)",
 				 sb_preempt_verdict_str(SB_PREEMPT_INTERVAL),
@@ -333,4 +346,36 @@ enum sb_preempt_verdict sb_preempt_decide(const struct sb_preempt_policy *pol,
 			 "/ U %.0f+%.0f+%.0f >= S %.4f / U %.0f)", sp, up, delta,
 			 cost, sv, uv);
 	return SB_PREEMPT_YES;
+}
+
+bool sb_preempted_note_at(const char *system_comment, int64_t *at)
+{
+	static const char note[] = "budget:preempted_by=";
+	const char *p = system_comment, *last = NULL;
+	int64_t v = 0;
+
+	if (at)
+		*at = 0;
+	if (!at)
+		return false;
+	/* the last note: an administrator may have added text around it */
+	for (; p && (p = strstr(p, note)); p++)
+		last = p;
+	if (!last)
+		return false;
+	/* ",at=" within the note (up to white space or ';') */
+	for (p = last + sizeof(note) - 1; *p && *p != ' ' && *p != ';'; p++)
+		if (!strncmp(p, ",at=", 4))
+			break;
+	if (strncmp(p, ",at=", 4))
+		return false;
+	for (p += 4; *p >= '0' && *p <= '9'; p++) {
+		if (v > ((int64_t)1 << 40))
+			return false;	/* not a time */
+		v = v * 10 + (*p - '0');
+	}
+	if (*p && *p != ',' && *p != ' ' && *p != ';')
+		return false;
+	*at = v;
+	return true;
 }

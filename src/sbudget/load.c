@@ -402,15 +402,9 @@ void sbu_job_party(const struct sbu_ctx *c, const slurm_job_info_t *j,
 		out->index = SB_NONE;
 	out->in_grace = j->preempt_time > 0 &&
 			(SBU_RUNNING(j) || SBU_SUSPENDED(j));
-	{	/* its last preemption, as preempt/budget reads it */
-		struct sbc_preempt_note note;
-
-		if (sbc_parse_system_comment(j->system_comment, &note) == 1 &&
-		    note.preempted) {
-			out->preempted = true;
-			out->preempted_at = note.at;
-		}
-	}
+	/* its last preemption, as preempt/budget reads it */
+	out->preempted = sb_preempted_note_at(j->system_comment,
+					      &out->preempted_at);
 }
 
 /* --------------------------------------------------- account filter */

@@ -381,7 +381,13 @@ static void contract_cells(const struct sbu_ctx *c, struct sbc_table *t,
 	sbc_table_text(t, "ProtectedLeft", buf);
 	/* the interval hold of a job preempted before (sb/view.h) */
 	held = sb_preempt_hold_until(&c->cfg.preempt, &me);
-	if (held > until) {
+	if (held == INT64_MAX) {
+		char at[64];
+
+		sbu_fmt_time(me.preempted_at, at, sizeof(at));
+		snprintf(buf, sizeof(buf), "its end (not resumable, restarted "
+			 "by a preemption at %s: not preempted again)", at);
+	} else if (held > until) {
 		char at[64];
 
 		sbu_fmt_time(held, buf, sizeof(buf));

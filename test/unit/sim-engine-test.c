@@ -133,12 +133,13 @@ static const struct scen scens[] = {
 	 * its checkpoint; an allocated one that is not resumable does not
 	 * (it would lose its run anyway): the preemptor starts at once.  The
 	 * cost margin (sb_preempt_cost) counts the run it loses, capped at
-	 * factor 2 x its 300 s min runtime: a's usage 4 x T must cover b's
-	 * delta 4 x 100 plus 4 x min(T, 600), first true for T >= 700: at
-	 * the recalculation (CalcPeriod 60) of 720. */
+	 * factor 2 x its 300 s min runtime, and no grace time: the
+	 * preemption waits until a's usage covers b's commitment plus that
+	 * cost, at the recalculation (CalcPeriod 60) of 660 (720 while the
+	 * cost counted a grace time this victim does not get). */
 	{ "allocated, not resumable: no grace time, restarts",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,300,no,512\n10,100,4,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-720L 2:720-820 1:820-1820",
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-660L 2:660-760 1:760-1760",
 	  1, false, NULL },
 	{ "not resumable, PreemptNonResumable=keep: never preempted",
 	  "a 1\nb 1\n", "PreemptNonResumable=keep\n",
@@ -437,7 +438,7 @@ static const struct scen no_requeue_cases[] = {
 	 * "allocated, not resumable" above */
 	{ "--no-requeue, allocated resumable: cancelled, and no grace time",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,300,yes,512\n10,100,4,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-720L 2:720-820", 1, false, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-660L 2:660-760", 1, false, NULL },
 };
 
 START_TEST(test_no_requeue)

@@ -489,6 +489,45 @@ START_TEST(test_hold_until)
 }
 END_TEST
 
+/* sb_preempted_note_at: the hold's input, read from the SystemComment */
+static const struct {
+	const char *comment;
+	bool want;
+	int64_t at;
+} notes[] = {
+	{ NULL, false, 0 },
+	{ "", false, 0 },
+	{ "budget:preempted_by=12,at=1700000000,preemptor_priority=5,"
+	  "victim_priority=4", true, 1700000000 },
+	{ "budget:preempted_by=12,at=100", true, 100 },
+	{ "admin text budget:preempted_by=12,at=100;more", true, 100 },
+	/* the last note counts */
+	{ "budget:preempted_by=1,at=100 budget:preempted_by=2,at=200", true, 200 },
+	/* a repair note after it keeps it (preempt/budget writes both) */
+	{ "budget:preempted_by=12,at=100 budget:released_for_repair=gpu01,"
+	  "at=300", true, 100 },
+	{ "budget:released_for_repair=gpu01,at=300", false, 0 },
+	{ "budget:preempted_by=12", false, 0 },
+	{ "budget:preempted_by=12,at=", true, 0 },
+	{ "budget:preempted_by=12,at=12x", false, 0 },
+	{ "budget:preempted_by=12,at=99999999999999999999", false, 0 },
+	{ "budget:preempted_by=12 ,at=100", false, 0 },
+};
+
+START_TEST(test_preempted_note)
+{
+	int64_t at = -1;
+	bool got = sb_preempted_note_at(notes[_i].comment, &at);
+
+	ck_assert_msg(got == notes[_i].want && (!got || at == notes[_i].at),
+		      "'%s': got %d at %lld", notes[_i].comment ?
+		      notes[_i].comment : "(null)", got, (long long)at);
+	if (!got)
+		ck_assert_int_eq(at, 0);
+	ck_assert(!sb_preempted_note_at("budget:preempted_by=1,at=2", NULL));
+}
+END_TEST
+
 START_TEST(test_hold_until_null)
 {
 	struct sb_preempt_party v = { { ALLOC(600, true), 1000, 0, 1, 0 }, 0,
@@ -515,17 +554,20 @@ static const struct cost_case costs[] = {
 	  5000, 30, 121, 2, 1208 },
 	{ "resumable, no grace, no delay: free", { ALLOC(600, true), 0, 0, 8, 0 },
 	  5000, 0, 0, 2, 0 },
-	/* 2 x (30 + 121 + 700): run 700 < 2 x 600 */
+	/* 2 x (121 + 700): run 700 < 2 x 600; no grace time (nothing to
+	 * checkpoint: sb_preempt_grace) */
 	{ "not resumable: the run is lost", { ALLOC(600, false), 0, 0, 2, 0 },
-	  700, 30, 121, 2, 1702 },
-	/* 2 x (151 + min(5000, 1200)) */
+	  700, 30, 121, 2, 1642 },
+	/* 2 x (121 + min(5000, 1200)) */
 	{ "not resumable: lost capped at factor x min runtime",
-	  { ALLOC(600, false), 0, 0, 2, 0 }, 5000, 30, 121, 2, 2702 },
+	  { ALLOC(600, false), 0, 0, 2, 0 }, 5000, 30, 121, 2, 2642 },
 	/* suspended 300 of 700 s: run 400 */
 	{ "suspended time is not lost work", { ALLOC(600, false), 0, 0, 1, 300 },
 	  700, 0, 0, 4, 400 },
+	/* no grace for an unallocated victim, and its run (cap 0) is not
+	 * counted; the requeue delay is */
 	{ "unallocated, not resumable: cap 0", { UNALLOC(false), 0, 0, 4, 0 },
-	  700, 10, 0, 4, 40 },
+	  700, 10, 5, 4, 20 },
 	{ "no TRES: free", { ALLOC(600, false), 0, 0, 0, 0 }, 700, 30, 121, 2, 0 },
 };
 
@@ -588,11 +630,11 @@ static const struct hyst_case hysts[] = {
 	  30, 121, SB_PREEMPT_RECLAIM, "reclaim rule" },
 	{ "no grace, no delay, resumable: the plain rule", true, false, 0,
 	  1160, 100, 0, 0, SB_PREEMPT_YES, "past its minimum" },
-	/* not resumable: lost = min(1000, 2 x 60) = 120; C = 8 x (151 + 120)
-	 * = 2168: 2 x (580 + 2168) = 5496 */
-	{ "not resumable: its lost run is a cost", false, false, 0, 5495, 100,
+	/* not resumable: lost = min(1000, 2 x 60) = 120, no grace; C = 8 x
+	 * (121 + 120) = 1928: 2 x (580 + 1928) = 5016 */
+	{ "not resumable: its lost run is a cost", false, false, 0, 5015, 100,
 	  30, 121, SB_PREEMPT_COSTLY, "preemption cost" },
-	{ "not resumable, gap enough", false, false, 0, 5496, 100, 30, 121,
+	{ "not resumable, gap enough", false, false, 0, 5016, 100, 30, 121,
 	  SB_PREEMPT_YES, "past its minimum" },
 	/* preempted at 900: held to 900 + 2 x 60 = 1020 > 1000 */
 	{ "preempted 100 s ago: held by the interval", true, true, 900, 1e9,
@@ -689,6 +731,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_hold_until, 0,
 			    sizeof(holds) / sizeof(holds[0]));
 	tcase_add_test(tc, test_hold_until_null);
+	tcase_add_loop_test(tc, test_preempted_note, 0,
+			    sizeof(notes) / sizeof(notes[0]));
 	tcase_add_loop_test(tc, test_cost, 0,
 			    sizeof(costs) / sizeof(costs[0]));
 	tcase_add_test(tc, test_cost_null);
