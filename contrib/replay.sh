@@ -32,7 +32,8 @@
 # --min-runtime, --resumable and -G from the table (whole nodes above 8
 # GPUs).  A resumable job checkpoints: it counts its progress in a file,
 # second by second, and a requeued run carries on from there; a job that
-# is not resumable starts over (or, preempted, is cancelled).
+# is not resumable starts over when preempted (requeued from its
+# beginning; PreemptNonResumable=requeue, the default).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)

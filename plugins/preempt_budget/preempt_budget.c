@@ -1222,17 +1222,17 @@ static void tick_act(const struct tick_action *a,
 		(void)budget_job_contract(job_ptr, &j.contract);
 		if (j.contract.allocated)
 			return;
-		info("%s: %pJ (allocated) pends behind %s; releasing %pJ "
-		     "(unallocated, counts against that limit): %s",
-		     plugin_type, blocked, a->why, job_ptr,
-		     j.contract.resumable ? "requeue" :
-		     "cancel (not resumable)");
 		/* the victim's SystemComment names the blocked job
 		 * (victim_grace(), which slurm_job_preempt() calls) */
 		slurm_mutex_lock(&state_lock);
 		last_preemptor_id = blocked->job_id;
 		last_preemptor_prio = blocked->priority;
 		slurm_mutex_unlock(&state_lock);
+		info("%s: %pJ (allocated) pends behind %s; releasing %pJ "
+		     "(unallocated, counts against that limit): %s",
+		     plugin_type, blocked, a->why, job_ptr,
+		     sb_preempt_action_str(sb_preempt_action(pol,
+							      &j.contract)));
 		(void)slurm_job_preempt(job_ptr, blocked,
 					slurm_job_preempt_mode(job_ptr), false);
 		return;
