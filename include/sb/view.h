@@ -257,6 +257,15 @@ struct sb_preempt_party {
 bool sb_preempted_note_at(const char *system_comment, int64_t *at);
 
 /*
+ * sb_preempted_note - the last "budget:preempted_by=..." note in
+ * @system_comment, the one sb_preempted_note_at() reads: a pointer into
+ * @system_comment and its length in @len (up to white space or ';'), for a
+ * writer that must keep it (a release for repair).  NULL (@len 0) without
+ * one.
+ */
+const char *sb_preempted_note(const char *system_comment, size_t *len);
+
+/*
  * sb_preempt_hold_until - the first second at which @victim may be
  * preempted under @pol: sb_preempt_protected_until() of its job, or, for
  * an allocated job that was preempted before, the later of that and

@@ -1134,22 +1134,13 @@ static void release_for_repair(job_record_t *job_ptr, const char *node,
 			       const struct sb_preempt_policy *pol, time_t now)
 {
 	uint32_t grace = (uint32_t)sb_preempt_grace(pol, c);
-	const char *prev = NULL, *p;
-	int64_t at;
-	int keep = 0;
-
+	size_t keep = 0;
 	/* keep an earlier preemption's note in front of the repair note:
 	 * the hysteresis holds (sb/view.h, rules 1 and 3) read it */
-	if (sb_preempted_note_at(job_ptr->system_comment, &at)) {
-		for (p = job_ptr->system_comment;
-		     (p = strstr(p, "budget:preempted_by=")); p++)
-			prev = p;
-		while (prev && prev[keep] && prev[keep] != ' ' &&
-		       prev[keep] != ';')
-			keep++;
-	}
+	const char *prev = sb_preempted_note(job_ptr->system_comment, &keep);
+
 	set_reason(job_ptr, xstrdup_printf(
-		"%.*s%sbudget:released_for_repair=%s,at=%ld", keep,
+		"%.*s%sbudget:released_for_repair=%s,at=%ld", (int)keep,
 		prev ? prev : "", keep ? " " : "", node, (long)now));
 	info("%s: releasing %pJ from %s, drained for repair ('%s'): it ran "
 	     "its min runtime (%lld s); %s%s", plugin_type, job_ptr, node,

@@ -348,23 +348,35 @@ enum sb_preempt_verdict sb_preempt_decide(const struct sb_preempt_policy *pol,
 	return SB_PREEMPT_YES;
 }
 
+static const char preempted_note[] = "budget:preempted_by=";
+
+const char *sb_preempted_note(const char *system_comment, size_t *len)
+{
+	const char *p = system_comment, *last = NULL;
+	size_t n = 0;
+
+	/* the last note: an administrator may have added text around it */
+	for (; p && (p = strstr(p, preempted_note)); p++)
+		last = p;
+	while (last && last[n] && last[n] != ' ' && last[n] != ';')
+		n++;
+	if (len)
+		*len = n;
+	return last;
+}
+
 bool sb_preempted_note_at(const char *system_comment, int64_t *at)
 {
-	static const char note[] = "budget:preempted_by=";
-	const char *p = system_comment, *last = NULL;
+	const char *last, *p;
 	int64_t v = 0;
 
 	if (at)
 		*at = 0;
-	if (!at)
-		return false;
-	/* the last note: an administrator may have added text around it */
-	for (; p && (p = strstr(p, note)); p++)
-		last = p;
-	if (!last)
+	if (!at || !(last = sb_preempted_note(system_comment, NULL)))
 		return false;
 	/* ",at=" within the note (up to white space or ';') */
-	for (p = last + sizeof(note) - 1; *p && *p != ' ' && *p != ';'; p++)
+	for (p = last + sizeof(preempted_note) - 1;
+	     *p && *p != ' ' && *p != ';'; p++)
 		if (!strncmp(p, ",at=", 4))
 			break;
 	if (strncmp(p, ",at=", 4))

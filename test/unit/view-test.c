@@ -528,6 +528,21 @@ START_TEST(test_preempted_note)
 }
 END_TEST
 
+/* sb_preempted_note: the span a release for repair keeps */
+START_TEST(test_preempted_note_span)
+{
+	const char *c = "x budget:preempted_by=1,at=2;y "
+			"budget:preempted_by=3,at=4 budget:released_for_repair=n,at=5";
+	size_t len = 99;
+
+	ck_assert_ptr_eq(sb_preempted_note(c, &len), strstr(c, "budget:preempted_by=3"));
+	ck_assert_uint_eq(len, strlen("budget:preempted_by=3,at=4"));
+	ck_assert_ptr_null(sb_preempted_note("budget:released_for_repair=n", &len));
+	ck_assert_uint_eq(len, 0);
+	ck_assert_ptr_null(sb_preempted_note(NULL, &len));
+}
+END_TEST
+
 START_TEST(test_hold_until_null)
 {
 	struct sb_preempt_party v = { { ALLOC(600, true), 1000, 0, 1, 0 }, 0,
@@ -731,6 +746,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_hold_until, 0,
 			    sizeof(holds) / sizeof(holds[0]));
 	tcase_add_test(tc, test_hold_until_null);
+	tcase_add_test(tc, test_preempted_note_span);
 	tcase_add_loop_test(tc, test_preempted_note, 0,
 			    sizeof(notes) / sizeof(notes[0]));
 	tcase_add_loop_test(tc, test_cost, 0,
