@@ -127,6 +127,7 @@ void sim__tick(struct sim *s, int64_t T)
 	int rc;
 
 	s->r->recalcs++;
+	s->pep++;	/* failed preemption tries are stale (victims.c) */
 	charge_to(s, T);
 	rc = sb_ledger_usage_all(s->ledger, T, true, s->usage, NULL);
 	if (rc == SB_OK)

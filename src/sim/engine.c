@@ -179,6 +179,7 @@ void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 	s->rr[x->ridx].prot_until = sb_preempt_hold_until(
 		&s->pol, &s->rr[x->ridx].pt);
 	s->running[s->nrunning++] = job;
+	sim__gjob_set(s, job, true);
 	if (s->gend)
 		set_gend(s, x, x->end_at);
 	if (sim__is_budget(s) && x->ct.allocated)
@@ -197,6 +198,8 @@ static void unrun(struct sim *s, uint32_t job)
 	uint32_t last = s->running[--s->nrunning];
 
 	s->clv++;
+	sim__gjob_set(s, job, false);
+	sim__room_changed(s, s->r->nodes + x->node_off, x->nnodes);
 	if (s->gend)
 		set_gend(s, x, SIM_NEVER);
 	s->rr[x->ridx] = s->rr[s->nrunning];
@@ -313,6 +316,15 @@ static bool may_preempt(const struct sim *s, uint32_t job, bool within)
 	return sim__is_budget(s) ? sim__allocated(s, job) : within;
 }
 
+/* Take @job, at position @i of @q before a successful preemption, out of
+ * @q: a victim requeued at once may have gone before it. */
+static void dequeue_job(struct sim *s, struct qv *q, uint32_t i, uint32_t job)
+{
+	if (i >= q->n || q->v[i].job != job)
+		i = sim__q_find(s, q, job);
+	sim__dequeue_at(s, q, i);
+}
+
 /* Try @q's job at position @i: start it if it fits, else preempt if it
  * may.  @pf: fewest GPUs of a job that did not fit this pass (a bigger
  * one will not either); @ef: the same for a failed preemption.  Return
@@ -338,13 +350,12 @@ static bool try_job(struct sim *s, struct qv *q, uint32_t i, int64_t now,
 	}
 	/* a job held back by a reservation waits: it does not preempt */
 	if (!blocked && may_preempt(s, job, within) && j->gpus < *ef) {
-		sim__dequeue_at(s, q, i);
 		if (sim__try_preempt(s, job, now)) {
+			dequeue_job(s, q, i, job);
 			s->bf_ok = false;	/* the cluster changed */
 			*pf = UINT32_MAX;	/* leftovers freed */
 			return true;
 		}
-		sim__enqueue_at(s, q, i, job);
 		*ef = j->gpus;
 	}
 	sim__bf_reserve(s, job, now);
@@ -475,14 +486,12 @@ static void pass_arrivals(struct sim *s, int64_t now)
 				   !sim__allocated(s, job) : !within);
 			continue;
 		}
-		if (!blocked && may_preempt(s, job, within)) {
-			sim__dequeue_at(s, q, lo);
-			if (sim__try_preempt(s, job, now)) {
-				s->bf_ok = false;
-				again = true;
-				continue;
-			}
-			sim__enqueue_at(s, q, lo, job);
+		if (!blocked && may_preempt(s, job, within) &&
+		    sim__try_preempt(s, job, now)) {
+			dequeue_job(s, q, lo, job);
+			s->bf_ok = false;
+			again = true;
+			continue;
 		}
 		/* it cannot start: a full pass plans the reservations
 		 * again if it should have one */
@@ -516,6 +525,16 @@ static int alloc_state(struct sim *s)
 	s->cur_a = calloc(na + 1, sizeof(double));
 	s->cur_u = calloc(na + 1, sizeof(double));
 	s->usage = calloc(na + 1, sizeof(double));
+	s->nchg = calloc(s->p->nodes ? s->p->nodes : 1, sizeof(*s->nchg));
+	s->gjob = malloc(((size_t)s->p->nodes * s->p->gpus_per_node + 1) *
+			 sizeof(*s->gjob));
+	if (!s->nchg || !s->gjob) {
+		sim__oom(s);
+		return -1;
+	}
+	memset(s->gjob, 0xff, ((size_t)s->p->nodes * s->p->gpus_per_node + 1) *
+			      sizeof(*s->gjob));	/* UINT32_MAX: none */
+	s->pseq = 1;	/* a failed try's pf_seq is never 0 */
 	if (!s->r->jobs || !s->js || !s->q || !s->gorder || !s->grank ||
 	    !s->running || !s->rr || !s->cand || !s->vict || !s->nodebuf ||
 	    !s->cap_np || !s->used_np || !s->cur_a || !s->cur_u || !s->usage) {
@@ -604,6 +623,8 @@ static void teardown(struct sim *s)
 	free(s->cur_a);
 	free(s->cur_u);
 	free(s->usage);
+	free(s->nchg);
+	free(s->gjob);
 	free(s->fresh);
 	sim_cluster_free(&s->cl);
 	sim_cluster_free(&s->tmp);
@@ -683,6 +704,7 @@ static bool handle(struct sim *s, struct ev e, int64_t now, int64_t cp)
 		s->cl.nofit = UINT32_MAX;
 		s->held -= k;
 		sim__node_dirty(s, nd);
+		sim__room_changed(s, &nd, 1);
 		s->clv++;
 		s->dirty = true;
 		return true;

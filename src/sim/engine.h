@@ -59,6 +59,11 @@ struct js {
 	int64_t eligible;	/* when the current pending span began */
 	bool preempted;		/* a run of it was preempted (budget) */
 	int64_t preempted_at;	/* when the last preemption was decided */
+	/* its last failed preemption try while pending (victims.c): at
+	 * sim.pseq pf_seq (0: none since it became pending) in recalculation
+	 * epoch pf_ep; multi-node: at most pf_whole nodes could be emptied */
+	uint64_t pf_seq, pf_ep;
+	uint32_t pf_whole;
 };
 
 /* A running job as preemption sees it, kept beside sim.running so that the
@@ -190,6 +195,15 @@ struct sim {
 	struct sim_resv rc;
 	uint32_t *rc_nodes;
 	uint32_t bf_fail;	/* fewest GPUs that did not fit on bf */
+	/* what a failed preemption try depends on (victims.c): pseq is
+	 * bumped, and nchg[node] set to it, by every change that may give a
+	 * preemptor more room on a node (a run there stops, held GPUs come
+	 * back, a run's protection there ends); pep by every recalculation
+	 * (priorities and the budget view) */
+	uint64_t pseq, pep;
+	uint64_t *nchg;		/* per node */
+	uint32_t *gjob;		/* per GPU: the job running on it, or
+				 * UINT32_MAX */
 	char *msg;
 	size_t msglen;
 	int err;
@@ -246,7 +260,6 @@ uint32_t sim__q_find(const struct sim *s, const struct qv *q, uint32_t job);
 uint32_t sim__gmin(struct qv *q);
 void sim__enqueue(struct sim *s, uint32_t job, int64_t t);
 void sim__dequeue_at(struct sim *s, struct qv *q, uint32_t i);
-void sim__enqueue_at(struct sim *s, struct qv *q, uint32_t i, uint32_t job);
 bool sim__any_below(const struct sim *s, uint32_t athr, uint32_t uthr);
 /* Any pending job with fewer GPUs than @thr that may run at most @d s
  * (by buckets: may say yes for a job a little longer). */
@@ -260,6 +273,11 @@ void sim__tick(struct sim *s, int64_t T);
 
 /* victims.c */
 bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now);
+/* A run on the @nn nodes at @nodes stopped, or its protection ended; or
+ * GPUs on them came back: a preemption that failed may succeed there. */
+void sim__room_changed(struct sim *s, const uint32_t *nodes, uint32_t nn);
+/* @job's run starts (@on) or stops: its GPUs in s->gjob. */
+void sim__gjob_set(struct sim *s, uint32_t job, bool on);
 
 /* backfill.c */
 int sim__bf_init(struct sim *s);

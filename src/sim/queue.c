@@ -141,8 +141,13 @@ bool sim__prot_expired(struct sim *s, int64_t now)
 			i = m;
 		}
 		if (s->js[top.job].st == J_RUNNING &&
-		    s->js[top.job].run == top.run)
+		    s->js[top.job].run == top.run) {
+			const struct js *x = &s->js[top.job];
+
 			any = true;
+			sim__room_changed(s, s->r->nodes + x->node_off,
+					  x->nnodes);
+		}
 	}
 	return any;
 }
@@ -305,6 +310,7 @@ void sim__enqueue(struct sim *s, uint32_t job, int64_t t)
 	insert_at(s, q, sim__q_find(s, q, job), job);
 	s->js[job].st = J_PENDING;
 	s->js[job].eligible = t;
+	s->js[job].pf_seq = 0;	/* no failed preemption try yet */
 	s->arrivals[s->narrivals++] = job;
 }
 
@@ -318,13 +324,6 @@ void sim__dequeue_at(struct sim *s, struct qv *q, uint32_t i)
 		q->gmin_ok = false;
 	s->npending--;
 	hist_add(s, job, -1);
-}
-
-/* Put @job back at position @i of @q (after a failed preemption: it was
- * dequeued from there, so there is room). */
-void sim__enqueue_at(struct sim *s, struct qv *q, uint32_t i, uint32_t job)
-{
-	insert_at(s, q, i, job);
 }
 
 /* Any pending job that could still do something: an allocated one with

@@ -45,6 +45,29 @@ static int cand_cmp(const void *a, const void *b)
 	return x->job < y->job ? -1 : x->job > y->job;
 }
 
+/* Whether @me may preempt running @rj at @now: the core's verdict
+ * (budget), preemptible (baseline). */
+static bool victim_ok(const struct sim *s, const struct sb_preempt_party *me,
+		      const struct rrun *rj, int64_t now)
+{
+	if (rj->pt.job.start > now)
+		return false;	/* a preemptor still in its grace wait */
+	if (!sim__is_budget(s))
+		return rj->preemptible;
+	/* Pre-filter, the same answer as the core's: for an allocated
+	 * preemptor and a victim not in its grace time (the sim's running
+	 * jobs never are: a victim leaves s->rr when preempted),
+	 * sb_preempt_decide() refuses (SB_PREEMPT_PROTECTED or _INTERVAL)
+	 * when now < sb_preempt_hold_until(victim), the value kept in
+	 * prot_until.  Saves the call for most running jobs (benchmark:
+	 * doc/sim.md, "Speed"). */
+	if (me->job.contract.allocated && !rj->pt.in_grace &&
+	    now < rj->prot_until)
+		return false;
+	return sb_preempt_decide(&s->pol, &s->view, me, &rj->pt, now, NULL,
+				 0) == SB_PREEMPT_YES;
+}
+
 /* The running jobs @me may preempt at @now, into s->cand (unordered).
  * Return their number. */
 static size_t gather(struct sim *s, const struct sb_preempt_party *me,
@@ -56,32 +79,14 @@ static size_t gather(struct sim *s, const struct sb_preempt_party *me,
 		const struct rrun *rj = &s->rr[i];
 		struct cand *c = &s->cand[n];
 
-		if (rj->pt.job.start > now)
-			continue;	/* a preemptor still in its grace wait */
+		if (!victim_ok(s, me, rj, now))
+			continue;
 		c->job = rj->job;
 		c->start = rj->pt.job.start;
 		c->ri = (uint32_t)i;
 		c->lost = 0;
 		c->key = 0;	/* budget: sb_preempt_victim_key() later */
-		if (sim__is_budget(s)) {
-			/* Pre-filter, the same answer as the core's: for an
-			 * allocated preemptor and a victim not in its grace
-			 * time (the sim's running jobs never are: a victim
-			 * leaves s->rr when preempted), sb_preempt_decide()
-			 * refuses (SB_PREEMPT_PROTECTED or _INTERVAL) when
-			 * now < sb_preempt_hold_until(victim), the value
-			 * kept in prot_until.  Saves the call for most
-			 * running jobs (benchmark: doc/sim.md, "Speed"). */
-			if (me->job.contract.allocated && !rj->pt.in_grace &&
-			    now < rj->prot_until)
-				continue;
-			if (sb_preempt_decide(&s->pol, &s->view, me,
-					      &rj->pt, now, NULL, 0) !=
-			    SB_PREEMPT_YES)
-				continue;
-		} else {
-			if (!rj->preemptible)
-				continue;
+		if (!sim__is_budget(s)) {
 			c->key = (uint32_t)sim__bclass(&s->w->jobs[rj->job]);
 			c->lost = (double)rj->pt.job.tres *
 				  (double)(now - c->start);
@@ -103,7 +108,8 @@ static void tmp_reset(struct sim *s)
 /* Would a job of @gpus fit if all @nc candidates were preempted?  Per node:
  * free + the candidates' GPUs (cheap; spares the victim order when the
  * answer is no). */
-static bool all_would_fit(struct sim *s, uint32_t gpus, size_t nc)
+static bool all_would_fit(struct sim *s, uint32_t gpus, size_t nc,
+			  uint32_t *wholep)
 {
 	uint64_t freeable = s->cl.total_free;
 	uint32_t a, gpn = s->cl.gpn, need = (gpus + gpn - 1) / gpn, whole = 0;
@@ -112,8 +118,23 @@ static bool all_would_fit(struct sim *s, uint32_t gpus, size_t nc)
 
 	for (k = 0; k < nc; k++)
 		freeable += s->w->jobs[s->cand[k].job].gpus;
-	if (freeable < gpus)
+	if (freeable < gpus) {
+		/* a bound on the nodes that could be emptied (still_fails()):
+		 * a multi-node run holds whole nodes, maybe more GPUs than
+		 * it asked for */
+		if (gpus > gpn) {
+			freeable = s->cl.total_free;
+			for (k = 0; k < nc; k++) {
+				const struct js *v = &s->js[s->cand[k].job];
+
+				freeable += (uint64_t)v->nnodes *
+					(uint64_t)__builtin_popcountll(v->mask);
+			}
+		}
+		*wholep = freeable / gpn < UINT32_MAX ?
+			  (uint32_t)(freeable / gpn) : UINT32_MAX;
 		return false;
+	}
 	tmp_reset(s);
 	for (k = 0; k < nc; k++) {
 		const struct js *v = &s->js[s->cand[k].job];
@@ -125,6 +146,7 @@ static bool all_would_fit(struct sim *s, uint32_t gpus, size_t nc)
 	for (a = 0; a < s->cl.nodes && !fits; a++)
 		fits = gpus <= gpn ? s->tmp.nfree[a] >= gpus
 				   : (whole += s->tmp.nfree[a] == gpn) >= need;
+	*wholep = whole;
 	return fits;
 }
 
@@ -283,8 +305,102 @@ static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t now)
 	return 0;
 }
 
+/* ------------------------------------------------ failed tries, kept */
+
+/*
+ * Most preemption tries fail (92% at 2.5x demand: doc/benchmarks.md,
+ * section 4), and a job that failed is tried again at the next pass,
+ * usually after one run ended on one node.  A try fails exactly when no
+ * node could give the job room: for a job of at most a node's GPUs, on no
+ * node are free GPUs + GPUs of the runs it may preempt (victim_ok()) >=
+ * its GPUs; for a multi-node job, fewer nodes than it needs could be
+ * emptied.  Between two recalculations (the priorities and the budget
+ * view are fixed) that room on a node grows only when a run there stops,
+ * held GPUs there come back, or a run's protection there ends
+ * (sim__room_changed()); a start takes free GPUs and adds at most as many
+ * preemptable ones; as time passes the preemption cost only grows
+ * (sb_preempt_cost()), so runs only leave the candidates.  So a failed
+ * try is remembered (js.pf_seq, pf_ep, pf_whole) and the next one in the
+ * same epoch looks only at the nodes changed since: it fails as surely as
+ * the full try would, with the same (no) side effects.
+ */
+
+void sim__room_changed(struct sim *s, const uint32_t *nodes, uint32_t nn)
+{
+	uint32_t a;
+
+	s->pseq++;
+	for (a = 0; a < nn; a++)
+		s->nchg[nodes[a]] = s->pseq;
+}
+
+void sim__gjob_set(struct sim *s, uint32_t job, bool on)
+{
+	const struct js *x = &s->js[job];
+	uint32_t a;
+
+	for (a = 0; a < x->nnodes; a++) {
+		uint32_t *g = s->gjob + (size_t)s->r->nodes[x->node_off + a] *
+					s->cl.gpn;
+		uint64_t m;
+
+		for (m = x->mask; m; m &= m - 1)
+			g[__builtin_ctzll(m)] = on ? job : UINT32_MAX;
+	}
+}
+
+/* GPUs of node @nd that @me could have at @now: free, or on a run it may
+ * preempt (as all_would_fit() counts them). */
+static uint32_t node_room(const struct sim *s,
+			  const struct sb_preempt_party *me, uint32_t nd,
+			  int64_t now)
+{
+	const uint32_t *g = s->gjob + (size_t)nd * s->cl.gpn;
+	uint32_t k, room = s->cl.nfree[nd];
+
+	for (k = 0; k < s->cl.gpn; k++) {
+		const struct js *v;
+
+		if (g[k] == UINT32_MAX)
+			continue;
+		v = &s->js[g[k]];
+		if ((uint32_t)__builtin_ctzll(v->mask) != k)
+			continue;	/* counted at its first GPU here */
+		if (victim_ok(s, me, &s->rr[v->ridx], now))
+			room += (uint32_t)__builtin_popcountll(v->mask);
+	}
+	return room;
+}
+
+/* Whether @job's try at @now fails as its last one did (see above); if
+ * so, it is remembered as failed now. */
+static bool still_fails(struct sim *s, uint32_t job,
+			const struct sb_preempt_party *me, int64_t now)
+{
+	struct js *x = &s->js[job];
+	uint32_t gpus = s->w->jobs[job].gpus, gpn = s->cl.gpn, nd;
+	uint32_t need = (gpus + gpn - 1) / gpn, whole = x->pf_whole;
+
+	if (!x->pf_seq || x->pf_ep != s->pep || (gpus > gpn && whole >= need))
+		return false;
+	for (nd = 0; nd < s->cl.nodes; nd++) {
+		uint32_t room;
+
+		if (s->nchg[nd] <= x->pf_seq)
+			continue;
+		room = node_room(s, me, nd, now);
+		/* multi-node: at most the nodes that could be emptied
+		 * then, and those changed since that can be now */
+		if (gpus <= gpn ? room >= gpus : room == gpn && ++whole >= need)
+			return false;
+	}
+	x->pf_seq = s->pseq;
+	x->pf_whole = whole;
+	return true;
+}
+
 /* Try to start pending @job at @now by preempting.  True if it started
- * (it was dequeued by the caller). */
+ * (the caller takes it out of its queue). */
 bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 {
 	const struct sim_job *j = &s->w->jobs[job];
@@ -294,15 +410,21 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 		.in_grace = false,
 	};
 	uint64_t mask;
-	uint32_t nn, i, nvict;
+	uint32_t nn, i, nvict, whole;
 	size_t nc, k;
 	int64_t grace = 0, g;
 
 	if (sim__is_budget(s))
 		me.job.priority = sim__job_priority(s, job, true);
-	nc = gather(s, &me, now);
-	if (!all_would_fit(s, j->gpus, nc))
+	if (still_fails(s, job, &me, now))
 		return false;
+	nc = gather(s, &me, now);
+	if (!all_would_fit(s, j->gpus, nc, &whole)) {
+		s->js[job].pf_seq = s->pseq;
+		s->js[job].pf_ep = s->pep;
+		s->js[job].pf_whole = whole;
+		return false;
+	}
 	if (sim__is_budget(s))
 		for (k = 0; k < nc; k++)
 			s->cand[k].key = sb_preempt_victim_key(
