@@ -165,7 +165,7 @@ static uint32_t place_one(struct sim *s, uint32_t job, int64_t end,
 	}
 	if (gpus < s->bf_fail)
 		s->bf_fail = gpus;
-	*blocked = sim_fits(&s->cl, gpus);
+	*blocked = sim__cl_fits(s, gpus);
 	return 0;
 }
 

@@ -375,6 +375,7 @@ static void pass(struct sim *s, int64_t now)
 	s->r->passes++;
 	s->nresv = s->ntried = 0;	/* planned again */
 	s->bf_ok = false;
+	s->enq_mid = false;
 	for (gi = 0; gi < ngr && !s->err; gi++) {
 		uint32_t g = sim__is_budget(s) ? s->gorder[gi] : gi;
 		struct qv *q = &s->q[g];
@@ -406,8 +407,20 @@ static void pass(struct sim *s, int64_t now)
 				i++;
 				continue;
 			}
-			if (try_job(s, q, i, now, &pf, &ef))
+			if (fail && qg < pf && !s->enq_mid &&
+			    sim__cl_fits(s, qg)) {
+				/* what try_job() would find, without reading
+				 * the job: under one reservation (bf_ok), as
+				 * big as a job that did not fit beside it and
+				 * running past its start, it fits only on
+				 * reserved GPUs (place_one(): the reservation
+				 * binds, its job came earlier in this pass and
+				 * is still pending, no job was queued since to
+				 * break the pass order), so it waits */
+				sim__bf_reserve(s, q->v[i].job, now);
+			} else if (try_job(s, q, i, now, &pf, &ef)) {
 				continue;
+			}
 			if (none)
 				return;
 			i++;
@@ -535,6 +548,7 @@ static int alloc_state(struct sim *s)
 	memset(s->gjob, 0xff, ((size_t)s->p->nodes * s->p->gpus_per_node + 1) *
 			      sizeof(*s->gjob));	/* UINT32_MAX: none */
 	s->pseq = 1;	/* a failed try's pf_seq is never 0 */
+	s->fit_clv = UINT64_MAX;	/* nothing known to fit */
 	if (!s->r->jobs || !s->js || !s->q || !s->gorder || !s->grank ||
 	    !s->running || !s->rr || !s->cand || !s->vict || !s->nodebuf ||
 	    !s->cap_np || !s->used_np || !s->cur_a || !s->cur_u || !s->usage) {

@@ -202,6 +202,11 @@ struct sim {
 	 * (priorities and the budget view) */
 	uint64_t pseq, pep;
 	uint64_t *nchg;		/* per node */
+	/* sim__cl_fits(): jobs of up to fit_g GPUs fit on the cluster as it
+	 * was at clv == fit_clv */
+	uint64_t fit_clv;
+	uint32_t fit_g;
+	bool enq_mid;		/* a job was queued since the pass began */
 	uint32_t *gjob;		/* per GPU: the job running on it, or
 				 * UINT32_MAX */
 	char *msg;
@@ -242,6 +247,21 @@ static inline void sim__node_dirty(struct sim *s, uint32_t nd)
 {
 	if (s->ndirty)
 		s->ndirty[nd] = true;
+}
+
+/* sim_fits(&s->cl, @gpus), remembered while the cluster is the same
+ * (s->clv): a job fits if a bigger one did. */
+static inline bool sim__cl_fits(struct sim *s, uint32_t gpus)
+{
+	if (s->fit_clv == s->clv && gpus <= s->fit_g)
+		return true;
+	if (!sim_fits(&s->cl, gpus))
+		return false;
+	if (s->fit_clv != s->clv || gpus > s->fit_g) {
+		s->fit_clv = s->clv;
+		s->fit_g = gpus;
+	}
+	return true;
 }
 
 /* Errors: the first one wins, s->err = -1 stops the loop. */

@@ -311,6 +311,7 @@ void sim__enqueue(struct sim *s, uint32_t job, int64_t t)
 	s->js[job].st = J_PENDING;
 	s->js[job].eligible = t;
 	s->js[job].pf_seq = 0;	/* no failed preemption try yet */
+	s->enq_mid = true;
 	s->arrivals[s->narrivals++] = job;
 }
 
