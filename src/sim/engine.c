@@ -518,7 +518,7 @@ static void pass_arrivals(struct sim *s, int64_t now)
 
 static int alloc_state(struct sim *s)
 {
-	size_t n = s->w->njobs ? s->w->njobs : 1;
+	size_t n = s->w->njobs ? s->w->njobs : 1, ng, i;
 	uint32_t na = s->t->n;
 
 	s->r->jobs = calloc(n, sizeof(*s->r->jobs));
@@ -539,14 +539,17 @@ static int alloc_state(struct sim *s)
 	s->cur_u = calloc(na + 1, sizeof(double));
 	s->usage = calloc(na + 1, sizeof(double));
 	s->nchg = calloc(s->p->nodes ? s->p->nodes : 1, sizeof(*s->nchg));
-	s->gjob = malloc(((size_t)s->p->nodes * s->p->gpus_per_node + 1) *
-			 sizeof(*s->gjob));
-	if (!s->nchg || !s->gjob) {
+	ng = (size_t)s->p->nodes * s->p->gpus_per_node + 1;
+	s->gjob = malloc(ng * sizeof(*s->gjob));
+	s->gmay = malloc(ng * sizeof(*s->gmay));
+	if (!s->nchg || !s->gjob || !s->gmay) {
 		sim__oom(s);
 		return -1;
 	}
-	memset(s->gjob, 0xff, ((size_t)s->p->nodes * s->p->gpus_per_node + 1) *
-			      sizeof(*s->gjob));	/* UINT32_MAX: none */
+	for (i = 0; i < ng; i++) {
+		s->gjob[i] = UINT32_MAX;	/* none */
+		s->gmay[i] = INT64_MAX;
+	}
 	s->pseq = 1;	/* a failed try's pf_seq is never 0 */
 	s->fit_clv = UINT64_MAX;	/* nothing known to fit */
 	if (!s->r->jobs || !s->js || !s->q || !s->gorder || !s->grank ||
@@ -639,6 +642,7 @@ static void teardown(struct sim *s)
 	free(s->usage);
 	free(s->nchg);
 	free(s->gjob);
+	free(s->gmay);
 	free(s->fresh);
 	sim_cluster_free(&s->cl);
 	sim_cluster_free(&s->tmp);

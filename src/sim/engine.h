@@ -209,6 +209,10 @@ struct sim {
 	bool enq_mid;		/* a job was queued since the pass began */
 	uint32_t *gjob;		/* per GPU: the job running on it, or
 				 * UINT32_MAX */
+	int64_t *gmay;		/* per GPU: from when an allocated preemptor
+				 * (baseline: any) may take the run on it,
+				 * as victims.c's victim_maybe() says;
+				 * INT64_MAX when none runs there */
 	char *msg;
 	size_t msglen;
 	int err;

@@ -45,10 +45,12 @@ static int cand_cmp(const void *a, const void *b)
 	return x->job < y->job ? -1 : x->job > y->job;
 }
 
-/* Whether @me may preempt running @rj at @now: the core's verdict
- * (budget), preemptible (baseline). */
-static bool victim_ok(const struct sim *s, const struct sb_preempt_party *me,
-		      const struct rrun *rj, int64_t now)
+/* Whether @me may preempt running @rj at @now, as far as is known
+ * without asking the core: false if it may not; true if it may
+ * (baseline) or the core is to be asked (budget: victim_ok()). */
+static bool victim_maybe(const struct sim *s,
+			 const struct sb_preempt_party *me,
+			 const struct rrun *rj, int64_t now)
 {
 	if (rj->pt.job.start > now)
 		return false;	/* a preemptor still in its grace wait */
@@ -61,10 +63,19 @@ static bool victim_ok(const struct sim *s, const struct sb_preempt_party *me,
 	 * when now < sb_preempt_hold_until(victim), the value kept in
 	 * prot_until.  Saves the call for most running jobs (benchmark:
 	 * doc/sim.md, "Speed"). */
-	if (me->job.contract.allocated && !rj->pt.in_grace &&
-	    now < rj->prot_until)
+	return !(me->job.contract.allocated && !rj->pt.in_grace &&
+		 now < rj->prot_until);
+}
+
+/* Whether @me may preempt running @rj at @now: the core's verdict
+ * (budget), preemptible (baseline). */
+static bool victim_ok(const struct sim *s, const struct sb_preempt_party *me,
+		      const struct rrun *rj, int64_t now)
+{
+	if (!victim_maybe(s, me, rj, now))
 		return false;
-	return sb_preempt_decide(&s->pol, &s->view, me, &rj->pt, now, NULL,
+	return !sim__is_budget(s) ||
+	       sb_preempt_decide(&s->pol, &s->view, me, &rj->pt, now, NULL,
 				 0) == SB_PREEMPT_YES;
 }
 
@@ -337,39 +348,104 @@ void sim__room_changed(struct sim *s, const uint32_t *nodes, uint32_t nn)
 void sim__gjob_set(struct sim *s, uint32_t job, bool on)
 {
 	const struct js *x = &s->js[job];
+	const struct rrun *rj = &s->rr[x->ridx];
+	int64_t may = INT64_MAX;
 	uint32_t a;
 
+	/* victim_maybe() for an allocated preemptor (budget; prot_until is
+	 * never before the start) or any (baseline) */
+	if (on && sim__is_budget(s))
+		may = rj->prot_until > rj->pt.job.start ? rj->prot_until
+							: rj->pt.job.start;
+	else if (on && rj->preemptible)
+		may = rj->pt.job.start;
 	for (a = 0; a < x->nnodes; a++) {
-		uint32_t *g = s->gjob + (size_t)s->r->nodes[x->node_off + a] *
-					s->cl.gpn;
+		size_t o = (size_t)s->r->nodes[x->node_off + a] * s->cl.gpn;
 		uint64_t m;
 
-		for (m = x->mask; m; m &= m - 1)
-			g[__builtin_ctzll(m)] = on ? job : UINT32_MAX;
+		for (m = x->mask; m; m &= m - 1) {
+			s->gjob[o + (size_t)__builtin_ctzll(m)] =
+				on ? job : UINT32_MAX;
+			s->gmay[o + (size_t)__builtin_ctzll(m)] = may;
+		}
 	}
 }
 
-/* GPUs of node @nd that @me could have at @now: free, or on a run it may
- * preempt (as all_would_fit() counts them). */
-static uint32_t node_room(const struct sim *s,
-			  const struct sb_preempt_party *me, uint32_t nd,
-			  int64_t now)
+/* Whether node @nd could give @me @g GPUs at @now (@g <= its GPUs; all of
+ * them: it could be emptied): free, or on runs it may preempt, as
+ * all_would_fit() counts them.  The core is asked only when the runs that
+ * pass victim_maybe() would be enough, and only until they are. */
+static bool node_gives(const struct sim *s, const struct sb_preempt_party *me,
+		       uint32_t nd, int64_t now, uint32_t g)
 {
-	const uint32_t *g = s->gjob + (size_t)nd * s->cl.gpn;
-	uint32_t k, room = s->cl.nfree[nd];
+	const uint32_t *gj = s->gjob + (size_t)nd * s->cl.gpn;
+	const int64_t *gm = s->gmay + (size_t)nd * s->cl.gpn;
+	uint32_t k, gpn = s->cl.gpn, room = s->cl.nfree[nd], ub = room;
 
-	for (k = 0; k < s->cl.gpn; k++) {
+	if (room >= g)
+		return true;
+	if (!sim__is_budget(s) || me->job.contract.allocated) {
+		for (k = 0; k < gpn; k++)	/* victim_maybe(), kept */
+			ub += gm[k] <= now;
+	} else {
+		for (k = 0; k < gpn; k++) {
+			const struct js *v;
+
+			if (gj[k] == UINT32_MAX)
+				continue;
+			v = &s->js[gj[k]];
+			if ((uint32_t)__builtin_ctzll(v->mask) == k &&
+			    victim_maybe(s, me, &s->rr[v->ridx], now))
+				ub += (uint32_t)__builtin_popcountll(v->mask);
+		}
+	}
+	if (ub < g)
+		return false;
+	for (k = 0; k < gpn && room < g; k++) {
 		const struct js *v;
 
-		if (g[k] == UINT32_MAX)
+		if (gj[k] == UINT32_MAX)
 			continue;
-		v = &s->js[g[k]];
-		if ((uint32_t)__builtin_ctzll(v->mask) != k)
-			continue;	/* counted at its first GPU here */
-		if (victim_ok(s, me, &s->rr[v->ridx], now))
+		v = &s->js[gj[k]];
+		if ((uint32_t)__builtin_ctzll(v->mask) == k &&
+		    victim_ok(s, me, &s->rr[v->ridx], now))
 			room += (uint32_t)__builtin_popcountll(v->mask);
 	}
-	return room;
+	return room >= g;
+}
+
+/* Whether no node could give @job room at @now (see above): for a job of
+ * at most a node's GPUs, none gives its GPUs; for a multi-node job, fewer
+ * than it needs could be emptied, counting @whole (at most that many
+ * could be, when its last try failed) and those of the nodes that changed
+ * since @since (0: every node, @whole 0).  If so, *@whole is the count. */
+static bool nodes_fail(const struct sim *s, uint32_t job,
+		       const struct sb_preempt_party *me, int64_t now,
+		       uint64_t since, uint32_t *whole)
+{
+	uint32_t gpus = s->w->jobs[job].gpus, gpn = s->cl.gpn, nd;
+	uint32_t need = (gpus + gpn - 1) / gpn, w = *whole;
+
+	if (gpus > gpn && w >= need)
+		return false;
+	for (nd = 0; nd < s->cl.nodes; nd++) {
+		if (since && s->nchg[nd] <= since)
+			continue;
+		if (node_gives(s, me, nd, now, gpus <= gpn ? gpus : gpn) &&
+		    (gpus <= gpn || ++w >= need))
+			return false;
+	}
+	*whole = w;
+	return true;
+}
+
+/* @job's try failed at @now with at most @whole nodes that could be
+ * emptied: remembered (still_fails()). */
+static void remember_fail(struct sim *s, uint32_t job, uint32_t whole)
+{
+	s->js[job].pf_seq = s->pseq;
+	s->js[job].pf_ep = s->pep;
+	s->js[job].pf_whole = whole;
 }
 
 /* Whether @job's try at @now fails as its last one did (see above); if
@@ -378,24 +454,12 @@ static bool still_fails(struct sim *s, uint32_t job,
 			const struct sb_preempt_party *me, int64_t now)
 {
 	struct js *x = &s->js[job];
-	uint32_t gpus = s->w->jobs[job].gpus, gpn = s->cl.gpn, nd;
-	uint32_t need = (gpus + gpn - 1) / gpn, whole = x->pf_whole;
+	uint32_t whole = x->pf_whole;
 
-	if (!x->pf_seq || x->pf_ep != s->pep || (gpus > gpn && whole >= need))
+	if (!x->pf_seq || x->pf_ep != s->pep ||
+	    !nodes_fail(s, job, me, now, x->pf_seq, &whole))
 		return false;
-	for (nd = 0; nd < s->cl.nodes; nd++) {
-		uint32_t room;
-
-		if (s->nchg[nd] <= x->pf_seq)
-			continue;
-		room = node_room(s, me, nd, now);
-		/* multi-node: at most the nodes that could be emptied
-		 * then, and those changed since that can be now */
-		if (gpus <= gpn ? room >= gpus : room == gpn && ++whole >= need)
-			return false;
-	}
-	x->pf_seq = s->pseq;
-	x->pf_whole = whole;
+	remember_fail(s, job, whole);
 	return true;
 }
 
@@ -418,11 +482,15 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 		me.job.priority = sim__job_priority(s, job, true);
 	if (still_fails(s, job, &me, now))
 		return false;
+	/* node by node first: most tries fail, and fail there */
+	whole = 0;
+	if (nodes_fail(s, job, &me, now, 0, &whole)) {
+		remember_fail(s, job, whole);
+		return false;
+	}
 	nc = gather(s, &me, now);
 	if (!all_would_fit(s, j->gpus, nc, &whole)) {
-		s->js[job].pf_seq = s->pseq;
-		s->js[job].pf_ep = s->pep;
-		s->js[job].pf_whole = whole;
+		remember_fail(s, job, whole);
 		return false;
 	}
 	if (sim__is_budget(s))
