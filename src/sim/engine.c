@@ -386,11 +386,25 @@ static void pass(struct sim *s, int64_t now)
 			      (!resv || s->ntried >= s->p->reserve)))
 			continue;	/* nobody here can do anything */
 		while (i < q->n && !s->err) {
-			uint32_t qg = q->v[i].gpus, hi;
+			uint32_t qg, hi;
+			bool fail;
+
+			/* a job at least as big as one that did not fit and
+			 * as one whose preemption failed (or unallocated)
+			 * is passed over below, with nothing done when no
+			 * reservation is left to make: find the next one
+			 * that is not, reading only sizes */
+			if (!none && (!resv || s->ntried >= s->p->reserve)) {
+				i = sim__q_next_below(q, i, unalloc ? pf :
+						      pf > ef ? pf : ef);
+				if (i >= q->n)
+					break;
+			}
+			qg = q->v[i].gpus;
 			/* it would fail as a job with fewer GPUs did; or,
 			 * under one reservation, beside it as a job with
 			 * fewer GPUs did, and it does not end before it */
-			bool fail = qg >= pf ||
+			fail = qg >= pf ||
 				(resv && s->nresv == 1 && s->bf_ok &&
 				 qg >= s->bf_fail &&
 				 now + (int64_t)q->v[i].rem > s->resv[0].t);
@@ -621,7 +635,7 @@ static void teardown(struct sim *s)
 	uint32_t g;
 
 	for (g = 0; s->q && g < s->ngroups; g++)
-		free(s->q[g].v);
+		free(s->q[g].v), free(s->q[g].gb);
 	free(s->q);
 	free(s->js);
 	free(s->heap);

@@ -89,6 +89,9 @@ struct qe {
 /* One pending queue, sorted by sim__q_before(). */
 struct qv {
 	struct qe *v;
+	uint8_t *gb;		/* beside v: each job's GPUs, at most 255, so
+				 * a pass finds the next job below a size
+				 * reading bytes (sim__q_next_below()) */
 	uint32_t n, cap;
 	uint32_t gmin;		/* fewest GPUs of a job in it, when gmin_ok */
 	bool gmin_ok;
@@ -285,6 +288,9 @@ uint32_t sim__gmin(struct qv *q);
 void sim__enqueue(struct sim *s, uint32_t job, int64_t t);
 void sim__dequeue_at(struct sim *s, struct qv *q, uint32_t i);
 bool sim__any_below(const struct sim *s, uint32_t athr, uint32_t uthr);
+/* The first position >= @i of @q whose job asks fewer GPUs than @lim, or
+ * q->n. */
+uint32_t sim__q_next_below(const struct qv *q, uint32_t i, uint32_t lim);
 /* Any pending job with fewer GPUs than @thr that may run at most @d s
  * (by buckets: may say yes for a job a little longer). */
 bool sim__any_short(const struct sim *s, uint32_t thr, int64_t d);

@@ -268,6 +268,8 @@ static void insert_at(struct sim *s, struct qv *q, uint32_t i, uint32_t job)
 	const struct sim_job *j = &s->w->jobs[job];
 
 	memmove(q->v + i + 1, q->v + i, (q->n - i) * sizeof(*q->v));
+	memmove(q->gb + i + 1, q->gb + i, q->n - i);
+	q->gb[i] = j->gpus > 255 ? 255 : (uint8_t)j->gpus;
 	q->v[i].job = job;
 	q->v[i].gpus = j->gpus;
 	q->v[i].team = j->team_node;
@@ -288,12 +290,19 @@ void sim__enqueue(struct sim *s, uint32_t job, int64_t t)
 	if (q->n == q->cap) {
 		uint32_t cap = q->cap ? q->cap * 2 : 16;
 		struct qe *v = realloc(q->v, cap * sizeof(*v));
+		uint8_t *gb;
 
 		if (!v) {
 			sim__oom(s);
 			return;
 		}
 		q->v = v;
+		gb = realloc(q->gb, cap);
+		if (!gb) {
+			sim__oom(s);
+			return;
+		}
+		q->gb = gb;
 		q->cap = cap;
 	}
 	if (s->narrivals == s->arrivals_cap) {
@@ -320,6 +329,7 @@ void sim__dequeue_at(struct sim *s, struct qv *q, uint32_t i)
 	uint32_t job = q->v[i].job;
 
 	memmove(q->v + i, q->v + i + 1, (q->n - i - 1) * sizeof(*q->v));
+	memmove(q->gb + i, q->gb + i + 1, q->n - i - 1);
 	q->n--;
 	if (s->w->jobs[job].gpus <= q->gmin)
 		q->gmin_ok = false;
@@ -342,4 +352,27 @@ bool sim__any_below(const struct sim *s, uint32_t athr, uint32_t uthr)
 			break;
 	}
 	return false;
+}
+
+uint32_t sim__q_next_below(const struct qv *q, uint32_t i, uint32_t lim)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101);
+	const uint64_t highs = UINT64_C(0x8080808080808080);
+
+	if (lim > 255)
+		return i;	/* every job may be below it */
+	if (lim <= 128) {
+		/* eight at a time: a word has a byte < lim (lim <= 128) iff
+		 * (x - lim per byte) & ~x & the high bits != 0 */
+		for (; i + 8 <= q->n; i += 8) {
+			uint64_t x;
+
+			memcpy(&x, q->gb + i, sizeof(x));
+			if ((x - ones * lim) & ~x & highs)
+				break;
+		}
+	}
+	for (; i < q->n && q->gb[i] >= lim; i++)
+		;
+	return i;
 }
