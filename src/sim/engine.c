@@ -362,6 +362,57 @@ static bool try_job(struct sim *s, struct qv *q, uint32_t i, int64_t now,
 	return false;
 }
 
+/* The most GPUs (at most 255) of a job that fits on the cluster now. */
+static uint32_t fit_max(struct sim *s)
+{
+	uint32_t lo = 0, hi = 255;
+
+	if (s->fmax_clv == s->clv)
+		return s->fmax;
+	while (lo < hi) {	/* fitting is monotone in the GPUs */
+		uint32_t mid = (lo + hi + 1) / 2;
+
+		if (sim__cl_fits(s, mid))
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	s->fmax = lo;
+	s->fmax_clv = s->clv;
+	return lo;
+}
+
+/*
+ * Under one reservation, when the pass's state is what it was at the last
+ * check that something may still start (the caller's @same), the first
+ * position >= @i of @q whose job may do anything: the jobs before it are
+ * passed over (as big as a job that did not fit and as one whose
+ * preemption failed, or unallocated: @lim), or would fit only on reserved
+ * GPUs and run past the reservation's start (as big as a job that did not
+ * fit beside it, s->bf_fail, its rem's bit length sure to pass the start,
+ * and for an allocated job fitting the cluster, so that the pass's
+ * shortcut would make it wait, followed by the same check with the same
+ * answer).  Reads only the bytes gb and rb.
+ */
+static uint32_t next_busy(struct sim *s, const struct qv *q, uint32_t i,
+			  uint32_t lim, uint32_t pf, bool unalloc, int64_t now)
+{
+	int64_t d = s->resv[0].t - now;	/* >= 0: made no earlier */
+	uint32_t b0 = d > 0 ? 65 - (uint32_t)__builtin_clzll((uint64_t)d) : 1;
+	uint32_t bff = s->bf_fail, fc = unalloc ? 255 : fit_max(s);
+
+	/* a rem of bit length b >= b0 is >= 2^(b0-1) > d: past the start */
+	for (; i < q->n; i++) {
+		uint32_t g = q->gb[i];
+
+		if (g >= lim)
+			continue;
+		if (g == 255 || g < bff || g >= pf || g > fc || q->rb[i] < b0)
+			break;
+	}
+	return i;
+}
+
 /* A full pass: every group in pass order, every job in queue order, with
  * the skips of try_job()'s @pf/@ef (a job that would fail as a smaller one
  * did is not tried). */
@@ -371,6 +422,13 @@ static void pass(struct sim *s, int64_t now)
 	uint32_t ngr = sim__is_budget(s) ? s->ngorder : 3;
 	bool none = s->p->backfill == SIM_BACKFILL_NONE;
 	bool resv = s->p->backfill == SIM_BACKFILL_RESERVE;
+
+	/* the state at the last check that said something may still start
+	 * under the reservation (next_busy()) */
+	uint32_t c_pf = 0, c_ef = 0, c_bff = 0;
+	uint64_t c_clv = 0;
+	size_t c_np = 0;
+	bool c_ok = false;
 
 	s->r->passes++;
 	s->nresv = s->ntried = 0;	/* planned again */
@@ -395,8 +453,16 @@ static void pass(struct sim *s, int64_t now)
 			 * reservation is left to make: find the next one
 			 * that is not, reading only sizes */
 			if (!none && (!resv || s->ntried >= s->p->reserve)) {
-				i = sim__q_next_below(q, i, unalloc ? pf :
-						      pf > ef ? pf : ef);
+				uint32_t lim = unalloc ? pf : pf > ef ? pf : ef;
+
+				if (resv && s->nresv == 1 && s->bf_ok &&
+				    !s->enq_mid && c_ok && c_pf == pf &&
+				    c_ef == ef && c_bff == s->bf_fail &&
+				    c_clv == s->clv && c_np == s->npending)
+					i = next_busy(s, q, i, lim, pf, unalloc,
+						      now);
+				else
+					i = sim__q_next_below(q, i, lim);
 				if (i >= q->n)
 					break;
 			}
@@ -451,6 +517,12 @@ static void pass(struct sim *s, int64_t now)
 						    lo : hi) &&
 				    !sim__any_short(s, pf, s->resv[0].t - now))
 					return;
+				c_ok = true;
+				c_pf = pf;
+				c_ef = ef;
+				c_bff = s->bf_fail;
+				c_clv = s->clv;
+				c_np = s->npending;
 			} else if ((!resv || s->ntried >= s->p->reserve) &&
 				   !sim__any_below(s, hi, sim__is_budget(s) ?
 						   pf : hi)) {
@@ -566,6 +638,7 @@ static int alloc_state(struct sim *s)
 	}
 	s->pseq = 1;	/* a failed try's pf_seq is never 0 */
 	s->fit_clv = UINT64_MAX;	/* nothing known to fit */
+	s->fmax_clv = UINT64_MAX;
 	if (!s->r->jobs || !s->js || !s->q || !s->gorder || !s->grank ||
 	    !s->running || !s->rr || !s->cand || !s->vict || !s->nodebuf ||
 	    !s->cap_np || !s->used_np || !s->cur_a || !s->cur_u || !s->usage) {
@@ -635,7 +708,7 @@ static void teardown(struct sim *s)
 	uint32_t g;
 
 	for (g = 0; s->q && g < s->ngroups; g++)
-		free(s->q[g].v), free(s->q[g].gb);
+		free(s->q[g].v), free(s->q[g].gb), free(s->q[g].rb);
 	free(s->q);
 	free(s->js);
 	free(s->heap);

@@ -92,6 +92,7 @@ struct qv {
 	uint8_t *gb;		/* beside v: each job's GPUs, at most 255, so
 				 * a pass finds the next job below a size
 				 * reading bytes (sim__q_next_below()) */
+	uint8_t *rb;		/* beside v: bit length of its rem */
 	uint32_t n, cap;
 	uint32_t gmin;		/* fewest GPUs of a job in it, when gmin_ok */
 	bool gmin_ok;
@@ -209,6 +210,9 @@ struct sim {
 	 * was at clv == fit_clv */
 	uint64_t fit_clv;
 	uint32_t fit_g;
+	uint64_t fmax_clv;	/* fmax: the most GPUs (<= 255) of a job
+				 * that fits on the cluster at clv fmax_clv */
+	uint32_t fmax;
 	bool enq_mid;		/* a job was queued since the pass began */
 	uint32_t *gjob;		/* per GPU: the job running on it, or
 				 * UINT32_MAX */

@@ -269,12 +269,14 @@ static void insert_at(struct sim *s, struct qv *q, uint32_t i, uint32_t job)
 
 	memmove(q->v + i + 1, q->v + i, (q->n - i) * sizeof(*q->v));
 	memmove(q->gb + i + 1, q->gb + i, q->n - i);
-	q->gb[i] = j->gpus > 255 ? 255 : (uint8_t)j->gpus;
+	memmove(q->rb + i + 1, q->rb + i, q->n - i);
 	q->v[i].job = job;
 	q->v[i].gpus = j->gpus;
 	q->v[i].team = j->team_node;
 	q->v[i].rem = s->js[job].remaining > (int64_t)UINT32_MAX ?
 		      UINT32_MAX : (uint32_t)s->js[job].remaining;
+	q->gb[i] = j->gpus > 255 ? 255 : (uint8_t)j->gpus;
+	q->rb[i] = (uint8_t)rbucket(q->v[i].rem);
 	q->n++;
 	gmin_add(q, j->gpus);
 	s->npending++;
@@ -303,6 +305,12 @@ void sim__enqueue(struct sim *s, uint32_t job, int64_t t)
 			return;
 		}
 		q->gb = gb;
+		gb = realloc(q->rb, cap);
+		if (!gb) {
+			sim__oom(s);
+			return;
+		}
+		q->rb = gb;
 		q->cap = cap;
 	}
 	if (s->narrivals == s->arrivals_cap) {
@@ -330,6 +338,7 @@ void sim__dequeue_at(struct sim *s, struct qv *q, uint32_t i)
 
 	memmove(q->v + i, q->v + i + 1, (q->n - i - 1) * sizeof(*q->v));
 	memmove(q->gb + i, q->gb + i + 1, q->n - i - 1);
+	memmove(q->rb + i, q->rb + i + 1, q->n - i - 1);
 	q->n--;
 	if (s->w->jobs[job].gpus <= q->gmin)
 		q->gmin_ok = false;
