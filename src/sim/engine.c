@@ -628,13 +628,15 @@ static int alloc_state(struct sim *s)
 	ng = (size_t)s->p->nodes * s->p->gpus_per_node + 1;
 	s->gjob = malloc(ng * sizeof(*s->gjob));
 	s->gmay = malloc(ng * sizeof(*s->gmay));
-	if (!s->nchg || !s->gjob || !s->gmay) {
+	s->gsort = malloc(ng * sizeof(*s->gsort));
+	s->chlog = calloc(SIM_CHLOG, sizeof(*s->chlog));
+	if (!s->nchg || !s->gjob || !s->gmay || !s->gsort || !s->chlog) {
 		sim__oom(s);
 		return -1;
 	}
 	for (i = 0; i < ng; i++) {
 		s->gjob[i] = UINT32_MAX;	/* none */
-		s->gmay[i] = INT64_MAX;
+		s->gmay[i] = s->gsort[i] = INT64_MAX;
 	}
 	s->pseq = 1;	/* a failed try's pf_seq is never 0 */
 	s->fit_clv = UINT64_MAX;	/* nothing known to fit */
@@ -730,6 +732,8 @@ static void teardown(struct sim *s)
 	free(s->nchg);
 	free(s->gjob);
 	free(s->gmay);
+	free(s->gsort);
+	free(s->chlog);
 	free(s->fresh);
 	sim_cluster_free(&s->cl);
 	sim_cluster_free(&s->tmp);

@@ -115,6 +115,9 @@ struct sim_resv {
 	uint64_t mask;		/* GPUs on each of them */
 };
 
+/* Node changes remembered by number (sim.chlog), a power of 2. */
+#define SIM_CHLOG 1024
+
 /* Pending jobs by GPUs, for sim__any_below(): bins 1..256, 257 = more. */
 #define SIM_HIST_BINS 258
 /* ... and by remaining duration: bucket b >= 1 holds [2^(b-1), 2^b) s. */
@@ -206,6 +209,8 @@ struct sim {
 	 * (priorities and the budget view) */
 	uint64_t pseq, pep;
 	uint64_t *nchg;		/* per node */
+	uint32_t *chlog;	/* the node changed at each pseq, the last
+				 * SIM_CHLOG of them */
 	/* sim__cl_fits(): jobs of up to fit_g GPUs fit on the cluster as it
 	 * was at clv == fit_clv */
 	uint64_t fit_clv;
@@ -220,6 +225,7 @@ struct sim {
 				 * (baseline: any) may take the run on it,
 				 * as victims.c's victim_maybe() says;
 				 * INT64_MAX when none runs there */
+	int64_t *gsort;		/* per node, its GPUs' gmay sorted */
 	char *msg;
 	size_t msglen;
 	int err;

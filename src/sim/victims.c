@@ -340,9 +340,11 @@ void sim__room_changed(struct sim *s, const uint32_t *nodes, uint32_t nn)
 {
 	uint32_t a;
 
-	s->pseq++;
-	for (a = 0; a < nn; a++)
+	for (a = 0; a < nn; a++) {
+		s->pseq++;
 		s->nchg[nodes[a]] = s->pseq;
+		s->chlog[s->pseq & (SIM_CHLOG - 1)] = nodes[a];
+	}
 }
 
 void sim__gjob_set(struct sim *s, uint32_t job, bool on)
@@ -361,12 +363,21 @@ void sim__gjob_set(struct sim *s, uint32_t job, bool on)
 		may = rj->pt.job.start;
 	for (a = 0; a < x->nnodes; a++) {
 		size_t o = (size_t)s->r->nodes[x->node_off + a] * s->cl.gpn;
+		int64_t *v = s->gsort + o;
+		uint32_t k, n;
 		uint64_t m;
 
 		for (m = x->mask; m; m &= m - 1) {
 			s->gjob[o + (size_t)__builtin_ctzll(m)] =
 				on ? job : UINT32_MAX;
 			s->gmay[o + (size_t)__builtin_ctzll(m)] = may;
+		}
+		for (k = 0; k < s->cl.gpn; k++) {	/* sorted again */
+			int64_t t = s->gmay[o + k];
+
+			for (n = k; n > 0 && v[n - 1] > t; n--)
+				v[n] = v[n - 1];
+			v[n] = t;
 		}
 	}
 }
@@ -379,14 +390,16 @@ static bool node_gives(const struct sim *s, const struct sb_preempt_party *me,
 		       uint32_t nd, int64_t now, uint32_t g)
 {
 	const uint32_t *gj = s->gjob + (size_t)nd * s->cl.gpn;
-	const int64_t *gm = s->gmay + (size_t)nd * s->cl.gpn;
 	uint32_t k, gpn = s->cl.gpn, room = s->cl.nfree[nd], ub = room;
 
 	if (room >= g)
 		return true;
 	if (!sim__is_budget(s) || me->job.contract.allocated) {
-		for (k = 0; k < gpn; k++)	/* victim_maybe(), kept */
-			ub += gm[k] <= now;
+		/* victim_maybe(), kept: are g - room of the runs' GPUs
+		 * takeable by now? */
+		if (s->gsort[(size_t)nd * gpn + (g - room - 1)] > now)
+			return false;
+		ub = g;
 	} else {
 		for (k = 0; k < gpn; k++) {
 			const struct js *v;
@@ -425,13 +438,27 @@ static bool nodes_fail(const struct sim *s, uint32_t job,
 {
 	uint32_t gpus = s->w->jobs[job].gpus, gpn = s->cl.gpn, nd;
 	uint32_t need = (gpus + gpn - 1) / gpn, w = *whole;
+	uint32_t g = gpus <= gpn ? gpus : gpn;
+	uint64_t q;
 
 	if (gpus > gpn && w >= need)
 		return false;
+	if (since && s->pseq - since < SIM_CHLOG &&
+	    s->pseq - since < s->cl.nodes) {
+		/* the changes since, from the log: each node at its last */
+		for (q = since + 1; q <= s->pseq; q++) {
+			nd = s->chlog[q & (SIM_CHLOG - 1)];
+			if (s->nchg[nd] == q && node_gives(s, me, nd, now, g) &&
+			    (gpus <= gpn || ++w >= need))
+				return false;
+		}
+		*whole = w;
+		return true;
+	}
 	for (nd = 0; nd < s->cl.nodes; nd++) {
 		if (since && s->nchg[nd] <= since)
 			continue;
-		if (node_gives(s, me, nd, now, gpus <= gpn ? gpus : gpn) &&
+		if (node_gives(s, me, nd, now, g) &&
 		    (gpus <= gpn || ++w >= need))
 			return false;
 	}
