@@ -217,10 +217,17 @@ uint32_t sim__gmin(struct qv *q)
 	uint32_t i;
 
 	if (!q->gmin_ok) {
-		q->gmin = UINT32_MAX;
-		for (i = 0; i < q->n; i++)
-			if (q->v[i].gpus < q->gmin)
-				q->gmin = q->v[i].gpus;
+		uint8_t m = 255;
+
+		for (i = 0; i < q->n; i++)	/* the bytes (vectorised) */
+			m = q->gb[i] < m ? q->gb[i] : m;
+		q->gmin = m;
+		if (m == 255) {		/* the entries: 255 or more */
+			q->gmin = UINT32_MAX;
+			for (i = 0; i < q->n; i++)
+				if (q->v[i].gpus < q->gmin)
+					q->gmin = q->v[i].gpus;
+		}
 		q->gmin_ok = true;
 	}
 	return q->gmin;
