@@ -193,6 +193,35 @@ static const struct scen scens[] = {
 	  "10,100,4,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 0, false,
 	  "2:0-500 1:0-930P 3:930-1030 1:1030-1100", 1, false, NULL },
+	/* A failed preemption is remembered and tried again only on the
+	 * nodes that changed since, within one recalculation (CalcPeriod
+	 * 3600: one epoch).  Allocated jobs start first: 2 and 3 on node 0,
+	 * 4 on node 1, then unallocated 1 on node 1.  At 10 job 5 (4 GPUs,
+	 * budget b) finds no node with 4 free or takeable GPUs (node 1: job
+	 * 1's 2; the allocated ones are protected until 1000).  At 30 job 2
+	 * ends on node 0: 2 free beside protected job 3, still not enough.
+	 * At 50 job 4 ends on node 1: 2 free + job 1's 2, so job 1 is
+	 * preempted (unallocated: no grace) and resumes at once on node 0's
+	 * 2 free GPUs with its 1950 s left. */
+	{ "a failed preemption succeeds when its node changes, one epoch",
+	  "a 1\nb 1\n", "CalcPeriod=3600\n",
+	  "0,2000,2,a,,0,yes,512\n0,30,2,a,,1000,yes,512\n"
+	  "0,2000,2,a,,1000,yes,512\n0,50,2,a,,1000,yes,512\n"
+	  "10,100,4,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 2, 4, 0, false,
+	  "2:0-30 1:0-50P 4:0-50 5:50-150 3:0-2000 1:50-2000", 1, false, NULL },
+	/* The same for a multi-node job (4 GPUs = 2 whole nodes of 2): at 10
+	 * only node 2 (unallocated job 1) could be emptied; at 20 job 3 ends
+	 * on node 0 beside protected job 2 (node 0 still cannot be emptied);
+	 * at 40 job 4 ends and node 1 is free: nodes 1 and 2.  Job 1 waits
+	 * for a whole node again (node 0 has 1 free GPU) until 140. */
+	{ "a failed multi-node preemption succeeds when a node empties",
+	  "a 1\nb 1\n", "CalcPeriod=3600\n",
+	  "0,2000,2,a,,0,yes,512\n0,2000,1,a,,1000,yes,512\n"
+	  "0,20,1,a,,1000,yes,512\n0,40,2,a,,1000,yes,512\n"
+	  "10,100,4,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 3, 2, 0, false,
+	  "3:0-20 1:0-40P 4:0-40 5:40-140 2:0-2000 1:140-2100", 1, false, NULL },
 	/* Victim order: unallocated before allocated, and among equals the
 	 * one that has run less (started later); no grace time for it. */
 	{ "victims: unallocated first, then least work lost",
