@@ -217,7 +217,7 @@ test_preempt_no_loop() {
 	mapfile -t u < <(fill_nodes sb-carol --min-runtime=0 --resumable --wrap 'sleep 20')
 	wait_running "${u[@]}"
 	a=$(submit sb-alice --min-runtime=0:03 -G 8 -w gpu01 --wrap 'sleep 30')
-	wait_state "$a" RUNNING 10
+	wait_state "$a" RUNNING 30
 	# The observation (under test, not a wait): until 12 s after the
 	# preemptor's start (counted from its start, not from when the poll
 	# saw it: it runs 30 s, so it still runs when it is looked at), well
@@ -248,13 +248,13 @@ test_preempt_requeue_keeps_place_six_times() {
 	# that lost least (the victim order) without a tie
 	wait_until $(( $(latest_start "${o[@]}") + 1 )) "a second after the last start"
 	j=$(submit sb-carol -G 8 --min-runtime=0 --resumable --wrap 'sleep 300')
-	wait_state "$j" RUNNING 10
+	wait_state "$j" RUNNING 30
 	y=$(submit sb-carol -G 8 --min-runtime=0 --resumable --wrap 'sleep 5')
 	for k in 1 2 3 4 5 6; do
 		# 1 GPU is enough to evict J (the victim that lost least); it
 		# runs 8 s, past J's requeue delay, so J is eligible when it ends
 		a=$(submit sb-alice --min-runtime=0:02 -G 1 --wrap 'sleep 8')
-		wait_state "$a" RUNNING 10
+		wait_state "$a" RUNNING 30
 		[ "$(restarts "$j")" = "$k" ] || { say "round $k: J restarts $(restarts "$j")"; return 1; }
 		wait_state "$a" COMPLETED 30
 		wait_state "$j" RUNNING 15 || { say "round $k: J $(job_field "$j" JobState) $(job_field "$j" Reason), younger $(job_field "$y" JobState)"; return 1; }
@@ -275,9 +275,9 @@ test_preempt_repair_drains_node() {
 	local past inside t_in t_rel
 	trap 'scontrol update nodename=gpu02 state=resume 2>/dev/null || true' EXIT
 	past=$(submit sb-alice -w gpu02 -G 4 --min-runtime=0:02 --resumable --wrap 'sleep 120')
-	wait_state "$past" RUNNING 10
+	wait_state "$past" RUNNING 30
 	inside=$(submit sb-bob -w gpu02 -G 4 --min-runtime=0:20 --resumable --wrap 'sleep 120')
-	wait_state "$inside" RUNNING 10
+	wait_state "$inside" RUNNING 30
 	t_in=$(started "$inside")
 	# the first job is past its min runtime (2 s) from the second after
 	wait_until $(( $(started "$past") + 3 )) "past the first job's min runtime"
@@ -382,7 +382,7 @@ test_preempt_nonresumable_requeued_norequeue_cancelled() {
 	[ "$(job_field "$q" Requeue)" = 0 ] || { say "Requeue of $q is $(job_field "$q" Requeue)"; return 1; }
 	mark=$(log_mark)
 	a=$(submit sb-alice -w gpu01 --min-runtime=0:03 -G 8 --wrap 'sleep 3')
-	wait_state "$a" RUNNING 10 || { say "preemptor $a: $(job_field "$a" Reason)"; return 1; }
+	wait_state "$a" RUNNING 30 || { say "preemptor $a: $(job_field "$a" Reason)"; return 1; }
 	line=$(wait_log "$mark" "preempting JobId=$n .*requeued, restarts from its beginning \(not resumable\)") || return 1
 	say "log: ${line#*preempt/budget: }"
 	wait_eq 10 "$n requeued (its restart count)" 1 restarts "$n" || return 1
@@ -396,7 +396,7 @@ test_preempt_nonresumable_requeued_norequeue_cancelled() {
 	# the --no-requeue job: cancelled, never restarted
 	mark=$(log_mark)
 	b=$(submit sb-alice -w gpu02 --min-runtime=0:03 -G 8 --wrap 'sleep 3')
-	wait_state "$b" RUNNING 10 || { say "preemptor $b: $(job_field "$b" Reason)"; return 1; }
+	wait_state "$b" RUNNING 30 || { say "preemptor $b: $(job_field "$b" Reason)"; return 1; }
 	line=$(wait_log "$mark" "preempting JobId=$q .*cancelled \(cannot be requeued.*--no-requeue") || return 1
 	say "log: ${line#*preempt/budget: }"
 	wait_state "$q" PREEMPTED 20 || { say "$q: $(job_field "$q" JobState)"; return 1; }

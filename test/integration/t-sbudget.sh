@@ -260,7 +260,7 @@ test_sbudget_show_job_running_and_pending() {
 	pend=$(submit sb-bob --min-runtime=0:30 -G 8 --nice=10 --wrap 'sleep 1')
 	# the scheduler has tried it (what it waits for), with a priority
 	# from this cycle
-	wait_eq 10 "job $pend to wait for Resources" Resources job_field "$pend" Reason
+	wait_eq 30 "job $pend to wait for Resources" Resources job_field "$pend" Reason
 	wait_recalc_after "$(date +%s)"
 	out=$(sb show job "$run")
 	say "$out"
@@ -438,13 +438,11 @@ test_sbudget_never_started_job_is_demand() {
 # priority/budget keeps their usage): dave's run in phys-a is phys-a's
 # after his association there is deleted.
 test_sbudget_deleted_association_stays_with_account() {
-	local id t0 to i before after f=Account,User,DeliveredRaw
+	local id t0 to before after f=Account,User,DeliveredRaw
 	sacctmgr -i add user sb-dave account=phys-a cluster=sbcluster >/dev/null
 	trap 'sacctmgr -i delete user sb-dave account=phys-a cluster=sbcluster >/dev/null 2>&1 || true' EXIT
-	for ((i = 0; i < 20; i++)); do	# slurmctld learns of it from slurmdbd
-		sshare -n -P -A phys-a -u sb-dave -o User | grep -q sb-dave && break
-		sleep 0.5
-	done
+	# slurmctld learns of it from slurmdbd (else sbatch -A phys-a fails)
+	wait_for 30 "the association phys-a/sb-dave in sshare" assoc_listed phys-a sb-dave
 	t0=$(date +%s)
 	id=$(submit sb-dave -A phys-a --min-runtime=0:03 -G 4 --wrap 'sleep 3')
 	wait_state "$id" COMPLETED 60
