@@ -137,7 +137,6 @@ test_preempt_protected_then_standing() {
 	# rightly runs.  Looked at by t_first + 12 (else the look came too
 	# late to tell: the start times checked below still tell it).
 	wait_until $((t_first + 10)) "10 s into the victims' min runtime"
-	say "priorities: good $(prio "$g") worse $(prio "$w") victim $(prio "${v[0]}")"
 	local seen=() seen_g
 	for id in "${v[@]}"; do seen+=("$(restarts "$id")"); done
 	seen_g=$(job_field "$g" JobState)
@@ -147,6 +146,7 @@ test_preempt_protected_then_standing() {
 	else
 		say "looked at the victims only at $(date +%s), past $((t_first + 12)): the start times below decide"
 	fi
+	say "priorities: good $(prio "$g") worse $(prio "$w") victim $(prio "${v[0]}")"
 	wait_state "$g" RUNNING 20
 	t_g=$(started "$g")
 	for id in "${v[@]}"; do
