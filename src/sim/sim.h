@@ -531,7 +531,11 @@ void sim_report_free(struct sim_report *rep);
  * agree with preempted (done/unfinished 0, restarted/cancelled 1,
  * requeued 2).  Lines of one job must agree on team, gpus, min runtime,
  * submit (the first line's resumable is the job's).  The metrics do not
- * use nodes and fate: they are checked and kept for analysis.
+ * use nodes; fate only for the cancelled runs and resubmissions (a run
+ * "cancelled" followed by another line of the same job: its user
+ * resubmitted it; sbudget-sim run writes the new job's runs under the
+ * same id).  A job that ran and is pending again at the end has a line
+ * without a start after its runs.
  * Out: @jobs (node = the team's tree index), @segs; the caller frees both.
  * Return 0, or -1 with @msg "file:line: reason".
  */
