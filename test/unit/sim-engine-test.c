@@ -3,6 +3,7 @@
  * every start, stop and preemption is worked out by hand in the comments.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -733,8 +734,14 @@ START_TEST(test_invariants)
 					teams[tm], mr, res ? "yes" : "no", pr);
 	}
 	sim_read_opts_init(&o);
+	/* where victims are preempted whatever their contract (not keep):
+	 * 40% cannot be requeued, cancelled and resubmitted after 0 s, 5 min
+	 * (the default) or never */
+	o.no_requeue = _i % 3 == 1 ? 0.4 : 0;
 	sim_workload_init(&w);
 	sim_params_init(&p);
+	p.resubmit_delay = _i % 9 == 1 ? SIM_NO_RESUBMIT : _i % 9 == 4 ? 0 :
+			   SIM_RESUBMIT_DEFAULT;
 	p.policy = _i % 2 ? SIM_POLICY_BASELINE : SIM_POLICY_BUDGET;
 	p.nodes = 3;
 	p.gpus_per_node = 4;
@@ -788,6 +795,11 @@ START_TEST(test_invariants)
 	for (i = 0; i < w.njobs; i++) {
 		ck_assert_msg(r.jobs[i].how != SIM_END_UNFINISHED,
 			      "case %d: job %zu unfinished", _i, i);
+		/* resubmitted: it ends done, having run its whole duration
+		 * after its last cancel */
+		if (p.resubmit_delay != SIM_NO_RESUBMIT)
+			ck_assert_msg(r.jobs[i].how == SIM_END_DONE,
+				      "case %d: job %zu not done", _i, i);
 		if (r.jobs[i].how == SIM_END_DONE)
 			ck_assert_msg(ran[i] == w.jobs[i].duration,
 				      "case %d: job %zu ran %lld of %lld", _i,
@@ -798,6 +810,15 @@ START_TEST(test_invariants)
 	for (i = 0; i < r.nsegs; i++)
 		k += r.segs[i].preempted;
 	ck_assert_uint_eq(k, r.preemptions);
+	/* every cancelled run was resubmitted, unless none */
+	k = 0;
+	for (i = 0; i < r.nsegs; i++)
+		k += r.segs[i].fate == SIM_FATE_CANCELLED;
+	ck_assert_uint_eq(r.resubmissions,
+			  p.resubmit_delay == SIM_NO_RESUBMIT ? 0 : k);
+	if (getenv("SIM_TEST_VERBOSE"))
+		fprintf(stderr, "case %d: %zu cancelled, %llu resubmitted\n",
+			_i, k, (unsigned long long)r.resubmissions);
 	free(ran);
 	sim_result_free(&r);
 	sim_workload_free(&w);
