@@ -5,8 +5,9 @@
  *
  * Events, in this order when they share a time: a run ends (END), a
  * preempted run's grace time ends (STOP), a requeued job becomes eligible
- * or a cancelled one is resubmitted by its user (ELIGIBLE), the priority recalculation (TICK, every CalcPeriod, budget
- * policy only; charge.c), GPUs held by preemption victims come back
+ * or a cancelled one is resubmitted by its user (ELIGIBLE), the priority
+ * recalculation (TICK, every CalcPeriod, budget policy only; charge.c),
+ * GPUs held by preemption victims come back
  * (RELEASE); then the jobs submitted at that time (read in order from the
  * sorted table, not from the heap).  After all events of one time, one
  * scheduling pass (a "scheduling moment") if jobs are pending and
@@ -18,8 +19,9 @@
  * preemption (victims.c); a victim is requeued (back to the queue after
  * the grace time plus --requeue-delay) or cancelled, as sb_preempt_action()
  * says; a cancelled job is resubmitted by its user --resubmit-delay after
- * it stopped, as a new job with its whole duration (resubmit()).  Backfill: reserve (Slurm's sched/backfill: the first jobs that
- * cannot start get reservations lower jobs may not delay; backfill.c),
+ * it stopped, as a new job with its whole duration (resubmit()).
+ * Backfill: reserve (Slurm's sched/backfill: the first jobs that cannot
+ * start get reservations lower jobs may not delay; backfill.c),
  * greedy (a lower job starts whenever it fits now) or none (the pass stops
  * at the first job that cannot start, Slurm's main scheduler).
  *

@@ -96,28 +96,34 @@ static const struct scen scens[] = {
 	  "1:1400-1700P 2:1700-1900 1:1900-2000", 7, false, NULL, NULL },
 	{ "no contention: every job starts at its submit",
 	  "a 1\n", "", "0,10,1,a,,5,yes,512\n3,10,2,a,,5,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:3-13", 0, false, NULL, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:3-13",
+	  0, false, NULL, NULL },
 	/* Idle from 10 s; the tick at 60 is pending when the next job comes
 	 * at 70, inside the same CalcPeriod (once an endless loop). */
 	{ "idle gap shorter than a CalcPeriod",
 	  "a 1\n", "", "0,10,1,a,,5,yes,512\n70,10,1,a,,5,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:70-80", 0, false, NULL, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:70-80",
+	  0, false, NULL, NULL },
 	{ "idle gap of many CalcPeriods",
 	  "a 1\n", "", "0,10,1,a,,5,yes,512\n1000,10,1,a,,5,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:1000-1010", 0, false, NULL, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:1000-1010",
+	  0, false, NULL, NULL },
 	{ "full node: the second job waits for the first to end",
 	  "a 1\n", "", "0,100,4,a,,5,yes,512\n10,50,2,a,,5,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-150", 0, false, NULL, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-150",
+	  0, false, NULL, NULL },
 	/* An allocated job takes an unallocated one's GPUs at once, and
 	 * starts at once: an unallocated victim gets no grace time
 	 * (sb_preempt_grace()).  The victim resumes (requeue delay 0) when
 	 * the preemptor ends, with its 1000 - 10 = 990 s left. */
 	{ "allocated preempts unallocated at once, no grace time",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10P 2:10-110 1:110-1100", 1, false, NULL, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10P 2:10-110 1:110-1100",
+	  1, false, NULL, NULL },
 	{ "same with restart: the victim's work is lost, it runs 1000 s again",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, true, "1:0-10L 2:10-110 1:110-1110", 1, false, NULL, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, true, "1:0-10L 2:10-110 1:110-1110",
+	  1, false, NULL, NULL },
 	{ "requeue delay: eligible 121 s after it stopped",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 121, false, "1:0-10P 2:10-110 1:131-1121",
@@ -127,7 +133,8 @@ static const struct scen scens[] = {
 	 * its whole 1000 s after the preemptor. */
 	{ "not resumable: requeued, restarts from its beginning (default)",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10L 2:10-110 1:110-1110", 1, false, NULL, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10L 2:10-110 1:110-1110",
+	  1, false, NULL, NULL },
 	{ "not resumable: cancelled (PreemptNonResumable=cancel)",
 	  "a 1\nb 1\n", "PreemptNonResumable=cancel\n",
 	  "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
@@ -148,10 +155,12 @@ static const struct scen scens[] = {
 	{ "not resumable, PreemptNonResumable=keep: never preempted",
 	  "a 1\nb 1\n", "PreemptNonResumable=keep\n",
 	  "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1000 2:1000-1100", 0, false, NULL, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1000 2:1000-1100",
+	  0, false, NULL, NULL },
 	{ "an unallocated job never preempts",
 	  "a 1\nb 1\n", "", "0,100,4,a,,60,yes,512\n10,100,2,b,,0,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-200", 0, false, NULL, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-200",
+	  0, false, NULL, NULL },
 	/* a (RawShares 1) used 4 GPUs since 0; b (idle, better standing)
 	 * submits at 10 but a's job is protected for its 300 s min runtime.
 	 * Protection ends at 300, the pass then preempts (grace 30). */
@@ -177,7 +186,8 @@ static const struct scen scens[] = {
 	 * preemptor's (same standing, same tier), so no preemption. */
 	{ "no preemption inside one budget at equal in-team priority",
 	  "a 1\n", "", "0,1000,4,a,,300,yes,512\n10,100,4,a,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1000 2:1000-1100", 0, false, NULL, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1000 2:1000-1100",
+	  0, false, NULL, NULL },
 	/* Two unallocated 4-GPU jobs fill 2 nodes; a 4-GPU allocated job
 	 * needs one node: exactly one victim (never more than needed).  Both
 	 * started at 0 and lose as much: the tie goes to input order. */
@@ -204,7 +214,8 @@ static const struct scen scens[] = {
 	  "0,1000,2,a,,10,yes,512\n0,1000,2,a,,0,yes,512\n"
 	  "20,1000,2,a,,0,yes,512\n100,100,2,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 3, 2, 0, false,
-	  "3:20-100P 4:100-200 1:0-1000 2:0-1000 3:200-1120", 1, false, NULL, NULL },
+	  "3:20-100P 4:100-200 1:0-1000 2:0-1000 3:200-1120",
+	  1, false, NULL, NULL },
 	/* Resumable before not resumable: job 2 (unallocated, not
 	 * resumable) started later and lost less, but job 1 keeps its work
 	 * when requeued. */
@@ -222,7 +233,8 @@ static const struct scen scens[] = {
 	  "0,1000,8,b,,600,yes,512\n0,1000,8,b,,600,yes,512\n"
 	  "10,500,8,a,,300,yes,512\n20,100,4,a,,60,yes,512\n",
 	  SIM_POLICY_BASELINE, 2, 8, 0, false,
-	  "1:0-10P 2:0-20P 4:20-120 3:10-510 1:120-1110 2:510-1490", 2, false, NULL, NULL },
+	  "1:0-10P 2:0-20P 4:20-120 3:10-510 1:120-1110 2:510-1490",
+	  2, false, NULL, NULL },
 	/* The same with b's jobs not resumable: the same Slurm requeues
 	 * them, and they restart (their first 10 and 20 s are lost). */
 	{ "baseline: a non-resumable victim restarts (PreemptNonResumable=requeue)",
@@ -230,7 +242,8 @@ static const struct scen scens[] = {
 	  "0,1000,8,b,,600,no,512\n0,1000,8,b,,600,no,512\n"
 	  "10,500,8,a,,300,yes,512\n20,100,4,a,,60,yes,512\n",
 	  SIM_POLICY_BASELINE, 2, 8, 0, false,
-	  "1:0-10L 2:0-20L 4:20-120 3:10-510 1:120-1120 2:510-1510", 2, false, NULL, NULL },
+	  "1:0-10L 2:0-20L 4:20-120 3:10-510 1:120-1120 2:510-1510",
+	  2, false, NULL, NULL },
 	{ "baseline: ... and is cancelled with PreemptNonResumable=cancel",
 	  "a 3\nb 1\n", "PreemptNonResumable=cancel\n",
 	  "0,1000,8,b,,600,no,512\n0,1000,8,b,,600,no,512\n"
@@ -240,7 +253,8 @@ static const struct scen scens[] = {
 	{ "baseline: FIFO inside a class, HIGH before LOW",
 	  "a 1\n", "",
 	  "0,100,4,a,,0,yes,512\n1,100,4,a,,0,yes,LOW\n2,100,4,a,,0,yes,HIGH\n",
-	  SIM_POLICY_BASELINE, 1, 4, 0, false, "1:0-100 3:100-200 2:200-300", 0, false, NULL, NULL },
+	  SIM_POLICY_BASELINE, 1, 4, 0, false, "1:0-100 3:100-200 2:200-300",
+	  0, false, NULL, NULL },
 	/* Two 1-GPU allocated jobs against two unallocated 4-GPU jobs on 2
 	 * nodes, no grace time.  Leftovers at once: job 3 takes job 1's node
 	 * and job 4 fits in the 3 GPUs left there: one victim. */
@@ -249,7 +263,8 @@ static const struct scen scens[] = {
 	  "0,1000,4,a,,0,yes,512\n0,1000,4,a,,0,yes,512\n"
 	  "10,100,1,b,,60,yes,512\n10,100,1,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 2, 4, 0, false,
-	  "1:0-10P 3:10-110 4:10-110 2:0-1000 1:110-1100", 1, true, NULL, NULL },
+	  "1:0-10P 3:10-110 4:10-110 2:0-1000 1:110-1100",
+	  1, true, NULL, NULL },
 	/* Leftovers next pass (Slurm: the victim completes after the cycle
 	 * that chose it): job 4 does not see them and takes job 2.  (With a
 	 * grace time the victims hold them until they stop, in both modes.) */
