@@ -59,6 +59,13 @@ struct js {
 	int64_t eligible;	/* when the current pending span began */
 	bool preempted;		/* a run of it was preempted (budget) */
 	int64_t preempted_at;	/* when the last preemption was decided */
+	int64_t submit;		/* its submission: the table's, or when its
+				 * user resubmitted it after a cancel (the
+				 * queue's order: a new job) */
+	int64_t demand_from;	/* cancelled, waiting to be resubmitted:
+				 * when the cancelled run stopped, where the
+				 * resubmitted job's demand begins (the gap
+				 * counts); SIM_NEVER otherwise */
 };
 
 /* A running job as preemption sees it, kept beside sim.running so that the

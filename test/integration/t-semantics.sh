@@ -234,7 +234,7 @@ test_admin_priority_keeps_tier_and_standing() {
 # ctld_thread_count NAME - how many of slurmctld's threads are named NAME.
 ctld_thread_count() {
 	local pid
-	pid=$(cat "$SB_CLUSTER_DIR/run/slurmctld.pid")
+	pid=$(ctld_pid)
 	cat /proc/"$pid"/task/*/comm 2>/dev/null | grep -cx "$1" || true
 }
 
@@ -255,5 +255,5 @@ test_plugin_threads_named() {
 		done
 		[ -n "$ok" ] || { say "after reconfigure, threads named $name: $(ctld_thread_count "$name")"; return 1; }
 	done
-	say "slurmctld threads: $(cat /proc/"$(cat "$SB_CLUSTER_DIR/run/slurmctld.pid")"/task/*/comm | sort | uniq -c | tr -s ' \n' ' ')"
+	say "slurmctld threads: $(cat /proc/"$(ctld_pid)"/task/*/comm | sort | uniq -c | tr -s ' \n' ' ')"
 }
