@@ -257,7 +257,7 @@ test_preempt_requeue_keeps_place_six_times() {
 		wait_state "$a" RUNNING 30
 		[ "$(restarts "$j")" = "$k" ] || { say "round $k: J restarts $(restarts "$j")"; return 1; }
 		wait_state "$a" COMPLETED 30
-		wait_state "$j" RUNNING 15 || { say "round $k: J $(job_field "$j" JobState) $(job_field "$j" Reason), younger $(job_field "$y" JobState)"; return 1; }
+		wait_state "$j" RUNNING 30 || { say "round $k: J $(job_field "$j" JobState) $(job_field "$j" Reason), younger $(job_field "$y" JobState)"; return 1; }
 		[ "$(job_field "$y" JobState)" = PENDING ] || { say "round $k: younger job $y ran before J"; return 1; }
 	done
 	st=$(scontrol -o show job "$j")
