@@ -50,7 +50,7 @@ $1"
 }
 
 cpu_of_ctld() {	# utime+stime of slurmctld, seconds
-	awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) / hz }' "/proc/$(cat "$SB_CLUSTER_DIR/run/slurmctld.pid")/stat"
+	awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) / hz }' "/proc/$(head -n 1 "$SB_CLUSTER_DIR/run/slurmctld.pid" | tr -dc '0-9')/stat"
 }
 
 measure() {	# measure LABEL -> prints CPU seconds over the window, squeue times

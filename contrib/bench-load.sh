@@ -115,7 +115,8 @@ PreemptMode=REQUEUE" ;;
 	esac
 }
 
-ctld_pid() { cat "$SB_CLUSTER_DIR/run/slurmctld.pid" 2>/dev/null; }
+# the first line only (24.11 rewrites the pid file without truncating it)
+ctld_pid() { head -n 1 "$SB_CLUSTER_DIR/run/slurmctld.pid" 2>/dev/null | tr -dc '0-9'; }
 
 # thread_cpu PID: "TID NAME TICKS NS" for each thread of PID (utime+stime in
 # clock ticks, schedstat's on-CPU nanoseconds).

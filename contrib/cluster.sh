@@ -169,7 +169,10 @@ pid_of() {
 	local pf pid comm
 	pf=$(pidfile_of "$1")
 	[ -s "$pf" ] && [ -r "$pf" ] || return 1
-	pid=$(tr -dc '0-9' <"$pf")
+	# the first line only: a 24.11 slurmctld started by a reconfigure
+	# writes its pid over its parent's without truncating the file, so a
+	# shorter pid leaves the old one's last digits on a second line
+	pid=$(head -n 1 "$pf" | tr -dc '0-9')
 	[ -n "$pid" ] || return 1
 	comm=$(cat "/proc/$pid/comm" 2>/dev/null) || return 1
 	[ "$comm" = "$(comm_of "$1")" ] || return 1

@@ -29,5 +29,5 @@ for p in baseline budget; do
 done
 for p in baseline budget; do
 	echo "== $p"
-	grep -E '^  (all|debug|large) |^occupancy|^preemptions|^all teams|^worst team' "$out/$p.txt"
+	grep -E '^  (all|debug|large) |^occupancy|^preemptions|^cancelled runs|^all teams|^worst team' "$out/$p.txt"
 done

@@ -5,8 +5,9 @@
  *
  * Events, in this order when they share a time: a run ends (END), a
  * preempted run's grace time ends (STOP), a requeued job becomes eligible
- * (ELIGIBLE), the priority recalculation (TICK, every CalcPeriod, budget
- * policy only; charge.c), GPUs held by preemption victims come back
+ * or a cancelled one is resubmitted by its user (ELIGIBLE), the priority
+ * recalculation (TICK, every CalcPeriod, budget policy only; charge.c),
+ * GPUs held by preemption victims come back
  * (RELEASE); then the jobs submitted at that time (read in order from the
  * sorted table, not from the heap).  After all events of one time, one
  * scheduling pass (a "scheduling moment") if jobs are pending and
@@ -17,8 +18,10 @@
  * starts (first fit, cluster.c).  An allocated job that does not fit tries
  * preemption (victims.c); a victim is requeued (back to the queue after
  * the grace time plus --requeue-delay) or cancelled, as sb_preempt_action()
- * says.  Backfill: reserve (Slurm's sched/backfill: the first jobs that
- * cannot start get reservations lower jobs may not delay; backfill.c),
+ * says; a cancelled job is resubmitted by its user --resubmit-delay after
+ * it stopped, as a new job with its whole duration (resubmit()).
+ * Backfill: reserve (Slurm's sched/backfill: the first jobs that cannot
+ * start get reservations lower jobs may not delay; backfill.c),
  * greedy (a lower job starts whenever it fits now) or none (the pass stops
  * at the first job that cannot start, Slurm's main scheduler).
  *
@@ -52,6 +55,7 @@ void sim_params_init(struct sim_params *p)
 	p->requeue_delay = SB_REQUEUE_DELAY_DEFAULT;	/* Slurm: cred_expire
 						 * (120 s) + 1 */
 	p->restart = false;
+	p->resubmit_delay = SIM_RESUBMIT_DEFAULT;
 	p->backfill = SIM_BACKFILL_RESERVE;
 	p->reserve = 1;
 	p->until = SIM_NEVER;
@@ -236,6 +240,34 @@ static void add_seg(struct sim *s, uint32_t job, int64_t end, bool preempted,
 	};
 }
 
+/*
+ * @job was cancelled by preemption at @t: its user submits it again
+ * --resubmit-delay later, as a new job: the same account, contract, GPUs
+ * and its whole duration (from scratch), queued by the new submit time,
+ * not a requeued job (no SB_PRIO_RESUMED) and without the preempted
+ * note (a new job id has none: the hysteresis starts afresh).  Its
+ * demand goes on from @t (demand_from): the figures count the gap as
+ * owed, so a cancellation cannot shrink what a policy owes.  Always
+ * through an event, even after 0 s: the pass that chose the victim may be
+ * running.
+ */
+static void resubmit(struct sim *s, uint32_t job, int64_t t)
+{
+	struct js *x = &s->js[job];
+
+	x->remaining = s->w->jobs[job].duration;
+	x->resumed = false;
+	x->preempted = false;
+	x->preempted_at = 0;
+	x->submit = t + s->p->resubmit_delay;
+	x->demand_from = t;
+	x->run++;
+	x->st = J_WAITING;
+	s->r->resubmissions++;
+	s->r->jobs[job].resubmissions++;
+	sim__push(s, x->submit, EV_ELIGIBLE, job, x->run);
+}
+
 /* The preempted run of @job stops at @t (its grace time is over). */
 static void stop(struct sim *s, uint32_t job, int64_t t)
 {
@@ -276,6 +308,8 @@ static void stop(struct sim *s, uint32_t job, int64_t t)
 		} else {
 			sim__enqueue(s, job, t);
 		}
+	} else if (s->p->resubmit_delay != SIM_NO_RESUBMIT) {
+		resubmit(s, job, t);
 	} else {
 		x->st = J_CANCELLED;
 		s->r->jobs[job].how = SIM_END_CANCELLED;
@@ -702,6 +736,8 @@ static int setup(struct sim *s)
 		s->r->jobs[i].end = SIM_NEVER;
 		s->r->jobs[i].pending_since = SIM_NEVER;
 		s->js[i].remaining = j->duration;
+		s->js[i].submit = j->submit;
+		s->js[i].demand_from = SIM_NEVER;
 		sim_job_contract(j->min_runtime, j->resumable, !j->no_requeue,
 				 true, &s->js[i].ct);
 	}
@@ -793,6 +829,9 @@ static void finish(struct sim *s, int64_t t_end)
 			s->r->jobs[i].how = SIM_END_UNFINISHED;
 			if (x->st == J_PENDING)
 				s->r->jobs[i].pending_since = x->eligible;
+			else if (x->demand_from != SIM_NEVER)	/* to be
+							 * resubmitted */
+				s->r->jobs[i].pending_since = x->demand_from;
 		}
 	}
 	s->r->t_end = t_end;
@@ -851,6 +890,10 @@ static bool handle(struct sim *s, struct ev e, int64_t now, int64_t cp)
 		if (x->st != J_WAITING || x->run != e.run)
 			return false;
 		sim__enqueue(s, e.job, now);
+		if (x->demand_from != SIM_NEVER) {	/* resubmitted */
+			x->eligible = x->demand_from;
+			x->demand_from = SIM_NEVER;
+		}
 		return true;
 	}
 	return false;

@@ -64,6 +64,13 @@ struct js {
 	 * epoch pf_ep; multi-node: at most pf_whole nodes could be emptied */
 	uint64_t pf_seq, pf_ep;
 	uint32_t pf_whole;
+	int64_t submit;		/* its submission: the table's, or when its
+				 * user resubmitted it after a cancel (the
+				 * queue's order: a new job) */
+	int64_t demand_from;	/* cancelled, waiting to be resubmitted:
+				 * when the cancelled run stopped, where the
+				 * resubmitted job's demand begins (the gap
+				 * counts); SIM_NEVER otherwise */
 };
 
 /* A running job as preemption sees it, kept beside sim.running so that the

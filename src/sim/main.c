@@ -58,6 +58,11 @@ static const char usage[] =
 "  --no-requeue F       the fraction 0..1 of jobs that cannot be requeued\n"
 "                       (--no-requeue, salloc/srun; seeded draw, default 0):\n"
 "                       cancelled when preempted, as by preempt/budget\n"
+"  --resubmit-delay D   a job cancelled by preemption is submitted again by\n"
+"                       its user D later (Slurm time syntax: 5:00 is five\n"
+"                       minutes, the default), as a new job with its whole\n"
+"                       duration; its demand counts from the cancel on;\n"
+"                       none: never resubmitted\n"
 "  --backfill B         reserve[:N] (default, N 1: as Slurm's backfill, the\n"
 "                       first N jobs of a pass that cannot start get a\n"
 "                       reservation, the earliest time enough GPUs free\n"
@@ -270,6 +275,12 @@ static int number(const char *a, const char *v, struct opts *o)
 		o->ro.max_gpus = (uint32_t)x;
 	} else if (!strcmp(a, "--requeue-delay")) {
 		return num(a, v, 0, 86400 * 365, &o->p.requeue_delay) ? 2 : 0;
+	} else if (!strcmp(a, "--resubmit-delay")) {
+		char msg[SIM_MSG];
+
+		if (sim_resubmit_parse(v, &o->p.resubmit_delay, msg,
+				       sizeof(msg)))
+			return bad("%s", msg);
 	} else if (!strcmp(a, "--now")) {
 		if (num(a, v, 0, SB_TIME_MAX, &o->now))
 			return 2;
@@ -498,7 +509,9 @@ static int run_metrics(const struct opts *o, const struct sim_workload *w,
 		ms[i] = (struct sim_mseg){ r->segs[i].job, r->segs[i].eligible,
 					   r->segs[i].start, r->segs[i].end,
 					   r->segs[i].preempted,
-					   r->segs[i].lost };
+					   r->segs[i].lost,
+					   r->segs[i].fate ==
+					   SIM_FATE_CANCELLED };
 	if (o->has_window) {
 		a = o->win_a;
 		b = o->win_b;
@@ -547,6 +560,9 @@ static int run_json(const struct opts *o, const struct sim_workload *w,
 		o->p.restart ? "restart" : "resume"));
 	json_object_object_add(x, "no_requeue",
 			       json_object_new_double(o->ro.no_requeue));
+	json_object_object_add(x, "resubmit_delay_s",
+			       o->p.resubmit_delay == SIM_NO_RESUBMIT ? NULL :
+			       json_object_new_int64(o->p.resubmit_delay));
 	if (o->p.backfill == SIM_BACKFILL_RESERVE) {
 		char b[32];
 
@@ -575,6 +591,8 @@ static int run_json(const struct opts *o, const struct sim_workload *w,
 			       json_object_new_int64((int64_t)r->passes));
 	json_object_object_add(x, "recalculations",
 			       json_object_new_int64((int64_t)r->recalcs));
+	json_object_object_add(x, "resubmissions",
+			       json_object_new_int64((int64_t)r->resubmissions));
 	json_object_object_add(x, "end_s", json_object_new_int64(r->t_end));
 	json_object_object_add(j, "simulation", x);
 	json_object_object_add(j, "report", sim_report_json(rep));
@@ -585,7 +603,9 @@ static int run_json(const struct opts *o, const struct sim_workload *w,
 
 /* The run segments in the format `metrics` reads (sim.h), job ids
  * 1-based in input order; jobs that never ran get one line without a
- * start (and their eligibility when they were still pending). */
+ * start (and their eligibility when they were still pending), and so do
+ * jobs that ran and were pending again at the end (requeued, or
+ * resubmitted after a cancel: their runs keep the job's id). */
 static int run_segments(const struct opts *o, const struct sim_workload *w,
 			const struct sim_tree *t, const struct sim_result *r)
 {
@@ -621,7 +641,7 @@ static int run_segments(const struct opts *o, const struct sim_workload *w,
 	for (i = 0; i < w->njobs; i++) {
 		const struct sim_job *j = &w->jobs[i];
 
-		if (seen[i])
+		if (seen[i] && r->jobs[i].pending_since == SIM_NEVER)
 			continue;
 		fprintf(f, "%zu,%s,%u,%" PRId64 ",%" PRId64 ",,,0,", i + 1,
 			t->path[j->team_node], j->gpus, j->min_runtime,

@@ -26,6 +26,11 @@
  *   GPU-hours  window: the time since its last start;
  *   lost       of those, the runs whose work was thrown away (cancelled,
  *              or requeued to start over); a resumed run loses none.
+ *   cancelled  of the lost, the cancelled runs (fate "cancelled": only the
+ *              12-column segments say it) and their GPU-hours;
+ *              resubmitted: those after which the job asked again (its
+ *              user resubmitted it: a later run, or a pending span from
+ *              the cancel on).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -132,13 +137,25 @@ out:
 	return rc;
 }
 
-/* Preempted runs ending in the window. */
-static void preemptions(const struct sim_mjob *jobs, size_t njobs,
-			const struct sim_mseg *segs, size_t nsegs,
-			struct sim_report *rep)
+/* Preempted runs ending in the window; of those the cancelled ones, and
+ * how many of them the job's user resubmitted (the job asked again after
+ * them: a run that started later, or a pending span from their end on).
+ * Return 0, or -1 (out of memory). */
+static int preemptions(const struct sim_mjob *jobs, size_t njobs,
+		       const struct sim_mseg *segs, size_t nsegs,
+		       struct sim_report *rep)
 {
+	int64_t *last = malloc((njobs + 1) * sizeof(*last));	/* latest
+							 * start per job */
 	size_t i;
 
+	if (!last)
+		return -1;
+	for (i = 0; i < njobs; i++)
+		last[i] = SIM_NEVER;
+	for (i = 0; i < nsegs; i++)
+		if (segs[i].job < njobs && segs[i].start > last[segs[i].job])
+			last[segs[i].job] = segs[i].start;
 	for (i = 0; i < nsegs; i++) {
 		const struct sim_mseg *s = &segs[i];
 		double gh;
@@ -152,7 +169,17 @@ static void preemptions(const struct sim_mjob *jobs, size_t njobs,
 		rep->preempted_gpu_hours += gh;
 		if (s->lost)
 			rep->lost_gpu_hours += gh;
+		if (!s->cancelled)
+			continue;
+		rep->cancelled++;
+		rep->cancelled_gpu_hours += gh;
+		if (last[s->job] > s->start ||
+		    (jobs[s->job].pending_since != SIM_NEVER &&
+		     jobs[s->job].pending_since >= s->end))
+			rep->resubmissions++;
 	}
+	free(last);
+	return 0;
 }
 
 /* A time for sb_figures(): shifted, SIM_NEVER = 0 ("none"). */
@@ -321,9 +348,9 @@ int sim_metrics(const struct sim_tree *t, const struct sim_mjob *jobs,
 	rep->worst_team = UINT32_MAX;
 	rep->tree = t;
 	rep->nbudgets = t->n;
-	if (waits(jobs, njobs, rep) || teams(t, jobs, njobs, rep))
+	if (waits(jobs, njobs, rep) || teams(t, jobs, njobs, rep) ||
+	    preemptions(jobs, njobs, segs, nsegs, rep))
 		goto out;
-	preemptions(jobs, njobs, segs, nsegs, rep);
 	fs = fig_segs(jobs, njobs, segs, nsegs, &nfs);
 	tot = calloc(t->n + 1, sizeof(*tot));
 	ser = calloc((size_t)(t->n + 1) * ns, sizeof(*ser));

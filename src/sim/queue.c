@@ -164,8 +164,9 @@ uint32_t sim__group_of(const struct sim *s, uint32_t job)
 }
 
 /* Order inside a group: a before b?  Budget: in-team priority, resumed
- * bit (the low bits of sb_priority_job), original submit, input order.
- * Baseline: original submit, input order. */
+ * bit (the low bits of sb_priority_job), original submit (a job its user
+ * resubmitted after a cancel: the resubmission), input order.  Baseline:
+ * the same submit, input order. */
 bool sim__q_before(const struct sim *s, uint32_t a, uint32_t b)
 {
 	const struct sim_job *x = &s->w->jobs[a], *y = &s->w->jobs[b];
@@ -179,8 +180,8 @@ bool sim__q_before(const struct sim *s, uint32_t a, uint32_t b)
 		if (px != py)
 			return px > py;
 	}
-	if (x->submit != y->submit)
-		return x->submit < y->submit;
+	if (s->js[a].submit != s->js[b].submit)
+		return s->js[a].submit < s->js[b].submit;
 	return a < b;
 }
 

@@ -73,6 +73,9 @@ void sim_report_text(const struct sim_report *rep, bool budgets, FILE *f)
 	fprintf(f, "preemptions %zu: preempted runs %.2f GPU-h, of which "
 		"lost %.2f GPU-h\n", rep->preemptions,
 		rep->preempted_gpu_hours, rep->lost_gpu_hours);
+	fprintf(f, "cancelled runs %zu: lost %.2f GPU-h; resubmitted by their "
+		"users %zu\n", rep->cancelled, rep->cancelled_gpu_hours,
+		rep->resubmissions);
 	fprintf(f, "teams (owed = min(quota, allocated demand) hour by hour; "
 		"delivered = allocated runs; capped = min(delivered, owed) "
 		"hour by hour):\n");
@@ -209,6 +212,11 @@ struct json_object *sim_report_json(const struct sim_report *rep)
 	add(o, "preempted_run_gpu_hours",
 	    sim_json_double(rep->preempted_gpu_hours, 3));
 	add(o, "lost_gpu_hours", sim_json_double(rep->lost_gpu_hours, 3));
+	add(o, "cancelled_runs", json_object_new_int64((int64_t)rep->cancelled));
+	add(o, "cancelled_lost_gpu_hours",
+	    sim_json_double(rep->cancelled_gpu_hours, 3));
+	add(o, "resubmissions",
+	    json_object_new_int64((int64_t)rep->resubmissions));
 	ts = json_object_new_array();
 	for (k = 0; k < rep->nteams; k++)
 		json_object_array_add(ts, team_json(&rep->teams[k]));

@@ -21,6 +21,7 @@ struct seg_line {
 	uint32_t node;
 	int64_t v[9];		/* by column; -1 = empty */
 	bool started;
+	bool cancelled;		/* fate "cancelled" */
 	int resumable;		/* -1: not given */
 };
 
@@ -81,6 +82,7 @@ static int seg_extra(const char *name, size_t line, char **f,
 			  f[7], f[5]);
 		return -1;
 	}
+	l->cancelled = !strcmp(f[11], "cancelled");
 	return 0;
 }
 
@@ -141,6 +143,7 @@ static int seg_check(const char *name, size_t line, char **f, int n,
 		return -1;
 	}
 	l->resumable = -1;
+	l->cancelled = false;
 	if (n == 12)
 		return seg_extra(name, line, f, l, msg, msglen);
 	return 0;
@@ -207,7 +210,8 @@ static int add_run(struct seg_out *o, uint32_t id, const struct seg_line *l)
 	if (el > l->v[5])
 		el = l->v[5];
 	o->ms[o->ns++] = (struct sim_mseg){ id, el, l->v[5], l->v[6],
-					    l->v[7] > 0, l->v[7] == 1 };
+					    l->v[7] > 0, l->v[7] == 1,
+					    l->cancelled };
 	if (j->first_start == SIM_NEVER || l->v[5] < j->first_start)
 		j->first_start = l->v[5];
 	if (j->end == SIM_NEVER || l->v[6] > j->end)

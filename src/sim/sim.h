@@ -229,6 +229,12 @@ struct sim_params {
 	struct sb_config cfg;		/* budget.conf */
 	int64_t requeue_delay;		/* a requeued job's BeginTime offset */
 	bool restart;			/* requeued work restarts from zero */
+	int64_t resubmit_delay;		/* a job cancelled by preemption is
+					 * resubmitted by its user this many
+					 * seconds after it stopped, as a new
+					 * job with its whole duration (default
+					 * SIM_RESUBMIT_DEFAULT);
+					 * SIM_NO_RESUBMIT: never */
 	enum sim_backfill backfill;
 	uint32_t reserve;		/* reservations per pass (reserve) */
 	int64_t until;			/* stop here; SIM_NEVER = run out */
@@ -240,7 +246,22 @@ struct sim_params {
 					 * that chose them); false = at once */
 };
 
+/* sim_params.resubmit_delay: the default (5 min, a user who notices the
+ * cancellation and submits again) and "never" (`--resubmit-delay none`). */
+#define SIM_RESUBMIT_DEFAULT 300
+#define SIM_NO_RESUBMIT (-1)
+
 void sim_params_init(struct sim_params *p);
+
+/*
+ * sim_resubmit_parse - the value of `--resubmit-delay`: a duration in
+ * Slurm's time syntax (sb_duration_parse(): M, M:S, H:M:S, D-H, D-H:M,
+ * D-H:M:S; "5:00" is five minutes, "0" resubmits at once) or "none"
+ * (cancelled jobs are never resubmitted).
+ * @out: seconds, or SIM_NO_RESUBMIT for "none"; written only on success.
+ * Return: 0, or -1 with @msg naming the value and what is accepted.
+ */
+int sim_resubmit_parse(const char *v, int64_t *out, char *msg, size_t msglen);
 
 /* One run of a job on its GPUs. */
 struct sim_seg {
@@ -265,7 +286,10 @@ enum sim_fate {
 	SIM_FATE_DONE = 0,	/* the job finished */
 	SIM_FATE_REQUEUED,	/* preempted, requeued, resumes its work */
 	SIM_FATE_RESTARTED,	/* preempted, requeued, starts over */
-	SIM_FATE_CANCELLED,	/* preempted and cancelled */
+	SIM_FATE_CANCELLED,	/* preempted and cancelled; resubmitted by
+				 * its user after sim_params.resubmit_delay
+				 * unless that is SIM_NO_RESUBMIT: the new
+				 * job's runs follow under the same job */
 	SIM_FATE_UNFINISHED,	/* running when the simulation ended */
 };
 /* The fate's word in the segments ("done", "requeued", ...). */
@@ -281,6 +305,8 @@ struct sim_outcome {
 	enum sim_job_end how;
 	int64_t pending_since;	/* still pending at the end: since when it
 				 * is eligible; SIM_NEVER otherwise */
+	uint32_t resubmissions;	/* times it was cancelled by preemption
+				 * and resubmitted by its user */
 };
 
 struct sim_result {
@@ -295,6 +321,7 @@ struct sim_result {
 	uint64_t passes;		/* scheduling passes */
 	uint64_t recalcs;		/* standing recalculations */
 	uint64_t preemptions;
+	uint64_t resubmissions;		/* cancelled jobs resubmitted */
 	uint64_t reservations;		/* backfill reservations made */
 };
 
@@ -386,6 +413,9 @@ struct sim_mseg {
 	int64_t start, end;
 	bool preempted;
 	bool lost;		/* preempted and its work thrown away */
+	bool cancelled;		/* ... because it was cancelled (fate
+				 * "cancelled"; the 8- and 9-column
+				 * segments cannot say: false) */
 };
 
 /* Figures of one budget (its whole subtree) over the window, GPU-seconds,
@@ -430,6 +460,13 @@ struct sim_report {
 	double preempted_gpu_hours;	/* GPUs x (end - start) of preempted
 					 * runs: the time since their start */
 	double lost_gpu_hours;	/* of those, the runs whose work was lost */
+	size_t cancelled;	/* of the preempted runs, those cancelled */
+	double cancelled_gpu_hours;	/* their GPU-hours: lost (in
+					 * lost_gpu_hours too) */
+	size_t resubmissions;	/* cancelled runs of a job that asked
+				 * again after them (resubmitted by its
+				 * user: a later run or pending span of the
+				 * same job) */
 	struct sim_team_report *teams;	/* the distinct teams of the jobs, in
 					 * tree order */
 	uint32_t nteams;
@@ -494,7 +531,11 @@ void sim_report_free(struct sim_report *rep);
  * agree with preempted (done/unfinished 0, restarted/cancelled 1,
  * requeued 2).  Lines of one job must agree on team, gpus, min runtime,
  * submit (the first line's resumable is the job's).  The metrics do not
- * use nodes and fate: they are checked and kept for analysis.
+ * use nodes; fate only for the cancelled runs and resubmissions (a run
+ * "cancelled" followed by another line of the same job: its user
+ * resubmitted it; sbudget-sim run writes the new job's runs under the
+ * same id).  A job that ran and is pending again at the end has a line
+ * without a start after its runs.
  * Out: @jobs (node = the team's tree index), @segs; the caller frees both.
  * Return 0, or -1 with @msg "file:line: reason".
  */

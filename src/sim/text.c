@@ -1,7 +1,8 @@
 /*
  * text.c - the text helpers every reader of sbudget-sim shares (input.h):
  * reading a whole file, lines and fields, whole numbers and names checked
- * to the end, messages "file:line: reason", and --time-scale.
+ * to the end, messages "file:line: reason", --time-scale, and the value of
+ * --resubmit-delay.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -12,6 +13,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "sb/duration.h"
+#include "sb/error.h"
 #include "sb/ledger.h"
 #include "input.h"
 
@@ -216,4 +219,26 @@ int64_t sim__scale(const struct sim_read_opts *o, int64_t t)
 	if (t > 0 && v < 1)
 		return 1;
 	return (int64_t)llround(v);
+}
+
+int sim_resubmit_parse(const char *v, int64_t *out, char *msg, size_t msglen)
+{
+	char q[64];
+	int64_t secs;
+
+	if (v && !strcmp(v, "none")) {
+		*out = SIM_NO_RESUBMIT;
+		return 0;
+	}
+	if (sb_duration_parse(v, &secs) != SB_OK) {
+		if (msg && msglen)
+			snprintf(msg, msglen, "--resubmit-delay '%s' is not "
+				 "accepted: a duration in Slurm's time syntax "
+				 "(M, M:S, H:M:S, D-H, D-H:M or D-H:M:S, at "
+				 "most 365 days; 5:00 is five minutes) or none",
+				 sb_quote(v, q, sizeof(q)));
+		return -1;
+	}
+	*out = secs;
+	return 0;
 }

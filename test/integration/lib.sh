@@ -11,7 +11,12 @@ CTLD_LOG=$SB_CLUSTER_DIR/log/slurmctld.log
 # Waiting.  A test never sleeps a guessed time for something to happen: it
 # polls for the condition, with a timeout, and fails saying what it expected
 # and what it saw.  A sleep that is itself the observation (nothing may
-# happen for N seconds) says so in a comment where it is written.
+# happen for N seconds) says so in a comment where it is written, and ends
+# at a time counted from the jobs' own records (wait_until), not N seconds
+# after a poll saw them.  A duration a test asserts is measured between
+# Slurm's records (SubmitTime, EligibleTime, StartTime, SuspendTime, to the
+# second), not from the clock read around a client: on a loaded 2-core
+# machine sbatch or scontrol may itself take seconds.
 
 # now_ms - wall clock in milliseconds.
 now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
@@ -174,9 +179,14 @@ sacct_field() {
 }
 
 # ctld_alive - slurmctld answers and its process is the one we started.
+# ctld_pid - slurmctld's pid from its pid file: the first line only (after a
+# reconfigure, 24.11's new slurmctld writes its pid over its parent's
+# without truncating the file: a shorter pid leaves digits on a second line).
+ctld_pid() { head -n 1 "$SB_CLUSTER_DIR/run/slurmctld.pid" 2>/dev/null | tr -dc '0-9'; }
+
 ctld_alive() {
 	local pid
-	pid=$(cat "$SB_CLUSTER_DIR/run/slurmctld.pid" 2>/dev/null || cat "$SB_CLUSTER_DIR"/*/slurmctld.pid 2>/dev/null) || true
+	pid=$(ctld_pid)
 	[ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && scontrol ping | grep -q UP
 }
 

@@ -98,6 +98,11 @@ test_charge_requeued_run_across_kill9() {
 	say "$(wait_log "$mark" "priority/budget: reconciled the loaded ledger with slurmdbd" 60)"
 	scancel "$id"
 	wait_state "$id" CANCELLED 60
+	# The site's CalcPeriod (1 s) back before the charge is read: with
+	# CalcPeriod=30 and the job's end not waking the recalculation, the
+	# first save at its end + 2 s (wait_recalc_after) may come 31 s after
+	# it, past ledger_charged's 30 s.  (The reconfigure wakes it at once.)
+	set_budget_conf "$(cat "$SB_CLUSTER_DIR/budget.conf.keep")"
 	c=$(ledger_charged "$id")
 	s=$(charge_gpu_seconds "$id")
 	say "job $id: slurmdbd's runs: $(sacct -n -P -D -X -j "$id" -o Start,End,ElapsedRaw,State | tr '\n' ' ')"

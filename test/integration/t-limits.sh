@@ -4,9 +4,10 @@
 # unallocated jobs, and Slurm's preemption does not look at limits, so
 # preempt/budget's tick releases just enough unallocated jobs that count
 # against the limit an allocated job pends behind (sb_limit_release(),
-# doc/design.md "Slurm limits").  Uses clear_cluster, fresh_budgets and
-# restarts from t-preempt.sh.  Every limit set here is reset when the test
-# ends (the trap), however it ends: other tests share the cluster.
+# doc/design.md "Slurm limits").  Uses clear_cluster, fresh_budgets,
+# restarts and submitted from t-preempt.sh.  Every limit set here is reset
+# when the test ends (the trap), however it ends: other tests share the
+# cluster.
 
 # limits_reset ACCOUNT... - no GrpTRES, no GrpJobs on the accounts.
 limits_reset() {
@@ -44,10 +45,9 @@ test_limits_unallocated_released() {
 	o=$(submit sb-bob --min-runtime=0 --resumable -G 8 --wrap 'sleep 300')
 	wait_running "$u1" "$u2" "$o"
 	mark=$(log_mark)
-	t0=$(date +%s)
 	a=$(submit sb-alice -A "$A" --min-runtime=0:20 -G 8 --wrap 'sleep 5')
 	wait_state "$a" RUNNING 15
-	t1=$(started "$a")
+	t0=$(submitted "$a") t1=$(started "$a")
 	say "allocated job $a started $((t1 - t0)) s after submission"
 	[ $((t1 - t0)) -le 5 ] || { say "took more than 5 s"; return 1; }
 	wait_log "$mark" "preempt/budget: JobId=$a \(allocated\) pends behind association $A GrpTRES gres/gpu=8 .*releasing JobId=$u1 " 5 >/dev/null
@@ -118,10 +118,9 @@ test_limits_parent_account_subtree() {
 	u=$(submit sb-dave -A "$B" --min-runtime=0 --resumable -G 8 --wrap 'sleep 300')
 	wait_running "$u"
 	mark=$(log_mark)
-	t0=$(date +%s)
 	a=$(submit sb-alice -A "$A" --min-runtime=0:20 -G 8 --wrap 'sleep 5')
 	wait_state "$a" RUNNING 15
-	t1=$(started "$a")
+	t0=$(submitted "$a") t1=$(started "$a")
 	say "allocated job $a of $A started $((t1 - t0)) s after submission"
 	[ $((t1 - t0)) -le 5 ] || { say "took more than 5 s"; return 1; }
 	wait_log "$mark" "preempt/budget: JobId=$a \(allocated\) pends behind association $P GrpTRES gres/gpu=8 .*releasing JobId=$u " 5 >/dev/null
@@ -157,10 +156,9 @@ test_limits_qos() {
 	u=$(submit sb-alice -A "$A" --qos="$Q" --min-runtime=0 --no-requeue -G 8 --wrap 'sleep 300')
 	wait_running "$u"
 	mark=$(log_mark)
-	t0=$(date +%s)
 	a=$(submit sb-dave -A "$B" --qos="$Q" --min-runtime=0:20 -G 8 --wrap 'sleep 5')
 	wait_state "$a" RUNNING 15
-	t1=$(started "$a")
+	t0=$(submitted "$a") t1=$(started "$a")
 	say "allocated job $a of $B started $((t1 - t0)) s after submission"
 	[ $((t1 - t0)) -le 5 ] || { say "took more than 5 s"; return 1; }
 	wait_log "$mark" "preempt/budget: JobId=$a \(allocated\) pends behind QOS $Q GrpTRES gres/gpu=8 .*releasing JobId=$u .*cancel" 5 >/dev/null
@@ -230,10 +228,9 @@ test_limits_qos_per_user() {
 	o=$(submit sb-dave -A "$A" --qos="$Q" --min-runtime=0 --resumable -G 8 --wrap 'sleep 300')
 	wait_running "$u" "$o"
 	mark=$(log_mark)
-	t0=$(date +%s)
 	a=$(submit sb-alice -A "$A" --qos="$Q" --min-runtime=0:20 -G 8 --wrap 'sleep 5')
 	wait_state "$a" RUNNING 15
-	t1=$(started "$a")
+	t0=$(submitted "$a") t1=$(started "$a")
 	say "allocated job $a started $((t1 - t0)) s after submission"
 	[ $((t1 - t0)) -le 5 ] || { say "took more than 5 s"; return 1; }
 	wait_log "$mark" "preempt/budget: JobId=$a \(allocated\) pends behind QOS $Q MaxTRESPerUser gres/gpu=8 .*releasing JobId=$u " 5 >/dev/null

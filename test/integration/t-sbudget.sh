@@ -260,7 +260,7 @@ test_sbudget_show_job_running_and_pending() {
 	pend=$(submit sb-bob --min-runtime=0:30 -G 8 --nice=10 --wrap 'sleep 1')
 	# the scheduler has tried it (what it waits for), with a priority
 	# from this cycle
-	wait_eq 10 "job $pend to wait for Resources" Resources job_field "$pend" Reason
+	wait_eq 30 "job $pend to wait for Resources" Resources job_field "$pend" Reason
 	wait_recalc_after "$(date +%s)"
 	out=$(sb show job "$run")
 	say "$out"
@@ -408,24 +408,28 @@ test_sbudget_same_span_same_figures() {
 # protected one and is cancelled; its GPUs x seconds pending are bio's
 # demand, nothing of it delivered.
 test_sbudget_never_started_job_is_demand() {
-	local run pend t0 to i out dem del
+	local run pend t0 to el out dem del
 	run=$(submit sb-alice --min-runtime=1:00 -N 4 --gpus-per-node=8 --wrap 'sleep 60')
 	# shellcheck disable=SC2064 # expanded now: $run is local
 	trap "scancel $run 2>/dev/null" EXIT
 	wait_state "$run" RUNNING 30
 	t0=$(date +%s)
 	pend=$(submit sb-bob --min-runtime=0:30 -G 4 --wrap 'sleep 1')
-	for ((i = 0; i < 40; i++)); do	# pending at least 4 s
-		[ "$(squeue -h -j "$pend" -o %T)" = PENDING ] &&
-			[ "$(date +%s)" -ge $((t0 + 5)) ] && break
-		sleep 0.5
-	done
+	# Pending 5 s from its own eligibility (slurmctld's record: where its
+	# demand starts), not from t0: on a loaded machine sbatch may take
+	# seconds, and the job be eligible a second or more after t0.  The
+	# check below asks 4 GPUs x 4 s: a second for the rounding of its end.
+	wait_for 20 "job $pend to be eligible" eval "job_field $pend EligibleTime | grep -q '^20'"
+	el=$(date -d "$(job_field "$pend" EligibleTime)" +%s)
+	wait_until $((el + 5)) "the job pending 5 s past its eligibility"
+	[ "$(squeue -h -j "$pend" -o %T)" = PENDING ] ||
+		{ say "job $pend is $(squeue -h -j "$pend" -o %T), not pending behind $run"; return 1; }
 	scancel "$pend"
 	wait_state "$pend" CANCELLED 30
 	wait_recorded "$pend"
 	to=$(date +%s)
 	out=$(sb -P -n show budget account=bio start="uts$t0" end="uts$to" format=Account,User,DemandRaw,DeliveredRaw,OwedRaw)
-	say "$out (bob's job: 4 GPUs pending about $((to - t0 - 1)) s)"
+	say "$out (bob's job: 4 GPUs pending from $el, cancelled after $((el + 5)); span $t0..$to)"
 	IFS='|' read -r _ _ dem del _ < <(grep '^bio||' <<<"$out")
 	[ "$dem" -ge 16 ] && [ "$del" -eq 0 ]
 }
@@ -434,13 +438,11 @@ test_sbudget_never_started_job_is_demand() {
 # priority/budget keeps their usage): dave's run in phys-a is phys-a's
 # after his association there is deleted.
 test_sbudget_deleted_association_stays_with_account() {
-	local id t0 to i before after f=Account,User,DeliveredRaw
+	local id t0 to before after f=Account,User,DeliveredRaw
 	sacctmgr -i add user sb-dave account=phys-a cluster=sbcluster >/dev/null
 	trap 'sacctmgr -i delete user sb-dave account=phys-a cluster=sbcluster >/dev/null 2>&1 || true' EXIT
-	for ((i = 0; i < 20; i++)); do	# slurmctld learns of it from slurmdbd
-		sshare -n -P -A phys-a -u sb-dave -o User | grep -q sb-dave && break
-		sleep 0.5
-	done
+	# slurmctld learns of it from slurmdbd (else sbatch -A phys-a fails)
+	wait_for 30 "the association phys-a/sb-dave in sshare" assoc_listed phys-a sb-dave
 	t0=$(date +%s)
 	id=$(submit sb-dave -A phys-a --min-runtime=0:03 -G 4 --wrap 'sleep 3')
 	wait_state "$id" COMPLETED 60

@@ -122,6 +122,17 @@ gpu_seconds() {
 	sacct -n -P -D -X -j "$1" -o ElapsedRaw | awk -v g="$2" '{ s += $1 } END { print s * g }'
 }
 
+# _ends_recorded JOBID... - slurmdbd has a record of each job, and an end
+# for every run of it (else prints what it has).
+_ends_recorded() {
+	local id out
+	for id in "$@"; do
+		out=$(sacct -n -P -D -X -j "$id" -o End 2>/dev/null)
+		[ -n "$out" ] && ! grep -q Unknown <<<"$out" ||
+			{ echo "job $id: ends '$(tr '\n' ' ' <<<"$out")'"; return 1; }
+	done
+}
+
 # Suspended time is neither run nor protection.  An allocated job (min
 # runtime 20 s) suspended for 15 s is preemptable only from start + 20 s +
 # the time it was suspended, and is charged only the seconds it ran; so is
@@ -137,14 +148,18 @@ test_suspended_time_not_charged_nor_protected() {
 	w=$(submit sb-dave -A "$V" -w gpu02 -G 2 --min-runtime=0:20 --wrap 'sleep 300')
 	wait_running "$v" "$w"
 	t_start=$(started "$v")
-	sleep 3
-	t_sus=$(date +%s)
+	sleep 3	# the scenario: it runs 3 s before it is suspended
 	scontrol suspend "$v","$w"
 	wait_state "$v" SUSPENDED 10
-	sleep 15
+	# slurmctld's own times (SuspendTime is set at the suspension, then
+	# at the resumption), not the clock around scontrol: on a loaded
+	# machine scontrol may take seconds, which the job did not spend
+	# suspended
+	t_sus=$(date -d "$(job_field "$v" SuspendTime)" +%s)
+	sleep 15	# the scenario: 15 s suspended
 	scontrol resume "$v"
-	t_res=$(date +%s)
 	wait_state "$v" RUNNING 10
+	t_res=$(date -d "$(job_field "$v" SuspendTime)" +%s)
 	sus=$((t_res - t_sus))
 	# pinned to v's node, of a budget that never ran: outranks v
 	g=$(submit sb-alice -A "$G" -w gpu01 -G 8 --min-runtime=0:05 --wrap 'sleep 5')
@@ -159,7 +174,8 @@ test_suspended_time_not_charged_nor_protected() {
 	scancel "$v" "$w"
 	wait_state "$v" CANCELLED 30
 	wait_state "$w" CANCELLED 30
-	sleep 2
+	# slurmdbd has the end of every run (until then ElapsedRaw counts on)
+	wait_for 30 "slurmdbd to record the ends of $v and $w" _ends_recorded "$v" "$w"
 	s_v=$(gpu_seconds "$v" 8); s_w=$(gpu_seconds "$w" 2)
 	c_v=$(ledger_charged "$v"); c_w=$(ledger_charged "$w")
 	say "sacct (suspended time left out): $v $s_v GPU-s, $w $s_w GPU-s (suspended $(sacct -n -P -X -j "$w" -o Suspended | head -n 1))"
@@ -184,7 +200,10 @@ test_admin_priority_keeps_tier_and_standing() {
 	fresh_budgets "$P" "$V:1000:sb-dave" "$G:1000:sb-alice"
 	v=$(submit sb-dave -A "$V" -w gpu01 -G 8 --min-runtime=0:05 --resumable --wrap 'sleep 120')
 	wait_running "$v"
-	g=$(submit sb-alice -A "$G" -w gpu01 -G 8 --min-runtime=0:05 --begin=now+12 --wrap 'sleep 5')
+	# g is made eligible (StartTime=now) once the priorities are read: a
+	# fixed --begin=now+12 could pass first on a loaded machine (g then
+	# runs, and the victim is requeued, before they are read)
+	g=$(submit sb-alice -A "$G" -w gpu01 -G 8 --min-runtime=0:05 --begin=now+600 --wrap 'sleep 5')
 	g2=$(submit sb-alice -A "$G" -G 1 --min-runtime=0:05 --begin=now+600 --wrap true)
 	g3=$(submit sb-alice -A "$G" -G 1 --min-runtime=0:05 --begin=now+600 --wrap true)
 	u=$(submit sb-carol -G 1 --min-runtime=0 --begin=now+600 --wrap true)
@@ -205,6 +224,7 @@ test_admin_priority_keeps_tier_and_standing() {
 	[ "$pg" -gt "$pv" ] || { say "preemptor not above the victim of the worse standing"; return 1; }
 	expect_in "$(tail -c +$((off + 1)) "$log")" "JobId=$g: administrator's priority 5 read as in-team priority 5: its tier (allocated) and its budget's standing are kept"
 	# and it still preempts once eligible
+	scontrol update jobid="$g" StartTime=now
 	wait_state "$g" RUNNING 40
 	[ "$(restarts "$v")" = 1 ] || { say "victim not preempted"; return 1; }
 	expect_in "$(job_field "$v" SystemComment)" "budget:preempted_by=$g,"
@@ -214,7 +234,7 @@ test_admin_priority_keeps_tier_and_standing() {
 # ctld_thread_count NAME - how many of slurmctld's threads are named NAME.
 ctld_thread_count() {
 	local pid
-	pid=$(cat "$SB_CLUSTER_DIR/run/slurmctld.pid")
+	pid=$(ctld_pid)
 	cat /proc/"$pid"/task/*/comm 2>/dev/null | grep -cx "$1" || true
 }
 
@@ -235,5 +255,5 @@ test_plugin_threads_named() {
 		done
 		[ -n "$ok" ] || { say "after reconfigure, threads named $name: $(ctld_thread_count "$name")"; return 1; }
 	done
-	say "slurmctld threads: $(cat /proc/"$(cat "$SB_CLUSTER_DIR/run/slurmctld.pid")"/task/*/comm | sort | uniq -c | tr -s ' \n' ' ')"
+	say "slurmctld threads: $(cat /proc/"$(ctld_pid)"/task/*/comm | sort | uniq -c | tr -s ' \n' ' ')"
 }

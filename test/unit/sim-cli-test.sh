@@ -79,6 +79,34 @@ run --seed 7 --no-requeue 1 --json "$tmp/nrq.json" --segments "$tmp/nrq.csv" || 
 grep -q '"assigned_no_requeue": 12' "$tmp/nrq.json" || bad "--no-requeue 1: not every job drawn"
 grep -qE ',(requeued|restarted)$' "$tmp/nrq.csv" && bad "--no-requeue 1: a run was requeued"
 grep -q ',cancelled$' "$tmp/nrq.csv" || bad "--no-requeue 1: no victim cancelled"
+# ... and their users resubmit them (--resubmit-delay, default 5:00): a
+# cancelled job has lines after its cancelled run (runs or pending), the
+# run's count and the report's agree, and `metrics` on the segments
+# reports the same cancelled runs, lost GPU-h and resubmissions
+last_after_cancel() {	# FILE: jobs with a line after a cancelled run
+	awk -F, 'NR > 1 { if (c[$1]) a[$1] = 1; if ($12 == "cancelled") c[$1] = 1 }
+		END { n = 0; for (j in a) n++; print n }' "$1"
+}
+[ "$(last_after_cancel "$tmp/nrq.csv")" -gt 0 ] || bad "--no-requeue 1: no cancelled job resubmitted"
+grep -q '"resubmit_delay_s": 300' "$tmp/nrq.json" || bad "the default --resubmit-delay is not 300 s in the JSON"
+rs=$(sed -n 's/.*"resubmissions": \([0-9]*\).*/\1/p' "$tmp/nrq.json" | sort -u)
+[ -n "$rs" ] && [ "$rs" -gt 0 ] && [ "$(echo "$rs" | wc -l)" -eq 1 ] || bad "resubmissions: simulation and report differ or none: $rs"
+"$sim" metrics --segments "$tmp/nrq.csv" --tree "$data/sim-small.tree" \
+	--gpus 16 --json "$tmp/nrqm.json" --quiet || bad "metrics on resubmitted runs"
+keys2='"(owed_gpu_hours|delivered_gpu_hours|capped_gpu_hours|preemptions|lost_gpu_hours|cancelled_runs|cancelled_lost_gpu_hours|resubmissions|[a-z]+_gpu_s)"'
+sed -n '/"report"/,$p' "$tmp/nrq.json" | grep -E "$keys2" >"$tmp/q1"
+sed -n '/"report"/,$p' "$tmp/nrqm.json" | grep -E "$keys2" >"$tmp/q2"
+cmp -s "$tmp/q1" "$tmp/q2" || { bad "resubmissions: run and metrics disagree"; diff "$tmp/q1" "$tmp/q2"; }
+# --resubmit-delay none: the old behaviour, a cancelled job never comes back
+run --seed 7 --no-requeue 1 --resubmit-delay none --json "$tmp/nrq0.json" --segments "$tmp/nrq0.csv" || bad "--resubmit-delay none"
+grep -q ',cancelled$' "$tmp/nrq0.csv" || bad "--resubmit-delay none: no victim cancelled"
+[ "$(last_after_cancel "$tmp/nrq0.csv")" -eq 0 ] || bad "--resubmit-delay none: a cancelled job ran again"
+grep -q '"resubmit_delay_s": null' "$tmp/nrq0.json" || bad "--resubmit-delay none not in the JSON"
+grep -q '"resubmissions": [1-9]' "$tmp/nrq0.json" && bad "--resubmit-delay none: resubmissions counted"
+expect2 "--resubmit-delay '5m' is not accepted: a duration in Slurm's time syntax" --resubmit-delay 5m
+expect2 "--resubmit-delay 'never'" --resubmit-delay never
+expect2 "or none" --resubmit-delay -1
+"$sim" --help | grep -q -- '5:00 is five$' || bad "--help: --resubmit-delay default"
 # ... while by default (every job requeueable) the same victims are
 # requeued: the resumable one resumes, the other restarts
 grep -q ',requeued$' "$tmp/seg.csv" || bad "default: no victim requeued"

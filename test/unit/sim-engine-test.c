@@ -3,6 +3,7 @@
  * every start, stop and preemption is worked out by hand in the comments.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,13 +61,15 @@ struct scen {
 	int64_t requeue_delay;
 	bool restart;
 	/* expected run segments, in the order they end (then by start, then
-	 * job): "job:start-end[P|L]", job = 1-based input order, P =
-	 * preempted and resumed later, L = preempted and its work lost */
+	 * job): "job:start-end[P|L|C]", job = 1-based input order, P =
+	 * preempted and resumed later, L = preempted and its work lost
+	 * (requeued to start over), C = preempted and cancelled (lost) */
 	const char *segs;
 	unsigned preemptions;
 	bool at_once;		/* --leftovers at-once (default next-pass) */
 	const char *backfill;	/* NULL: the default (reserve:1); "greedy",
 				 * "none", "reserve:N" */
+	const char *resubmit;	/* --resubmit-delay; NULL: the default */
 };
 
 static const struct scen scens[] = {
@@ -81,7 +84,7 @@ static const struct scen scens[] = {
 	  SIM_POLICY_BUDGET, 1, 4, 0, false,
 	  "1:0-100P 2:100-300P 1:300-500P 2:500-700P 1:700-900P 2:900-1100P "
 	  "1:1100-1300P 2:1300-1500P 1:1500-1700P 2:1700-1900 1:1900-2000",
-	  9, false, NULL },
+	  9, false, NULL, NULL },
 	/* Factor 5: a job preempted at P is held until P + 500, so the run
 	 * after each hold lasts 300 s: job 1 preempted at 100, 600, 1100,
 	 * 1700, job 2 at 300, 900, 1400 (gaps >= 500); 7 preemptions, not 9. */
@@ -90,45 +93,53 @@ static const struct scen scens[] = {
 	  "0,1000,4,a,,100,yes,512\n5,1000,4,b,,100,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 0, false,
 	  "1:0-100P 2:100-300P 1:300-600P 2:600-900P 1:900-1100P 2:1100-1400P "
-	  "1:1400-1700P 2:1700-1900 1:1900-2000", 7, false, NULL },
+	  "1:1400-1700P 2:1700-1900 1:1900-2000", 7, false, NULL, NULL },
 	{ "no contention: every job starts at its submit",
 	  "a 1\n", "", "0,10,1,a,,5,yes,512\n3,10,2,a,,5,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:3-13", 0, false, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:3-13",
+	  0, false, NULL, NULL },
 	/* Idle from 10 s; the tick at 60 is pending when the next job comes
 	 * at 70, inside the same CalcPeriod (once an endless loop). */
 	{ "idle gap shorter than a CalcPeriod",
 	  "a 1\n", "", "0,10,1,a,,5,yes,512\n70,10,1,a,,5,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:70-80", 0, false, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:70-80",
+	  0, false, NULL, NULL },
 	{ "idle gap of many CalcPeriods",
 	  "a 1\n", "", "0,10,1,a,,5,yes,512\n1000,10,1,a,,5,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:1000-1010", 0, false, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:1000-1010",
+	  0, false, NULL, NULL },
 	{ "full node: the second job waits for the first to end",
 	  "a 1\n", "", "0,100,4,a,,5,yes,512\n10,50,2,a,,5,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-150", 0, false, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-150",
+	  0, false, NULL, NULL },
 	/* An allocated job takes an unallocated one's GPUs at once, and
 	 * starts at once: an unallocated victim gets no grace time
 	 * (sb_preempt_grace()).  The victim resumes (requeue delay 0) when
 	 * the preemptor ends, with its 1000 - 10 = 990 s left. */
 	{ "allocated preempts unallocated at once, no grace time",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10P 2:10-110 1:110-1100", 1, false, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10P 2:10-110 1:110-1100",
+	  1, false, NULL, NULL },
 	{ "same with restart: the victim's work is lost, it runs 1000 s again",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, true, "1:0-10L 2:10-110 1:110-1110", 1, false, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, true, "1:0-10L 2:10-110 1:110-1110",
+	  1, false, NULL, NULL },
 	{ "requeue delay: eligible 121 s after it stopped",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 121, false, "1:0-10P 2:10-110 1:131-1121",
-	  1, false, NULL },
+	  1, false, NULL, NULL },
 	/* PreemptNonResumable=requeue (the default): a batch job that is not
 	 * resumable is requeued and starts over: its 10 s are lost, it runs
 	 * its whole 1000 s after the preemptor. */
 	{ "not resumable: requeued, restarts from its beginning (default)",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10L 2:10-110 1:110-1110", 1, false, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10L 2:10-110 1:110-1110",
+	  1, false, NULL, NULL },
 	{ "not resumable: cancelled (PreemptNonResumable=cancel)",
 	  "a 1\nb 1\n", "PreemptNonResumable=cancel\n",
 	  "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10L 2:10-110", 1, false, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10C 2:10-110", 1, false, NULL,
+	  "none" },
 	/* An allocated resumable victim gets the grace time (30 s) to write
 	 * its checkpoint; an allocated one that is not resumable does not
 	 * (it would lose its run anyway): the preemptor starts at once.  The
@@ -140,21 +151,23 @@ static const struct scen scens[] = {
 	{ "allocated, not resumable: no grace time, restarts",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,300,no,512\n10,100,4,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-660L 2:660-760 1:760-1760",
-	  1, false, NULL },
+	  1, false, NULL, NULL },
 	{ "not resumable, PreemptNonResumable=keep: never preempted",
 	  "a 1\nb 1\n", "PreemptNonResumable=keep\n",
 	  "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1000 2:1000-1100", 0, false, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1000 2:1000-1100",
+	  0, false, NULL, NULL },
 	{ "an unallocated job never preempts",
 	  "a 1\nb 1\n", "", "0,100,4,a,,60,yes,512\n10,100,2,b,,0,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-200", 0, false, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-200",
+	  0, false, NULL, NULL },
 	/* a (RawShares 1) used 4 GPUs since 0; b (idle, better standing)
 	 * submits at 10 but a's job is protected for its 300 s min runtime.
 	 * Protection ends at 300, the pass then preempts (grace 30). */
 	{ "protected for its min runtime, then preempted by a better budget",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,300,yes,512\n10,100,4,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-330P 2:330-430 1:430-1100",
-	  1, false, NULL },
+	  1, false, NULL, NULL },
 	/* The reclaim rule (sb_preempt_decide, at the siblings a and b):
 	 * b's job commits delta = 4 GPUs x 1000 s = 4000 GPU-s; a's usage at
 	 * a recalculation T (CalcPeriod 60) is 4 x T once its protection is
@@ -168,12 +181,13 @@ static const struct scen scens[] = {
 	{ "the reclaim rule holds a better budget back until it is fair",
 	  "a 1\nb 1\n", "", "0,3000,4,a,,300,yes,512\n10,1000,4,b,,1000,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1110P 2:1110-2110 1:2110-4000",
-	  1, false, NULL },
+	  1, false, NULL, NULL },
 	/* The same budget: its own job's priority is not below the
 	 * preemptor's (same standing, same tier), so no preemption. */
 	{ "no preemption inside one budget at equal in-team priority",
 	  "a 1\n", "", "0,1000,4,a,,300,yes,512\n10,100,4,a,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1000 2:1000-1100", 0, false, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1000 2:1000-1100",
+	  0, false, NULL, NULL },
 	/* Two unallocated 4-GPU jobs fill 2 nodes; a 4-GPU allocated job
 	 * needs one node: exactly one victim (never more than needed).  Both
 	 * started at 0 and lose as much: the tie goes to input order. */
@@ -182,7 +196,7 @@ static const struct scen scens[] = {
 	  "0,1000,4,a,,0,yes,512\n0,1000,4,a,,0,yes,512\n"
 	  "10,100,4,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 2, 4, 0, false,
-	  "1:0-10P 3:10-110 2:0-1000 1:110-1100", 1, false, NULL },
+	  "1:0-10P 3:10-110 2:0-1000 1:110-1100", 1, false, NULL, NULL },
 	/* At 10 the unallocated job (2 GPUs) alone would not suffice and the
 	 * allocated one is protected until 900: nobody is preempted (job 2
 	 * runs to its end).  At 900 job 1's protection ends and b's better
@@ -192,7 +206,7 @@ static const struct scen scens[] = {
 	  "0,1000,2,a,,900,yes,512\n0,500,2,a,,0,yes,512\n"
 	  "10,100,4,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 0, false,
-	  "2:0-500 1:0-930P 3:930-1030 1:1030-1100", 1, false, NULL },
+	  "2:0-500 1:0-930P 3:930-1030 1:1030-1100", 1, false, NULL, NULL },
 	/* A failed preemption is remembered and tried again only on the
 	 * nodes that changed since, within one recalculation (CalcPeriod
 	 * 3600: one epoch).  Allocated jobs start first: 2 and 3 on node 0,
@@ -209,7 +223,7 @@ static const struct scen scens[] = {
 	  "0,2000,2,a,,1000,yes,512\n0,50,2,a,,1000,yes,512\n"
 	  "10,100,4,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 2, 4, 0, false,
-	  "2:0-30 1:0-50P 4:0-50 5:50-150 3:0-2000 1:50-2000", 1, false, NULL },
+	  "2:0-30 1:0-50P 4:0-50 5:50-150 3:0-2000 1:50-2000", 1, false, NULL, NULL },
 	/* The same for a multi-node job (4 GPUs = 2 whole nodes of 2): at 10
 	 * only node 2 (unallocated job 1) could be emptied; at 20 job 3 ends
 	 * on node 0 beside protected job 2 (node 0 still cannot be emptied);
@@ -221,7 +235,7 @@ static const struct scen scens[] = {
 	  "0,20,1,a,,1000,yes,512\n0,40,2,a,,1000,yes,512\n"
 	  "10,100,4,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 3, 2, 0, false,
-	  "3:0-20 1:0-40P 4:0-40 5:40-140 2:0-2000 1:140-2100", 1, false, NULL },
+	  "3:0-20 1:0-40P 4:0-40 5:40-140 2:0-2000 1:140-2100", 1, false, NULL, NULL },
 	/* Victim order: unallocated before allocated, and among equals the
 	 * one that has run less (started later); no grace time for it. */
 	{ "victims: unallocated first, then least work lost",
@@ -229,7 +243,8 @@ static const struct scen scens[] = {
 	  "0,1000,2,a,,10,yes,512\n0,1000,2,a,,0,yes,512\n"
 	  "20,1000,2,a,,0,yes,512\n100,100,2,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 3, 2, 0, false,
-	  "3:20-100P 4:100-200 1:0-1000 2:0-1000 3:200-1120", 1, false, NULL },
+	  "3:20-100P 4:100-200 1:0-1000 2:0-1000 3:200-1120",
+	  1, false, NULL, NULL },
 	/* Resumable before not resumable: job 2 (unallocated, not
 	 * resumable) started later and lost less, but job 1 keeps its work
 	 * when requeued. */
@@ -238,7 +253,7 @@ static const struct scen scens[] = {
 	  "0,1000,2,a,,0,yes,512\n50,1000,2,a,,0,no,512\n"
 	  "100,100,2,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 2, 2, 0, false,
-	  "1:0-100P 3:100-200 2:50-1050 1:200-1100", 1, false, NULL },
+	  "1:0-100P 3:100-200 2:50-1050 1:200-1100", 1, false, NULL, NULL },
 	/* Baseline: b's cap is 25% of 16 = 4 GPUs, so b's 8-GPU jobs run
 	 * preemptible; a's jobs are within a's cap of 12 and preempt them
 	 * at once (no grace, no protection in the old system). */
@@ -247,7 +262,8 @@ static const struct scen scens[] = {
 	  "0,1000,8,b,,600,yes,512\n0,1000,8,b,,600,yes,512\n"
 	  "10,500,8,a,,300,yes,512\n20,100,4,a,,60,yes,512\n",
 	  SIM_POLICY_BASELINE, 2, 8, 0, false,
-	  "1:0-10P 2:0-20P 4:20-120 3:10-510 1:120-1110 2:510-1490", 2, false, NULL },
+	  "1:0-10P 2:0-20P 4:20-120 3:10-510 1:120-1110 2:510-1490",
+	  2, false, NULL, NULL },
 	/* The same with b's jobs not resumable: the same Slurm requeues
 	 * them, and they restart (their first 10 and 20 s are lost). */
 	{ "baseline: a non-resumable victim restarts (PreemptNonResumable=requeue)",
@@ -255,17 +271,19 @@ static const struct scen scens[] = {
 	  "0,1000,8,b,,600,no,512\n0,1000,8,b,,600,no,512\n"
 	  "10,500,8,a,,300,yes,512\n20,100,4,a,,60,yes,512\n",
 	  SIM_POLICY_BASELINE, 2, 8, 0, false,
-	  "1:0-10L 2:0-20L 4:20-120 3:10-510 1:120-1120 2:510-1510", 2, false, NULL },
+	  "1:0-10L 2:0-20L 4:20-120 3:10-510 1:120-1120 2:510-1510",
+	  2, false, NULL, NULL },
 	{ "baseline: ... and is cancelled with PreemptNonResumable=cancel",
 	  "a 3\nb 1\n", "PreemptNonResumable=cancel\n",
 	  "0,1000,8,b,,600,no,512\n0,1000,8,b,,600,no,512\n"
 	  "10,500,8,a,,300,yes,512\n20,100,4,a,,60,yes,512\n",
 	  SIM_POLICY_BASELINE, 2, 8, 0, false,
-	  "1:0-10L 2:0-20L 4:20-120 3:10-510", 2, false, NULL },
+	  "1:0-10C 2:0-20C 4:20-120 3:10-510", 2, false, NULL, "none" },
 	{ "baseline: FIFO inside a class, HIGH before LOW",
 	  "a 1\n", "",
 	  "0,100,4,a,,0,yes,512\n1,100,4,a,,0,yes,LOW\n2,100,4,a,,0,yes,HIGH\n",
-	  SIM_POLICY_BASELINE, 1, 4, 0, false, "1:0-100 3:100-200 2:200-300", 0, false, NULL },
+	  SIM_POLICY_BASELINE, 1, 4, 0, false, "1:0-100 3:100-200 2:200-300",
+	  0, false, NULL, NULL },
 	/* Two 1-GPU allocated jobs against two unallocated 4-GPU jobs on 2
 	 * nodes, no grace time.  Leftovers at once: job 3 takes job 1's node
 	 * and job 4 fits in the 3 GPUs left there: one victim. */
@@ -274,7 +292,8 @@ static const struct scen scens[] = {
 	  "0,1000,4,a,,0,yes,512\n0,1000,4,a,,0,yes,512\n"
 	  "10,100,1,b,,60,yes,512\n10,100,1,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 2, 4, 0, false,
-	  "1:0-10P 3:10-110 4:10-110 2:0-1000 1:110-1100", 1, true, NULL },
+	  "1:0-10P 3:10-110 4:10-110 2:0-1000 1:110-1100",
+	  1, true, NULL, NULL },
 	/* Leftovers next pass (Slurm: the victim completes after the cycle
 	 * that chose it): job 4 does not see them and takes job 2.  (With a
 	 * grace time the victims hold them until they stop, in both modes.) */
@@ -284,7 +303,7 @@ static const struct scen scens[] = {
 	  "10,100,1,b,,60,yes,512\n10,100,1,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 2, 4, 0, false,
 	  "1:0-10P 2:0-10P 3:10-110 4:10-110 1:110-1100 2:110-1100", 2,
-	  false, NULL },
+	  false, NULL, NULL },
 	/*
 	 * Backfill reservations (backfill.c).  Unallocated jobs (min runtime
 	 * 0) of one team: no preemption, pass order = submit order.
@@ -302,7 +321,7 @@ static const struct scen scens[] = {
 	  "10,50,8,a,,0,yes,512\n20,300,2,a,,0,yes,512\n"
 	  "30,50,2,a,,0,yes,512\n",
 	  SIM_POLICY_BUDGET, 2, 4, 0, false,
-	  "5:30-80 1:0-100 2:0-200 3:200-250 4:250-550", 0, false, NULL },
+	  "5:30-80 1:0-100 2:0-200 3:200-250 4:250-550", 0, false, NULL, NULL },
 	/* The same greedy: job 4 starts at 20 on node 1 (to 320), job 5
 	 * finds no room until job 1 ends (100-150 on node 0), and job 3
 	 * waits for node 1 to be whole: 320-370, 120 s later. */
@@ -312,7 +331,7 @@ static const struct scen scens[] = {
 	  "30,50,2,a,,0,yes,512\n",
 	  SIM_POLICY_BUDGET, 2, 4, 0, false,
 	  "1:0-100 5:100-150 2:0-200 4:20-320 3:320-370", 0, false,
-	  "greedy" },
+	  "greedy", NULL },
 	/* None: the pass stops at job 3, so job 5 does not backfill either:
 	 * job 4 and 5 start after job 3 (250): 4 on node 0 (250-550), 5
 	 * beside it (250-300). */
@@ -321,7 +340,7 @@ static const struct scen scens[] = {
 	  "10,50,8,a,,0,yes,512\n20,300,2,a,,0,yes,512\n"
 	  "30,50,2,a,,0,yes,512\n",
 	  SIM_POLICY_BUDGET, 2, 4, 0, false,
-	  "1:0-100 2:0-200 3:200-250 5:250-300 4:250-550", 0, false, "none" },
+	  "1:0-100 2:0-200 3:200-250 5:250-300 4:250-550", 0, false, "none", NULL },
 	/* One node of 4 GPUs: job 1 (2 GPUs, 0-100) on GPUs 0-1, job 2
 	 * (1 GPU, 0-300) on GPU 2.  Job 3 (3 GPUs) at 10: GPU 3 is free now,
 	 * GPUs 0-1 at 100, GPU 2 at 300: it reserves GPUs 3, 0, 1 from 100.
@@ -331,7 +350,7 @@ static const struct scen scens[] = {
 	  "a 1\n", "", "0,100,2,a,,0,yes,512\n0,300,1,a,,0,yes,512\n"
 	  "10,100,3,a,,0,yes,512\n20,500,1,a,,0,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 0, false,
-	  "1:0-100 3:100-200 2:0-300 4:200-700", 0, false, NULL },
+	  "1:0-100 3:100-200 2:0-300 4:200-700", 0, false, NULL, NULL },
 	/* 2 nodes x 4 GPUs: job 1 (4 GPUs, 0-100) on node 0, job 2 (3 GPUs,
 	 * 0-200) on node 1.  Job 3 (4 GPUs) at 10 reserves node 0 from 100
 	 * (node 1 is whole only at 200).  Job 4 (1 GPU, 1000 s) at 20 runs
@@ -341,7 +360,7 @@ static const struct scen scens[] = {
 	  "a 1\n", "", "0,100,4,a,,0,yes,512\n0,200,3,a,,0,yes,512\n"
 	  "10,50,4,a,,0,yes,512\n20,1000,1,a,,0,yes,512\n",
 	  SIM_POLICY_BUDGET, 2, 4, 0, false,
-	  "1:0-100 3:100-150 2:0-200 4:20-1020", 0, false, NULL },
+	  "1:0-100 3:100-150 2:0-200 4:20-1020", 0, false, NULL, NULL },
 	/* Baseline policy, one class (NORMAL, FIFO), the first case's
 	 * jobs: the same reserved start (no preemption: every job within
 	 * its team's cap of 8 GPUs? job 3 alone is 8; all run
@@ -351,7 +370,7 @@ static const struct scen scens[] = {
 	  "10,50,8,a,,0,yes,512\n20,300,2,a,,0,yes,512\n"
 	  "30,50,2,a,,0,yes,512\n",
 	  SIM_POLICY_BASELINE, 2, 4, 0, false,
-	  "5:30-80 1:0-100 2:0-200 3:200-250 4:250-550", 0, false, NULL },
+	  "5:30-80 1:0-100 2:0-200 3:200-250 4:250-550", 0, false, NULL, NULL },
 	/* Two reservations: 1 node x 4 GPUs.  Job 1 (4 GPUs, 0-100).  Job 2
 	 * (2 GPUs) at 10 reserves GPUs 0-1 from 100; job 3 (2 GPUs, 50 s) at
 	 * 20, with reserve:2, GPUs 2-3 from 100 (the first plan's GPUs are
@@ -362,7 +381,7 @@ static const struct scen scens[] = {
 	  "a 1\n", "", "0,100,4,a,,0,yes,512\n10,100,2,a,,0,yes,512\n"
 	  "20,50,2,a,,0,yes,512\n30,30,1,a,,0,yes,512\n",
 	  SIM_POLICY_BUDGET, 1, 4, 0, false,
-	  "1:0-100 3:100-150 4:150-180 2:100-200", 0, false, "reserve:2" },
+	  "1:0-100 3:100-150 4:150-180 2:100-200", 0, false, "reserve:2", NULL },
 };
 
 /* Segments as the expected string does: sorted by end, start, job. */
@@ -409,6 +428,10 @@ static int run(const struct scen *c, struct sim_result *r, char *got,
 		p.backfill = SIM_BACKFILL_NONE;
 	else if (c->backfill)
 		p.reserve = (uint32_t)atoi(c->backfill + 8);	/* reserve:N */
+	if (c->resubmit)
+		ck_assert_msg(!sim_resubmit_parse(c->resubmit,
+						  &p.resubmit_delay, msg,
+						  sizeof(msg)), "%s", msg);
 	ck_assert_msg(!sim_config_parse("conf", c->conf, &p.cfg, msg,
 					sizeof(msg)), "%s", msg);
 	ck_assert_msg(!sim_tree_parse("tree", c->tree, &t, msg, sizeof(msg)),
@@ -429,6 +452,7 @@ static int run(const struct scen *c, struct sim_result *r, char *got,
 		n += (size_t)snprintf(got + n, len - n, "%s%u:%lld-%lld%s",
 				      i ? " " : "", w.jobs[s->job].line - 1,
 				      (long long)s->start, (long long)s->end,
+				      s->fate == SIM_FATE_CANCELLED ? "C" :
 				      s->lost ? "L" : s->preempted ? "P" : "");
 	}
 	free(sorted);
@@ -459,15 +483,18 @@ END_TEST
 static const struct scen no_requeue_cases[] = {
 	{ "--no-requeue, not resumable: cancelled",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10L 2:10-110", 1, false, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10C 2:10-110", 1, false, NULL,
+	  "none" },
 	{ "--no-requeue, resumable: cancelled as well",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10L 2:10-110", 1, false, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10C 2:10-110", 1, false, NULL,
+	  "none" },
 	/* cancelled, it loses its run: the cost margin waits as in
 	 * "allocated, not resumable" above */
 	{ "--no-requeue, allocated resumable: cancelled, and no grace time",
 	  "a 1\nb 1\n", "", "0,1000,4,a,,300,yes,512\n10,100,4,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-660L 2:660-760", 1, false, NULL },
+	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-660C 2:660-760", 1, false, NULL,
+	  "none" },
 };
 
 START_TEST(test_no_requeue)
@@ -486,6 +513,148 @@ START_TEST(test_no_requeue)
 		if (r.jobs[i].preemptions)
 			ck_assert_int_eq(r.jobs[i].how, SIM_END_CANCELLED);
 	sim_result_free(&r);
+}
+END_TEST
+
+/*
+ * A job cancelled by preemption is resubmitted by its user --resubmit-delay
+ * after it stopped, as a new job: its whole duration again, queued by the
+ * resubmission time; its demand goes on from the cancel (the first run
+ * after it is eligible from the cancel).  Every job is --no-requeue
+ * (no_requeue 1) unless the case's budget.conf cancels.  @eligible: the
+ * resubmitted run's eligibility (-1: none expected).
+ */
+static const struct {
+	struct scen c;
+	unsigned resubmissions;	/* sim_result.resubmissions */
+	int64_t eligible;	/* eligible of job 1's last run, -1: none */
+	enum sim_job_end how;	/* job 1's end */
+} resubmit_cases[] = {
+	/* Job 1 (unallocated) is preempted by job 2 at 10 (no grace time)
+	 * and cancelled; its user resubmits it at 10 + 300 = 310: it runs
+	 * its whole 1000 s, 310-1310, eligible from 10 (the gap is owed). */
+	{ { "resubmitted after 5:00 (the default) with its whole duration",
+	    "a 1\nb 1\n", "", "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
+	    SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10C 2:10-110 1:310-1310",
+	    1, false, NULL, NULL }, 1, 10, SIM_END_DONE },
+	{ { "resubmitted after 1-0 (a day)",
+	    "a 1\nb 1\n", "", "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
+	    SIM_POLICY_BUDGET, 1, 4, 0, false,
+	    "1:0-10C 2:10-110 1:86410-87410", 1, false, NULL, "1-0" },
+	  1, 10, SIM_END_DONE },
+	/* none: the old behaviour, cancelled for good */
+	{ { "none: never resubmitted",
+	    "a 1\nb 1\n", "", "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
+	    SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10C 2:10-110", 1, false,
+	    NULL, "none" }, 0, -1, SIM_END_CANCELLED },
+	/* A new job is queued by its resubmission.  Job 3 (same team,
+	 * unallocated, submitted at 20) is pending when job 2 ends at 110.
+	 * Resubmitted at 10 + 0 = 10, job 1 is before it: 110-1110, job 3
+	 * after, 1110-1160.  Resubmitted at 10 + 60 = 70, job 1 is after
+	 * job 3 (20): job 3 110-160, job 1 160-1160. */
+	{ { "resubmitted at once: before a job submitted later",
+	    "a 1\nb 1\n", "", "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n"
+	    "20,50,4,a,,0,no,512\n",
+	    SIM_POLICY_BUDGET, 1, 4, 0, false,
+	    "1:0-10C 2:10-110 1:110-1110 3:1110-1160", 1, false, NULL, "0" },
+	  1, 10, SIM_END_DONE },
+	{ { "resubmitted after 1:00: behind a job submitted before that",
+	    "a 1\nb 1\n", "", "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n"
+	    "20,50,4,a,,0,no,512\n",
+	    SIM_POLICY_BUDGET, 1, 4, 0, false,
+	    "1:0-10C 2:10-110 3:110-160 1:160-1160", 1, false, NULL, "1:00" },
+	  1, 10, SIM_END_DONE },
+	/* Baseline, PreemptNonResumable=cancel (jobs requeueable, no_requeue
+	 * 0 for this one): jobs 1 and 2 (b, over b's cap of 4, preemptible)
+	 * are cancelled at 10 and 20 (the case "baseline: ... and is
+	 * cancelled" above) and resubmitted at 310 and 320: node 1 is free
+	 * from 120 (job 4 ended), job 1 runs 310-1310; job 2 waits for job
+	 * 3's node, 510-1510. */
+	{ { "baseline: the cancelled victims are resubmitted",
+	    "a 3\nb 1\n", "PreemptNonResumable=cancel\n",
+	    "0,1000,8,b,,600,no,512\n0,1000,8,b,,600,no,512\n"
+	    "10,500,8,a,,300,yes,512\n20,100,4,a,,60,yes,512\n",
+	    SIM_POLICY_BASELINE, 2, 8, 0, false,
+	    "1:0-10C 2:0-20C 4:20-120 3:10-510 1:310-1310 2:510-1510", 2,
+	    false, NULL, NULL }, 2, 10, SIM_END_DONE },
+};
+
+START_TEST(test_resubmit)
+{
+	const struct scen *c = &resubmit_cases[_i].c;
+	struct sim_result r;
+	char got[2048];
+	int64_t el = -1;
+	size_t i;
+
+	no_requeue_frac = c->conf[0] ? 0 : 1;
+	run(c, &r, got, sizeof(got));
+	no_requeue_frac = 0;
+	ck_assert_msg(!strcmp(got, c->segs), "%s:\n  want %s\n  got  %s",
+		      c->what, c->segs, got);
+	ck_assert_msg(r.preemptions == c->preemptions,
+		      "%s: want %u preemptions, got %llu", c->what,
+		      c->preemptions, (unsigned long long)r.preemptions);
+	ck_assert_msg(r.resubmissions == resubmit_cases[_i].resubmissions,
+		      "%s: want %u resubmissions, got %llu", c->what,
+		      resubmit_cases[_i].resubmissions,
+		      (unsigned long long)r.resubmissions);
+	ck_assert_int_eq(r.jobs[0].how, resubmit_cases[_i].how);
+	for (i = 0; i < r.nsegs; i++)	/* job 1's last run */
+		if (r.segs[i].job == 0 &&
+		    r.segs[i].fate != SIM_FATE_CANCELLED)
+			el = r.segs[i].eligible;
+	ck_assert_msg(el == resubmit_cases[_i].eligible,
+		      "%s: job 1's run after the cancel eligible at %lld, "
+		      "want %lld", c->what, (long long)el,
+		      (long long)resubmit_cases[_i].eligible);
+	sim_result_free(&r);
+}
+END_TEST
+
+/* --resubmit-delay: Slurm's time syntax through sb_duration_parse(), or
+ * none; anything else refused, naming the value and what is accepted. */
+static const struct {
+	const char *v;
+	int rc;
+	int64_t want;		/* rc 0 */
+	const char *msg;	/* rc -1: in the message */
+} resubmit_parse_cases[] = {
+	{ "5:00", 0, 300, NULL },
+	{ "0", 0, 0, NULL },
+	{ "90", 0, 5400, NULL },
+	{ "1:00:00", 0, 3600, NULL },
+	{ "2-12", 0, 216000, NULL },
+	{ "none", 0, SIM_NO_RESUBMIT, NULL },
+	{ "", -1, 0, "--resubmit-delay '' is not accepted: a duration in "
+	  "Slurm's time syntax" },
+	{ "5m", -1, 0, "--resubmit-delay '5m' is not accepted" },
+	{ "-5", -1, 0, "--resubmit-delay '-5' is not accepted" },
+	{ "1:60", -1, 0, "'1:60' is not accepted" },
+	{ "366-0", -1, 0, "at most 365 days" },
+	{ "None", -1, 0, "or none" },
+	{ "never", -1, 0, "(M, M:S, H:M:S, D-H, D-H:M or D-H:M:S" },
+	{ NULL, -1, 0, "--resubmit-delay '(null)' is not accepted" },
+};
+
+START_TEST(test_resubmit_parse)
+{
+	int64_t v = 12345;
+	char msg[SIM_MSG] = "";
+	int rc = sim_resubmit_parse(resubmit_parse_cases[_i].v, &v, msg,
+				    sizeof(msg));
+
+	ck_assert_int_eq(rc, resubmit_parse_cases[_i].rc);
+	if (!rc) {
+		ck_assert_int_eq(v, resubmit_parse_cases[_i].want);
+	} else {
+		ck_assert_int_eq(v, 12345);	/* not written */
+		ck_assert_msg(strstr(msg, resubmit_parse_cases[_i].msg),
+			      "'%s': message '%s' lacks '%s'",
+			      resubmit_parse_cases[_i].v ?
+			      resubmit_parse_cases[_i].v : "(null)", msg,
+			      resubmit_parse_cases[_i].msg);
+	}
 }
 END_TEST
 
@@ -609,8 +778,14 @@ START_TEST(test_invariants)
 					teams[tm], mr, res ? "yes" : "no", pr);
 	}
 	sim_read_opts_init(&o);
+	/* where victims are preempted whatever their contract (not keep):
+	 * 40% cannot be requeued, cancelled and resubmitted after 0 s, 5 min
+	 * (the default) or never */
+	o.no_requeue = _i % 3 == 1 ? 0.4 : 0;
 	sim_workload_init(&w);
 	sim_params_init(&p);
+	p.resubmit_delay = _i % 9 == 1 ? SIM_NO_RESUBMIT : _i % 9 == 4 ? 0 :
+			   SIM_RESUBMIT_DEFAULT;
 	p.policy = _i % 2 ? SIM_POLICY_BASELINE : SIM_POLICY_BUDGET;
 	p.nodes = 3;
 	p.gpus_per_node = 4;
@@ -664,6 +839,11 @@ START_TEST(test_invariants)
 	for (i = 0; i < w.njobs; i++) {
 		ck_assert_msg(r.jobs[i].how != SIM_END_UNFINISHED,
 			      "case %d: job %zu unfinished", _i, i);
+		/* resubmitted: it ends done, having run its whole duration
+		 * after its last cancel */
+		if (p.resubmit_delay != SIM_NO_RESUBMIT)
+			ck_assert_msg(r.jobs[i].how == SIM_END_DONE,
+				      "case %d: job %zu not done", _i, i);
 		if (r.jobs[i].how == SIM_END_DONE)
 			ck_assert_msg(ran[i] == w.jobs[i].duration,
 				      "case %d: job %zu ran %lld of %lld", _i,
@@ -674,6 +854,15 @@ START_TEST(test_invariants)
 	for (i = 0; i < r.nsegs; i++)
 		k += r.segs[i].preempted;
 	ck_assert_uint_eq(k, r.preemptions);
+	/* every cancelled run was resubmitted, unless none */
+	k = 0;
+	for (i = 0; i < r.nsegs; i++)
+		k += r.segs[i].fate == SIM_FATE_CANCELLED;
+	ck_assert_uint_eq(r.resubmissions,
+			  p.resubmit_delay == SIM_NO_RESUBMIT ? 0 : k);
+	if (getenv("SIM_TEST_VERBOSE"))
+		fprintf(stderr, "case %d: %zu cancelled, %llu resubmitted\n",
+			_i, k, (unsigned long long)r.resubmissions);
 	free(ran);
 	sim_result_free(&r);
 	sim_workload_free(&w);
@@ -694,6 +883,11 @@ int main(void)
 	tcase_add_test(tc, test_deterministic);
 	tcase_add_loop_test(tc, test_no_requeue, 0, sizeof(no_requeue_cases) /
 			    sizeof(no_requeue_cases[0]));
+	tcase_add_loop_test(tc, test_resubmit, 0, sizeof(resubmit_cases) /
+			    sizeof(resubmit_cases[0]));
+	tcase_add_loop_test(tc, test_resubmit_parse, 0,
+			    sizeof(resubmit_parse_cases) /
+			    sizeof(resubmit_parse_cases[0]));
 	tcase_add_test(tc, test_until);
 	tcase_add_loop_test(tc, test_invariants, 0, 40);
 	suite_add_tcase(s, tc);

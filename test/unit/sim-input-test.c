@@ -654,6 +654,58 @@ START_TEST(test_segments_columns)
 }
 END_TEST
 
+/*
+ * A cancelled run and its user's resubmission (sbudget-sim run writes the
+ * new job's runs under the same id, the first eligible from the cancel):
+ * j1 cancelled at 20, resubmitted, runs 330-400; j2 cancelled at 10,
+ * resubmitted and pending from the cancel at the end (a line without a
+ * start after its run); j3 restarted (lost, not cancelled).  The 9-column
+ * form of the same lines reads no fate: nothing cancelled.
+ */
+START_TEST(test_segments_cancelled)
+{
+	static const char body12[] =
+		"j1,a,2,60,0,5,20,1,0,0,0,cancelled\n"
+		"j1,a,2,60,0,330,400,0,20,1,0,done\n"
+		"j2,b,1,0,3,4,10,1,3,0,0,cancelled\n"
+		"j2,b,1,0,3,,,0,10,,0,pending\n"
+		"j3,a,1,60,0,0,50,1,0,2,0,restarted\n";
+	struct sim_tree t;
+	struct sim_mjob *j = NULL;
+	struct sim_mseg *sg = NULL;
+	size_t nj, ns;
+	char msg[SIM_MSG], text[1024];
+
+	snprintf(text, sizeof(text), SHDR12 "%s", body12);
+	ck_assert_int_eq(sim_tree_parse("t", tree_ab, &t, msg, sizeof(msg)), 0);
+	ck_assert_msg(sim_segments_parse("s", text, &t, &j, &nj, &sg, &ns, msg,
+					 sizeof(msg)) == 0, "%s", msg);
+	ck_assert_uint_eq(nj, 3);
+	ck_assert_uint_eq(ns, 4);
+	ck_assert(sg[0].preempted && sg[0].lost && sg[0].cancelled);
+	ck_assert(!sg[1].preempted && !sg[1].cancelled);
+	ck_assert_int_eq(sg[1].eligible, 20);	/* the gap is demand */
+	ck_assert(sg[2].cancelled);
+	ck_assert(sg[3].lost && !sg[3].cancelled);	/* restarted */
+	ck_assert_int_eq(j[0].first_start, 5);	/* the original job's */
+	ck_assert_int_eq(j[1].pending_since, 10);
+	ck_assert(j[1].pending_until == SIM_NEVER);
+	free(j);
+	free(sg);
+	j = NULL;
+	sg = NULL;
+	/* the first nine columns: the same runs, no fate, nothing cancelled */
+	snprintf(text, sizeof(text), SHDR9
+		 "j1,a,2,60,0,5,20,1,0\nj1,a,2,60,0,330,400,0,20\n");
+	ck_assert_msg(sim_segments_parse("s", text, &t, &j, &nj, &sg, &ns, msg,
+					 sizeof(msg)) == 0, "%s", msg);
+	ck_assert(sg[0].lost && !sg[0].cancelled);
+	free(j);
+	free(sg);
+	sim_tree_free(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim-input");
@@ -683,6 +735,7 @@ int main(void)
 	tcase_add_test(tc, test_segments_good);
 	tcase_add_test(tc, test_segments_eligible);
 	tcase_add_test(tc, test_segments_columns);
+	tcase_add_test(tc, test_segments_cancelled);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -71,7 +71,7 @@ struct mcase {
  * 3600 = 7200 for a team of two equal ones on 4 GPUs).
  * Job fields: node, gpus, min_runtime, allocated, submit, first_start,
  * end, pending_since, pending_until; segment fields: job, eligible,
- * start, end, preempted, lost.
+ * start, end, preempted, lost, cancelled.
  */
 static const struct mcase mcases[] = {
 	/* a: job 0 (2 GPUs, allocated) eligible 0, runs 1800-5400; job 2
@@ -90,9 +90,9 @@ static const struct mcase mcases[] = {
 	  { { 0, 2, 3600, true, 0, 1800, 5400, NV, NV },
 	    { 1, 4, 0, false, 0, 0, 7200, NV, NV },
 	    { 0, 1, 600, true, 3600, NV, NV, 3600, NV } },
-	  { { 0, 0, 1800, 5400, false, false },
-	    { 1, 0, 0, 1800, true, false },
-	    { 1, 1800, 5400, 7200, false, false } },
+	  { { 0, 0, 1800, 5400, false, false, false },
+	    { 1, 0, 0, 1800, true, false, false },
+	    { 1, 1800, 5400, 7200, false, false, false } },
 	  { { "a", 14400, 7200, 7200, 0 }, { "b", 0, 0, 0, 14400 } },
 	  0.5, 0.75, 2.0 / 3 },
 	/* 4 GPUs from 0 to 3600 (quota 7200 per hour), then requeued and
@@ -102,7 +102,7 @@ static const struct mcase mcases[] = {
 	{ "a surplus in one hour does not pay for a shortfall in another",
 	  "a 1\nb 1\n", 4, 0, 7200, 7200, 1, 1,
 	  { { 0, 4, 60, true, 0, 0, NV, 3600, NV } },
-	  { { 0, 0, 0, 3600, true, true } },
+	  { { 0, 0, 0, 3600, true, true, false } },
 	  { { "a", 14400, 14400, 7200, 0 }, { "b", 0, 0, 0, 0 } },
 	  0.5, 0.5, 0 },
 	/* 2 GPUs: eligible 0, runs 0-1000, preempted; eligible again at 1500
@@ -112,8 +112,8 @@ static const struct mcase mcases[] = {
 	{ "eligibility: a requeue delay is not owed", "a 1\nb 1\n", 4,
 	  0, 3600, 3600, 1, 2,
 	  { { 0, 2, 60, true, 0, 0, 3000, NV, NV } },
-	  { { 0, 0, 0, 1000, true, false },
-	    { 0, 1500, 2000, 3000, false, false } },
+	  { { 0, 0, 0, 1000, true, false, false },
+	    { 0, 1500, 2000, 3000, false, false, false } },
 	  { { "a", 5000, 4000, 4000, 0 } },
 	  0.8, 4000.0 / (4 * 3600), 0 },
 	/* b: 3 GPUs pending 600-2400 (left the queue unstarted): 5400; 1 GPU
@@ -133,7 +133,7 @@ static const struct mcase mcases[] = {
 	{ "a parent's figures are over its subtree", "p 1\np/x 1\np/y 1\nq 1\n",
 	  4, 0, 3600, 3600, 1, 1,
 	  { { 1, 4, 60, true, 0, 0, 3600, NV, NV } },
-	  { { 0, 0, 0, 3600, false, false } },
+	  { { 0, 0, 0, 3600, false, false, false } },
 	  { { "p/x", 3600, 14400, 3600, 0 }, { "p", 7200, 14400, 7200, 0 },
 	    { "q", 0, 0, 0, 0 } },
 	  1, 1, 0 },
@@ -146,7 +146,7 @@ static const struct mcase mcases[] = {
 	  "p 1\np/x 1\np/y 1\nq 1\n", 4, 0, 3600, 3600, 2, 1,
 	  { { 1, 2, 60, true, 0, NV, NV, 0, NV },
 	    { 2, 2, 60, true, 0, 0, 3600, NV, NV } },
-	  { { 1, 0, 0, 3600, false, false } },
+	  { { 1, 0, 0, 3600, false, false, false } },
 	  { { "p/x", 3600, 0, 0, 0 }, { "p/y", 3600, 7200, 3600, 0 },
 	    { "p", 7200, 7200, 7200, 0 } },
 	  0.5, 0.5, 0 },
@@ -155,7 +155,7 @@ static const struct mcase mcases[] = {
 	 * delivered 21600, capped 10800. */
 	{ "a shorter last slot", "a 1\nb 1\n", 4, 0, 5400, 5400, 1, 1,
 	  { { 0, 4, 60, true, 0, 0, 5400, NV, NV } },
-	  { { 0, 0, 0, 5400, false, false } },
+	  { { 0, 0, 0, 5400, false, false, false } },
 	  { { "a", 10800, 21600, 10800, 0 } },
 	  1, 1, 0 },
 };
@@ -254,6 +254,60 @@ START_TEST(test_report_rest)
 }
 END_TEST
 
+/*
+ * Cancelled runs and resubmissions (4 GPUs, window 0-3600, a and b of
+ * quota 7200 each):
+ *   job 0 (a, 2 GPUs): runs 0-1000, cancelled; resubmitted by its user,
+ *     its next run eligible from the cancel (1000), runs 1300-2300;
+ *   job 1 (a, 1 GPU): runs 0-600, cancelled, never again (none);
+ *   job 2 (b, 1 GPU): runs 0-1800, cancelled, resubmitted and pending
+ *     from the cancel to now (3600);
+ *   job 3 (b, 1 GPU): runs 0-900, requeued to start over (restarted: lost
+ *     but not cancelled), runs 900-2000.
+ * Cancelled 3 runs, 2 x 1000 + 600 + 1800 = 4400 GPU-s lost; lost with job
+ * 3's 900: 5300; resubmitted 2 (jobs 0 and 2).  a's demand: job 0 2 x
+ * (1000 + 1300) = 4600, job 1 600: owed 5200; delivered 2 x 2000 + 600 =
+ * 4600 = capped.  b: job 2 1800 + 1800 (the gap, pending), job 3 2000:
+ * owed 5600, delivered 3800.
+ */
+START_TEST(test_cancelled)
+{
+	const struct sim_mjob jobs[4] = {
+		{ 0, 2, 60, true, 0, 0, 2300, NV, NV },
+		{ 0, 1, 60, true, 0, 0, 600, NV, NV },
+		{ 1, 1, 60, true, 0, 0, 1800, 1800, NV },
+		{ 1, 1, 60, true, 0, 0, 2000, NV, NV },
+	};
+	const struct sim_mseg segs[6] = {
+		{ 0, 0, 0, 1000, true, true, true },
+		{ 0, 1000, 1300, 2300, false, false, false },
+		{ 1, 0, 0, 600, true, true, true },
+		{ 2, 0, 0, 1800, true, true, true },
+		{ 3, 0, 0, 900, true, true, false },
+		{ 3, 900, 900, 2000, false, false, false },
+	};
+	struct sim_tree t;
+	struct sim_report r;
+	char msg[SIM_MSG];
+
+	ck_assert(!sim_tree_parse("t", "a 1\nb 1\n", &t, msg, sizeof(msg)));
+	ck_assert_int_eq(sim_metrics(&t, jobs, 4, segs, 6, 4, 0, 3600, 3600,
+				     &r), 0);
+	ck_assert_uint_eq(r.preemptions, 4);
+	ck_assert_uint_eq(r.cancelled, 3);
+	ck_assert_double_eq_tol(r.cancelled_gpu_hours, 4400.0 / 3600, 1e-9);
+	ck_assert_double_eq_tol(r.lost_gpu_hours, 5300.0 / 3600, 1e-9);
+	ck_assert_uint_eq(r.resubmissions, 2);
+	ck_assert(r.teams[0].fig.owed == 5200 &&
+		  r.teams[0].fig.delivered == 4600 &&
+		  r.teams[0].fig.capped == 4600);
+	ck_assert(r.teams[1].fig.owed == 5600 &&
+		  r.teams[1].fig.delivered == 3800);
+	sim_report_free(&r);
+	sim_tree_free(&t);
+}
+END_TEST
+
 /* Classes: debug <= 8 GPUs and 0 < min runtime <= 900; large >= 32. */
 START_TEST(test_classes)
 {
@@ -291,7 +345,7 @@ END_TEST
 START_TEST(test_json_fixed)
 {
 	const struct sim_mjob jobs[1] = { { 0, 1, 60, true, 0, 0, 100, NV, NV } };
-	const struct sim_mseg segs[1] = { { 0, 0, 0, 100, false, false } };
+	const struct sim_mseg segs[1] = { { 0, 0, 0, 100, false, false, false } };
 	struct sim_tree t;
 	struct sim_report r;
 	struct json_object *a, *b, *d;
@@ -340,6 +394,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_owed_delivered, 0,
 			    sizeof(mcases) / sizeof(mcases[0]));
 	tcase_add_test(tc, test_report_rest);
+	tcase_add_test(tc, test_cancelled);
 	tcase_add_test(tc, test_classes);
 	tcase_add_test(tc, test_json_fixed);
 	suite_add_tcase(s, tc);
