@@ -323,7 +323,8 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now);
 /* A run on the @nn nodes at @nodes stopped, or its protection ended; or
  * GPUs on them came back: a preemption that failed may succeed there. */
 void sim__room_changed(struct sim *s, const uint32_t *nodes, uint32_t nn);
-/* @job's run starts (@on) or stops: its GPUs in s->gjob. */
+/* @job's run starts (@on) or stops: its GPUs in s->gjob, s->gmay and
+ * s->gsort (victims.c). */
 void sim__gjob_set(struct sim *s, uint32_t job, bool on);
 
 /* backfill.c */
