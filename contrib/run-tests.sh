@@ -93,8 +93,9 @@ run_unit_tests() {
 	took "fuzzers" "$t0"
 }
 
-# Integration results over all releases, for the closing line.
-int_passed=0 int_failed=0 int_rc=0
+# Integration results over all releases, for the closing lines (the names
+# of the failed tests go last: CI shows a log's tail).
+int_passed=0 int_failed=0 int_rc=0 int_failures=()
 # run_integration RELEASE: build against it, its cluster up, tests, down.
 run_integration() {
 	local rel=$1 t0=$SECONDS build out rc=0 san=
@@ -126,6 +127,9 @@ run_integration() {
 		int_failed=$((int_failed + 1))	# the cluster did not come up
 	fi
 	[ "$rc" -eq 0 ] || int_rc=1
+	while read -r t; do
+		int_failures+=("$rel $t")
+	done < <(sed -n 's/^FAIL \(test_[A-Za-z0-9_]*\) .*/\1/p' "$build/integration.out")
 	took "integration $rel" "$t0"
 }
 
@@ -141,6 +145,7 @@ echo "releases: $releases"
 echo "total: $int_passed passed, $int_failed failed (integration, all releases; unit: $([ "$unit_rc" -eq 0 ] && echo ok || echo FAILED))"
 if [ "$unit_rc" -ne 0 ] || [ "$int_rc" -ne 0 ]; then
 	echo "== FAILED (unit: $unit_rc, integration: $int_rc)"
+	[ ${#int_failures[@]} -eq 0 ] || printf '   failed on Slurm %s\n' "${int_failures[@]}"
 	exit 1
 fi
 echo "== all tests passed"
