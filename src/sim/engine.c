@@ -308,7 +308,8 @@ static void stop(struct sim *s, uint32_t job, int64_t t)
 		} else {
 			sim__enqueue(s, job, t);
 		}
-	} else if (s->p->resubmit_delay != SIM_NO_RESUBMIT) {
+	} else if (s->p->resubmit_delay != SIM_NO_RESUBMIT &&
+		   s->r->jobs[job].resubmissions < SIM_RESUBMIT_MAX) {
 		resubmit(s, job, t);
 	} else {
 		x->st = J_CANCELLED;

@@ -250,6 +250,13 @@ struct sim_params {
  * cancellation and submits again) and "never" (`--resubmit-delay none`). */
 #define SIM_RESUBMIT_DEFAULT 300
 #define SIM_NO_RESUBMIT (-1)
+/* A user resubmits one job at most this many times; cancelled once more,
+ * the job is given up (cancelled for good, its demand ends there).  A
+ * resubmission is a new job to the policy (no interval hold, no rule 3),
+ * so without a bound a long job of a budget whose standing keeps turning
+ * could be cancelled and resubmitted for ever, and the simulation with no
+ * --until would never end. */
+#define SIM_RESUBMIT_MAX 10
 
 void sim_params_init(struct sim_params *p);
 

@@ -178,12 +178,12 @@ sacct_field() {
 	return 1
 }
 
-# ctld_alive - slurmctld answers and its process is the one we started.
 # ctld_pid - slurmctld's pid from its pid file: the first line only (after a
 # reconfigure, 24.11's new slurmctld writes its pid over its parent's
 # without truncating the file: a shorter pid leaves digits on a second line).
 ctld_pid() { head -n 1 "$SB_CLUSTER_DIR/run/slurmctld.pid" 2>/dev/null | tr -dc '0-9'; }
 
+# ctld_alive - slurmctld answers and its process is the one we started.
 ctld_alive() {
 	local pid
 	pid=$(ctld_pid)

@@ -103,6 +103,47 @@ grep -q ',cancelled$' "$tmp/nrq0.csv" || bad "--resubmit-delay none: no victim c
 [ "$(last_after_cancel "$tmp/nrq0.csv")" -eq 0 ] || bad "--resubmit-delay none: a cancelled job ran again"
 grep -q '"resubmit_delay_s": null' "$tmp/nrq0.json" || bad "--resubmit-delay none not in the JSON"
 grep -q '"resubmissions": [1-9]' "$tmp/nrq0.json" && bad "--resubmit-delay none: resubmissions counted"
+# at most SIM_RESUBMIT_MAX (10) resubmissions per job: on this table (found
+# by a review) jobs of budgets whose standing keeps turning are cancelled
+# and resubmitted for ever without the bound, and the run with no --until
+# never ended; with it, jobs 11 and 15 are given up after their 11th cancel
+cat >"$tmp/loop.csv" <<'CSV'
+submit_time_s,duration_s,gpus,team,user,min_runtime_s,resumable,priority
+0,30,1,d/y,u0,1800,no,512
+0,4000,1,d/y,u0,0,yes,900
+0,30,2,b,u2,60,no,100
+1,30,1,a,u1,60,yes,100
+601,30,2,d/x,u2,60,yes,900
+601,700,2,d/y,u0,600,yes,512
+721,200,2,a,u1,0,no,900
+841,700,1,b,u2,60,no,512
+871,200,2,b,u1,1800,no,100
+991,30,1,b,u0,60,no,900
+992,10000,1,c,u0,600,no,900
+1112,200,1,b,u2,60,no,900
+1142,200,2,d/y,u1,0,yes,512
+1742,200,1,d/x,u2,1800,yes,900
+1747,4000,2,a,u2,60,yes,100
+2347,1500,1,b,u1,60,yes,100
+2377,10000,2,c,u2,0,yes,512
+2378,30,2,d/y,u1,600,no,512
+2378,30,2,b,u2,0,yes,512
+2498,200,1,b,u2,600,no,512
+2499,10000,1,b,u2,600,no,900
+2619,1500,2,a,u0,600,yes,512
+CSV
+printf 'a 3\nb 2\nc 1\nd 1\nd/x 1\nd/y 1\n' >"$tmp/loop.tree"
+printf 'CalcPeriod=300\nLookbackWindow=1-0\nBucketWidth=1\nPreemptGraceTime=0\nPreemptIntervalFactor=1\n' >"$tmp/loop.conf"
+if timeout 60 "$sim" --jobs "$tmp/loop.csv" --tree "$tmp/loop.tree" --conf "$tmp/loop.conf" \
+	--nodes 1 --gpus-per-node 2 --requeue-delay 0 --no-requeue 1 --resubmit-delay 0 \
+	--quiet --segments "$tmp/loop.seg"; then
+	most=$(awk -F, 'NR > 1 && $12 == "cancelled" { c[$1]++ } END { m = 0; for (j in c) if (c[j] > m) m = c[j]; print m }' "$tmp/loop.seg")
+	[ "$most" -eq 11 ] || bad "resubmission bound: the most cancels of one job is $most, not 10 resubmissions + 1"
+	awk -F, 'NR > 1 { last[$1] = $12 } END { for (j in last) if (last[j] == "cancelled") n++; exit !(n > 0) }' "$tmp/loop.seg" ||
+		bad "resubmission bound: no job given up"
+else
+	bad "resubmission bound: the run without --until did not end within 60 s (or failed)"
+fi
 expect2 "--resubmit-delay '5m' is not accepted: a duration in Slurm's time syntax" --resubmit-delay 5m
 expect2 "--resubmit-delay 'never'" --resubmit-delay never
 expect2 "or none" --resubmit-delay -1
