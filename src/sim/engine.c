@@ -515,17 +515,17 @@ static void pass(struct sim *s, int64_t now)
 			 * their cap, which the bytes do not show, and a call
 			 * per job cost it more than it saved) */
 			if (bud && !none && (!resv || s->ntried >= reserve)) {
-				uint32_t lim = unalloc ? pf : pf > ef ? pf : ef;
+				uint32_t cur = unalloc ? pf : pf > ef ? pf : ef;
 
-				if (lim <= 255 && q->gb[i] >= lim)
-					i = sim__q_next_below(q, i, lim);
+				if (cur <= 255 && q->gb[i] >= cur)
+					i = sim__q_next_below(q, i, cur);
 				else if (resv &&
 					 s->nresv == 1 && s->bf_ok &&
 					 !s->enq_mid && c_ok && c_pf == pf &&
 					 c_ef == ef && c_bff == s->bf_fail &&
 					 c_clv == s->clv &&
 					 c_np == s->npending)
-					i = next_busy(s, q, i, lim, pf, unalloc,
+					i = next_busy(s, q, i, cur, pf, unalloc,
 						      now);
 				if (i >= q->n)
 					break;

@@ -281,10 +281,8 @@ static inline bool sim__cl_fits(struct sim *s, uint32_t gpus)
 		return true;
 	if (!sim_fits(&s->cl, gpus))
 		return false;
-	if (s->fit_clv != s->clv || gpus > s->fit_g) {
-		s->fit_clv = s->clv;
-		s->fit_g = gpus;
-	}
+	s->fit_clv = s->clv;	/* not known before, or a bigger job */
+	s->fit_g = gpus;
 	return true;
 }
 

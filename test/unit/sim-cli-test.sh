@@ -103,6 +103,10 @@ grep -q ',cancelled$' "$tmp/nrq0.csv" || bad "--resubmit-delay none: no victim c
 [ "$(last_after_cancel "$tmp/nrq0.csv")" -eq 0 ] || bad "--resubmit-delay none: a cancelled job ran again"
 grep -q '"resubmit_delay_s": null' "$tmp/nrq0.json" || bad "--resubmit-delay none not in the JSON"
 grep -q '"resubmissions": [1-9]' "$tmp/nrq0.json" && bad "--resubmit-delay none: resubmissions counted"
+expect2 "--resubmit-delay '5m' is not accepted: a duration in Slurm's time syntax" --resubmit-delay 5m
+expect2 "--resubmit-delay 'never'" --resubmit-delay never
+expect2 "or none" --resubmit-delay -1
+"$sim" --help | grep -q -- '5:00 is five$' || bad "--help: --resubmit-delay default"
 # at most SIM_RESUBMIT_MAX (10) resubmissions per job: on this table (found
 # by a review) jobs of budgets whose standing keeps turning are cancelled
 # and resubmitted for ever without the bound, and the run with no --until
@@ -144,10 +148,6 @@ if timeout 60 "$sim" --jobs "$tmp/loop.csv" --tree "$tmp/loop.tree" --conf "$tmp
 else
 	bad "resubmission bound: the run without --until did not end within 60 s (or failed)"
 fi
-expect2 "--resubmit-delay '5m' is not accepted: a duration in Slurm's time syntax" --resubmit-delay 5m
-expect2 "--resubmit-delay 'never'" --resubmit-delay never
-expect2 "or none" --resubmit-delay -1
-"$sim" --help | grep -q -- '5:00 is five$' || bad "--help: --resubmit-delay default"
 # ... while by default (every job requeueable) the same victims are
 # requeued: the resumable one resumes, the other restarts
 grep -q ',requeued$' "$tmp/seg.csv" || bad "default: no victim requeued"
