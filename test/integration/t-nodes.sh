@@ -58,3 +58,70 @@ test_whole_node_job_clears_two_nodes() {
 	wait_state "$big" COMPLETED 60
 	clear_cluster
 }
+
+# The cleared GPUs are kept for the big job while its victims are in their
+# grace time (issue 11, item 4: "keep the cleared GPUs for it").  With
+# PreemptGraceTime=8 the layout above changes so that the nodes free at
+# different times:
+#   gpu01  eight 1-GPU unallocated jobs: no grace, requeued at once
+#   gpu02  an 8-GPU allocated resumable job past its min runtime: 8 s of
+#          grace before it is requeued
+#   gpu03, gpu04  allocated jobs inside a 10-minute min runtime
+# and eight 1-GPU unallocated jobs, not pinned, are queued behind the big
+# job.  For those 8 s gpu01 is idle and the queued jobs fit on it: none may
+# start there before the big job does (Slurm's main scheduler stops at the
+# partition's first blocked job, backfill plans the big job's start at the
+# end of the grace time), and the big job starts on gpu01 and gpu02.
+test_cleared_nodes_kept_during_grace() {
+	clear_cluster
+	keep_budget_conf
+	set_budget_conf "$(grep -v '^PreemptGraceTime' "$SB_CLUSTER_DIR/budget.conf")
+PreemptGraceTime=8"
+	local t P V G u=() p o=() q=() big id nodes i t_big s
+	t=$(date +%s); P=keep$t; V=keep$t-v; G=keep$t-g
+	# shellcheck disable=SC2064 # expand now
+	trap "scancel -A '$V,$G' 2>/dev/null; scancel -u sb-carol 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null; mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure" EXIT
+	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
+	for ((i = 0; i < 8; i++)); do
+		u+=("$(submit sb-carol -w gpu01 -G 1 --min-runtime=0 --resumable --wrap 'sleep 300')")
+	done
+	p=$(submit sb-dave -A "$V" -w gpu02 -G 8 --min-runtime=0:03 --resumable --wrap 'sleep 300')
+	o+=("$(submit sb-dave -A "$V" -w gpu03 -G 8 --min-runtime=10 --resumable --wrap 'sleep 300')")
+	o+=("$(submit sb-dave -A "$V" -w gpu04 -G 8 --min-runtime=10 --resumable --wrap 'sleep 300')")
+	wait_running "${u[@]}" "$p" "${o[@]}"
+	wait_until $(( $(started "$p") + 4 )) "gpu02's job past its min runtime"
+	wait_recalc_after "$(date +%s)"
+	big=$(submit sb-alice -A "$G" -N 2 --gpus-per-node=8 --min-runtime=0:05 --wrap 'sleep 5')
+	# the big job has started preempting: gpu02's job is in its grace time
+	wait_for 30 "the big job to preempt gpu02's job" \
+		bash -c "scontrol -o show job $p | grep -q 'budget:preempted_by=$big,'"
+	for ((i = 0; i < 8; i++)); do
+		q+=("$(submit sb-carol -G 1 --min-runtime=0 --resumable --wrap 'sleep 300')")
+	done
+	# the window this test is about: gpu01 idle (its jobs requeued), the
+	# big job still waiting for gpu02's, and the queued jobs eligible
+	[ -z "$(squeue -h -t R -w gpu01 -o %i)" ] && [ "$(job_field "$big" JobState)" = PENDING ] || {
+		say "no window: gpu01 runs $(squeue -h -t R -w gpu01 -o %i | paste -sd' '), the big job is $(job_field "$big" JobState)"
+		return 1
+	}
+	say "gpu01 idle, the big job pending ($(job_field "$big" Reason)), 8 jobs queued behind it"
+	wait_state "$big" RUNNING 60 || {
+		say "big job: $(job_field "$big" Reason); queued: $(squeue -h -o '%i %T %N' | paste -sd' ')"
+		return 1
+	}
+	t_big=$(started "$big")
+	nodes=$(scontrol show hostnames "$(job_field "$big" NodeList)" | paste -sd, -)
+	say "the 16-GPU job started at $t_big on $nodes, $(( t_big - $(submitted "$big") )) s after its submission"
+	[ "$nodes" = gpu01,gpu02 ] || { say "expected gpu01,gpu02"; return 1; }
+	for id in "${q[@]}"; do
+		s=$(job_field "$id" StartTime)
+		case $s in ''|Unknown|None) continue ;; esac
+		[ "$(date -d "$s" +%s)" -ge "$t_big" ] ||
+			{ say "queued job $id started at $s on $(node_of "$id"), before the big job ($t_big)"; return 1; }
+		[ "$(job_field "$id" Restarts)" = 0 ] ||
+			{ say "queued job $id was requeued: it ran before the big job started"; return 1; }
+	done
+	say "none of the 8 queued jobs started before the big job"
+	wait_state "$big" COMPLETED 60
+	clear_cluster
+}
