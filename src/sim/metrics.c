@@ -11,7 +11,10 @@
  *              (a lower bound, so starving a class is never hidden) and is
  *              counted in "never".  Nearest-rank percentiles.
  *   classes    debug: <= 8 GPUs and 0 < min runtime <= 15 min; large:
- *              >= 32 GPUs; other: the rest.
+ *              >= 32 GPUs; other: the rest.  By contract: allocated and
+ *              unallocated jobs apart, each all, large, small (< 32
+ *              GPUs): the budget policy puts unallocated jobs below
+ *              every allocated one, so only like compares with like.
  *   owed, delivered, capped, unallocated, quota, demand: sb_figures()
  *              (sb/figures.h, the one definition `sbudget show budget`
  *              and `sbudget report` print too) in slots of one hour from
@@ -96,18 +99,20 @@ void sim_report_free(struct sim_report *rep)
 	memset(rep, 0, sizeof(*rep));
 }
 
-/* Queue waits of the jobs submitted in the window, by class. */
+/* Queue waits of the jobs submitted in the window, by class, and by
+ * contract (slots 4-6: allocated all, large, small; 7-9 unallocated). */
 static int waits(const struct sim_mjob *jobs, size_t njobs,
 		 struct sim_report *rep)
 {
-	double *w[4];	/* all, debug, large, other */
-	size_t n[4] = { 0 }, nv[4] = { 0 }, i, c;
+	double *w[10];	/* all, debug, large, other; then by contract */
+	size_t n[10] = { 0 }, nv[10] = { 0 }, i, c, b;
 	int rc = -1;
 
-	for (c = 0; c < 4; c++)
+	for (c = 0; c < 10; c++)
 		w[c] = malloc((njobs + 1) * sizeof(double));
-	if (!w[0] || !w[1] || !w[2] || !w[3])
-		goto out;
+	for (c = 0; c < 10; c++)
+		if (!w[c])
+			goto out;
 	for (i = 0; i < njobs; i++) {
 		const struct sim_mjob *j = &jobs[i];
 		bool never = j->first_start == SIM_NEVER;
@@ -125,14 +130,24 @@ static int waits(const struct sim_mjob *jobs, size_t njobs,
 		nv[0] += never;
 		w[c][n[c]++] = wait;
 		nv[c] += never;
+		/* by contract: all, then large or small */
+		b = j->allocated ? 4 : 7;
+		w[b][n[b]++] = wait;
+		nv[b] += never;
+		b += c == 2 ? 1 : 2;
+		w[b][n[b]++] = wait;
+		nv[b] += never;
 	}
 	wait_stats(w[0], n[0], nv[0], &rep->all);
 	wait_stats(w[1], n[1], nv[1], &rep->debug);
 	wait_stats(w[2], n[2], nv[2], &rep->large);
 	wait_stats(w[3], n[3], nv[3], &rep->other);
+	for (c = 0; c < 6; c++)
+		wait_stats(w[4 + c], n[4 + c], nv[4 + c],
+			   &rep->by_contract[c / 3][c % 3]);
 	rc = 0;
 out:
-	for (c = 0; c < 4; c++)
+	for (c = 0; c < 10; c++)
 		free(w[c]);
 	return rc;
 }

@@ -66,6 +66,13 @@ void sim_report_text(const struct sim_report *rep, bool budgets, FILE *f)
 	wait_line(f, "debug", &rep->debug);
 	wait_line(f, "large", &rep->large);
 	wait_line(f, "other", &rep->other);
+	for (k = 0; k < 2; k++) {
+		fprintf(f, "queue wait of %s jobs:\n", k ? "unallocated" :
+			"allocated");
+		wait_line(f, "all", &rep->by_contract[k][0]);
+		wait_line(f, "large", &rep->by_contract[k][1]);
+		wait_line(f, "small", &rep->by_contract[k][2]);
+	}
 	fprintf(f, "occupancy %.2f%%, used %.1f GPU-h: delivered (allocated) "
 		"%.1f, unallocated %.1f (%.2f%% of used)\n",
 		100 * rep->occupancy, rep->used / HOUR, rep->delivered / HOUR,
@@ -200,6 +207,13 @@ struct json_object *sim_report_json(const struct sim_report *rep)
 	add(w, "large", wait_json(&rep->large));
 	add(w, "other", wait_json(&rep->other));
 	add(o, "wait", w);
+	for (k = 0; k < 2; k++) {
+		w = json_object_new_object();
+		add(w, "all", wait_json(&rep->by_contract[k][0]));
+		add(w, "large", wait_json(&rep->by_contract[k][1]));
+		add(w, "small", wait_json(&rep->by_contract[k][2]));
+		add(o, k ? "wait_unallocated" : "wait_allocated", w);
+	}
 	add(o, "occupancy", sim_json_double(rep->occupancy, 6));
 	add(o, "used_gpu_hours", sim_json_double(rep->used / HOUR, 3));
 	add(o, "delivered_gpu_hours", sim_json_double(rep->delivered / HOUR, 3));

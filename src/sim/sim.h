@@ -456,6 +456,10 @@ struct sim_report {
 	int64_t now;		/* open spans are counted until then */
 	uint64_t gpus;		/* cluster GPUs */
 	struct sim_wait all, debug, large, other;
+	/* the waits split by contract, like with like between policies:
+	 * [0] allocated jobs, [1] unallocated ones; each [0] all, [1]
+	 * large, [2] small (fewer GPUs than large, debug jobs included) */
+	struct sim_wait by_contract[2][3];
 	double used;		/* GPU-seconds of every run in the window */
 	double occupancy;	/* used / (gpus * window) */
 	double delivered;	/* of used, allocated runs (the top-level

@@ -338,6 +338,56 @@ START_TEST(test_classes)
 }
 END_TEST
 
+/* Waits by contract: allocated and unallocated apart, each all, large
+ * (>= 32 GPUs) and small (the rest, debug jobs included); a job never
+ * started waits to the window's end and counts in "never". */
+START_TEST(test_classes_by_contract)
+{
+	const struct sim_mjob jobs[7] = {
+		{ 0, 8, 900, true, 0, 10, 20, NV, NV },	/* alloc small (debug) */
+		{ 0, 9, 3600, true, 0, 20, 30, NV, NV },	/* alloc small */
+		{ 0, 32, 60, true, 0, 50, 60, NV, NV },	/* alloc large */
+		{ 0, 64, 60, true, 10, NV, NV, NV, NV },	/* alloc large, never: 90 */
+		{ 0, 1, 0, false, 0, 40, 50, NV, NV },	/* unalloc small */
+		{ 0, 32, 0, false, 20, NV, NV, NV, NV },	/* unalloc large, never: 80 */
+		{ 0, 2, 0, false, 100, 150, 160, NV, NV }, /* outside */
+	};
+	static const struct {
+		int contract, cls;
+		size_t n, never;
+		double p50, p99;
+	} want[] = {
+		{ 0, 0, 4, 1, 20, 90 },	/* allocated: 10, 20, 50, 90 */
+		{ 0, 1, 2, 1, 50, 90 },
+		{ 0, 2, 2, 0, 10, 20 },
+		{ 1, 0, 2, 1, 40, 80 },	/* unallocated: 40, 80 */
+		{ 1, 1, 1, 1, 80, 80 },
+		{ 1, 2, 1, 0, 40, 40 },
+	};
+	struct sim_tree t;
+	struct sim_report r;
+	char msg[SIM_MSG];
+	size_t i;
+
+	ck_assert(!sim_tree_parse("t", "a 1\n", &t, msg, sizeof(msg)));
+	ck_assert_int_eq(sim_metrics(&t, jobs, 7, NULL, 0, 128, 0, 100, 100,
+				     &r), 0);
+	ck_assert_uint_eq(r.all.n, 6);
+	ck_assert_uint_eq(r.all.never, 2);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct sim_wait *w =
+			&r.by_contract[want[i].contract][want[i].cls];
+
+		ck_assert_msg(w->n == want[i].n && w->never == want[i].never &&
+			      w->p50 == want[i].p50 && w->p99 == want[i].p99,
+			      "row %zu: n %zu never %zu p50 %g p99 %g", i, w->n,
+			      w->never, w->p50, w->p99);
+	}
+	sim_report_free(&r);
+	sim_tree_free(&t);
+}
+END_TEST
+
 #define JSON_HEAD "{\"window\":{\"from_s\":0,\"to_s\":100,\"now_s\":100}," \
 	"\"gpus\":3,\"wait\":"
 
@@ -361,6 +411,11 @@ START_TEST(test_json_fixed)
 				     b, JSON_C_TO_STRING_PLAIN));
 	ck_assert_msg(!strncmp(sa, JSON_HEAD, strlen(JSON_HEAD)), "got %s", sa);
 	ck_assert_msg(strstr(sa, "\"entitled\":0.333333,"), "got %s", sa);
+	/* the waits by contract follow "wait", allocated first */
+	ck_assert_msg(strstr(sa, "}},\"wait_allocated\":{\"all\":{\"jobs\":1,"),
+		      "got %s", sa);
+	ck_assert_msg(strstr(sa, "\"wait_unallocated\":{\"all\":{\"jobs\":0,"),
+		      "got %s", sa);
 	ck_assert_msg(strstr(sa, "\"occupancy\":0.333333,"), "got %s", sa);
 	/* owed = min(quota 1/3 x 3 x 100, demand 100) = 100 GPU-s */
 	ck_assert_msg(strstr(sa, "{\"path\":\"a\",\"entitled\":0.333333,"
@@ -396,6 +451,7 @@ int main(void)
 	tcase_add_test(tc, test_report_rest);
 	tcase_add_test(tc, test_cancelled);
 	tcase_add_test(tc, test_classes);
+	tcase_add_test(tc, test_classes_by_contract);
 	tcase_add_test(tc, test_json_fixed);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
