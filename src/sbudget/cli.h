@@ -22,6 +22,9 @@
 #define SBC_MAX_NAMES 64	/* account=a,b,... */
 #define SBC_MAX_FIELDS 64	/* format=f1,f2,... */
 #define SBC_NAME_MAX 128
+/* report step=: at most this many steps (a week by the minute; a year by
+ * the hour is 8760) */
+#define SBC_REPORT_MAX_STEPS 10080
 
 /* sbc__fail - write the refusal sentence into @msg (if given room) and
  * return -1; shared by cli.c and span.c. */
@@ -139,7 +142,8 @@ int64_t sbc_time_at(const struct sbc_time *t, int64_t now);
  *   window= or nothing       [now - window, now), window default @lookback
  * Giving all three is refused.  Refused too: an empty or inverted span, an
  * end after @now (the figures of the future are unknown), a span longer
- * than 365 days, a report step longer than the span.
+ * than 365 days, a report step longer than the span or cutting it into
+ * more than SBC_REPORT_MAX_STEPS steps.
  * Return 0, or -1 with @msg naming the values.
  */
 int sbc_span(const struct sbc_cmd *cmd, int64_t now, int64_t lookback,

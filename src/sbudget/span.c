@@ -217,6 +217,23 @@ int sbc_span(const struct sbc_cmd *cmd, int64_t now, int64_t lookback,
 	if (cmd->step > b - a)
 		return sbc__fail(msg, msglen, "step is longer than the span [%s, %s) "
 			    "(%lld seconds)", s0, s1, (long long)(b - a));
+	/* every step is a row per budget, and a slot of figures per tree
+	 * node: bounded, as a year of hourly slots bounds show budget */
+	if (cmd->step && (b - a + cmd->step - 1) / cmd->step >
+	    SBC_REPORT_MAX_STEPS) {
+		char st[32], least[32];
+
+		return sbc__fail(msg, msglen, "step '%s' cuts the span [%s, %s) "
+			    "into %lld steps, more than %d: give step=%s or "
+			    "longer", sb_duration_format(cmd->step, st,
+							 sizeof(st)),
+			    s0, s1, (long long)((b - a + cmd->step - 1) /
+						cmd->step),
+			    SBC_REPORT_MAX_STEPS, sb_duration_format(
+				    (b - a + SBC_REPORT_MAX_STEPS - 1) /
+				    SBC_REPORT_MAX_STEPS, least,
+				    sizeof(least)));
+	}
 	*from = a;
 	*to = b;
 	return 0;

@@ -494,6 +494,18 @@ static const struct span_case spans[] = {
 	{ "show budget start=now end=now", -1, 0, 0, "is empty" },
 	{ "show budget start=uts1", -1, 0, 0, "longer than 365 days" },
 	{ "report start=now-1hour step=2:00:00", -1, 0, 0, "step is longer than the span" },
+	/* at most SBC_REPORT_MAX_STEPS (10080) steps: a week by the minute,
+	 * a year by the hour; more is refused naming the step and the
+	 * shortest accepted one (a 7-day window by the second took 3 GB) */
+	{ "report window=7-0 step=1", 0, NOW - 7 * DAY, NOW, NULL },
+	{ "report start=uts1 end=uts31536001 step=1:00:00", 0, 1, 31536001, NULL },
+	{ "report window=7-0 step=0:59", -1, 0, 0, "step '0:00:59' cuts the span [" },
+	{ "report window=7-0 step=0:59", -1, 0, 0, "10251 steps, more than 10080: give step=0:01:00 or longer" },
+	{ "report window=7-0 step=0:01", -1, 0, 0, "604800 steps" },
+	{ "report window=365-0 step=0:01", -1, 0, 0, "31536000 steps, more than 10080: give step=0:52:09 or longer" },
+	{ "report window=1-0 step=0:08", -1, 0, 0, "10800 steps, more than 10080: give step=0:00:09 or longer" },
+	{ "report window=1-0 step=0:09", 0, NOW - DAY, NOW, NULL },
+	{ "report start=uts1 end=uts604802 step=1", -1, 0, 0, "10081 steps" },
 };
 
 START_TEST(test_span)
