@@ -751,6 +751,15 @@ static int cmd_run(struct opts *o)
 	}
 	t_sim = now_s() - t_start;
 	rc = 2;
+	if (sim_metrics_check_window(t.n, o->has_window ? o->win_a :
+				     w.njobs ? w.jobs[0].submit : 0,
+				     o->has_window ? o->win_b : r.t_end, msg,
+				     sizeof(msg))) {
+		bad("metrics: %s%s", msg, o->has_window ? "" : " (the default "
+		    "window: the first submission to the end of the "
+		    "simulation)");
+		goto out;
+	}
 	if (run_metrics(o, &w, &t, &r, &rep)) {
 		bad("metrics: out of memory");
 		goto out;
@@ -869,6 +878,15 @@ static int cmd_metrics(struct opts *o)
 	if (o->has_window) {
 		a = o->win_a;
 		b = o->win_b;
+	}
+	if (sim_metrics_check_window(t.n, a, b, msg, sizeof(msg))) {
+		if (o->has_window)
+			bad("metrics: %s", msg);
+		else
+			bad("metrics: %s (the default window: the first "
+			    "submit_s to the latest end_s in %s)", msg,
+			    o->segments);
+		goto out;
 	}
 	if (sim_metrics(&t, mj, nj, ms, ns, o->gpus, a, b,
 			o->has_now ? o->now : b > a ? b : a + 1, &rep)) {

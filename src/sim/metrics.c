@@ -35,7 +35,9 @@
  *              user resubmitted it: a later run, or a pending span from
  *              the cancel on).
  */
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -341,6 +343,23 @@ static void team_figures(const struct sim_tree *t, const struct sb_fig *tot,
 	}
 }
 
+int sim_metrics_check_window(uint32_t nbudgets, int64_t t0, int64_t t1,
+			     char *msg, size_t msglen)
+{
+	uint64_t hours = sb_fig_nslots(t0, t1 > t0 ? t1 : t0 + 1, HOUR);
+	uint64_t per = (uint64_t)nbudgets + 1;
+
+	if (hours <= SIM_METRICS_MAX_FIGURES / per)
+		return 0;
+	snprintf(msg, msglen, "the window [%" PRId64 ", %" PRId64 ") s is "
+		 "%" PRIu64 " hours: %" PRIu64 " hours x %" PRIu64 " = %"
+		 PRIu64 " hourly figures, more than %" PRIu64 " (the report's "
+		 "memory): give --window A:B of at most %" PRIu64 " hours",
+		 t0, t1, hours, hours, per, hours * per,
+		 SIM_METRICS_MAX_FIGURES, SIM_METRICS_MAX_FIGURES / per);
+	return -1;
+}
+
 int sim_metrics(const struct sim_tree *t, const struct sim_mjob *jobs,
 		size_t njobs, const struct sim_mseg *segs, size_t nsegs,
 		uint64_t gpus, int64_t t0, int64_t t1, int64_t now,
@@ -354,6 +373,8 @@ int sim_metrics(const struct sim_tree *t, const struct sim_mjob *jobs,
 	memset(rep, 0, sizeof(*rep));
 	if (t1 <= t0)
 		t1 = t0 + 1;
+	if (sim_metrics_check_window(t->n, t0, t1, NULL, 0))
+		return -1;
 	ns = sb_fig_nslots(t0, t1, HOUR);
 	rep->t0 = t0;
 	rep->t1 = t1;

@@ -515,13 +515,28 @@ double sim_percentile(double *v, size_t n, double p);
  * slots of one hour, capacity @gpus, every job's runs (one figure segment
  * per run, eligible to end) and its pending span at the end; open spans
  * are closed at @now.  Occupancy and preemptions from the segments.
- * Return 0, or -1 (out of memory, or a core error: a bug).
+ * Return 0, or -1 (out of memory, a window sim_metrics_check_window()
+ * refuses, or a core error: a bug).
  */
 int sim_metrics(const struct sim_tree *t, const struct sim_mjob *jobs,
 		size_t njobs, const struct sim_mseg *segs, size_t nsegs,
 		uint64_t gpus, int64_t t0, int64_t t1, int64_t now,
 		struct sim_report *rep);
 void sim_report_free(struct sim_report *rep);
+
+/* The most hourly figures a report holds: hours of the window x (budgets +
+ * 1); 48 bytes each, so about 800 MB. */
+#define SIM_METRICS_MAX_FIGURES (UINT64_C(1) << 24)
+
+/*
+ * sim_metrics_check_window - whether sim_metrics() may report over [@t0,
+ * @t1) on a tree of @nbudgets budgets: at most SIM_METRICS_MAX_FIGURES
+ * hourly figures (its memory grows with the window's hours times the
+ * budgets).  Return 0, or -1 with @msg naming the window, its hours, the
+ * figures and the longest window accepted.
+ */
+int sim_metrics_check_window(uint32_t nbudgets, int64_t t0, int64_t t1,
+			     char *msg, size_t msglen);
 
 /*
  * sim_segments_parse - observed runs (sbudget-sim metrics): a CSV with the

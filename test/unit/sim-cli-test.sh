@@ -189,4 +189,12 @@ run --seed 7 --requeue-work restart --segments "$tmp/segr.csv" || bad "run resta
 # with restart no preempted run keeps its work: fate restarted or cancelled
 awk -F, 'NR > 1 && ($8 == 2 || ($8 == 1 && $12 !~ /^(restarted|cancelled)$/)) { bad = 1 } END { exit bad }' "$tmp/segr.csv" || bad "restart: a run kept its work"
 grep -q ',restarted$' "$tmp/segr.csv" || bad "restart: no run restarted (the fixture preempts)"
+# a report window of too many hourly figures is refused, naming its hours
+# (a run ending at t=99999999999 took 6 GB before; given, it said "out of
+# memory")
+printf 'job,team,gpus,min_runtime_s,submit_s,start_s,end_s,preempted\n1,bio,8,60,0,10,99999999999,0\n' >"$tmp/far.csv"
+expect2 "the window [0, 99999999999) s is 27777778 hours" metrics --segments "$tmp/far.csv" --tree "$data/sim-small.tree" --gpus 16
+expect2 "latest end_s in $tmp/far.csv" metrics --segments "$tmp/far.csv" --tree "$data/sim-small.tree" --gpus 16
+"$sim" metrics --segments "$tmp/far.csv" --tree "$data/sim-small.tree" --gpus 16 --window 0:3600 --quiet || bad "a far end with a short --window refused"
+expect2 "at most 3355443 hours" --jobs "$data/sim-small.csv" --tree "$data/sim-small.tree" --assign-teams --window 0:99999999999 --quiet
 exit $fail

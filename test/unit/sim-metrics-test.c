@@ -437,6 +437,44 @@ START_TEST(test_json_fixed)
 }
 END_TEST
 
+/* The report's size: hours of the window x (budgets + 1) hourly figures,
+ * at most SIM_METRICS_MAX_FIGURES (16777216, about 800 MB of them); more is
+ * refused naming the window, its hours and the budgets (a segment ending
+ * at t=99999999999 took 6 GB before, one at 2^40 "out of memory"). */
+struct size_case {
+	uint32_t budgets;
+	int64_t t0, t1;
+	int rc;
+	const char *msg;
+};
+
+static const struct size_case sizes[] = {
+	{ 5, 0, 1, 0, NULL },
+	{ 5, 0, 365 * 24 * H, 0, NULL },
+	{ 1000, 0, 16760 * (int64_t)H, 0, NULL },	/* 16760 x 1001 */
+	{ 1000, 0, 16761 * (int64_t)H, -1, "16761 hours x 1001 = 16777761 hourly figures, more than 16777216" },
+	{ 5, 0, 2796202 * (int64_t)H, 0, NULL },	/* 2796202 x 6 */
+	{ 5, 0, 2796202 * (int64_t)H + 1, -1, "the window [0, 10066327201) s is 2796203 hours" },
+	{ 5, 0, INT64_C(99999999999), -1, "27777778 hours x 6 = 166666668 hourly figures" },
+	{ 5, 500, INT64_C(1099511627776), -1, "give --window A:B of at most 2796202 hours" },
+};
+
+START_TEST(test_window_size)
+{
+	const struct size_case *c = &sizes[_i];
+	char msg[SIM_MSG] = "";
+	int rc = sim_metrics_check_window(c->budgets, c->t0, c->t1, msg,
+					  sizeof(msg));
+
+	ck_assert_msg(rc == c->rc, "%u budgets [%lld, %lld): rc %d, expected "
+		      "%d (%s)", c->budgets, (long long)c->t0,
+		      (long long)c->t1, rc, c->rc, msg);
+	if (c->msg)
+		ck_assert_msg(strstr(msg, c->msg), "message \"%s\", expected "
+			      "\"%s\"", msg, c->msg);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim-metrics");
@@ -453,6 +491,8 @@ int main(void)
 	tcase_add_test(tc, test_classes);
 	tcase_add_test(tc, test_classes_by_contract);
 	tcase_add_test(tc, test_json_fixed);
+	tcase_add_loop_test(tc, test_window_size, 0,
+			    sizeof(sizes) / sizeof(sizes[0]));
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
