@@ -864,6 +864,11 @@ static int cmd_metrics(struct opts *o)
 		bad("%s", msg);
 		goto out;
 	}
+	if (sim_metrics_check_capacity(mj, nj, ms, ns, o->gpus, msg,
+				       sizeof(msg))) {
+		bad("metrics: %s: %s", o->segments, msg);
+		goto out;
+	}
 	/* default window: first submit to the last end (or pending end) */
 	for (i = 0; i < nj; i++) {
 		if (mj[i].submit < a)

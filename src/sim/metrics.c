@@ -343,6 +343,61 @@ static void team_figures(const struct sim_tree *t, const struct sb_fig *tot,
 	}
 }
 
+/* A run's start (+GPUs) or end (-GPUs), for the capacity sweep. */
+struct cap_ev {
+	int64_t t;
+	int64_t d;
+};
+
+static int cmp_ev(const void *a, const void *b)
+{
+	const struct cap_ev *x = a, *y = b;
+
+	/* by time; at one second ends (d < 0) before starts */
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return (x->d > y->d) - (x->d < y->d);
+}
+
+int sim_metrics_check_capacity(const struct sim_mjob *jobs, size_t njobs,
+			       const struct sim_mseg *segs, size_t nsegs,
+			       uint64_t gpus, char *msg, size_t msglen)
+{
+	struct cap_ev *ev = calloc(2 * nsegs + 1, sizeof(*ev));
+	size_t i, n = 0;
+	int64_t held = 0;
+	int rc = 0;
+
+	if (!ev) {
+		snprintf(msg, msglen, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < nsegs; i++) {
+		if (segs[i].job >= njobs || segs[i].end <= segs[i].start)
+			continue;
+		ev[n++] = (struct cap_ev){ segs[i].start,
+					   jobs[segs[i].job].gpus };
+		ev[n++] = (struct cap_ev){ segs[i].end,
+					   -(int64_t)jobs[segs[i].job].gpus };
+	}
+	qsort(ev, n, sizeof(*ev), cmp_ev);
+	/* held <= gpus before each start, and a job's GPUs < 2^32: no
+	 * overflow */
+	for (i = 0; i < n; i++) {
+		held += ev[i].d;
+		if (held > (int64_t)gpus) {
+			snprintf(msg, msglen, "at t=%" PRId64 " s the runs hold "
+				 "%" PRId64 " GPUs at once, more than --gpus %"
+				 PRIu64 ": give the cluster's GPUs", ev[i].t,
+				 held, gpus);
+			rc = -1;
+			break;
+		}
+	}
+	free(ev);
+	return rc;
+}
+
 int sim_metrics_check_window(uint32_t nbudgets, int64_t t0, int64_t t1,
 			     char *msg, size_t msglen)
 {

@@ -4,6 +4,7 @@
  * contrib/replay.sh from slurmdbd's records), read into the metrics' jobs
  * and segments so that a live run is measured by the simulator's own code.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -299,6 +300,16 @@ int sim_segments_parse(const char *name, const char *text,
 			o.mj[id - 1].pending_until = l.v[6] >= 0 ? l.v[6]
 								 : SIM_NEVER;
 			continue;
+		}
+		if (o.last_end[id - 1] != SIM_NEVER &&
+		    l.v[5] < o.last_end[id - 1]) {
+			sim__fail(msg, msglen, name, line, "job '%s': its run "
+				  "from start_s %" PRId64 " begins before its "
+				  "previous run ended (end_s %" PRId64 "): a "
+				  "job runs once at a time; list a job's runs "
+				  "in time order", f[0], l.v[5],
+				  o.last_end[id - 1]);
+			goto out;
 		}
 		if (add_run(&o, id - 1, &l))
 			goto oom;

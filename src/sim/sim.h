@@ -529,6 +529,17 @@ void sim_report_free(struct sim_report *rep);
 #define SIM_METRICS_MAX_FIGURES (UINT64_C(1) << 24)
 
 /*
+ * sim_metrics_check_capacity - whether the runs @segs (of @jobs, GPUs from
+ * the job) ever hold more than @gpus GPUs at once (a run holds its GPUs in
+ * [start, end): one ending at t frees them for one starting at t).  Return
+ * 0, or -1 with @msg naming the first such second and the GPUs held then,
+ * or "out of memory".
+ */
+int sim_metrics_check_capacity(const struct sim_mjob *jobs, size_t njobs,
+			       const struct sim_mseg *segs, size_t nsegs,
+			       uint64_t gpus, char *msg, size_t msglen);
+
+/*
  * sim_metrics_check_window - whether sim_metrics() may report over [@t0,
  * @t1) on a tree of @nbudgets budgets: at most SIM_METRICS_MAX_FIGURES
  * hourly figures (its memory grows with the window's hours times the

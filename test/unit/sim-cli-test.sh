@@ -197,4 +197,6 @@ expect2 "the window [0, 99999999999) s is 27777778 hours" metrics --segments "$t
 expect2 "latest end_s in $tmp/far.csv" metrics --segments "$tmp/far.csv" --tree "$data/sim-small.tree" --gpus 16
 "$sim" metrics --segments "$tmp/far.csv" --tree "$data/sim-small.tree" --gpus 16 --window 0:3600 --quiet || bad "a far end with a short --window refused"
 expect2 "at most 3355443 hours" --jobs "$data/sim-small.csv" --tree "$data/sim-small.tree" --assign-teams --window 0:99999999999 --quiet
+# runs holding more GPUs than --gpus are refused (occupancy was 1258%)
+expect2 "the runs hold 16 GPUs at once, more than --gpus 15" metrics --segments "$tmp/seg.csv" --tree "$data/sim-small.tree" --gpus 15
 exit $fail

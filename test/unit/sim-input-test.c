@@ -251,6 +251,12 @@ static const struct bad_case bad_segs[] = {
 	  "s.csv:1:", "header must be exactly" },
 	{ "job changes", SHDR "1,a,1,0,0,0,5,1\n1,a,2,0,0,6,9,0\n", "s.csv:3:",
 	  "listed before" },
+	/* a job runs once at a time: overlapping runs were counted twice */
+	{ "runs overlap", SHDR "1,a,8,60,0,10,50,2\n1,a,8,60,0,30,70,0\n",
+	  "s.csv:3:", "job '1': its run from start_s 30 begins before its "
+	  "previous run ended (end_s 50)" },
+	{ "runs out of order", SHDR "1,a,1,0,0,60,70,0\n1,a,1,0,0,10,50,2\n",
+	  "s.csv:3:", "list a job's runs in time order" },
 };
 
 START_TEST(test_bad_segments)

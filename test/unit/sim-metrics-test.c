@@ -475,6 +475,56 @@ START_TEST(test_window_size)
 }
 END_TEST
 
+/* Runs holding more GPUs at once than the cluster has (--gpus) are refused
+ * (occupancy was 1258% with --gpus 1); ends come before starts at the same
+ * second. */
+struct cap_case {
+	const char *what;
+	uint32_t gpus[3];	/* of jobs 0..2 */
+	struct sim_mseg segs[3];
+	size_t nsegs;
+	uint64_t cluster;
+	int rc;
+	const char *msg;
+};
+
+static const struct cap_case caps[] = {
+	{ "one run fits", { 8 }, { { 0, 0, 0, 10, false, false, false } }, 1,
+	  8, 0, NULL },
+	{ "one run too big", { 9 }, { { 0, 0, 5, 10, false, false, false } },
+	  1, 8, -1, "at t=5 s the runs hold 9 GPUs at once, more than --gpus 8" },
+	{ "back to back", { 8, 8 }, { { 0, 0, 0, 10, false, false, false },
+				       { 1, 0, 10, 20, false, false, false } },
+	  2, 8, 0, NULL },
+	{ "overlap", { 4, 5, 2 }, { { 0, 0, 0, 10, false, false, false },
+				    { 1, 0, 9, 20, false, false, false },
+				    { 2, 0, 9, 9, false, false, false } },
+	  3, 8, -1, "at t=9 s the runs hold 9 GPUs" },
+	{ "empty run at the edge", { 8, 8 }, {
+		{ 0, 0, 0, 10, false, false, false },
+		{ 1, 0, 10, 10, false, false, false } }, 2, 8, 0, NULL },
+};
+
+START_TEST(test_capacity)
+{
+	const struct cap_case *c = &caps[_i];
+	struct sim_mjob jobs[3];
+	char msg[SIM_MSG] = "";
+	size_t k;
+	int rc;
+
+	for (k = 0; k < 3; k++)
+		jobs[k] = (struct sim_mjob){ .gpus = c->gpus[k] };
+	rc = sim_metrics_check_capacity(jobs, 3, c->segs, c->nsegs,
+					c->cluster, msg, sizeof(msg));
+	ck_assert_msg(rc == c->rc, "%s: rc %d, expected %d (%s)", c->what, rc,
+		      c->rc, msg);
+	if (c->msg)
+		ck_assert_msg(strstr(msg, c->msg), "%s: message \"%s\", "
+			      "expected \"%s\"", c->what, msg, c->msg);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim-metrics");
@@ -491,6 +541,8 @@ int main(void)
 	tcase_add_test(tc, test_classes);
 	tcase_add_test(tc, test_classes_by_contract);
 	tcase_add_test(tc, test_json_fixed);
+	tcase_add_loop_test(tc, test_capacity, 0,
+			    sizeof(caps) / sizeof(caps[0]));
 	tcase_add_loop_test(tc, test_window_size, 0,
 			    sizeof(sizes) / sizeof(sizes[0]));
 	suite_add_tcase(s, tc);
