@@ -14,6 +14,7 @@
 #include "sb/contract.h"
 #include "sb/duration.h"
 #include "sb/error.h"
+#include "sb/ledger.h"
 #include "sb/priority.h"
 #include "input.h"
 
@@ -255,6 +256,30 @@ static int csv_check(const char *name, size_t line, char **f,
 	return 0;
 }
 
+/* *@t (trace seconds, read from the text @v of column @col), less --from
+ * when @submit, x --time-scale into *@t.  0, or -1 with @msg naming the
+ * value and the limit (SB_TIME_MAX / 4 once scaled: room for a run's end
+ * and requeues). */
+static int scale_time(const char *name, size_t line, const char *col,
+		      const char *v, const struct sim_read_opts *o, int64_t *t,
+		      bool submit, char *msg, size_t msglen)
+{
+	int64_t x = sim__scale(o, submit ? *t - o->from : *t);
+	char rel[64] = "it";
+
+	if (x >= 0) {
+		*t = x;
+		return 0;
+	}
+	if (submit)
+		snprintf(rel, sizeof(rel), "its time after --from %" PRId64,
+			 o->from);
+	sim__fail(msg, msglen, name, line, "%s '%s' is out of range: %s, x "
+		  "--time-scale %g, must be at most %" PRId64 " s", col, v,
+		  rel, o->time_scale, (int64_t)SB_TIME_MAX / 4);
+	return -1;
+}
+
 /* One data line into @w (or counted as skipped).  0, or -1 with @msg. */
 static int csv_line(const char *name, size_t line, char **f,
 		    const struct csv_head *h, const struct sim_read_opts *o,
@@ -276,15 +301,13 @@ static int csv_line(const char *name, size_t line, char **f,
 	}
 	if (!in_slice(w, o, r.sub))
 		return 0;
-	r.sub = sim__scale(o, r.sub - o->from);
-	r.dur = sim__scale(o, r.dur);
-	r.mr = sim__scale(o, r.mr);
-	if (r.sub < 0 || r.dur < 0 || r.mr < 0) {
-		sim__fail(msg, msglen, name, line,
-			  "times out of range after --time-scale %g",
-			  o->time_scale);
+	if (scale_time(name, line, "submit_time_s", f[ci[0]], o, &r.sub,
+		       true, msg, msglen) ||
+	    scale_time(name, line, "duration_s", f[ci[1]], o, &r.dur, false,
+		       msg, msglen) ||
+	    (ci[5] >= 0 && scale_time(name, line, "min_runtime_s", f[ci[5]],
+				      o, &r.mr, false, msg, msglen)))
 		return -1;
-	}
 	j = add_job(w);
 	if (!j) {
 		sim__fail(msg, msglen, name, line, "out of memory");
@@ -427,14 +450,11 @@ static int parse_swf(const char *name, char *text,
 		}
 		if (!in_slice(w, o, v[1]))
 			continue;
-		v[1] = sim__scale(o, v[1] - o->from);
-		v[3] = sim__scale(o, v[3]);
-		if (v[1] < 0 || v[3] < 0) {
-			sim__fail(msg, msglen, name, line,
-			     "times out of range after --time-scale %g",
-			     o->time_scale);
+		if (scale_time(name, line, "submit time (field 2)", f[1], o,
+			       &v[1], true, msg, msglen) ||
+		    scale_time(name, line, "run time (field 4)", f[3], o,
+			       &v[3], false, msg, msglen))
 			return -1;
-		}
 		j = add_job(w);
 		if (!j) {
 			sim__fail(msg, msglen, name, line, "out of memory");

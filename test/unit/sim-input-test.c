@@ -63,6 +63,13 @@ static const struct bad_case bad_jobs[] = {
 	{ "bad line after good ones", HDR "0,10,1,a,,60,yes,512\n"
 	  "# a comment\n\n1,10,1,a,,60,yes,NORMAL\n2,1e3,1,a,,60,yes,1\n",
 	  "jobs.csv:6:", "duration_s '1e3'" },
+	/* times too far once scaled name the column and the value */
+	{ "duration out of range", HDR "0,274877906945,1,a,,60,yes,512\n",
+	  "jobs.csv:2:", "duration_s '274877906945' is out of range: it, x "
+	  "--time-scale 1, must be at most 274877906944 s" },
+	{ "submit out of range", HDR "274877906945,10,1,a,,60,yes,512\n",
+	  "jobs.csv:2:", "submit_time_s '274877906945' is out of range: its "
+	  "time after --from 0, x --time-scale 1, must be at most" },
 };
 
 START_TEST(test_bad_jobs)
@@ -92,6 +99,9 @@ static const struct bad_case bad_swf[] = {
 	  "log.swf:1:", "field 4 'ten'" },
 	{ "negative submit", "1 -3 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n",
 	  "log.swf:1:", "submit time '-3'" },
+	{ "run time out of range", "1 0 0 274877906945 1 -1 -1 1 -1 -1 1 1 1 "
+	  "-1 1 -1 -1 -1\n", "log.swf:1:", "run time (field 4) "
+	  "'274877906945' is out of range" },
 };
 
 START_TEST(test_bad_swf)
