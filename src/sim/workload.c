@@ -180,8 +180,20 @@ static int csv_header(const char *name, size_t line, char **f, int n,
 	int k;
 
 	h->nh = n;
-	for (k = 0; k < 8; k++)
+	for (k = 0; k < 8; k++) {
+		int i;
+
 		h->ci[k] = sim__column(f, n, csv_cols[k], NULL);
+		/* named twice: which one is meant? */
+		for (i = h->ci[k] + 1; h->ci[k] >= 0 && i < n; i++)
+			if (!strcasecmp(f[i], csv_cols[k])) {
+				sim__fail(msg, msglen, name, line, "column "
+					  "'%s' is named twice (fields %d and "
+					  "%d): name each column once",
+					  csv_cols[k], h->ci[k] + 1, i + 1);
+				return -1;
+			}
+	}
 	for (k = 0; k < 4; k++)
 		if (h->ci[k] < 0) {
 			sim__fail(msg, msglen, name, line,

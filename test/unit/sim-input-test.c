@@ -70,6 +70,10 @@ static const struct bad_case bad_jobs[] = {
 	{ "submit out of range", HDR "274877906945,10,1,a,,60,yes,512\n",
 	  "jobs.csv:2:", "submit_time_s '274877906945' is out of range: its "
 	  "time after --from 0, x --time-scale 1, must be at most" },
+	/* a column named twice: which one was meant was silently the first */
+	{ "column named twice", "submit_time_s,duration_s,gpus,team,GPUS\n"
+	  "0,10,1,a,2\n", "jobs.csv:1:", "column 'gpus' is named twice "
+	  "(fields 3 and 5)" },
 };
 
 START_TEST(test_bad_jobs)
