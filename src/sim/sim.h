@@ -257,6 +257,9 @@ struct sim_params {
  * could be cancelled and resubmitted for ever, and the simulation with no
  * --until would never end. */
 #define SIM_RESUBMIT_MAX 10
+/* the same number as text, for --help */
+#define SIM_STR_(x) #x
+#define SIM_STR(x) SIM_STR_(x)
 
 void sim_params_init(struct sim_params *p);
 
