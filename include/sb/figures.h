@@ -108,4 +108,22 @@ int sb_figures(const struct sb_tree *tree, const struct sb_fig_seg *segs,
 	       int64_t now, double capacity, struct sb_fig *total,
 	       struct sb_fig *series, size_t *unknown);
 
+/*
+ * sb_fig_usable - the cluster's demand-limited capacity over [@from, @to)
+ * in slots of @slot seconds, TRES-seconds: the sum over the slots of
+ *     min(capacity x (e_k - s_k), demand_k)
+ * with demand_k the sum over EVERY segment, allocated or not, of tres x
+ * |[eligible, end) ∩ slot k| (eligible 0: none counted; end 0: @now), the
+ * same span as an allocated segment's demand above.  The GPU time a
+ * scheduler could have used: the cluster, less what nobody asked for.
+ * Occupancy of demand-limited capacity = (delivered + unallocated) / this
+ * (MISSION.md's "occupancy", issue 11's target).  Indices are not read.
+ * @usable: out.  Return: SB_OK; SB_EINVAL (NULL @usable, from >= to,
+ * slot <= 0, capacity < 0 or not finite, nsegs > 0 with NULL segs),
+ * SB_ENOMEM.
+ */
+int sb_fig_usable(const struct sb_fig_seg *segs, size_t nsegs, int64_t from,
+		  int64_t to, int64_t slot, int64_t now, double capacity,
+		  double *usable);
+
 #endif /* SB_FIGURES_H */

@@ -133,3 +133,31 @@ out:
 	free(una);
 	return rc;
 }
+
+int sb_fig_usable(const struct sb_fig_seg *segs, size_t nsegs, int64_t from,
+		  int64_t to, int64_t slot, int64_t now, double capacity,
+		  double *usable)
+{
+	size_t ns = sb_fig_nslots(from, to, slot), k, j;
+	double *dem;
+
+	if (!usable || ns == 0 || !(capacity >= 0) || !isfinite(capacity) ||
+	    (nsegs && !segs))
+		return SB_EINVAL;
+	*usable = 0;
+	if (!(dem = calloc(ns, sizeof(*dem))))
+		return SB_ENOMEM;
+	for (j = 0; j < nsegs; j++)
+		if (segs[j].eligible)
+			spread(dem, segs[j].eligible,
+			       segs[j].end ? segs[j].end : now, from, to, slot,
+			       segs[j].tres);
+	for (k = 0; k < ns; k++) {
+		int64_t s0 = from + (int64_t)k * slot;
+		double cap = capacity * (double)(min64(s0 + slot, to) - s0);
+
+		*usable += dem[k] < cap ? dem[k] : cap;
+	}
+	free(dem);
+	return SB_OK;
+}

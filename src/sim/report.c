@@ -73,9 +73,12 @@ void sim_report_text(const struct sim_report *rep, bool budgets, FILE *f)
 		wait_line(f, "large", &rep->by_contract[k][1]);
 		wait_line(f, "small", &rep->by_contract[k][2]);
 	}
-	fprintf(f, "occupancy %.2f%%, used %.1f GPU-h: delivered (allocated) "
-		"%.1f, unallocated %.1f (%.2f%% of used)\n",
-		100 * rep->occupancy, rep->used / HOUR, rep->delivered / HOUR,
+	fprintf(f, "occupancy %.2f%% of the cluster, %.2f%% of its "
+		"demand-limited capacity (%.1f GPU-h), used %.1f "
+		"GPU-h: delivered (allocated) %.1f, unallocated %.1f (%.2f%% "
+		"of used)\n", 100 * rep->occupancy,
+		100 * rep->occupancy_of_demand, rep->usable / HOUR,
+		rep->used / HOUR, rep->delivered / HOUR,
 		rep->unallocated / HOUR, 100 * rep->unallocated_share);
 	fprintf(f, "preemptions %zu: preempted runs %.2f GPU-h, of which "
 		"lost %.2f GPU-h\n", rep->preemptions,
@@ -215,6 +218,9 @@ struct json_object *sim_report_json(const struct sim_report *rep)
 		add(o, k ? "wait_unallocated" : "wait_allocated", w);
 	}
 	add(o, "occupancy", sim_json_double(rep->occupancy, 6));
+	add(o, "usable_gpu_hours", sim_json_double(rep->usable / HOUR, 3));
+	add(o, "occupancy_of_demand",
+	    sim_json_double(rep->occupancy_of_demand, 6));
 	add(o, "used_gpu_hours", sim_json_double(rep->used / HOUR, 3));
 	add(o, "delivered_gpu_hours", sim_json_double(rep->delivered / HOUR, 3));
 	add(o, "unallocated_gpu_hours",

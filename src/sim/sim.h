@@ -465,6 +465,10 @@ struct sim_report {
 	struct sim_wait by_contract[2][3];
 	double used;		/* GPU-seconds of every run in the window */
 	double occupancy;	/* used / (gpus * window) */
+	double usable;		/* demand-limited capacity, GPU-seconds
+				 * (sb_fig_usable(): every job's demand,
+				 * capped by the cluster hour by hour) */
+	double occupancy_of_demand;	/* used / usable (1 if 0) */
 	double delivered;	/* of used, allocated runs (the top-level
 				 * budgets' delivered) */
 	double unallocated;	/* of used, unallocated runs */

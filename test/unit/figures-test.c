@@ -325,6 +325,80 @@ START_TEST(test_fig_ratio)
 }
 END_TEST
 
+/* sb_fig_usable: sum over the slots of min(8 GPUs x slot, demand of every
+ * segment, allocated or not, from eligible to end).  Window [0, 7200) in
+ * two slots, times relative to B, now 7200 unless given. */
+static const struct {
+	const char *what;
+	struct seg segs[3];
+	size_t n;
+	int64_t now;
+	double want;
+} usable_cases[] = {
+	{ "nothing asked: nothing usable", { { 0 } }, 0, 0, 0 },
+	{ "4 GPUs all along: 4 x 7200", { { 11, 4, true, 0, 0, 7200, 0 } }, 1,
+	  0, 4 * 7200.0 },
+	{ "unallocated counts too: 8 pending (open) + 4 running > 8, capped "
+	  "8 x 3600 a slot", { { 30, 8, false, 0, NO, NO, 0 },
+			       { 11, 4, true, 0, 0, 7200, 0 } }, 2, 0,
+	  8 * 7200.0 },
+	{ "eligible none: no demand, though it ran",
+	  { { 11, 4, true, NO, 0, 7200, 0 } }, 1, 0, 0 },
+	{ "8 GPUs over [1800, 5400): 8 x 1800 in each slot",
+	  { { 20, 8, true, 1800, 1800, 5400, 0 } }, 1, 0, 8 * 3600.0 },
+	{ "before the window: only [0, 1800) counts",
+	  { { 20, 4, true, -3600, -3600, 1800, 0 } }, 1, 0, 4 * 1800.0 },
+	{ "capped slot by slot: 16 in slot 0 (8 usable), 4 in slot 1",
+	  { { 11, 16, true, 0, NO, 3600, 0 },
+	    { 12, 4, false, 3600, 3600, 7200, 0 } }, 2, 0, 12 * 3600.0 },
+	{ "an open segment ends at now (3600)",
+	  { { 11, 8, true, 0, 0, NO, 0 } }, 1, 3600, 8 * 3600.0 },
+};
+
+START_TEST(test_fig_usable)
+{
+	struct sb_fig_seg fs[3];
+	double u = -1;
+	size_t k;
+
+	memset(fs, 0, sizeof(fs));
+	for (k = 0; k < usable_cases[_i].n; k++) {
+		const struct seg *g = &usable_cases[_i].segs[k];
+
+		fs[k] = (struct sb_fig_seg){ .index = g->id, .tres = g->tres,
+			.allocated = g->allocated, .eligible = at(g->eligible),
+			.start = at(g->start), .end = at(g->end) };
+	}
+	ck_assert_int_eq(sb_fig_usable(fs, usable_cases[_i].n, B, B + 7200, H,
+				       B + (usable_cases[_i].now ?
+					    usable_cases[_i].now : 7200),
+				       8, &u), SB_OK);
+	ck_assert_msg(u == usable_cases[_i].want, "%s: %.0f, want %.0f",
+		      usable_cases[_i].what, u, usable_cases[_i].want);
+}
+END_TEST
+
+START_TEST(test_fig_usable_refuses)
+{
+	struct sb_fig_seg one = { .tres = 1, .eligible = B, .end = B + 1 };
+	double u;
+
+	ck_assert_int_eq(sb_fig_usable(&one, 1, B, B + H, H, B, 8, NULL),
+			 SB_EINVAL);
+	ck_assert_int_eq(sb_fig_usable(&one, 1, B, B, H, B, 8, &u), SB_EINVAL);
+	ck_assert_int_eq(sb_fig_usable(&one, 1, B, B + H, 0, B, 8, &u),
+			 SB_EINVAL);
+	ck_assert_int_eq(sb_fig_usable(&one, 1, B, B + H, H, B, -1, &u),
+			 SB_EINVAL);
+	ck_assert_int_eq(sb_fig_usable(&one, 1, B, B + H, H, B, 0.0 / 0.0,
+				       &u), SB_EINVAL);
+	ck_assert_int_eq(sb_fig_usable(NULL, 1, B, B + H, H, B, 8, &u),
+			 SB_EINVAL);
+	ck_assert_int_eq(sb_fig_usable(NULL, 0, B, B + H, H, B, 8, &u), SB_OK);
+	ck_assert(u == 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("figures");
@@ -338,6 +412,9 @@ int main(void)
 	tcase_add_test(tc, test_figures_any_slot);
 	tcase_add_loop_test(tc, test_fig_ratio, 0,
 			    sizeof(ratios) / sizeof(ratios[0]));
+	tcase_add_loop_test(tc, test_fig_usable, 0,
+			    sizeof(usable_cases) / sizeof(usable_cases[0]));
+	tcase_add_test(tc, test_fig_usable_refuses);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

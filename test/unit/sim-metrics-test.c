@@ -417,6 +417,9 @@ START_TEST(test_json_fixed)
 	ck_assert_msg(strstr(sa, "\"wait_unallocated\":{\"all\":{\"jobs\":0,"),
 		      "got %s", sa);
 	ck_assert_msg(strstr(sa, "\"occupancy\":0.333333,"), "got %s", sa);
+	/* 1 GPU asked for over 100 s, of 3: all of the usable was used */
+	ck_assert_msg(strstr(sa, "\"usable_gpu_hours\":0.028,"
+			     "\"occupancy_of_demand\":1.000000,"), "got %s", sa);
 	/* owed = min(quota 1/3 x 3 x 100, demand 100) = 100 GPU-s */
 	ck_assert_msg(strstr(sa, "{\"path\":\"a\",\"entitled\":0.333333,"
 			     "\"quota_gpu_s\":100.000,\"demand_gpu_s\":100.000,"
