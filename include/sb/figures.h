@@ -21,6 +21,11 @@
  *                 suspended time holds no GPU time and is not charged)
  *   unallocated_k sum over UNALLOCATED segments of the same: occupancy that
  *                 no budget paid for;
+ *   lost_k        sum over LOST segments, allocated or not, of the same:
+ *                 runs whose work was thrown away (sb_run_work_lost(): a
+ *                 preemption cancelled the job, or requeued it to start
+ *                 over); delivered or unallocated as well, since they held
+ *                 the GPUs, and counted again here as waste;
  *   demand_k      sum over ALLOCATED segments of tres x |[eligible, end) ∩
  *                 slot|: what the budget asked for and backed (pending or
  *                 running);
@@ -64,12 +69,26 @@ struct sb_fig_seg {
 				 * not charge them; the run is delivered over
 				 * [start, sb_run_charged_to(start, suspended,
 				 * end)) */
+	bool lost;		/* the run's work was thrown away
+				 * (sb_run_work_lost()) */
 };
 
 /* Figures of one association (subtree) over a span, TRES-seconds. */
 struct sb_fig {
-	double delivered, unallocated, demand, quota, owed, capped;
+	double delivered, unallocated, demand, quota, owed, capped, lost;
 };
+
+/*
+ * sb_run_work_lost - whether a run that ended threw its work away, for
+ * sb_fig_seg.lost: it ended because the job was preempted and cancelled
+ * (@preempted_cancel; slurmdbd's PREEMPTED), or the job was requeued
+ * (@requeued; slurmdbd's REQUEUED: by a preemption, an administrator or a
+ * node failure) and is not @resumable, so it starts over from its
+ * beginning.  A resumable job requeued keeps its work (it checkpointed);
+ * a job that completed, failed, timed out or was cancelled by its user
+ * lost nothing to the scheduler.
+ */
+bool sb_run_work_lost(bool requeued, bool preempted_cancel, bool resumable);
 
 /* The slot owed is capped in, seconds: an hour ("owed = quota, capped
  * hourly by actual demand", the project's measure).  Reports that cut a span into steps of whole hours

@@ -226,6 +226,7 @@ static struct sb_fig_seg *fig_segs(const struct sim_mjob *jobs, size_t njobs,
 			.allocated = j->allocated,
 			.eligible = ft(segs[i].eligible),
 			.start = ft(segs[i].start), .end = ft(segs[i].end),
+			.lost = segs[i].lost,
 		};
 	}
 	for (i = 0; i < njobs; i++)
@@ -248,6 +249,7 @@ static void fig_copy(struct sim_fig *d, const struct sb_fig *s)
 	d->delivered = s->delivered;
 	d->capped = s->capped;
 	d->unallocated = s->unallocated;
+	d->lost = s->lost;
 }
 
 /* The teams: the distinct nodes of the jobs, tree order. */

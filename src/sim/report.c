@@ -42,14 +42,14 @@ static void budgets_text(const struct sim_report *rep, FILE *f)
 	uint32_t i;
 
 	fprintf(f, "budgets (GPU-seconds in the window, each with its "
-		"subtree):\n  %-32s %14s %14s %14s %14s %14s\n", "budget",
-		"quota", "owed", "delivered", "capped", "unallocated");
+		"subtree):\n  %-32s %14s %14s %14s %14s %14s %14s\n", "budget",
+		"quota", "owed", "delivered", "capped", "unallocated", "lost");
 	for (i = 0; i < rep->nbudgets; i++) {
 		const struct sim_fig *b = &rep->budgets[i];
 
-		fprintf(f, "  %-32s %14.1f %14.1f %14.1f %14.1f %14.1f\n",
+		fprintf(f, "  %-32s %14.1f %14.1f %14.1f %14.1f %14.1f %14.1f\n",
 			rep->tree->path[i], b->quota, b->owed, b->delivered,
-			b->capped, b->unallocated);
+			b->capped, b->unallocated, b->lost);
 	}
 }
 
@@ -89,17 +89,17 @@ void sim_report_text(const struct sim_report *rep, bool budgets, FILE *f)
 	fprintf(f, "teams (owed = min(quota, allocated demand) hour by hour; "
 		"delivered = allocated runs; capped = min(delivered, owed) "
 		"hour by hour):\n");
-	fprintf(f, "  %-24s %8s %7s %11s %11s %11s %11s %8s\n", "team",
+	fprintf(f, "  %-24s %8s %7s %11s %11s %11s %11s %11s %8s\n", "team",
 		"share", "jobs", "owed GPU-h", "deliv GPU-h", "capped", "unalloc",
-		"cap/owed");
+		"lost", "cap/owed");
 	for (k = 0; k < rep->nteams; k++) {
 		const struct sim_team_report *t = &rep->teams[k];
 
 		fprintf(f, "  %-24s %7.2f%% %7zu %11.1f %11.1f %11.1f %11.1f "
-			"%7.1f%%\n", t->name, 100 * t->entitled, t->jobs,
+			"%11.1f %7.1f%%\n", t->name, 100 * t->entitled, t->jobs,
 			t->fig.owed / HOUR, t->fig.delivered / HOUR,
 			t->fig.capped / HOUR, t->fig.unallocated / HOUR,
-			100 * t->ratio);
+			t->fig.lost / HOUR, 100 * t->ratio);
 	}
 	fprintf(f, "all teams: %.1f%% of owed delivered, each team capped on "
 		"its own (cluster: capped %.1f of owed %.1f GPU-h)\n",
@@ -165,6 +165,7 @@ static struct json_object *team_json(const struct sim_team_report *t)
 	add(x, "capped_gpu_hours", sim_json_double(t->fig.capped / HOUR, 3));
 	add(x, "unallocated_gpu_hours",
 	    sim_json_double(t->fig.unallocated / HOUR, 3));
+	add(x, "lost_gpu_hours", sim_json_double(t->fig.lost / HOUR, 3));
 	add(x, "delivered_over_owed", sim_json_double(t->ratio, 6));
 	return x;
 }
@@ -188,6 +189,7 @@ static struct json_object *budgets_json(const struct sim_report *rep)
 		add(x, "delivered_gpu_s", sim_json_double(b->delivered, 3));
 		add(x, "capped_gpu_s", sim_json_double(b->capped, 3));
 		add(x, "unallocated_gpu_s", sim_json_double(b->unallocated, 3));
+		add(x, "lost_gpu_s", sim_json_double(b->lost, 3));
 		json_object_array_add(a, x);
 	}
 	return a;

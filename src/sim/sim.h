@@ -437,6 +437,8 @@ struct sim_fig {
 	double delivered;	/* allocated runs */
 	double capped;		/* per hour min(delivered, owed), summed */
 	double unallocated;	/* unallocated runs: apart, owed nothing */
+	double lost;		/* runs whose work was thrown away, allocated
+				 * or not (also in delivered/unallocated) */
 };
 
 struct sim_team_report {
