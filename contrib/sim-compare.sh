@@ -29,5 +29,7 @@ for p in baseline budget; do
 done
 for p in baseline budget; do
 	echo "== $p"
-	grep -E '^  (all|debug|large) |^occupancy|^preemptions|^cancelled runs|^all teams|^worst team' "$out/$p.txt"
+	# the waits of all jobs, then of allocated and unallocated jobs apart
+	# (compare these: the budget policy serves allocated jobs first)
+	grep -E '^queue wait|^  (all|debug|large|small) |^occupancy|^preemptions|^cancelled runs|^all teams|^worst team' "$out/$p.txt"
 done
