@@ -534,7 +534,7 @@ int sim_metrics(const struct sim_tree *t, const struct sim_mjob *jobs,
 void sim_report_free(struct sim_report *rep);
 
 /* The most hourly figures a report holds: hours of the window x (budgets +
- * 1); 48 bytes each, so about 800 MB. */
+ * 1); 56 bytes each (struct sb_fig), so about 940 MB. */
 #define SIM_METRICS_MAX_FIGURES (UINT64_C(1) << 24)
 
 /*

@@ -445,7 +445,7 @@ START_TEST(test_json_fixed)
 END_TEST
 
 /* The report's size: hours of the window x (budgets + 1) hourly figures,
- * at most SIM_METRICS_MAX_FIGURES (16777216, about 800 MB of them); more is
+ * at most SIM_METRICS_MAX_FIGURES (16777216, about 940 MB of them); more is
  * refused naming the window, its hours and the budgets (a segment ending
  * at t=99999999999 took 6 GB before, one at 2^40 "out of memory"). */
 struct size_case {
