@@ -300,6 +300,7 @@ static int tree_sacctmgr(const char *name, char *text, struct tlist *l,
 	size_t line = 0, i;
 	int ca = -1, cu = -1, cp = -1, cs = -1, n, nh = 0;
 	struct tlist acc = { 0 };	/* account -> parent account */
+	char **full = NULL;		/* each account's path */
 	int rc = -1;
 
 	while ((s = sim__next_line(&cur))) {
@@ -369,17 +370,23 @@ static int tree_sacctmgr(const char *name, char *text, struct tlist *l,
 		sim__fail(msg, msglen, name, 0, "empty: no header");
 		goto out;
 	}
-	/* Accounts: path = chain of parents. */
+	/* Accounts: path = chain of parents, looked up by their names: every
+	 * path is made before any name is replaced by its path. */
+	if (!(full = calloc(acc.n + 1, sizeof(*full))))
+		goto oom;
 	for (i = 0; i < acc.n; i++) {
 		char path[1024];
 
 		if (account_path(&acc, i, path, sizeof(path), name, msg,
 				 msglen))
 			goto out;
-		free(acc.v[i].path);
-		acc.v[i].path = strdup(path);
-		if (!acc.v[i].path)
+		if (!(full[i] = strdup(path)))
 			goto oom;
+	}
+	for (i = 0; i < acc.n; i++) {
+		free(acc.v[i].path);
+		acc.v[i].path = full[i];
+		full[i] = NULL;
 	}
 	/* Users first recorded with their account name: resolve paths. */
 	for (i = 0; i < l->n; i++) {
@@ -416,6 +423,9 @@ static int tree_sacctmgr(const char *name, char *text, struct tlist *l,
 oom:
 	sim__fail(msg, msglen, name, line, "out of memory");
 out:
+	for (i = 0; full && i < acc.n; i++)
+		free(full[i]);
+	free(full);
 	tlist_free(&acc);
 	return rc;
 }

@@ -526,6 +526,64 @@ START_TEST(test_trees_good)
 }
 END_TEST
 
+/* Accounts three levels below root, in each format: `sacctmgr -P show
+ * assoc` refused them ("parent 'phys-a' is not listed": the paths of
+ * earlier accounts were rewritten while later ones looked their parents
+ * up by name). */
+struct deep_case {
+	const char *what, *text, *path;
+	double entitled;
+};
+
+static const struct deep_case deeps[] = {
+	{ "sacctmgr", "Account|User|Par Name|Share\n"
+	  "root|||1\n"
+	  "phys||root|3\n"
+	  "phys-a||phys|1\n"
+	  "theory||phys-a|1\n"
+	  "theory|alice||2\n"
+	  "bio||root|1\n", "phys/phys-a/theory/alice", 0.75 },
+	{ "sacctmgr, four levels", "Account|User|Par Name|Share\n"
+	  "root|||1\n"
+	  "a||root|1\n"
+	  "b||a|1\n"
+	  "c||b|1\n"
+	  "d||c|1\n"
+	  "d|u||1\n"
+	  "e||root|1\n", "a/b/c/d/u", 0.5 },
+	{ "dump", "Cluster - 'c':Fairshare=1\n"
+	  "Parent - 'root'\n"
+	  "Account - 'phys':Fairshare=3\n"
+	  "Account - 'bio':Fairshare=1\n"
+	  "Parent - 'phys'\n"
+	  "Account - 'phys-a':Fairshare=1\n"
+	  "Parent - 'phys-a'\n"
+	  "Account - 'theory':Fairshare=1\n"
+	  "Parent - 'theory'\n"
+	  "User - 'alice':Fairshare=2\n", "phys/phys-a/theory/alice", 0.75 },
+	{ "paths", "phys 3\nphys/phys-a 1\nphys/phys-a/theory 1\n"
+	  "phys/phys-a/theory/alice 2\nbio 1\n", "phys/phys-a/theory/alice",
+	  0.75 },
+};
+
+START_TEST(test_trees_deep)
+{
+	const struct deep_case *c = &deeps[_i];
+	struct sim_tree t;
+	char msg[SIM_MSG] = "";
+	uint32_t i;
+
+	ck_assert_msg(sim_tree_parse("t", c->text, &t, msg, sizeof(msg)) == 0,
+		      "%s: refused: %s", c->what, msg);
+	i = sim_tree_find(&t, c->path);
+	ck_assert_msg(i != SB_NONE, "%s: no %s", c->what, c->path);
+	ck_assert_msg(fabs(sb_tree_node(t.tree, i)->entitled - c->entitled) <
+		      1e-12, "%s: %s entitled %g, expected %g", c->what,
+		      c->path, sb_tree_node(t.tree, i)->entitled, c->entitled);
+	sim_tree_free(&t);
+}
+END_TEST
+
 START_TEST(test_conf_good)
 {
 	struct sb_config cfg;
@@ -752,6 +810,8 @@ int main(void)
 	tcase_add_test(tc, test_swf_good);
 	tcase_add_test(tc, test_trees_good);
 	tcase_add_test(tc, test_conf_good);
+	tcase_add_loop_test(tc, test_trees_deep, 0,
+			    sizeof(deeps) / sizeof(deeps[0]));
 	tcase_add_test(tc, test_segments_good);
 	tcase_add_test(tc, test_segments_eligible);
 	tcase_add_test(tc, test_segments_columns);
