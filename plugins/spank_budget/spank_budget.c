@@ -13,6 +13,7 @@
  * the controller re-checks everything.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <slurm/spank.h>
@@ -86,6 +87,30 @@ static int opt_resumable(int val, const char *optarg, int remote)
 	return 0;
 }
 
+/*
+ * Slurm hands every SPANK option to the job's environment as
+ * SLURM_SPANK__SLURM_SPANK_OPTION_<plugin>_<option> (for the remote side),
+ * and sbatch, salloc and srun read that variable back as the option
+ * (spank_process_env_options, after slurm_spank_init).  So a job submitted
+ * from inside a job would silently take the outer job's contract; each
+ * submission states its own.  Inside a job or allocation (SLURM_JOB_ID
+ * set) the inherited variables are dropped from this client's environment
+ * before the options are read.
+ */
+static void drop_inherited_options(void)
+{
+	static const char *const vars[] = {
+		"SLURM_SPANK__SLURM_SPANK_OPTION_budget_min_runtime",
+		"SLURM_SPANK__SLURM_SPANK_OPTION_budget_resumable",
+	};
+	size_t k;
+
+	if (!getenv("SLURM_JOB_ID"))
+		return;
+	for (k = 0; k < sizeof(vars) / sizeof(vars[0]); k++)
+		unsetenv(vars[k]);
+}
+
 int slurm_spank_init(spank_t sp, int ac, char **av)
 {
 	spank_context_t ctx = spank_context();
@@ -95,6 +120,8 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 	(void)av;
 	if (ctx != S_CTX_LOCAL && ctx != S_CTX_ALLOCATOR && ctx != S_CTX_REMOTE)
 		return 0;
+	if (ctx != S_CTX_REMOTE)
+		drop_inherited_options();
 	for (o = options; o->name; o++) {
 		if (spank_option_register(sp, o) != ESPANK_SUCCESS) {
 			slurm_error("budget: cannot register option --%s",

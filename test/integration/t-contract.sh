@@ -99,6 +99,31 @@ SCRIPT
 	as sb-alice salloc -G 1 --min-runtime=0 true
 }
 
+# A job submitted from inside a job states its own contract: Slurm passes
+# every SPANK option to the job's environment (SLURM_SPANK__SLURM_SPANK_
+# OPTION_budget_*), which a nested sbatch read back as its own options, so
+# a follow-up job without --min-runtime silently got the outer job's
+# contract (resumable included) instead of the refusal.
+test_nested_submission_states_own_contract() {
+	local id out=$WORK/nested.out nested
+	rm -f "$out"
+	id=$(as sb-alice sbatch --parsable -G 1 --min-runtime=0:07 --resumable \
+		-o "$out" --wrap 'sbatch --parsable -G 1 --wrap true; echo "rc=$?"
+sbatch --parsable -G 1 --hold --min-runtime=0:05 --wrap true; echo "rc=$?"' |
+		cut -d';' -f1)
+	wait_state "$id" COMPLETED 60 || return 1
+	# the output file is written by slurmd; COMPLETED may come first
+	wait_for 10 "both inner submissions in $out" grep -q '^rc=.*' "$out" || return 1
+	wait_eq 10 "two rc= lines in $out" 2 grep -c '^rc=' "$out" || return 1
+	say "inner submissions: $(tr '\n' ' ' <"$out")"
+	expect_in "$(cat "$out")" "no minimum runtime given" || return 1
+	[ "$(grep -c '^rc=0$' "$out")" = 1 ] || { say "expected exactly one inner submission accepted"; return 1; }
+	nested=$(grep -x '[0-9]*' "$out" | tail -n 1)
+	[ -n "$nested" ] || { say "no job id of the second inner submission"; return 1; }
+	expect_in "$(job_field "$nested" AdminComment)" "budget:min_runtime=5,resumable=no,allocated=yes"
+	scancel "$nested"
+}
+
 test_multinode_gpu_job() {
 	local out
 	out=$(as sb-alice srun -N 4 --gpus-per-node=8 --min-runtime=0:05 hostname | sort | uniq | wc -l)
