@@ -15,6 +15,7 @@
 
 #include <slurm/slurm_errno.h>
 
+#include "conf_file.h"
 #include "sb/error.h"
 #include "sb/standing.h"
 #include "sbudget.h"
@@ -50,40 +51,25 @@ static void conf_path(char *buf, size_t len)
 int sbu_load_budget_conf(struct sbu_ctx *c)
 {
 	char path[4096], msg[SBC_MSG_MAX], *text = NULL;
-	FILE *f;
-	size_t cap = 0, len = 0, r;
+	size_t len;
+	int rc;
 
 	sb_config_init(&c->cfg);
 	conf_path(path, sizeof(path));
-	if (!(f = fopen(path, "r"))) {
-		if (errno == ENOENT) {
-			if (c->cmd->verbose)
-				fprintf(stderr, "sbudget: %s not found, using "
-					"the defaults: %s\n", path,
-					sb_config_describe(&c->cfg, msg,
-							   sizeof(msg)));
-			return 0;
-		}
-		sbu_error("cannot read %s: %s", path, strerror(errno));
+	/* the plugins' reader: a regular text file of at most
+	 * SB_CONFIG_MAX_BYTES, never waited on (FIFO, device) */
+	rc = conf_file_read(path, &text, &len, msg, sizeof(msg));
+	if (rc == 1) {
+		if (c->cmd->verbose)
+			fprintf(stderr, "sbudget: %s not found, using the "
+				"defaults: %s\n", path,
+				sb_config_describe(&c->cfg, msg, sizeof(msg)));
+		return 0;
+	}
+	if (rc < 0) {
+		sbu_error("%s", msg);
 		return -1;
 	}
-	do {
-		if (len + 4096 + 1 > cap) {
-			char *t = realloc(text, cap = cap ? 2 * cap : 8192);
-
-			if (!t) {
-				free(text);
-				fclose(f);
-				sbu_error("out of memory");
-				return -1;
-			}
-			text = t;
-		}
-		r = fread(text + len, 1, 4096, f);
-		len += r;
-	} while (r > 0);
-	fclose(f);
-	text[len] = '\0';
 	if (sbc_budget_conf_parse(text, &c->cfg, msg, sizeof(msg))) {
 		free(text);
 		sbu_error("%s: %s", path, msg);

@@ -238,6 +238,7 @@ test_sbudget_bad_arguments_change_nothing() {
 		"show budget start=yesterday|start 'yesterday': not a point in time"
 		"show budget end=1700000000|write uts1700000000"
 		"show job 1 start=now|does not apply"
+		"report window=7-0 step=0:01|into 604800 steps, more than 10080: give step=0:01:00 or longer"
 	)
 	local c args want
 	for c in "${cases[@]}"; do
@@ -249,6 +250,38 @@ test_sbudget_bad_arguments_change_nothing() {
 	done
 	for a in physics phys-a phys-b bio nobudget; do after+=("$(shares_of "$a")"); done
 	[ "${before[*]}" = "${after[*]}" ] || { say "shares changed: ${before[*]} -> ${after[*]}"; return 1; }
+}
+
+# sbudget reads budget.conf as the plugins do (conf_file_read): a file with
+# a NUL byte, larger than 1 MiB, a directory, a FIFO or a device is refused
+# with the plugins' message, at once.  Before, sbudget read the text up to
+# the NUL byte, the big file and a directory (as empty: the defaults)
+# while slurmctld refused them, and waited for ever on a FIFO or
+# /dev/zero.
+test_sbudget_reads_budget_conf_as_plugins() {
+	local tmp out c want
+	tmp=$(mktemp -d)
+	cp "$SLURM_CONF" "$tmp/slurm.conf"
+	for c in nul big dir fifo zero; do
+		rm -rf "$tmp/budget.conf"
+		case $c in
+		nul) printf 'CalcPeriod=5\n\0LookbackWindow=1\n' >"$tmp/budget.conf"
+		     want="budget.conf contains a NUL byte at offset 13: budget.conf is a text file" ;;
+		big) head -c 1048577 /dev/zero | tr '\0' '#' >"$tmp/budget.conf"
+		     want="budget.conf is 1048577 bytes: budget.conf takes at most 1048576" ;;
+		dir) mkdir "$tmp/budget.conf"
+		     want="budget.conf is not a regular file" ;;
+		fifo) mkfifo "$tmp/budget.conf"
+		     want="budget.conf is not a regular file" ;;
+		zero) ln -s /dev/zero "$tmp/budget.conf"
+		     want="budget.conf is not a regular file" ;;
+		esac
+		if out=$(SLURM_CONF=$tmp/slurm.conf timeout 10 "$SBUDGET" -v show budget 2>&1); then
+			say "$c: accepted: $out"; rm -rf "$tmp"; return 1
+		fi
+		expect_in "$out" "sbudget: error: $tmp/$want" || { rm -rf "$tmp"; return 1; }
+	done
+	rm -rf "$tmp"
 }
 
 # show job: the contract, the protected time left, the priority in parts
