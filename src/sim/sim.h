@@ -204,7 +204,9 @@ void sim_notes_print(const struct sim_notes *n, FILE *f);
 double sim_rand(uint64_t seed, uint64_t a, uint64_t b);
 
 /* budget.conf through sb_config_parse() (budget.conf(5)); @name or @file
- * names it in messages; @cfg is unchanged on failure.  Return 0 or -1. */
+ * names it in messages; @cfg is unchanged on failure.  sim_config_load()
+ * reads @file as the plugins do (conf_file_read(): a regular file, at most
+ * SB_CONFIG_MAX_BYTES, no NUL byte).  Return 0 or -1. */
 int sim_config_load(const char *file, struct sb_config *cfg, char *msg,
 		    size_t msglen);
 int sim_config_parse(const char *name, const char *text, struct sb_config *cfg,

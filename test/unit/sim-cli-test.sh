@@ -205,4 +205,14 @@ expect2 "latest end_s in $tmp/far.csv" metrics --segments "$tmp/far.csv" --tree 
 expect2 "at most 3355443 hours" --jobs "$data/sim-small.csv" --tree "$data/sim-small.tree" --assign-teams --window 0:99999999999 --quiet
 # runs holding more GPUs than --gpus are refused (occupancy was 1258%)
 expect2 "the runs hold 16 GPUs at once, more than --gpus 15" metrics --segments "$tmp/seg.csv" --tree "$data/sim-small.tree" --gpus 15
+# --conf is read as the plugins and sbudget read budget.conf: a directory,
+# a FIFO (it waited for ever) or a file above 1 MiB is refused, naming it
+expect2 "$tmp is not a regular file" --jobs "$data/sim-small.csv" --tree "$data/sim-small.tree" --assign-teams --conf "$tmp"
+mkfifo "$tmp/fifo.conf"
+out=$(timeout 10 "$sim" --jobs "$data/sim-small.csv" --tree "$data/sim-small.tree" --assign-teams --conf "$tmp/fifo.conf" 2>&1)
+[ $? -eq 2 ] || bad "--conf FIFO: not refused at once: $out"
+case $out in *"fifo.conf is not a regular file"*) ;; *) bad "--conf FIFO: $out" ;; esac
+head -c 1048577 /dev/zero | tr '\0' '#' >"$tmp/big.conf"
+expect2 "big.conf is 1048577 bytes: budget.conf takes at most 1048576" --jobs "$data/sim-small.csv" --tree "$data/sim-small.tree" --assign-teams --conf "$tmp/big.conf"
+expect2 "nosuch.conf: cannot open" --jobs "$data/sim-small.csv" --tree "$data/sim-small.tree" --assign-teams --conf "$tmp/nosuch.conf"
 exit $fail
