@@ -65,6 +65,15 @@ char *sim_slurp(const char *file, char *msg, size_t msglen)
 			buf = nb;
 		}
 		got = fread(buf + len, 1, cap - len, f);
+		/* a NUL byte refuses the file at once: a device such as
+		 * /dev/zero would otherwise be read until memory ran out */
+		if (memchr(buf + len, '\0', got)) {
+			sim__fail(msg, msglen, file, 0, "contains a NUL byte: "
+				  "not a text file");
+			free(buf);
+			fclose(f);
+			return NULL;
+		}
 		len += got;
 		if (got == 0)
 			break;
@@ -77,11 +86,6 @@ char *sim_slurp(const char *file, char *msg, size_t msglen)
 	}
 	fclose(f);
 	buf[len] = '\0';
-	if (memchr(buf, '\0', len)) {
-		sim__fail(msg, msglen, file, 0, "contains a NUL byte: not a text file");
-		free(buf);
-		return NULL;
-	}
 	return buf;
 }
 

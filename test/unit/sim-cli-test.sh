@@ -215,4 +215,13 @@ case $out in *"fifo.conf is not a regular file"*) ;; *) bad "--conf FIFO: $out" 
 head -c 1048577 /dev/zero | tr '\0' '#' >"$tmp/big.conf"
 expect2 "big.conf is 1048577 bytes: budget.conf takes at most 1048576" --jobs "$data/sim-small.csv" --tree "$data/sim-small.tree" --assign-teams --conf "$tmp/big.conf"
 expect2 "nosuch.conf: cannot open" --jobs "$data/sim-small.csv" --tree "$data/sim-small.tree" --assign-teams --conf "$tmp/nosuch.conf"
+# an input file that never ends (a device) is refused at its first NUL
+# byte, not read until memory runs out
+for opt in --jobs --tree; do
+	out=$(timeout 10 "$sim" --jobs "$data/sim-small.csv" --tree "$data/sim-small.tree" $opt /dev/zero 2>&1)
+	[ $? -eq 2 ] || bad "$opt /dev/zero: not refused at once: $out"
+	case $out in *"/dev/zero: contains a NUL byte"*) ;; *) bad "$opt /dev/zero: $out" ;; esac
+done
+out=$(timeout 10 "$sim" metrics --segments /dev/zero --tree "$data/sim-small.tree" --gpus 8 2>&1)
+[ $? -eq 2 ] || bad "--segments /dev/zero: not refused at once: $out"
 exit $fail
