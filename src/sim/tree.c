@@ -388,12 +388,25 @@ static int tree_sacctmgr(const char *name, char *text, struct tlist *l,
 		acc.v[i].path = full[i];
 		full[i] = NULL;
 	}
-	/* Users first recorded with their account name: resolve paths. */
+	/* Users first recorded with their account name: resolve paths.  A
+	 * user association of the root account (root's own, "root|root||0")
+	 * is a top-level node, as in a dump. */
 	for (i = 0; i < l->n; i++) {
 		char *sep = strchr(l->v[i].path, '\x1f');
 		char path[1024];
 		size_t k;
 
+		if (!strcmp(l->v[i].parent, "root")) {
+			char *user = strdup(sep + 1);
+
+			if (!user)
+				goto oom;
+			free(l->v[i].path);
+			free(l->v[i].parent);
+			l->v[i].path = user;
+			l->v[i].parent = NULL;
+			continue;
+		}
 		for (k = 0; k < acc.n; k++) {
 			const char *last = strrchr(acc.v[k].path, '/');
 

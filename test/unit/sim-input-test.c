@@ -526,8 +526,8 @@ START_TEST(test_trees_good)
 }
 END_TEST
 
-/* Accounts three levels below root, in each format: `sacctmgr -P show
- * assoc` refused them ("parent 'phys-a' is not listed": the paths of
+/* Accounts three levels below root, in each format (and sacctmgr's output
+ * as printed, below): `sacctmgr -P show assoc` refused them ("parent 'phys-a' is not listed": the paths of
  * earlier accounts were rewritten while later ones looked their parents
  * up by name). */
 struct deep_case {
@@ -551,6 +551,25 @@ static const struct deep_case deeps[] = {
 	  "d||c|1\n"
 	  "d|u||1\n"
 	  "e||root|1\n", "a/b/c/d/u", 0.5 },
+	/* the test cluster's `sacctmgr -P show assoc format=account,user,
+	 * parentname,fairshare` as printed: root's own user association
+	 * ("root|root||0") is a top-level node, as in a dump (it was
+	 * refused: "user association under account 'root', which is not
+	 * listed") */
+	{ "sacctmgr as printed", "Account|User|ParentName|Share\n"
+	  "root|||1\n"
+	  "root|root||0\n"
+	  "bio||root|1\n"
+	  "bio|sb-bob||1\n"
+	  "nobudget||root|0\n"
+	  "nobudget|sb-carol||1\n"
+	  "physics||root|3\n"
+	  "phys-a||physics|2\n"
+	  "phys-a|root||1\n"
+	  "phys-a|sb-alice||1\n"
+	  "phys-b||physics|1\n"
+	  "phys-b|sb-bob||1\n"
+	  "phys-b|sb-dave||1\n", "physics/phys-a/sb-alice", 0.25 },
 	{ "dump", "Cluster - 'c':Fairshare=1\n"
 	  "Parent - 'root'\n"
 	  "Account - 'phys':Fairshare=3\n"
