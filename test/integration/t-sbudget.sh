@@ -521,7 +521,10 @@ test_sbudget_lost_runs() {
 	[ "$rep" = "$want" ] || return 1
 	got=$(sb -P -n show budget account="$G" format=Account,User,LostRaw | awk -F'|' '$2 == "" { print $3 }')
 	[ "$got" = 0 ] || { say "$G LostRaw $got, want 0"; return 1; }
-	sb metrics | grep -q "^sbudget_lost_gpu_hours{cluster=\"sbcluster\",account=\"$V\",user=\"\"} " ||
+	# (captured first: grep -q would stop reading, and under pipefail
+	# sbudget's broken pipe would fail the check)
+	got=$(sb metrics)
+	grep -q "^sbudget_lost_gpu_hours{cluster=\"sbcluster\",account=\"$V\",user=\"\"} " <<<"$got" ||
 		{ say "no sbudget_lost_gpu_hours gauge for $V"; return 1; }
 	clear_cluster
 }
