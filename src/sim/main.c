@@ -2,8 +2,10 @@
  * main.c - sbudget-sim: run | convert | metrics.  See sbudget-sim(1) and
  * doc/sim.md.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <math.h>
@@ -141,6 +143,23 @@ static int bad(const char *fmt, ...)
 	return 2;
 }
 
+/* Whether @v is written as a plain decimal number: digits (a '-' first is
+ * left to the range check), and for a real number '.' and an exponent;
+ * strtoll/strtod alone would skip blanks, take '+' and hexadecimal. */
+static bool plain(const char *v, bool real)
+{
+	const char *p;
+
+	if (!v || !(isdigit((unsigned char)v[0]) || v[0] == '-' ||
+		    (real && v[0] == '.')))
+		return false;
+	for (p = v + 1; *p; p++)
+		if (!isdigit((unsigned char)*p) &&
+		    !(real && strchr(".eE+-", *p)))
+			return false;
+	return true;
+}
+
 static int num(const char *opt, const char *v, int64_t lo, int64_t hi,
 	       int64_t *out)
 {
@@ -148,8 +167,8 @@ static int num(const char *opt, const char *v, int64_t lo, int64_t hi,
 	long long x;
 
 	errno = 0;
-	x = v ? strtoll(v, &end, 10) : 0;
-	if (!v || !*v || errno || *end || x < lo || x > hi)
+	x = plain(v, false) ? strtoll(v, &end, 10) : 0;
+	if (!plain(v, false) || errno || *end || x < lo || x > hi)
 		return bad("%s '%s' is not accepted: a whole number %" PRId64
 			   "..%" PRId64, opt, v ? v : "", lo, hi);
 	*out = x;
@@ -235,8 +254,10 @@ static int number(const char *a, const char *v, struct opts *o)
 			long n;
 
 			errno = 0;
-			n = strtol(v + 8, &end, 10);
-			if (errno || *end || !v[8] || n < 1 || n > 1000)
+			n = isdigit((unsigned char)v[8]) ?
+			    strtol(v + 8, &end, 10) : 0;
+			if (!isdigit((unsigned char)v[8]) || errno || *end ||
+			    n < 1 || n > 1000)
 				return bad("--backfill '%s' is not accepted: "
 					   "reserve:N takes N 1..1000", v);
 			o->p.backfill = SIM_BACKFILL_RESERVE;
@@ -293,9 +314,9 @@ static int number(const char *a, const char *v, struct opts *o)
 		double d;
 
 		errno = 0;
-		d = strtod(v, &end);
-		if (errno || *end || !*v || !isfinite(d) || !(d > 0) ||
-		    d > 1e6)
+		d = plain(v, true) && v[0] != '-' ? strtod(v, &end) : 0;
+		if (!plain(v, true) || v[0] == '-' || errno || *end ||
+		    !isfinite(d) || !(d > 0) || d > 1e6)
 			return bad("--time-scale '%s' is not accepted: a "
 				   "number > 0 and <= 1e6", v);
 		o->ro.time_scale = d;
@@ -304,8 +325,9 @@ static int number(const char *a, const char *v, struct opts *o)
 		double d;
 
 		errno = 0;
-		d = strtod(v, &end);
-		if (errno || *end || !*v || !isfinite(d) || d < 0 || d > 1)
+		d = plain(v, true) && v[0] != '-' ? strtod(v, &end) : -1;
+		if (!plain(v, true) || v[0] == '-' || errno || *end ||
+		    !isfinite(d) || d < 0 || d > 1)
 			return bad("--no-requeue '%s' is not accepted: a "
 				   "fraction from 0 to 1", v);
 		o->ro.no_requeue = d;

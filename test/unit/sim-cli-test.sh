@@ -224,4 +224,17 @@ for opt in --jobs --tree; do
 done
 out=$(timeout 10 "$sim" metrics --segments /dev/zero --tree "$data/sim-small.tree" --gpus 8 2>&1)
 [ $? -eq 2 ] || bad "--segments /dev/zero: not refused at once: $out"
+# numbers are digits only: strtoll/strtod skipped blanks and took a sign or
+# hexadecimal ('--nodes " 3"', 'reserve:+5', '--time-scale 0x10' = 16)
+expect2 "--nodes ' 3' is not accepted" --nodes ' 3'
+expect2 "--seed '+5' is not accepted" --seed +5
+expect2 "--backfill 'reserve:+5' is not accepted" --backfill reserve:+5
+expect2 "--backfill 'reserve: 5' is not accepted" --backfill 'reserve: 5'
+expect2 "--time-scale '0x10' is not accepted" --time-scale 0x10
+expect2 "--time-scale ' 2' is not accepted" --time-scale ' 2'
+expect2 "--no-requeue '-0' is not accepted" --no-requeue -0
+expect2 "--window ' 1' is not accepted" --window ' 1:5'
+expect2 "--time-scale '-1' is not accepted" --time-scale -1
+run --time-scale 0.5 --no-requeue 0.25 --quiet || bad "--time-scale 0.5 --no-requeue 0.25 refused"
+run --time-scale 1e1 --quiet || bad "--time-scale 1e1 refused"
 exit $fail
