@@ -125,7 +125,9 @@ int sbc_parse_jobid(const char *s, uint32_t *out, char *msg, size_t msglen)
 	if (!s || !*s)
 		return sbc__fail(msg, msglen, "job id '': empty; give the number "
 			    "squeue shows");
-	if (strpbrk(s, "_+"))
+	/* 12_3, 12+1: digits on both sides */
+	if (strpbrk(s, "_+") && isdigit((unsigned char)s[0]) &&
+	    isdigit((unsigned char)s[strcspn(s, "_+") + 1]))
 		return sbc__fail(msg, msglen, "job id '%s': array tasks and "
 			    "heterogeneous components are not supported; give "
 			    "the job's own number (squeue -o %%A)", q);

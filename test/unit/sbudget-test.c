@@ -203,6 +203,10 @@ static const struct bad_case bad[] = {
 	{ "show job 4294967294", "too large" },
 	{ "show job 12_3", "array tasks" },
 	{ "show job 12+1", "array tasks" },
+	/* a sign is no array task or het component */
+	{ "show job +5", "job id '+5': not a number" },
+	{ "show job _5", "job id '_5': not a number" },
+	{ "show job 5_", "job id '5_': not a number" },
 	{ "show job 1 2", "one job id at a time" },
 	{ "show job 1 account=a", "does not apply" },
 	{ "show job 1 window=1", "does not apply" },
