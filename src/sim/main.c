@@ -420,7 +420,8 @@ static int write_json(const char *file, struct json_object *o)
 		return bad("--json '%s': cannot open: %s", file,
 			   strerror(errno));
 	fprintf(f, "%s\n", s);
-	if (f != stdout && fclose(f))
+	/* a failed write may leave nothing for fclose() to report */
+	if (f != stdout && (ferror(f) | fclose(f)))
 		return bad("--json '%s': write error", file);
 	return 0;
 }
@@ -979,10 +980,18 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (!strcmp(cmd, "convert"))
-		return cmd_convert(&o);
-	if (!strcmp(cmd, "metrics"))
-		return cmd_metrics(&o);
-	if (!strcmp(cmd, "tree"))
-		return cmd_tree(&o);
-	return cmd_run(&o);
+		rc = cmd_convert(&o);
+	else if (!strcmp(cmd, "metrics"))
+		rc = cmd_metrics(&o);
+	else if (!strcmp(cmd, "tree"))
+		rc = cmd_tree(&o);
+	else
+		rc = cmd_run(&o);
+	/* what went to standard output (the report, --json -) must be
+	 * there: a full disk is an error, not a silent exit 0 */
+	if (fflush(stdout) | ferror(stdout)) {
+		bad("standard output: write error");
+		return rc ? rc : 2;
+	}
+	return rc;
 }

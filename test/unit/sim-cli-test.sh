@@ -237,4 +237,18 @@ expect2 "--window ' 1' is not accepted" --window ' 1:5'
 expect2 "--time-scale '-1' is not accepted" --time-scale -1
 run --time-scale 0.5 --no-requeue 0.25 --quiet || bad "--time-scale 0.5 --no-requeue 0.25 refused"
 run --time-scale 1e1 --quiet || bad "--time-scale 1e1 refused"
+# a report that cannot be written (disk full) is an error, not exit 0
+if [ -w /dev/full ]; then
+	for args in "--json /dev/full --quiet" "--json - --quiet" "" "--budgets"; do
+		# shellcheck disable=SC2086
+		out=$("$sim" --jobs "$data/sim-small.csv" --tree "$data/sim-small.tree" \
+			--assign-teams --nodes 2 $args 2>&1 >/dev/full)
+		[ $? -eq 2 ] || bad "run $args >/dev/full: exit status not 2"
+		case $out in *"write error"*) ;; *) bad "run $args >/dev/full: $out" ;; esac
+	done
+	out=$("$sim" tree --tree "$data/sim-small.tree" 2>&1 >/dev/full)
+	[ $? -eq 2 ] || bad "tree >/dev/full: exit status not 2 ($out)"
+	out=$("$sim" metrics --segments "$tmp/seg.csv" --tree "$data/sim-small.tree" --gpus 16 2>&1 >/dev/full)
+	[ $? -eq 2 ] || bad "metrics >/dev/full: exit status not 2 ($out)"
+fi
 exit $fail
