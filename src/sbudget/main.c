@@ -129,5 +129,11 @@ int main(int argc, char **argv)
 out:
 	ctx_free(&c);
 	slurm_fini();
+	/* the tables and JSON went to standard output: a full disk is an
+	 * error, not a silent exit 0 */
+	if (fflush(stdout) | ferror(stdout)) {
+		sbu_error("standard output: write error");
+		rc = 1;
+	}
 	return rc;
 }

@@ -284,6 +284,20 @@ test_sbudget_reads_budget_conf_as_plugins() {
 	rm -rf "$tmp"
 }
 
+# Output that cannot be written (a full disk) is an error: sbudget exited 0
+# having written nothing.
+test_sbudget_write_error_is_an_error() {
+	local out args
+	[ -w /dev/full ] || { say "no /dev/full"; return 1; }
+	for args in "show budget" "--json show budget" "-P report" "metrics"; do
+		# shellcheck disable=SC2086
+		if out=$(sb $args 2>&1 >/dev/full); then
+			say "$args >/dev/full: exit 0"; return 1
+		fi
+		expect_in "$out" "sbudget: error: standard output: write error" || return 1
+	done
+}
+
 # show job: the contract, the protected time left, the priority in parts
 # (which add up, and agree with sprio for a pending job), what it waits for.
 test_sbudget_show_job_running_and_pending() {
