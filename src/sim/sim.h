@@ -64,6 +64,12 @@ struct sim_tree {
 	char **path;		/* per tree index, owned */
 	uint32_t n;
 	char source[64];	/* "tree", "sacctmgr", "helios" */
+	/* sim_tree_find()'s hash tables (NULL: it scans): slot = index + 1
+	 * of the first node with that path / last component, 0 empty;
+	 * last_many[slot]: several nodes end in that name */
+	uint32_t *by_path, *by_last;
+	bool *last_many;
+	uint32_t cap;		/* slots of each, a power of two */
 };
 
 /*

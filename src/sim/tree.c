@@ -7,6 +7,7 @@
  * names the file and line.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -25,14 +26,95 @@ void sim_tree_free(struct sim_tree *t)
 	for (i = 0; t->path && i < t->n; i++)
 		free(t->path[i]);
 	free(t->path);
+	free(t->by_path);
+	free(t->by_last);
+	free(t->last_many);
 	sb_tree_free(t->tree);
 	memset(t, 0, sizeof(*t));
+}
+
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* The last component of node @i's path, NULL for a top-level node. */
+static const char *last_of(const struct sim_tree *t, uint32_t i)
+{
+	const char *slash = strrchr(t->path[i], '/');
+
+	return slash ? slash + 1 : NULL;
+}
+
+/* The slot of @key in @tab (keys: @last ? last components : paths): its
+ * entry, or the empty slot where it would go. */
+static uint32_t slot_of(const struct sim_tree *t, const uint32_t *tab,
+			bool last, const char *key)
+{
+	uint32_t k = name_hash(key) & (t->cap - 1);
+
+	while (tab[k]) {
+		if (!strcmp(last ? last_of(t, tab[k] - 1) : t->path[tab[k] - 1],
+			    key))
+			return k;
+		k = (k + 1) & (t->cap - 1);
+	}
+	return k;
+}
+
+/* Index the paths and last components for sim_tree_find(); on failure
+ * (memory) it scans instead. */
+static void tree_index(struct sim_tree *t)
+{
+	uint32_t i, cap = 16;
+
+	while (cap < 2 * t->n + 2)
+		cap *= 2;
+	t->cap = cap;
+	t->by_path = calloc(cap, sizeof(*t->by_path));
+	t->by_last = calloc(cap, sizeof(*t->by_last));
+	t->last_many = calloc(cap, sizeof(*t->last_many));
+	if (!t->by_path || !t->by_last || !t->last_many) {
+		free(t->by_path);
+		free(t->by_last);
+		free(t->last_many);
+		t->by_path = t->by_last = NULL;
+		t->last_many = NULL;
+		return;
+	}
+	for (i = 0; i < t->n; i++) {
+		uint32_t k = slot_of(t, t->by_path, false, t->path[i]);
+		const char *lc = last_of(t, i);
+
+		if (!t->by_path[k])	/* the first node of a path */
+			t->by_path[k] = i + 1;
+		if (!lc)
+			continue;
+		k = slot_of(t, t->by_last, true, lc);
+		if (t->by_last[k])
+			t->last_many[k] = true;
+		else
+			t->by_last[k] = i + 1;
+	}
 }
 
 uint32_t sim_tree_find(const struct sim_tree *t, const char *path)
 {
 	uint32_t i, found = SB_NONE, nfound = 0;
 
+	if (t->by_path) {
+		uint32_t k = slot_of(t, t->by_path, false, path);
+
+		if (t->by_path[k])
+			return t->by_path[k] - 1;
+		k = slot_of(t, t->by_last, true, path);
+		return t->by_last[k] && !t->last_many[k] ? t->by_last[k] - 1 :
+		       SB_NONE;
+	}
 	for (i = 0; i < t->n; i++)
 		if (!strcmp(t->path[i], path))
 			return i;
@@ -194,6 +276,7 @@ static int tlist_build(const struct tlist *l, const char *name,
 			return -1;
 		}
 	}
+	tree_index(out);
 	return 0;
 }
 

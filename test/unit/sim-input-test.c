@@ -603,6 +603,52 @@ START_TEST(test_trees_deep)
 }
 END_TEST
 
+/* sim_tree_find: a path, or a last component that names one node (not a
+ * top-level one, which only its path names); an ambiguous name is none. */
+struct find_case {
+	const char *name;
+	const char *want;	/* path found, NULL: SB_NONE */
+};
+
+static const struct find_case finds[] = {
+	{ "phys", "phys" },
+	{ "phys/a", "phys/a" },
+	{ "a", NULL },			/* phys/a and bio/a */
+	{ "phys/a/u1", "phys/a/u1" },
+	{ "u1", "phys/a/u1" },
+	{ "b", "phys/b" },
+	{ "bio", "bio" },
+	{ "x", NULL },
+	{ "", NULL },
+	{ "phys/", NULL },
+	{ "/a", NULL },
+	{ "top", "top" },
+	{ "top2", "bio/top2" },		/* only nested: found by its name */
+};
+
+START_TEST(test_tree_find)
+{
+	const struct find_case *c = &finds[_i];
+	struct sim_tree t;
+	char msg[SIM_MSG] = "";
+	uint32_t i;
+
+	ck_assert_msg(sim_tree_parse("t", "phys 1\nphys/a 1\nphys/a/u1 1\n"
+				     "phys/b 1\nbio 1\nbio/a 1\ntop 1\n"
+				     "bio/top2 1\n", &t, msg, sizeof(msg)) == 0,
+		      "%s", msg);
+	i = sim_tree_find(&t, c->name);
+	if (!c->want)
+		ck_assert_msg(i == SB_NONE, "'%s': found %s", c->name,
+			      i == SB_NONE ? "" : t.path[i]);
+	else
+		ck_assert_msg(i != SB_NONE && !strcmp(t.path[i], c->want),
+			      "'%s': want %s, got %s", c->name, c->want,
+			      i == SB_NONE ? "none" : t.path[i]);
+	sim_tree_free(&t);
+}
+END_TEST
+
 START_TEST(test_conf_good)
 {
 	struct sb_config cfg;
@@ -829,6 +875,8 @@ int main(void)
 	tcase_add_test(tc, test_swf_good);
 	tcase_add_test(tc, test_trees_good);
 	tcase_add_test(tc, test_conf_good);
+	tcase_add_loop_test(tc, test_tree_find, 0,
+			    sizeof(finds) / sizeof(finds[0]));
 	tcase_add_loop_test(tc, test_trees_deep, 0,
 			    sizeof(deeps) / sizeof(deeps[0]));
 	tcase_add_test(tc, test_segments_good);
