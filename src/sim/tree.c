@@ -140,7 +140,43 @@ struct tnode {
 struct tlist {
 	struct tnode *v;
 	size_t n, cap;
+	/* path -> index + 1 of its first node (0: empty), open addressing;
+	 * NULL (small lists, or no memory): tlist_find() scans */
+	uint32_t *h;
+	size_t hcap;
 };
+
+/* Put node @i in @l's index (its first node keeps a path). */
+static void tlist_put(struct tlist *l, size_t i)
+{
+	size_t k = name_hash(l->v[i].path) & (l->hcap - 1);
+
+	while (l->h[k]) {
+		if (!strcmp(l->v[l->h[k] - 1].path, l->v[i].path))
+			return;
+		k = (k + 1) & (l->hcap - 1);
+	}
+	l->h[k] = (uint32_t)i + 1;
+}
+
+/* (Re)build @l's index; after paths were changed in place too.  Without
+ * memory there is none (tlist_find() scans). */
+static void tlist_reindex(struct tlist *l)
+{
+	size_t cap = 256, i;
+
+	free(l->h);
+	l->h = NULL;
+	if (l->n < 64 || l->n >= UINT32_MAX / 4)
+		return;
+	while (cap < 2 * l->n)
+		cap *= 2;
+	if (!(l->h = calloc(cap, sizeof(*l->h))))
+		return;
+	l->hcap = cap;
+	for (i = 0; i < l->n; i++)
+		tlist_put(l, i);
+}
 
 static int tlist_add(struct tlist *l, const char *path, const char *parent,
 		     uint64_t shares, size_t line)
@@ -161,6 +197,10 @@ static int tlist_add(struct tlist *l, const char *path, const char *parent,
 	if (!l->v[l->n].path || (parent && !l->v[l->n].parent))
 		return -1;
 	l->n++;
+	if (!l->h || 2 * l->n > l->hcap)
+		tlist_reindex(l);
+	else
+		tlist_put(l, l->n - 1);
 	return 0;
 }
 
@@ -188,12 +228,23 @@ static void tlist_free(struct tlist *l)
 		free(l->v[i].parent);
 	}
 	free(l->v);
+	free(l->h);
 }
 
 static ssize_t tlist_find(const struct tlist *l, const char *path)
 {
 	size_t i;
 
+	if (l->h) {
+		size_t k = name_hash(path) & (l->hcap - 1);
+
+		while (l->h[k]) {
+			if (!strcmp(l->v[l->h[k] - 1].path, path))
+				return (ssize_t)l->h[k] - 1;
+			k = (k + 1) & (l->hcap - 1);
+		}
+		return -1;
+	}
 	for (i = 0; i < l->n; i++)
 		if (!strcmp(l->v[i].path, path))
 			return (ssize_t)i;
@@ -471,6 +522,7 @@ static int tree_sacctmgr(const char *name, char *text, struct tlist *l,
 		acc.v[i].path = full[i];
 		full[i] = NULL;
 	}
+	tlist_reindex(&acc);
 	/* Users first recorded with their account name: resolve paths.  A
 	 * user association of the root account (root's own, "root|root||0")
 	 * is a top-level node, as in a dump. */
@@ -511,6 +563,7 @@ static int tree_sacctmgr(const char *name, char *text, struct tlist *l,
 		if (!l->v[i].path || !l->v[i].parent)
 			goto oom;
 	}
+	tlist_reindex(l);	/* the users' paths changed */
 	for (i = 0; i < acc.n; i++)
 		if (add_path(l, acc.v[i].path, acc.v[i].shares, acc.v[i].line))
 			goto oom;

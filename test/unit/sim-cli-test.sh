@@ -261,4 +261,9 @@ awk 'BEGIN { print "submit_time_s,duration_s,gpus,team"
 timeout 10 "$sim" convert --jobs "$tmp/big.csv" --tree "$tmp/big.tree" --out "$tmp/big.out" 2>/dev/null ||
 	bad "convert of 100,000 jobs on 20,000 budgets: failed or over 10 s"
 [ "$(wc -l <"$tmp/big.out")" -eq 100001 ] || bad "convert of 100,000 jobs: $(wc -l <"$tmp/big.out") lines"
+# a tree of 200,000 budgets reads in well under a second (each line was
+# checked against every earlier one: more than 20 s)
+awk 'BEGIN { for (i = 0; i < 200000; i++) print "a" i, 1 }' >"$tmp/wide.tree"
+n=$(timeout 10 "$sim" tree --tree "$tmp/wide.tree" | wc -l)
+[ "$n" -eq 200001 ] || bad "tree of 200,000 budgets: $n lines (failed or over 10 s)"
 exit $fail
