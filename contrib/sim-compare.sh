@@ -5,7 +5,8 @@
 #   Runs `sbudget-sim run ARGS --policy baseline` and `... --policy budget`,
 #   writes OUTDIR/{baseline,budget}.{json,txt} (and the charts
 #   OUTDIR/{baseline,budget}-{gpus,teams}.svg), and prints the lines that
-#   matter: debug waits, delivered/owed, worst team, occupancy, preemptions.
+#   matter: waits (all jobs, allocated, unallocated), delivered/owed, worst
+#   team, occupancy, preemptions.
 #   The simulator: $SBUDGET_SIM, else $SB_BUILD_DIR/src/sim/sbudget-sim
 #   (SB_BUILD_DIR default <repo>/_build, as contrib/build.sh).
 # Example (doc/sim.md, "Alibaba trace with Helios budgets"):
@@ -29,5 +30,7 @@ for p in baseline budget; do
 done
 for p in baseline budget; do
 	echo "== $p"
-	grep -E '^  (all|debug|large) |^occupancy|^preemptions|^cancelled runs|^all teams|^worst team' "$out/$p.txt"
+	# the section headers too: "all" and "large" appear in each of the
+	# three wait sections (all jobs, allocated, unallocated)
+	grep -E '^queue wait|^  (all|debug|large) |^occupancy|^preemptions|^cancelled runs|^all teams|^worst team' "$out/$p.txt"
 done

@@ -179,6 +179,13 @@ grep -q '^  all .* never started 1$' "$tmp/grun.txt" || bad "--until 200: b not 
 sed -n '/^window/,$p' "$tmp/grun.txt" >"$tmp/g1"
 sed -n '/^window/,$p' "$tmp/gmet.txt" >"$tmp/g2"
 cmp -s "$tmp/g1" "$tmp/g2" || { bad "--until 200: run and metrics disagree"; diff "$tmp/g1" "$tmp/g2"; }
+# the text report names its wait classes; sim-compare.sh prints the
+# section headers, so its three "all" lines per policy can be told apart
+grep -q '^queue wait (first start - submit; debug: <= 8 GPUs and 0 < min runtime <= 15 min, large: >= 32 GPUs, other: the rest):$' "$tmp/grun.txt" || bad "the report does not define its wait classes"
+grep -q '^queue wait of allocated jobs (small: < 32 GPUs):$' "$tmp/grun.txt" || bad "the report does not define small"
+SBUDGET_SIM=$sim "${srcdir:-.}/contrib/sim-compare.sh" "$tmp/cmp" --jobs "$data/sim-small.csv" \
+	--tree "$data/sim-small.tree" --assign-teams --nodes 2 >"$tmp/cmp.txt" || bad "sim-compare.sh"
+[ "$(grep -c '^queue wait of unallocated jobs' "$tmp/cmp.txt")" = 2 ] || bad "sim-compare.sh: no section headers: $(cat "$tmp/cmp.txt")"
 # --backfill: reserve[:N], greedy, none; anything else refused
 expect2 "'reserve:0'" --backfill reserve:0
 expect2 "'reserve:x'" --backfill reserve:x
