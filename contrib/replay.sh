@@ -193,6 +193,8 @@ for ((k = 1; k <= n; k++)); do
 			[ -n "$ev" ] && [ "$ev" -gt "$s" ] && ev=$s
 			# a preempted run of a resumable job that ran again later
 			# kept its work (checkpoint): 2; otherwise it was lost: 1
+			# (the core's sb_run_work_lost, as sbudget reads the same
+			# records: a later record = requeued, not cancelled)
 			case $state in
 			PREEMPTED*|REQUEUE*)
 				p=1

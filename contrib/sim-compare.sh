@@ -5,8 +5,7 @@
 #   Runs `sbudget-sim run ARGS --policy baseline` and `... --policy budget`,
 #   writes OUTDIR/{baseline,budget}.{json,txt} (and the charts
 #   OUTDIR/{baseline,budget}-{gpus,teams}.svg), and prints the lines that
-#   matter: waits (all jobs, allocated, unallocated), delivered/owed, worst
-#   team, occupancy, preemptions.
+#   matter: debug waits, delivered/owed, worst team, occupancy, preemptions.
 #   The simulator: $SBUDGET_SIM, else $SB_BUILD_DIR/src/sim/sbudget-sim
 #   (SB_BUILD_DIR default <repo>/_build, as contrib/build.sh).
 # Example (doc/sim.md, "Alibaba trace with Helios budgets"):
@@ -30,7 +29,7 @@ for p in baseline budget; do
 done
 for p in baseline budget; do
 	echo "== $p"
-	# the section headers too: "all" and "large" appear in each of the
-	# three wait sections (all jobs, allocated, unallocated)
-	grep -E '^queue wait|^  (all|debug|large) |^occupancy|^preemptions|^cancelled runs|^all teams|^worst team' "$out/$p.txt"
+	# the waits of all jobs, then of allocated and unallocated jobs apart
+	# (compare these: the budget policy serves allocated jobs first)
+	grep -E '^queue wait|^  (all|debug|large|small) |^occupancy|^preemptions|^cancelled runs|^all teams|^worst team' "$out/$p.txt"
 done

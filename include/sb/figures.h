@@ -21,6 +21,11 @@
  *                 suspended time holds no GPU time and is not charged)
  *   unallocated_k sum over UNALLOCATED segments of the same: occupancy that
  *                 no budget paid for;
+ *   lost_k        sum over LOST segments, allocated or not, of the same:
+ *                 runs whose work was thrown away (sb_run_work_lost(): a
+ *                 preemption cancelled the job, or requeued it to start
+ *                 over); delivered or unallocated as well, since they held
+ *                 the GPUs, and counted again here as waste;
  *   demand_k      sum over ALLOCATED segments of tres x |[eligible, end) ∩
  *                 slot|: what the budget asked for and backed (pending or
  *                 running);
@@ -64,12 +69,26 @@ struct sb_fig_seg {
 				 * not charge them; the run is delivered over
 				 * [start, sb_run_charged_to(start, suspended,
 				 * end)) */
+	bool lost;		/* the run's work was thrown away
+				 * (sb_run_work_lost()) */
 };
 
 /* Figures of one association (subtree) over a span, TRES-seconds. */
 struct sb_fig {
-	double delivered, unallocated, demand, quota, owed, capped;
+	double delivered, unallocated, demand, quota, owed, capped, lost;
 };
+
+/*
+ * sb_run_work_lost - whether a run that ended threw its work away, for
+ * sb_fig_seg.lost: it ended because the job was preempted and cancelled
+ * (@preempted_cancel; slurmdbd's PREEMPTED), or the job was requeued
+ * (@requeued; slurmdbd's REQUEUED: by a preemption, an administrator or a
+ * node failure) and is not @resumable, so it starts over from its
+ * beginning.  A resumable job requeued keeps its work (it checkpointed);
+ * a job that completed, failed, timed out or was cancelled by its user
+ * lost nothing to the scheduler.
+ */
+bool sb_run_work_lost(bool requeued, bool preempted_cancel, bool resumable);
 
 /* The slot owed is capped in, seconds: an hour ("owed = quota, capped
  * hourly by actual demand", the project's measure).  Reports that cut a span into steps of whole hours
@@ -107,5 +126,23 @@ int sb_figures(const struct sb_tree *tree, const struct sb_fig_seg *segs,
 	       size_t nsegs, int64_t from, int64_t to, int64_t slot,
 	       int64_t now, double capacity, struct sb_fig *total,
 	       struct sb_fig *series, size_t *unknown);
+
+/*
+ * sb_fig_usable - the cluster's demand-limited capacity over [@from, @to)
+ * in slots of @slot seconds, TRES-seconds: the sum over the slots of
+ *     min(capacity x (e_k - s_k), demand_k)
+ * with demand_k the sum over EVERY segment, allocated or not, of tres x
+ * |[eligible, end) ∩ slot k| (eligible 0: none counted; end 0: @now), the
+ * same span as an allocated segment's demand above.  The GPU time a
+ * scheduler could have used: the cluster, less what nobody asked for.
+ * Occupancy of demand-limited capacity = (delivered + unallocated) / this
+ * (MISSION.md's "occupancy", issue 11's target).  Indices are not read.
+ * @usable: out.  Return: SB_OK; SB_EINVAL (NULL @usable, from >= to,
+ * slot <= 0, capacity < 0 or not finite, nsegs > 0 with NULL segs),
+ * SB_ENOMEM.
+ */
+int sb_fig_usable(const struct sb_fig_seg *segs, size_t nsegs, int64_t from,
+		  int64_t to, int64_t slot, int64_t now, double capacity,
+		  double *usable);
 
 #endif /* SB_FIGURES_H */

@@ -15,6 +15,11 @@ size_t sb_fig_nslots(int64_t from, int64_t to, int64_t slot)
 	return (size_t)((to - from + slot - 1) / slot);
 }
 
+bool sb_run_work_lost(bool requeued, bool preempted_cancel, bool resumable)
+{
+	return preempted_cancel || (requeued && !resumable);
+}
+
 double sb_fig_ratio(const struct sb_fig *f)
 {
 	if (!f || !(f->owed > 0))
@@ -50,7 +55,7 @@ int sb_figures(const struct sb_tree *tree, const struct sb_fig_seg *segs,
 	       struct sb_fig *series, size_t *unknown)
 {
 	size_t ns = sb_fig_nslots(from, to, slot), k, j;
-	double *dem = NULL, *del = NULL, *una = NULL;
+	double *dem = NULL, *del = NULL, *una = NULL, *lst = NULL;
 	uint32_t n, i;
 	int rc = SB_ENOMEM;
 
@@ -65,7 +70,8 @@ int sb_figures(const struct sb_tree *tree, const struct sb_fig_seg *segs,
 	dem = calloc((size_t)n * ns, sizeof(*dem));
 	del = calloc((size_t)n * ns, sizeof(*del));
 	una = calloc((size_t)n * ns, sizeof(*una));
-	if (!dem || !del || !una)
+	lst = calloc((size_t)n * ns, sizeof(*lst));
+	if (!dem || !del || !una || !lst)
 		goto out;
 	memset(total, 0, n * sizeof(*total));
 
@@ -81,6 +87,10 @@ int sb_figures(const struct sb_tree *tree, const struct sb_fig_seg *segs,
 		}
 		if (s->start)
 			spread((s->allocated ? del : una) + row, s->start,
+			       sb_run_charged_to(s->start, s->suspended, end),
+			       from, to, slot, s->tres);
+		if (s->start && s->lost)
+			spread(lst + row, s->start,
 			       sb_run_charged_to(s->start, s->suspended, end),
 			       from, to, slot, s->tres);
 		if (s->allocated && s->eligible)
@@ -99,6 +109,7 @@ int sb_figures(const struct sb_tree *tree, const struct sb_fig_seg *segs,
 			dem[(size_t)p * ns + k] += dem[(size_t)i * ns + k];
 			del[(size_t)p * ns + k] += del[(size_t)i * ns + k];
 			una[(size_t)p * ns + k] += una[(size_t)i * ns + k];
+			lst[(size_t)p * ns + k] += lst[(size_t)i * ns + k];
 		}
 	}
 	for (i = 0; i < n; i++) {
@@ -112,12 +123,14 @@ int sb_figures(const struct sb_tree *tree, const struct sb_fig_seg *segs,
 
 			f.delivered = del[c];
 			f.unallocated = una[c];
+			f.lost = lst[c];
 			f.demand = dem[c];
 			f.quota = ent * capacity * (double)len;
 			f.owed = f.demand < f.quota ? f.demand : f.quota;
 			f.capped = f.delivered < f.owed ? f.delivered : f.owed;
 			total[i].delivered += f.delivered;
 			total[i].unallocated += f.unallocated;
+			total[i].lost += f.lost;
 			total[i].demand += f.demand;
 			total[i].quota += f.quota;
 			total[i].owed += f.owed;
@@ -131,5 +144,34 @@ out:
 	free(dem);
 	free(del);
 	free(una);
+	free(lst);
 	return rc;
+}
+
+int sb_fig_usable(const struct sb_fig_seg *segs, size_t nsegs, int64_t from,
+		  int64_t to, int64_t slot, int64_t now, double capacity,
+		  double *usable)
+{
+	size_t ns = sb_fig_nslots(from, to, slot), k, j;
+	double *dem;
+
+	if (!usable || ns == 0 || !(capacity >= 0) || !isfinite(capacity) ||
+	    (nsegs && !segs))
+		return SB_EINVAL;
+	*usable = 0;
+	if (!(dem = calloc(ns, sizeof(*dem))))
+		return SB_ENOMEM;
+	for (j = 0; j < nsegs; j++)
+		if (segs[j].eligible)
+			spread(dem, segs[j].eligible,
+			       segs[j].end ? segs[j].end : now, from, to, slot,
+			       segs[j].tres);
+	for (k = 0; k < ns; k++) {
+		int64_t s0 = from + (int64_t)k * slot;
+		double cap = capacity * (double)(min64(s0 + slot, to) - s0);
+
+		*usable += dem[k] < cap ? dem[k] : cap;
+	}
+	free(dem);
+	return SB_OK;
 }

@@ -16,7 +16,7 @@
 enum gauge {
 	G_RAW_SHARES, G_SHARE_PARENT, G_SHARE_CLUSTER, G_OWED, G_DELIVERED,
 	G_UNALLOCATED, G_DEMAND, G_CAPPED, G_RATIO, G_STANDING, G_CHARGED,
-	G_COUNT
+	G_LOST, G_COUNT
 };
 
 static const struct {
@@ -43,6 +43,9 @@ static const struct {
 			 "priority/budget, 1 = best" },
 	[G_CHARGED] = { "sbudget_usage_charged_gpu_seconds", "Charged usage "
 			"in the window, as sshare RawUsage" },
+	[G_LOST] = { "sbudget_lost_gpu_hours", "GPU time of runs whose work "
+		     "was thrown away in the window: cancelled by a "
+		     "preemption, or requeued to start over" },
 };
 
 /* The value of gauge @g for association index @i; NAN = not printed. */
@@ -65,6 +68,7 @@ static double gauge_value(const struct sbu_ctx *c, enum gauge g, uint32_t i,
 	case G_RATIO: return sb_fig_ratio(f);
 	case G_STANDING: return s ? s->fs_factor : NAN;
 	case G_CHARGED: return s ? (double)s->usage_raw : NAN;
+	case G_LOST: return sbu_hours(f->lost);
 	default: return NAN;
 	}
 }

@@ -23,6 +23,7 @@ static const struct sbc_fielddef report_fields[] = {
 	{ "DeliveredRaw", 0, true },	{ "OwedRaw", 0, true },
 	{ "UnallocatedRaw", 0, true },	{ "CappedRaw", 0, true },
 	{ "DemandRaw", 0, true },	{ "QuotaRaw", 0, true },
+	{ "Lost", 0, true },		{ "LostRaw", 0, true },
 };
 static const char *const report_defaults[] = {
 	"Account", "User", "Start", "Delivered", "Quota", "Owed", "Demand",
@@ -54,6 +55,7 @@ static struct sb_fig step_fig(const struct sb_fig *row, size_t k0,
 		f.quota += row[k].quota;
 		f.owed += row[k].owed;
 		f.capped += row[k].capped;
+		f.lost += row[k].lost;
 	}
 	return f;
 }

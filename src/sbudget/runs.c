@@ -1,7 +1,7 @@
 /*
  * runs.c - the run segments of a span from slurmdbd's job records (every
  * run of a requeued job, duplicates included), and the figures over them:
- * owed, delivered, unallocated and capped by the core's one definition
+ * owed, delivered, unallocated, capped and lost by the core's one definition
  * (sb_figures, sb/figures.h).  This file only gathers the inputs.
  */
 #include <errno.h>
@@ -83,11 +83,15 @@ static uint32_t record_index(const struct sbu_ctx *c,
  * 22.05 sends AdminComment to slurmdbd only at completion); no valid tag
  * in either = unallocated (sb_contract_of_job).  A run holds the TRES it
  * was allocated (a run of no time, which slurmdbd records without an
- * allocation, and a job that never started: those it asked for).  Return
- * false when the record holds none of ChargeTRES.
+ * allocation, and a job that never started: those it asked for).  Lost
+ * (sb_run_work_lost): slurmdbd records a run that a preemption ended as
+ * PREEMPTED whether the job was requeued or cancelled, and a run an
+ * administrator requeued as REQUEUED; @again (the job has a later record:
+ * it was requeued) tells the two PREEMPTED apart.  Return false when the
+ * record holds none of ChargeTRES.
  */
 static bool segment_of(const struct sbu_ctx *c, const slurmdb_job_rec_t *j,
-		       const char *tres_id, struct sb_fig_seg *s)
+		       bool again, const char *tres_id, struct sb_fig_seg *s)
 {
 	const slurm_job_info_t *live = sbu_live_job(c, j->jobid);
 	int64_t start = rec_time(j->start, c->now);
@@ -112,7 +116,39 @@ static bool segment_of(const struct sbu_ctx *c, const slurmdb_job_rec_t *j,
 	s->start = start;
 	s->end = rec_time(j->end, c->now);
 	s->suspended = j->suspended;
+	/* the job ran or asked again after this run (a later record, or
+	 * slurmctld's job pending again or started later: slurmdbd may not
+	 * have the record of the requeue yet): a PREEMPTED run was requeued
+	 * by the preemption, not cancelled */
+	if (live && (SBU_PENDING(live) ||
+		     (int64_t)live->start_time > (int64_t)j->start))
+		again = true;
+	s->lost = s->start && s->end &&
+		  sb_run_work_lost((j->state & JOB_REQUEUE) ||
+				   ((j->state & JOB_STATE_BASE) ==
+				    JOB_PREEMPTED && again),
+				   (j->state & JOB_STATE_BASE) ==
+				   JOB_PREEMPTED && !again,
+				   ct.resumable);
 	return true;
+}
+
+/* Job records by job id, then start (0, never started, last: a pending
+ * record follows the runs before it), then submit. */
+static int rec_cmp(const void *a, const void *b)
+{
+	const slurmdb_job_rec_t *x = *(slurmdb_job_rec_t *const *)a;
+	const slurmdb_job_rec_t *y = *(slurmdb_job_rec_t *const *)b;
+	time_t xs = x->start > 0 ? x->start : (time_t)INT64_MAX;
+	time_t ys = y->start > 0 ? y->start : (time_t)INT64_MAX;
+
+	if (x->jobid != y->jobid)
+		return x->jobid < y->jobid ? -1 : 1;
+	if (xs != ys)
+		return xs < ys ? -1 : 1;
+	if (x->submit != y->submit)
+		return x->submit < y->submit ? -1 : 1;
+	return 0;
 }
 
 /* Run segments of [from, to) from slurmdbd's job records. */
@@ -125,7 +161,8 @@ static int load_segments(struct sbu_ctx *c, int64_t from, int64_t to,
 	ListIterator it;
 	char tres_id[32];
 	struct sb_fig_seg *segs;
-	size_t n = 0, cap;
+	slurmdb_job_rec_t **recs;
+	size_t n = 0, cap, nrecs = 0, k;
 
 	*out = NULL;
 	*nout = 0;
@@ -156,11 +193,25 @@ static int load_segments(struct sbu_ctx *c, int64_t from, int64_t to,
 		sbu_error("out of memory");
 		return -1;
 	}
+	if (!(recs = calloc(cap, sizeof(*recs)))) {
+		free(segs);
+		slurm_list_destroy(jobs);
+		sbu_error("out of memory");
+		return -1;
+	}
 	it = slurm_list_iterator_create(jobs);
-	while ((j = slurm_list_next(it)) && n < cap)
-		if (segment_of(c, j, tres_id, &segs[n]))
-			n++;
+	while ((j = slurm_list_next(it)) && nrecs < cap)
+		recs[nrecs++] = j;
 	slurm_list_iterator_destroy(it);
+	/* by job id, then start: a job's runs in order, so "a later record
+	 * of the same job" is the next one */
+	qsort(recs, nrecs, sizeof(*recs), rec_cmp);
+	for (k = 0; k < nrecs; k++)
+		if (segment_of(c, recs[k], k + 1 < nrecs &&
+			       recs[k + 1]->jobid == recs[k]->jobid,
+			       tres_id, &segs[n]))
+			n++;
+	free(recs);
 	slurm_list_destroy(jobs);
 	*out = segs;
 	*nout = n;
@@ -216,4 +267,6 @@ void sbu_fig_cells(struct sbc_table *t, const struct sb_fig *f)
 	sbc_table_num(t, "Quota", sbu_hours(f->quota), 3);
 	sbc_table_int(t, "DemandRaw", (int64_t)llround(f->demand));
 	sbc_table_int(t, "QuotaRaw", (int64_t)llround(f->quota));
+	sbc_table_num(t, "Lost", sbu_hours(f->lost), 3);
+	sbc_table_int(t, "LostRaw", (int64_t)llround(f->lost));
 }

@@ -24,7 +24,8 @@ static const struct sbc_fielddef budget_fields[] = {
 	{ "Demand", 0, true },		{ "Quota", 0, true },
 	{ "DemandRaw", 0, true },	{ "QuotaRaw", 0, true },
 	{ "AssocId", 0, true },		{ "Start", 0, false },
-	{ "End", 0, false },
+	{ "End", 0, false },		{ "Lost", 0, true },
+	{ "LostRaw", 0, true },
 };
 static const char *const budget_defaults[] = {
 	"Account", "User", "RawShares", "ParentPct", "ClusterPct", "Owed",

@@ -62,7 +62,7 @@ static const char usage[] =
 "                       its user D later (Slurm time syntax: 5:00 is five\n"
 "                       minutes, the default), as a new job with its whole\n"
 "                       duration; its demand counts from the cancel on;\n"
-"                       at most 10 times per job (then it is given up);\n"
+"                       at most " SIM_STR(SIM_RESUBMIT_MAX) " times per job (then it is given up);\n"
 "                       none: never resubmitted\n"
 "  --backfill B         reserve[:N] (default, N 1: as Slurm's backfill, the\n"
 "                       first N jobs of a pass that cannot start get a\n"

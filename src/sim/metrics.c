@@ -24,7 +24,9 @@
  *              unallocated runs are reported apart.  A team's figures are
  *              its tree node's, subtree included; "all teams" is the
  *              sum of the teams' capped / the sum of their owed.
- *   occupancy  every run's GPU-seconds in the window / (GPUs x window).
+ *   occupancy  every run's GPU-seconds in the window / (GPUs x window);
+ *              of demand: the same / sb_fig_usable() (the cluster less
+ *              the hours' GPUs nobody asked for, allocated or not).
  *   preempted  GPUs x (end - start) of every preempted run ending in the
  *   GPU-hours  window: the time since its last start;
  *   lost       of those, the runs whose work was thrown away (cancelled,
@@ -224,6 +226,7 @@ static struct sb_fig_seg *fig_segs(const struct sim_mjob *jobs, size_t njobs,
 			.allocated = j->allocated,
 			.eligible = ft(segs[i].eligible),
 			.start = ft(segs[i].start), .end = ft(segs[i].end),
+			.lost = segs[i].lost,
 		};
 	}
 	for (i = 0; i < njobs; i++)
@@ -246,6 +249,7 @@ static void fig_copy(struct sim_fig *d, const struct sb_fig *s)
 	d->delivered = s->delivered;
 	d->capped = s->capped;
 	d->unallocated = s->unallocated;
+	d->lost = s->lost;
 }
 
 /* The teams: the distinct nodes of the jobs, tree order. */
@@ -388,6 +392,11 @@ int sim_metrics(const struct sim_tree *t, const struct sim_mjob *jobs,
 			      : 0;
 	rep->unallocated_share = rep->used > 0 ? rep->unallocated / rep->used
 					       : 0;
+	if (sb_fig_usable(fs, nfs, t0 + TOFF, t1 + TOFF, HOUR, now + TOFF,
+			  (double)gpus, &rep->usable) != SB_OK)
+		goto out;
+	rep->occupancy_of_demand = rep->usable > 0 ? rep->used / rep->usable
+						   : 1;
 	rc = 0;
 out:
 	free(fs);

@@ -42,14 +42,14 @@ static void budgets_text(const struct sim_report *rep, FILE *f)
 	uint32_t i;
 
 	fprintf(f, "budgets (GPU-seconds in the window, each with its "
-		"subtree):\n  %-32s %14s %14s %14s %14s %14s\n", "budget",
-		"quota", "owed", "delivered", "capped", "unallocated");
+		"subtree):\n  %-32s %14s %14s %14s %14s %14s %14s\n", "budget",
+		"quota", "owed", "delivered", "capped", "unallocated", "lost");
 	for (i = 0; i < rep->nbudgets; i++) {
 		const struct sim_fig *b = &rep->budgets[i];
 
-		fprintf(f, "  %-32s %14.1f %14.1f %14.1f %14.1f %14.1f\n",
+		fprintf(f, "  %-32s %14.1f %14.1f %14.1f %14.1f %14.1f %14.1f\n",
 			rep->tree->path[i], b->quota, b->owed, b->delivered,
-			b->capped, b->unallocated);
+			b->capped, b->unallocated, b->lost);
 	}
 }
 
@@ -75,9 +75,12 @@ void sim_report_text(const struct sim_report *rep, bool budgets, FILE *f)
 		wait_line(f, "large", &rep->by_contract[k][1]);
 		wait_line(f, "small", &rep->by_contract[k][2]);
 	}
-	fprintf(f, "occupancy %.2f%%, used %.1f GPU-h: delivered (allocated) "
-		"%.1f, unallocated %.1f (%.2f%% of used)\n",
-		100 * rep->occupancy, rep->used / HOUR, rep->delivered / HOUR,
+	fprintf(f, "occupancy %.2f%% of the cluster, %.2f%% of its "
+		"demand-limited capacity (%.1f GPU-h), used %.1f "
+		"GPU-h: delivered (allocated) %.1f, unallocated %.1f (%.2f%% "
+		"of used)\n", 100 * rep->occupancy,
+		100 * rep->occupancy_of_demand, rep->usable / HOUR,
+		rep->used / HOUR, rep->delivered / HOUR,
 		rep->unallocated / HOUR, 100 * rep->unallocated_share);
 	fprintf(f, "preemptions %zu: preempted runs %.2f GPU-h, of which "
 		"lost %.2f GPU-h\n", rep->preemptions,
@@ -88,17 +91,17 @@ void sim_report_text(const struct sim_report *rep, bool budgets, FILE *f)
 	fprintf(f, "teams (owed = min(quota, allocated demand) hour by hour; "
 		"delivered = allocated runs; capped = min(delivered, owed) "
 		"hour by hour):\n");
-	fprintf(f, "  %-24s %8s %7s %11s %11s %11s %11s %8s\n", "team",
+	fprintf(f, "  %-24s %8s %7s %11s %11s %11s %11s %11s %8s\n", "team",
 		"share", "jobs", "owed GPU-h", "deliv GPU-h", "capped", "unalloc",
-		"cap/owed");
+		"lost", "cap/owed");
 	for (k = 0; k < rep->nteams; k++) {
 		const struct sim_team_report *t = &rep->teams[k];
 
 		fprintf(f, "  %-24s %7.2f%% %7zu %11.1f %11.1f %11.1f %11.1f "
-			"%7.1f%%\n", t->name, 100 * t->entitled, t->jobs,
+			"%11.1f %7.1f%%\n", t->name, 100 * t->entitled, t->jobs,
 			t->fig.owed / HOUR, t->fig.delivered / HOUR,
 			t->fig.capped / HOUR, t->fig.unallocated / HOUR,
-			100 * t->ratio);
+			t->fig.lost / HOUR, 100 * t->ratio);
 	}
 	fprintf(f, "all teams: %.1f%% of owed delivered, each team capped on "
 		"its own (cluster: capped %.1f of owed %.1f GPU-h)\n",
@@ -164,6 +167,7 @@ static struct json_object *team_json(const struct sim_team_report *t)
 	add(x, "capped_gpu_hours", sim_json_double(t->fig.capped / HOUR, 3));
 	add(x, "unallocated_gpu_hours",
 	    sim_json_double(t->fig.unallocated / HOUR, 3));
+	add(x, "lost_gpu_hours", sim_json_double(t->fig.lost / HOUR, 3));
 	add(x, "delivered_over_owed", sim_json_double(t->ratio, 6));
 	return x;
 }
@@ -187,6 +191,7 @@ static struct json_object *budgets_json(const struct sim_report *rep)
 		add(x, "delivered_gpu_s", sim_json_double(b->delivered, 3));
 		add(x, "capped_gpu_s", sim_json_double(b->capped, 3));
 		add(x, "unallocated_gpu_s", sim_json_double(b->unallocated, 3));
+		add(x, "lost_gpu_s", sim_json_double(b->lost, 3));
 		json_object_array_add(a, x);
 	}
 	return a;
@@ -217,6 +222,9 @@ struct json_object *sim_report_json(const struct sim_report *rep)
 		add(o, k ? "wait_unallocated" : "wait_allocated", w);
 	}
 	add(o, "occupancy", sim_json_double(rep->occupancy, 6));
+	add(o, "usable_gpu_hours", sim_json_double(rep->usable / HOUR, 3));
+	add(o, "occupancy_of_demand",
+	    sim_json_double(rep->occupancy_of_demand, 6));
 	add(o, "used_gpu_hours", sim_json_double(rep->used / HOUR, 3));
 	add(o, "delivered_gpu_hours", sim_json_double(rep->delivered / HOUR, 3));
 	add(o, "unallocated_gpu_hours",

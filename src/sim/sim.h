@@ -257,6 +257,9 @@ struct sim_params {
  * could be cancelled and resubmitted for ever, and the simulation with no
  * --until would never end. */
 #define SIM_RESUBMIT_MAX 10
+/* the same number as text, for --help */
+#define SIM_STR_(x) #x
+#define SIM_STR(x) SIM_STR_(x)
 
 void sim_params_init(struct sim_params *p);
 
@@ -434,6 +437,8 @@ struct sim_fig {
 	double delivered;	/* allocated runs */
 	double capped;		/* per hour min(delivered, owed), summed */
 	double unallocated;	/* unallocated runs: apart, owed nothing */
+	double lost;		/* runs whose work was thrown away, allocated
+				 * or not (also in delivered/unallocated) */
 };
 
 struct sim_team_report {
@@ -462,6 +467,10 @@ struct sim_report {
 	struct sim_wait by_contract[2][3];
 	double used;		/* GPU-seconds of every run in the window */
 	double occupancy;	/* used / (gpus * window) */
+	double usable;		/* demand-limited capacity, GPU-seconds
+				 * (sb_fig_usable(): every job's demand,
+				 * capped by the cluster hour by hour) */
+	double occupancy_of_demand;	/* used / usable (1 if 0) */
 	double delivered;	/* of used, allocated runs (the top-level
 				 * budgets' delivered) */
 	double unallocated;	/* of used, unallocated runs */

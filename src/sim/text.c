@@ -235,8 +235,9 @@ int sim_resubmit_parse(const char *v, int64_t *out, char *msg, size_t msglen)
 			snprintf(msg, msglen, "--resubmit-delay '%s' is not "
 				 "accepted: a duration in Slurm's time syntax "
 				 "(M, M:S, H:M:S, D-H, D-H:M or D-H:M:S, at "
-				 "most 365 days; 5:00 is five minutes) or none",
-				 sb_quote(v, q, sizeof(q)));
+				 "most %lld days; 5:00 is five minutes) or none",
+				 sb_quote(v, q, sizeof(q)),
+				 (long long)(SB_DURATION_MAX / 86400));
 		return -1;
 	}
 	*out = secs;

@@ -482,3 +482,54 @@ test_sbudget_metrics() {
 		expect_in "$out" "$m"
 	done < <(grep -o 'sbudget_[a-z_]*' "$SB_REPO/contrib/grafana/sbudget-dashboard.json" | sort -u)
 }
+
+# Lost GPU time (Lost, LostRaw; sb_run_work_lost): in budget V, a
+# resumable job and a non-resumable one, both 8 GPUs past their min
+# runtime, are preempted by G's jobs and requeued.  The non-resumable
+# run starts over: its run is lost, exactly 8 x the seconds slurmdbd
+# recorded for it; the resumable one keeps its work: not lost.  (slurmdbd
+# records both preempted runs as PREEMPTED, as it does a run cancelled by a
+# preemption: the job's later record says it was requeued.)  show budget
+# and report (the sum of its steps) say the same; G lost nothing.
+test_sbudget_lost_runs() {
+	clear_cluster
+	local t P V G r n a b want got rep
+	t=$(date +%s); P=lost$t; V=lost$t-v; G=lost$t-g
+	# shellcheck disable=SC2064 # expand now
+	trap "scancel -A '$V,$G' 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
+	r=$(submit sb-dave -A "$V" -w gpu01 -G 8 --min-runtime=0:02 --resumable --wrap 'sleep 120')
+	n=$(submit sb-dave -A "$V" -w gpu02 -G 8 --min-runtime=0:02 --wrap 'sleep 120')
+	wait_running "$r" "$n"
+	# past their min runtime, and V charged for them, so G outranks V
+	wait_until $(( $(latest_start "$r" "$n") + 8 )) "V's jobs past their min runtime, with usage"
+	wait_recalc_after "$(date +%s)"
+	a=$(submit sb-alice -A "$G" -w gpu01 --min-runtime=0:03 -G 8 --wrap 'sleep 3')
+	b=$(submit sb-alice -A "$G" -w gpu02 --min-runtime=0:03 -G 8 --wrap 'sleep 3')
+	wait_eq 30 "$r requeued" 1 restarts "$r" || return 1
+	wait_eq 30 "$n requeued" 1 restarts "$n" || return 1
+	scancel "$r" "$n"
+	wait_state "$a" COMPLETED 60 && wait_state "$b" COMPLETED 60 || return 1
+	# slurmdbd's record of n's first run, with its length (the figures
+	# must not wait for the record after it: slurmctld says r and n
+	# were requeued until slurmdbd does)
+	wait_for 30 "slurmdbd to record $n's preempted run" \
+		bash -c "sacct -n -P -D -X -j $n -o State,ElapsedRaw | grep -q '^PREEMPTED|[1-9]'"
+	want=$(sacct -n -P -D -X -j "$n" -o State,ElapsedRaw | awk -F'|' '$1 ~ /^PREEMPTED/ { s += 8 * $2 } END { print s + 0 }')
+	say "slurmdbd: $n's requeued run $((want / 8)) s x 8 GPUs; $r's: $(sacct -n -P -D -X -j "$r" -o State,ElapsedRaw | tr '\n' ' ')"
+	[ "$want" -gt 0 ] || { say "no requeued run of $n in slurmdbd"; return 1; }
+	got=$(sb -P -n show budget account="$V" format=Account,User,LostRaw | awk -F'|' '$2 == "" { print $3 }')
+	say "show budget: $V LostRaw $got (want $want)"
+	[ "$got" = "$want" ] || return 1
+	rep=$(sb -P -n report account="$V" format=Account,LostRaw | awk -F'|' '{ s += $2 } END { print s + 0 }')
+	say "report: $V LostRaw over its steps $rep"
+	[ "$rep" = "$want" ] || return 1
+	got=$(sb -P -n show budget account="$G" format=Account,User,LostRaw | awk -F'|' '$2 == "" { print $3 }')
+	[ "$got" = 0 ] || { say "$G LostRaw $got, want 0"; return 1; }
+	# (captured first: grep -q would stop reading, and under pipefail
+	# sbudget's broken pipe would fail the check)
+	got=$(sb metrics)
+	grep -q "^sbudget_lost_gpu_hours{cluster=\"sbcluster\",account=\"$V\",user=\"\"} " <<<"$got" ||
+		{ say "no sbudget_lost_gpu_hours gauge for $V"; return 1; }
+	clear_cluster
+}

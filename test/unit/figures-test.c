@@ -33,12 +33,13 @@ struct seg {
 	bool allocated;
 	int64_t eligible, start, end;
 	int64_t suspended;
+	bool lost;
 };
 
 /* Expected totals of one association. */
 struct want {
 	uint32_t id;
-	double delivered, unallocated, demand, owed, capped;
+	double delivered, unallocated, demand, owed, capped, lost;
 };
 
 struct fig_case {
@@ -55,52 +56,67 @@ static const struct fig_case cases[] = {
 	/* 4 GPUs for 2 h = 14400 per slot = phys-a's quota exactly; physics
 	 * sees the same demand against its larger quota */
 	{ "demand equal to quota: all owed, all delivered",
-	  { { 11, 4, true, 0, 0, 2 * H, 0 } }, 1, 2 * H,
-	  { { 11, 28800, 0, 28800, 28800, 28800 },
-	    { 10, 28800, 0, 28800, 28800, 28800 },
-	    { 20, 0, 0, 0, 0, 0 } }, 3, 0 },
+	  { { 11, 4, true, 0, 0, 2 * H, 0, false } }, 1, 2 * H,
+	  { { 11, 28800, 0, 28800, 28800, 28800, 0 },
+	    { 10, 28800, 0, 28800, 28800, 28800, 0 },
+	    { 20, 0, 0, 0, 0, 0, 0 } }, 3, 0 },
 	/* bio, 8 GPUs, pending in slot 0, running in slot 1: demand 28800 a
 	 * slot, owed min(7200, 28800) = 7200 a slot; delivered 0 then
 	 * 28800, capped 0 + 7200: the surplus of slot 1 does not hide the
 	 * shortfall of slot 0 */
 	{ "waiting then over quota: capped slot by slot",
-	  { { 20, 8, true, 0, H, 2 * H, 0 } }, 1, 2 * H,
-	  { { 20, 28800, 0, 57600, 14400, 7200 } }, 1, 0 },
+	  { { 20, 8, true, 0, H, 2 * H, 0, false } }, 1, 2 * H,
+	  { { 20, 28800, 0, 57600, 14400, 7200, 0 } }, 1, 0 },
 	/* unallocated work is owed nothing and delivers nothing against
 	 * owed: reported apart */
 	{ "unallocated: reported apart, owed nothing",
-	  { { 20, 1, false, 0, 0, 2 * H, 0 }, { 30, 2, false, 0, 0, H, 0 } }, 2,
+	  { { 20, 1, false, 0, 0, 2 * H, 0, false }, { 30, 2, false, 0, 0, H, 0, false } }, 2,
 	  2 * H,
-	  { { 20, 0, 7200, 0, 0, 0 }, { 30, 0, 7200, 0, 0, 0 } }, 2, 0 },
+	  { { 20, 0, 7200, 0, 0, 0, 0 }, { 30, 0, 7200, 0, 0, 0, 0 } }, 2, 0 },
 	/* open segment (no end) counted until now = 5400: 1 GPU from 1800,
 	 * 1800 s in each slot; phys-b's quota 7200 a slot */
 	{ "a running job counts until now",
-	  { { 12, 1, true, 1800, 1800, NO, 0 } }, 1, 5400,
-	  { { 12, 3600, 0, 3600, 3600, 3600 },
-	    { 10, 3600, 0, 3600, 3600, 3600 } }, 2, 0 },
+	  { { 12, 1, true, 1800, 1800, NO, 0, false } }, 1, 5400,
+	  { { 12, 3600, 0, 3600, 3600, 3600, 0 },
+	    { 10, 3600, 0, 3600, 3600, 3600, 0 } }, 2, 0 },
 	/* eligible none = no demand (an admin's run outside the contract) */
 	{ "never eligible: delivered but not owed",
-	  { { 11, 2, true, NO, 0, H, 0 } }, 1, 2 * H,
-	  { { 11, 7200, 0, 0, 0, 0 } }, 1, 0 },
+	  { { 11, 2, true, NO, 0, H, 0, false } }, 1, 2 * H,
+	  { { 11, 7200, 0, 0, 0, 0, 0 } }, 1, 0 },
 	/* only the part inside [0, 7200) counts */
 	{ "clipped to the window",
-	  { { 11, 1, true, -H, -H, H, 0 }, { 11, 1, true, H, H, 3 * H, 0 } }, 2,
+	  { { 11, 1, true, -H, -H, H, 0, false }, { 11, 1, true, H, H, 3 * H, 0, false } }, 2,
 	  3 * H,
-	  { { 11, 7200, 0, 7200, 7200, 7200 } }, 1, 0 },
+	  { { 11, 7200, 0, 7200, 7200, 7200, 0 } }, 1, 0 },
 	/* a requeued job: two runs, the pending span between them is demand */
 	{ "two runs of a requeued job",
-	  { { 11, 2, true, 0, 0, 1000, 0 }, { 11, 2, true, 1000, 1500, 2 * H, 0 } },
+	  { { 11, 2, true, 0, 0, 1000, 0, false }, { 11, 2, true, 1000, 1500, 2 * H, 0, false } },
 	  2, 2 * H,
-	  { { 11, 2 * (1000 + 5700), 0, 2 * 7200, 14400, 2 * (1000 + 5700) } },
+	  { { 11, 2 * (1000 + 5700), 0, 2 * 7200, 14400, 2 * (1000 + 5700), 0 } },
 	  1, 0 },
 	/* 4 GPUs on phys-a, 0-3600 with 600 s suspended: ran 3000 s, filed
 	 * from its start (sb_run_charged_to); demand is the whole span */
 	{ "suspended time is not delivered",
-	  { { 11, 4, true, 0, 0, H, 600 } }, 1, 2 * H,
-	  { { 11, 12000, 0, 14400, 14400, 12000 } }, 1, 0 },
+	  { { 11, 4, true, 0, 0, H, 600, false } }, 1, 2 * H,
+	  { { 11, 12000, 0, 14400, 14400, 12000, 0 } }, 1, 0 },
+	/* lost (sb_run_work_lost): the run's charged span, allocated or
+	 * not, also counted as delivered or unallocated */
+	{ "a run restarted from its beginning: delivered, and lost",
+	  { { 11, 4, true, 0, 0, H, 0, true } }, 1, 2 * H,
+	  { { 11, 14400, 0, 14400, 14400, 14400, 14400 },
+	    { 10, 14400, 0, 14400, 14400, 14400, 14400 } }, 2, 0 },
+	{ "an unallocated run cancelled: unallocated, and lost",
+	  { { 12, 2, false, 0, 0, 1800, 0, true },
+	    { 12, 1, true, 0, 0, H, 0, false } }, 2, 2 * H,
+	  { { 12, 3600, 3600, 3600, 3600, 3600, 3600 },
+	    { 10, 3600, 3600, 3600, 3600, 3600, 3600 },
+	    { 20, 0, 0, 0, 0, 0, 0 } }, 3, 0 },
+	{ "a lost run's suspended seconds are not lost: 2 x (3600 - 600)",
+	  { { 11, 2, true, 0, 0, H, 600, true } }, 1, 2 * H,
+	  { { 11, 6000, 0, 7200, 7200, 6000, 6000 } }, 1, 0 },
 	{ "association not in the tree: ignored, counted",
-	  { { 0, 8, true, 0, 0, 2 * H, 0 }, { 11, 1, true, 0, 0, H, 0 } }, 2, 2 * H,
-	  { { 11, 3600, 0, 3600, 3600, 3600 } }, 1, 1 },
+	  { { 0, 8, true, 0, 0, 2 * H, 0, false }, { 11, 1, true, 0, 0, H, 0, false } }, 2, 2 * H,
+	  { { 11, 3600, 0, 3600, 3600, 3600, 0 } }, 1, 1 },
 };
 
 START_TEST(test_figures)
@@ -119,6 +135,7 @@ START_TEST(test_figures)
 		segs[i].start = at(c->segs[i].start);
 		segs[i].end = at(c->segs[i].end);
 		segs[i].suspended = c->segs[i].suspended;
+		segs[i].lost = c->segs[i].lost;
 	}
 	ck_assert_int_eq(sb_figures(t, segs, c->nsegs, B, B + 2 * H, H,
 				    at(c->now), 8,
@@ -134,13 +151,13 @@ START_TEST(test_figures)
 		ck_assert_msg(f->delivered == w->delivered &&
 			      f->unallocated == w->unallocated &&
 			      f->demand == w->demand && f->owed == w->owed &&
-			      f->capped == w->capped,
+			      f->capped == w->capped && f->lost == w->lost,
 			      "%s: id %u: got delivered %.0f unallocated %.0f "
-			      "demand %.0f owed %.0f capped %.0f; want %.0f %.0f "
-			      "%.0f %.0f %.0f", c->what, w->id, f->delivered,
-			      f->unallocated, f->demand, f->owed, f->capped,
-			      w->delivered, w->unallocated, w->demand, w->owed,
-			      w->capped);
+			      "demand %.0f owed %.0f capped %.0f lost %.0f; want "
+			      "%.0f %.0f %.0f %.0f %.0f %.0f", c->what, w->id,
+			      f->delivered, f->unallocated, f->demand, f->owed,
+			      f->capped, f->lost, w->delivered, w->unallocated,
+			      w->demand, w->owed, w->capped, w->lost);
 		/* the series adds up to the totals */
 		for (k = 0; k < 2; k++) {
 			const struct sb_fig *s = &series[cluster_ix(t, w->id) * 2 + k];
@@ -148,8 +165,10 @@ START_TEST(test_figures)
 			sum.owed += s->owed;
 			sum.capped += s->capped;
 			sum.delivered += s->delivered;
+			sum.lost += s->lost;
 			ck_assert(s->owed <= s->quota && s->capped <= s->owed);
 		}
+		ck_assert_double_eq(sum.lost, f->lost);
 		ck_assert_double_eq(sum.owed, f->owed);
 		ck_assert_double_eq(sum.capped, f->capped);
 		ck_assert_double_eq(sum.delivered, f->delivered);
@@ -165,7 +184,7 @@ START_TEST(test_figures_refuses)
 {
 	struct sb_tree *t = cluster_tree();
 	struct sb_fig total[5];
-	struct sb_fig_seg s = { 0, 1, true, 0, 0, 10, 0 };
+	struct sb_fig_seg s = { 0, 1, true, 0, 0, 10, 0, false };
 
 	ck_assert_int_eq(sb_figures(NULL, &s, 1, 0, 10, 1, 10, 8, total, NULL,
 				    NULL), SB_EINVAL);
@@ -211,13 +230,13 @@ START_TEST(test_figures_subtree_and_open)
 	struct sb_tree *t = user_tree();
 	struct sb_fig_seg segs[] = {
 		/* u: allocated, 4 GPUs, eligible 1000, ran 2800..6400 */
-		{ cluster_ix(t, 3), 4, true, 1000, 2800, 6400, 0 },
+		{ cluster_ix(t, 3), 4, true, 1000, 2800, 6400, 0, false },
 		/* B: unallocated, 2 GPUs, running since 1200 (open) */
-		{ cluster_ix(t, 2), 2, false, 1100, 1200, 0, 0 },
+		{ cluster_ix(t, 2), 2, false, 1100, 1200, 0, 0, false },
 		/* B: allocated, 8 GPUs, pending since 4600 (open) */
-		{ cluster_ix(t, 2), 8, true, 4600, 0, 0, 0 },
+		{ cluster_ix(t, 2), 8, true, 4600, 0, 0, 0, false },
 		/* an association not in the tree */
-		{ SB_NONE, 1, true, 1000, 0, 1100, 0 },
+		{ SB_NONE, 1, true, 1000, 0, 1100, 0, false },
 	};
 	struct sb_fig tot[3], ser[3 * 2];
 	const struct sb_fig *a = &tot[cluster_ix(t, 1)];
@@ -270,8 +289,8 @@ START_TEST(test_figures_any_slot)
 	static const int64_t slots[] = { 1, 7, 60, 3600, 7200, 10000 };
 	struct sb_tree *t = user_tree();
 	struct sb_fig_seg segs[] = {
-		{ cluster_ix(t, 3), 8, true, 110, 120, 7290, 0 },
-		{ cluster_ix(t, 2), 8, true, 50, 0, 0, 0 },
+		{ cluster_ix(t, 3), 8, true, 110, 120, 7290, 0, false },
+		{ cluster_ix(t, 2), 8, true, 50, 0, 0, 0, false },
 	};
 	size_t k;
 
@@ -325,6 +344,103 @@ START_TEST(test_fig_ratio)
 }
 END_TEST
 
+/* sb_run_work_lost: cancelled by a preemption, or requeued and not
+ * resumable (it starts over). */
+static const struct {
+	bool requeued, preempted_cancel, resumable, want;
+} lost_rules[] = {
+	{ false, false, false, false },	/* completed, failed, user-cancelled */
+	{ false, false, true, false },
+	{ true, false, false, true },	/* restarted from its beginning */
+	{ true, false, true, false },	/* resumes from its checkpoint */
+	{ false, true, false, true },	/* cancelled by a preemption */
+	{ false, true, true, true },	/* (a resumable job that could not be
+					 * requeued: gone all the same) */
+};
+
+START_TEST(test_run_work_lost)
+{
+	ck_assert_msg(sb_run_work_lost(lost_rules[_i].requeued,
+				       lost_rules[_i].preempted_cancel,
+				       lost_rules[_i].resumable) ==
+		      lost_rules[_i].want, "row %d", _i);
+}
+END_TEST
+
+/* sb_fig_usable: sum over the slots of min(8 GPUs x slot, demand of every
+ * segment, allocated or not, from eligible to end).  Window [0, 7200) in
+ * two slots, times relative to B, now 7200 unless given. */
+static const struct {
+	const char *what;
+	struct seg segs[3];
+	size_t n;
+	int64_t now;
+	double want;
+} usable_cases[] = {
+	{ "nothing asked: nothing usable", { { 0 } }, 0, 0, 0 },
+	{ "4 GPUs all along: 4 x 7200", { { 11, 4, true, 0, 0, 7200, 0, false } }, 1,
+	  0, 4 * 7200.0 },
+	{ "unallocated counts too: 8 pending (open) + 4 running > 8, capped "
+	  "8 x 3600 a slot", { { 30, 8, false, 0, NO, NO, 0, false },
+			       { 11, 4, true, 0, 0, 7200, 0, false } }, 2, 0,
+	  8 * 7200.0 },
+	{ "eligible none: no demand, though it ran",
+	  { { 11, 4, true, NO, 0, 7200, 0, false } }, 1, 0, 0 },
+	{ "8 GPUs over [1800, 5400): 8 x 1800 in each slot",
+	  { { 20, 8, true, 1800, 1800, 5400, 0, false } }, 1, 0, 8 * 3600.0 },
+	{ "before the window: only [0, 1800) counts",
+	  { { 20, 4, true, -3600, -3600, 1800, 0, false } }, 1, 0, 4 * 1800.0 },
+	{ "capped slot by slot: 16 in slot 0 (8 usable), 4 in slot 1",
+	  { { 11, 16, true, 0, NO, 3600, 0, false },
+	    { 12, 4, false, 3600, 3600, 7200, 0, false } }, 2, 0, 12 * 3600.0 },
+	{ "an open segment ends at now (3600)",
+	  { { 11, 8, true, 0, 0, NO, 0, false } }, 1, 3600, 8 * 3600.0 },
+};
+
+START_TEST(test_fig_usable)
+{
+	struct sb_fig_seg fs[3];
+	double u = -1;
+	size_t k;
+
+	memset(fs, 0, sizeof(fs));
+	for (k = 0; k < usable_cases[_i].n; k++) {
+		const struct seg *g = &usable_cases[_i].segs[k];
+
+		fs[k] = (struct sb_fig_seg){ .index = g->id, .tres = g->tres,
+			.allocated = g->allocated, .eligible = at(g->eligible),
+			.start = at(g->start), .end = at(g->end) };
+	}
+	ck_assert_int_eq(sb_fig_usable(fs, usable_cases[_i].n, B, B + 7200, H,
+				       B + (usable_cases[_i].now ?
+					    usable_cases[_i].now : 7200),
+				       8, &u), SB_OK);
+	ck_assert_msg(u == usable_cases[_i].want, "%s: %.0f, want %.0f",
+		      usable_cases[_i].what, u, usable_cases[_i].want);
+}
+END_TEST
+
+START_TEST(test_fig_usable_refuses)
+{
+	struct sb_fig_seg one = { .tres = 1, .eligible = B, .end = B + 1 };
+	double u;
+
+	ck_assert_int_eq(sb_fig_usable(&one, 1, B, B + H, H, B, 8, NULL),
+			 SB_EINVAL);
+	ck_assert_int_eq(sb_fig_usable(&one, 1, B, B, H, B, 8, &u), SB_EINVAL);
+	ck_assert_int_eq(sb_fig_usable(&one, 1, B, B + H, 0, B, 8, &u),
+			 SB_EINVAL);
+	ck_assert_int_eq(sb_fig_usable(&one, 1, B, B + H, H, B, -1, &u),
+			 SB_EINVAL);
+	ck_assert_int_eq(sb_fig_usable(&one, 1, B, B + H, H, B, 0.0 / 0.0,
+				       &u), SB_EINVAL);
+	ck_assert_int_eq(sb_fig_usable(NULL, 1, B, B + H, H, B, 8, &u),
+			 SB_EINVAL);
+	ck_assert_int_eq(sb_fig_usable(NULL, 0, B, B + H, H, B, 8, &u), SB_OK);
+	ck_assert(u == 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("figures");
@@ -338,6 +454,11 @@ int main(void)
 	tcase_add_test(tc, test_figures_any_slot);
 	tcase_add_loop_test(tc, test_fig_ratio, 0,
 			    sizeof(ratios) / sizeof(ratios[0]));
+	tcase_add_loop_test(tc, test_fig_usable, 0,
+			    sizeof(usable_cases) / sizeof(usable_cases[0]));
+	tcase_add_test(tc, test_fig_usable_refuses);
+	tcase_add_loop_test(tc, test_run_work_lost, 0,
+			    sizeof(lost_rules) / sizeof(lost_rules[0]));
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

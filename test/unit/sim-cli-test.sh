@@ -106,6 +106,7 @@ grep -q '"resubmissions": [1-9]' "$tmp/nrq0.json" && bad "--resubmit-delay none:
 expect2 "--resubmit-delay '5m' is not accepted: a duration in Slurm's time syntax" --resubmit-delay 5m
 expect2 "--resubmit-delay 'never'" --resubmit-delay never
 expect2 "or none" --resubmit-delay -1
+expect2 "at most 365 days" --resubmit-delay 366-0
 "$sim" --help | grep -q -- '5:00 is five$' || bad "--help: --resubmit-delay default"
 # at most SIM_RESUBMIT_MAX (10) resubmissions per job: on this table (found
 # by a review) jobs of budgets whose standing keeps turning are cancelled
@@ -145,6 +146,11 @@ if timeout 60 "$sim" --jobs "$tmp/loop.csv" --tree "$tmp/loop.tree" --conf "$tmp
 	[ "$most" -eq 11 ] || bad "resubmission bound: the most cancels of one job is $most, not 10 resubmissions + 1"
 	awk -F, 'NR > 1 { last[$1] = $12 } END { for (j in last) if (last[j] == "cancelled") n++; exit !(n > 0) }' "$tmp/loop.seg" ||
 		bad "resubmission bound: no job given up"
+	# --help (from SIM_RESUBMIT_MAX) and the man page state that bound
+	n_help=$("$sim" --help | sed -n 's/.*at most \([0-9]*\) times per job.*/\1/p')
+	n_man=$(sed -n 's/.*resubmits one job at most \([0-9]*\) times.*/\1/p' "${srcdir:-.}/doc/man/sbudget-sim.1")
+	[ "$n_help" = "$((most - 1))" ] && [ "$n_man" = "$n_help" ] ||
+		bad "resubmission bound: --help says '$n_help', sbudget-sim(1) '$n_man', the run $((most - 1))"
 else
 	bad "resubmission bound: the run without --until did not end within 60 s (or failed)"
 fi

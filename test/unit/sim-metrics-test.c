@@ -303,6 +303,9 @@ START_TEST(test_cancelled)
 		  r.teams[0].fig.capped == 4600);
 	ck_assert(r.teams[1].fig.owed == 5600 &&
 		  r.teams[1].fig.delivered == 3800);
+	/* lost per team (sb_figures): a 2 x 1000 + 600, b 1800 + 900; the
+	 * teams add up to the report's total */
+	ck_assert(r.teams[0].fig.lost == 2600 && r.teams[1].fig.lost == 2700);
 	sim_report_free(&r);
 	sim_tree_free(&t);
 }
@@ -417,12 +420,16 @@ START_TEST(test_json_fixed)
 	ck_assert_msg(strstr(sa, "\"wait_unallocated\":{\"all\":{\"jobs\":0,"),
 		      "got %s", sa);
 	ck_assert_msg(strstr(sa, "\"occupancy\":0.333333,"), "got %s", sa);
+	/* 1 GPU asked for over 100 s, of 3: all of the usable was used */
+	ck_assert_msg(strstr(sa, "\"usable_gpu_hours\":0.028,"
+			     "\"occupancy_of_demand\":1.000000,"), "got %s", sa);
 	/* owed = min(quota 1/3 x 3 x 100, demand 100) = 100 GPU-s */
 	ck_assert_msg(strstr(sa, "{\"path\":\"a\",\"entitled\":0.333333,"
 			     "\"quota_gpu_s\":100.000,\"demand_gpu_s\":100.000,"
 			     "\"owed_gpu_s\":100.000,\"delivered_gpu_s\":"
 			     "100.000,\"capped_gpu_s\":100.000,"
-			     "\"unallocated_gpu_s\":0.000}"), "got %s", sa);
+			     "\"unallocated_gpu_s\":0.000,\"lost_gpu_s\":0.000}"),
+		      "got %s", sa);
 	free(sa);
 	d = sim_json_double(-0.0, 3);
 	ck_assert_str_eq(json_object_to_json_string(d), "0.000");
