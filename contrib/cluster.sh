@@ -15,7 +15,8 @@
 #                               processes survive; they reattach on the next up)
 #   status        one line per daemon; sinfo if slurmctld runs.
 #                 Exit 0 if all daemons run, 3 otherwise.
-#   env           print shell exports for clients:
+#   env           print shell exports for clients (SLURM_CONF; PATH with
+#                 this build's sbudget and sbudget-sim first):
 #                 eval "$(contrib/cluster.sh env)"
 #   restart-ctld  stop slurmctld, start it again with its state, wait for nodes
 #   kill-ctld     kill -9 slurmctld (simulates a crash; 'up' brings it back)
@@ -801,6 +802,8 @@ cmd_env() {
 	printf 'export SLURM_CONF=%q\n' "$CONF"
 	printf 'export SB_CLUSTER_DIR=%q\n' "$DIR"
 	printf 'export SB_BUILD_DIR=%q\n' "$BUILD"
+	# the README's sbudget and sbudget-sim commands, from this build
+	printf 'export PATH=%q:$PATH\n' "$BUILD/src/sbudget:$BUILD/src/sim"
 }
 
 cmd_restart_ctld() {

@@ -130,7 +130,9 @@ else
 	cp "$repo/contrib/scenarios/demo.csv" "$jobs"
 	echo "   built-in scenario contrib/scenarios/demo.csv: $(($(wc -l <"$jobs") - 1)) jobs, teams" \
 		"vision:nlp:speech with RawShares 3:2:1; best-effort sweeps (unallocated), large" \
-		"training, fine-tuning, and debug jobs (1-2 GPUs, min runtime <= 15 min)"
+		"training, fine-tuning, and debug jobs (1-2 GPUs)"
+	echo "   (every allocated job's min runtime is at most 10 min: the report's debug class," \
+		"<= 8 GPUs and min runtime <= 15 min, holds all allocated jobs of up to 8 GPUs)"
 fi
 "$sim" tree --tree "$tree" >"$out/tree.txt" || die "--tree '$tree': sbudget-sim tree refused it (message above)"
 # the wall time of the replay: submit span / time scale + --max-wall

@@ -67,8 +67,10 @@ static int opt_min_runtime(int val, const char *optarg, int remote)
 	if ((rc = sb_duration_parse(optarg, &secs))) {
 		slurm_error("budget: --min-runtime '%s': %s; use Slurm time "
 			    "syntax as for --time (M, M:S, H:M:S, D-H, D-H:M, "
-			    "D-H:M:S), e.g. --min-runtime=1:00:00, or 0 to run "
-			    "unallocated", sb_quote(optarg, q, sizeof(q)),
+			    "D-H:M:S; fields after the first below 60, hours "
+			    "after D- below 24: 1:30, not 0:90), e.g. "
+			    "--min-runtime=1:00:00, or 0 to run unallocated",
+			    sb_quote(optarg, q, sizeof(q)),
 			    sb_strerror(rc));
 		return -1;
 	}

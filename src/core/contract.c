@@ -12,7 +12,8 @@
 #define TAG_PREFIX "budget:"
 
 #define SYNTAX_HELP "use Slurm time syntax as for --time (M, M:S, H:M:S, " \
-	"D-H, D-H:M or D-H:M:S, e.g. 30, 1:30:00 or 0-4)"
+	"D-H, D-H:M or D-H:M:S; fields after the first below 60, hours " \
+	"after D- below 24: 1:30, not 0:90; e.g. 30, 1:30:00 or 0-4)"
 
 /* Write the refusal sentence, if the caller gave room for one. */
 static void say(char *msg, size_t len, const char *fmt, ...)

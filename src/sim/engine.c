@@ -810,7 +810,11 @@ static void teardown(struct sim *s)
 }
 
 /* At the end: runs still going end at @t_end, unfinished; jobs still
- * pending are unfinished too, pending since their last eligibility. */
+ * pending are unfinished too, pending since their last eligibility.  A
+ * preemptor placed to start when its victims stop (their grace time) after
+ * @t_end has not started: pending too, with no run (before 2026-12-01 it
+ * got a run starting after the end, so `run` counted it as started and
+ * `metrics` on its segments widened the window to that start). */
 static void finish(struct sim *s, int64_t t_end)
 {
 	size_t i;
@@ -818,7 +822,12 @@ static void finish(struct sim *s, int64_t t_end)
 	for (i = 0; i < s->w->njobs; i++) {
 		struct js *x = &s->js[i];
 
-		if (x->st == J_RUNNING || x->st == J_STOPPING) {
+		if (x->st == J_RUNNING && x->start > t_end) {
+			if (s->r->jobs[i].first_start == x->start)
+				s->r->jobs[i].first_start = SIM_NEVER;
+			s->r->jobs[i].how = SIM_END_UNFINISHED;
+			s->r->jobs[i].pending_since = x->eligible;
+		} else if (x->st == J_RUNNING || x->st == J_STOPPING) {
 			int64_t e = x->start < t_end ? t_end : x->start;
 
 			add_seg(s, (uint32_t)i, e, false, false,

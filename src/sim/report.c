@@ -61,14 +61,16 @@ void sim_report_text(const struct sim_report *rep, bool budgets, FILE *f)
 		(long long)rep->t0, (long long)rep->t1,
 		(double)(rep->t1 - rep->t0) / HOUR,
 		(unsigned long long)rep->gpus);
-	fprintf(f, "queue wait (first start - submit):\n");
+	fprintf(f, "queue wait (first start - submit; debug: <= 8 GPUs and "
+		"0 < min runtime <= 15 min, large: >= 32 GPUs, other: the "
+		"rest):\n");
 	wait_line(f, "all", &rep->all);
 	wait_line(f, "debug", &rep->debug);
 	wait_line(f, "large", &rep->large);
 	wait_line(f, "other", &rep->other);
 	for (k = 0; k < 2; k++) {
-		fprintf(f, "queue wait of %s jobs:\n", k ? "unallocated" :
-			"allocated");
+		fprintf(f, "queue wait of %s jobs (small: < 32 GPUs):\n",
+			k ? "unallocated" : "allocated");
 		wait_line(f, "all", &rep->by_contract[k][0]);
 		wait_line(f, "large", &rep->by_contract[k][1]);
 		wait_line(f, "small", &rep->by_contract[k][2]);

@@ -27,6 +27,9 @@ test_refuse_malformed_min_runtime() {
 	done
 	expect_fail out as sb-alice srun -G 1 --min-runtime=2hours true
 	expect_in "$out" "'2hours': malformed value"
+	# a field out of range: the message says which fields are bounded
+	expect_fail out as sb-alice sbatch -G 1 --min-runtime=0:90 --wrap true
+	expect_in "$out" "--min-runtime '0:90': malformed value; use Slurm time syntax as for --time (M, M:S, H:M:S, D-H, D-H:M, D-H:M:S; fields after the first below 60, hours after D- below 24: 1:30, not 0:90)"
 }
 
 test_refuse_negative_min_runtime() {

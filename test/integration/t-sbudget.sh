@@ -87,6 +87,11 @@ test_sbudget_help_version() {
 	out=$(sb --version)
 	expect_in "$out" "sbudget "
 	expect_in "$out" "built for Slurm $(sinfo -V | awk '{print $2}')"
+	# the README's commands run as written after eval "$(cluster.sh env)":
+	# sbudget and sbudget-sim of the cluster's build are on PATH
+	out=$(eval "$("$SB_REPO/contrib/cluster.sh" env)" && command -v sbudget && command -v sbudget-sim)
+	expect_in "$out" "$SB_BUILD_DIR/src/sbudget/sbudget"
+	expect_in "$out" "$SB_BUILD_DIR/src/sim/sbudget-sim"
 }
 
 # The tree: RawShares and normalised shares as sshare shows them; % of the

@@ -53,9 +53,13 @@ static const struct bad_case bad[] = {
 	{ "1-", NULL, true, SB_ESYNTAX, "'1-' is malformed" },
 	{ "1-2-3", NULL, true, SB_ESYNTAX, "is malformed" },
 	{ "0:60", NULL, true, SB_ESYNTAX, "'0:60' is malformed" },
+	/* an out-of-range field: the sentence says which fields are bounded */
+	{ "0:90", NULL, true, SB_ESYNTAX, "fields after the first below 60, "
+	  "hours after D- below 24: 1:30, not 0:90" },
 	{ "1:60:00", NULL, true, SB_ESYNTAX, "is malformed" },
 	{ "1:00:60", NULL, true, SB_ESYNTAX, "is malformed" },
 	{ "0-24", NULL, true, SB_ESYNTAX, "'0-24' is malformed" },
+	{ "1-24:00", NULL, true, SB_ESYNTAX, "hours after D- below 24" },
 	{ "1.5", NULL, true, SB_ESYNTAX, "'1.5' is malformed" },
 	{ "1,5", NULL, true, SB_ESYNTAX, "is malformed" },
 	{ "0x10", NULL, true, SB_ESYNTAX, "'0x10' is malformed" },
