@@ -274,19 +274,18 @@ if [ -w /dev/full ]; then
 	out=$("$sim" metrics --segments "$tmp/seg.csv" --tree "$data/sim-small.tree" --gpus 16 2>&1 >/dev/full)
 	[ $? -eq 2 ] || bad "metrics >/dev/full: exit status not 2 ($out)"
 fi
-# a large tree and trace: teams are looked up by a hash, not a scan of the
-# tree per job (100,000 jobs on 20,000 budgets took 18.5 s, now well under
-# a second; the bound leaves room for a loaded machine)
+# a large tree and trace are read whole and right (teams are looked up by
+# a hash: doc/benchmarks.md section 4 has the speed; the timeout only
+# guards against a hang, it is not a speed test)
 awk 'BEGIN { for (i = 0; i < 100; i++) print "p" i, 1
 	     for (i = 0; i < 20000; i++) print "p" (i % 100) "/u" i, 1 }' >"$tmp/big.tree"
 awk 'BEGIN { print "submit_time_s,duration_s,gpus,team"
 	     for (j = 0; j < 100000; j++) print j * 10 ",600,1,u" (j * 7919) % 20000 }' >"$tmp/big.csv"
-timeout 10 "$sim" convert --jobs "$tmp/big.csv" --tree "$tmp/big.tree" --out "$tmp/big.out" 2>/dev/null ||
-	bad "convert of 100,000 jobs on 20,000 budgets: failed or over 10 s"
+timeout 300 "$sim" convert --jobs "$tmp/big.csv" --tree "$tmp/big.tree" --out "$tmp/big.out" 2>/dev/null ||
+	bad "convert of 100,000 jobs on 20,000 budgets: failed (or hung: 300 s)"
 [ "$(wc -l <"$tmp/big.out")" -eq 100001 ] || bad "convert of 100,000 jobs: $(wc -l <"$tmp/big.out") lines"
-# a tree of 200,000 budgets reads in well under a second (each line was
-# checked against every earlier one: more than 20 s)
+# a tree of 200,000 budgets, every one listed
 awk 'BEGIN { for (i = 0; i < 200000; i++) print "a" i, 1 }' >"$tmp/wide.tree"
-n=$(timeout 10 "$sim" tree --tree "$tmp/wide.tree" | wc -l)
-[ "$n" -eq 200001 ] || bad "tree of 200,000 budgets: $n lines (failed or over 10 s)"
+n=$(timeout 300 "$sim" tree --tree "$tmp/wide.tree" | wc -l)
+[ "$n" -eq 200001 ] || bad "tree of 200,000 budgets: $n lines (failed, or hung: 300 s)"
 exit $fail
