@@ -195,10 +195,16 @@ for ((k = 1; k <= n; k++)); do
 			# kept its work (checkpoint): 2; otherwise it was lost: 1
 			# (the core's sb_run_work_lost, as sbudget reads the same
 			# records: a later record = requeued, not cancelled)
+			# slurmdbd writes PREEMPTED for a run a preemption ended,
+			# requeued or cancelled (a later record: requeued), and
+			# REQUEUED for a run an administrator requeued
 			case $state in
-			PREEMPTED*|REQUEUE*)
+			PREEMPTED*)
 				p=1
 				[ "${row_res[k]}" = yes ] && [ "$i" -lt "$nr" ] && p=2 ;;
+			REQUEUE*)
+				p=1
+				[ "${row_res[k]}" = yes ] && p=2 ;;
 			esac
 		else	# never started: a pending span, until it left the queue
 			known "$en" && e=$(tr_s "$(date -d "$en" +%s)")

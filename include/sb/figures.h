@@ -82,9 +82,9 @@ struct sb_fig {
  * sb_run_work_lost - whether a run that ended threw its work away, for
  * sb_fig_seg.lost: it ended because the job was preempted and cancelled
  * (@preempted_cancel; slurmdbd's PREEMPTED), or the job was requeued
- * (@requeued; slurmdbd's REQUEUED: by a preemption, an administrator or a
- * node failure) and is not @resumable, so it starts over from its
- * beginning.  A resumable job requeued keeps its work (it checkpointed);
+ * (@requeued: by a preemption, or by an administrator: slurmdbd's
+ * REQUEUED) and is not @resumable, so it starts over from its beginning.
+ * (A run a node failure ended is NODE_FAIL in slurmdbd: not counted.)  A resumable job requeued keeps its work (it checkpointed);
  * a job that completed, failed, timed out or was cancelled by its user
  * lost nothing to the scheduler.
  */

@@ -87,7 +87,10 @@ static uint32_t record_index(const struct sbu_ctx *c,
  * (sb_run_work_lost): slurmdbd records a run that a preemption ended as
  * PREEMPTED whether the job was requeued or cancelled, and a run an
  * administrator requeued as REQUEUED; @again (the job has a later record:
- * it was requeued) tells the two PREEMPTED apart.  Return false when the
+ * it was requeued) tells the two PREEMPTED apart.  A later record is one
+ * that overlaps the span: a resumable job preempted just before the span's
+ * end, that left slurmctld before it ran again after the end, counts as
+ * cancelled (lost) in that span (sbudget(1), Lost).  Return false when the
  * record holds none of ChargeTRES.
  */
 static bool segment_of(const struct sbu_ctx *c, const slurmdb_job_rec_t *j,
@@ -120,8 +123,9 @@ static bool segment_of(const struct sbu_ctx *c, const slurmdb_job_rec_t *j,
 	 * slurmctld's job pending again or started later: slurmdbd may not
 	 * have the record of the requeue yet): a PREEMPTED run was requeued
 	 * by the preemption, not cancelled */
-	if (live && (SBU_PENDING(live) ||
-		     (int64_t)live->start_time > (int64_t)j->start))
+	if (live && live->user_id == j->uid && live->assoc_id == j->associd &&
+	    (SBU_PENDING(live) ||
+	     (int64_t)live->start_time > (int64_t)j->start))
 		again = true;
 	s->lost = s->start && s->end &&
 		  sb_run_work_lost((j->state & JOB_REQUEUE) ||
@@ -149,6 +153,15 @@ static int rec_cmp(const void *a, const void *b)
 	if (x->submit != y->submit)
 		return x->submit < y->submit ? -1 : 1;
 	return 0;
+}
+
+/* Whether @b is a later record of @a's job, not another job that was
+ * given the same id (ids wrap, and a reset slurmctld starts over): the
+ * same id, user and association. */
+static bool same_job(const slurmdb_job_rec_t *a, const slurmdb_job_rec_t *b)
+{
+	return a->jobid == b->jobid && a->uid == b->uid &&
+	       a->associd == b->associd;
 }
 
 /* Run segments of [from, to) from slurmdbd's job records. */
@@ -208,8 +221,8 @@ static int load_segments(struct sbu_ctx *c, int64_t from, int64_t to,
 	qsort(recs, nrecs, sizeof(*recs), rec_cmp);
 	for (k = 0; k < nrecs; k++)
 		if (segment_of(c, recs[k], k + 1 < nrecs &&
-			       recs[k + 1]->jobid == recs[k]->jobid,
-			       tres_id, &segs[n]))
+			       same_job(recs[k], recs[k + 1]), tres_id,
+			       &segs[n]))
 			n++;
 	free(recs);
 	slurm_list_destroy(jobs);

@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "sb/error.h"
+#include "sb/figures.h"
 #include "sb/preempt.h"
 #include "engine.h"
 
@@ -285,7 +286,8 @@ static void stop(struct sim *s, uint32_t job, int64_t t)
 		       (act == SB_ACTION_REQUEUE && s->p->restart);
 
 	sim__charge_end(s, job, t);
-	add_seg(s, job, t, !natural, !natural && (restart || !requeue),
+	add_seg(s, job, t, !natural,
+		!natural && sb_run_work_lost(requeue, !requeue, !restart),
 		natural ? SIM_FATE_DONE : !requeue ? SIM_FATE_CANCELLED :
 		restart ? SIM_FATE_RESTARTED : SIM_FATE_REQUEUED);
 	s->r->jobs[job].end = t;

@@ -121,7 +121,7 @@ sbatch --parsable -G 1 --hold --min-runtime=0:05 --wrap true; echo "rc=$?"' |
 	say "inner submissions: $(tr '\n' ' ' <"$out")"
 	expect_in "$(cat "$out")" "no minimum runtime given" || return 1
 	[ "$(grep -c '^rc=0$' "$out")" = 1 ] || { say "expected exactly one inner submission accepted"; return 1; }
-	nested=$(grep -x '[0-9]*' "$out" | tail -n 1)
+	nested=$(grep -x '[0-9][0-9]*' "$out" | tail -n 1)
 	[ -n "$nested" ] || { say "no job id of the second inner submission"; return 1; }
 	expect_in "$(job_field "$nested" AdminComment)" "budget:min_runtime=5,resumable=no,allocated=yes"
 	scancel "$nested"

@@ -61,22 +61,23 @@ test_whole_node_job_clears_two_nodes() {
 
 # The cleared GPUs are kept for the big job while its victims are in their
 # grace time (issue 11, item 4: "keep the cleared GPUs for it").  With
-# PreemptGraceTime=8 the layout above changes so that the nodes free at
+# PreemptGraceTime=15 the layout above changes so that the nodes free at
 # different times:
 #   gpu01  eight 1-GPU unallocated jobs: no grace, requeued at once
-#   gpu02  an 8-GPU allocated resumable job past its min runtime: 8 s of
+#   gpu02  an 8-GPU allocated resumable job past its min runtime: 15 s of
 #          grace before it is requeued
 #   gpu03, gpu04  allocated jobs inside a 10-minute min runtime
 # and eight 1-GPU unallocated jobs, not pinned, are queued behind the big
-# job.  For those 8 s gpu01 is idle and the queued jobs fit on it: none may
-# start there before the big job does (Slurm's main scheduler stops at the
-# partition's first blocked job, backfill plans the big job's start at the
-# end of the grace time), and the big job starts on gpu01 and gpu02.
+# job (submitted with it, while the cluster is still full).  For those 15 s
+# gpu01 is idle and the queued jobs fit on it: none may start before the
+# big job does (Slurm's main scheduler stops at the partition's first
+# blocked job, backfill plans the big job's start at the end of the grace
+# time), and the big job starts on gpu01 and gpu02.
 test_cleared_nodes_kept_during_grace() {
 	clear_cluster
 	keep_budget_conf
 	set_budget_conf "$(grep -v '^PreemptGraceTime' "$SB_CLUSTER_DIR/budget.conf")
-PreemptGraceTime=8"
+PreemptGraceTime=15"
 	local t P V G u=() p o=() q=() big id nodes i t_big s
 	t=$(date +%s); P=keep$t; V=keep$t-v; G=keep$t-g
 	# shellcheck disable=SC2064 # expand now
@@ -92,12 +93,12 @@ PreemptGraceTime=8"
 	wait_until $(( $(started "$p") + 4 )) "gpu02's job past its min runtime"
 	wait_recalc_after "$(date +%s)"
 	big=$(submit sb-alice -A "$G" -N 2 --gpus-per-node=8 --min-runtime=0:05 --wrap 'sleep 5')
-	# the big job has started preempting: gpu02's job is in its grace time
-	wait_for 30 "the big job to preempt gpu02's job" \
-		bash -c "scontrol -o show job $p | grep -q 'budget:preempted_by=$big,'"
 	for ((i = 0; i < 8; i++)); do
 		q+=("$(submit sb-carol -G 1 --min-runtime=0 --resumable --wrap 'sleep 300')")
 	done
+	# the big job has started preempting: gpu02's job is in its grace time
+	wait_for 30 "the big job to preempt gpu02's job" \
+		bash -c "scontrol -o show job $p | grep -q 'budget:preempted_by=$big,'"
 	# the window this test is about: gpu01 idle (its jobs requeued), the
 	# big job still waiting for gpu02's, and the queued jobs eligible
 	[ -z "$(squeue -h -t R -w gpu01 -o %i)" ] && [ "$(job_field "$big" JobState)" = PENDING ] || {
