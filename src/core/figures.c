@@ -85,14 +85,16 @@ int sb_figures(const struct sb_tree *tree, const struct sb_fig_seg *segs,
 				(*unknown)++;
 			continue;
 		}
-		if (s->start)
-			spread((s->allocated ? del : una) + row, s->start,
-			       sb_run_charged_to(s->start, s->suspended, end),
+		if (s->start) {
+			int64_t ran = sb_run_charged_to(s->start, s->suspended,
+							end);
+
+			spread((s->allocated ? del : una) + row, s->start, ran,
 			       from, to, slot, s->tres);
-		if (s->start && s->lost)
-			spread(lst + row, s->start,
-			       sb_run_charged_to(s->start, s->suspended, end),
-			       from, to, slot, s->tres);
+			if (s->lost)
+				spread(lst + row, s->start, ran, from, to,
+				       slot, s->tres);
+		}
 		if (s->allocated && s->eligible)
 			spread(dem + row, s->eligible, end, from, to, slot,
 			       s->tres);
