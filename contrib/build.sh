@@ -5,9 +5,9 @@
 # Usage: contrib/build.sh [--sanitizers] [--slurm RELEASE]
 #   --sanitizers     build the core and unit tests with ASan/UBSan (CI builds)
 #   --slurm RELEASE  22.05 (default, or $SB_SLURM): against the Debian 12
-#                    packages, in <repo>/_build; 24.11: against Slurm 24.11 built
-#                    by contrib/setup.sh --slurm 24.11, in <repo>/_build-24.11
-#                    ($SB_BUILD_DIR overrides either)
+#                    packages, in <repo>/_build; 24.11, 25.11, 26.05: against
+#                    that release built by contrib/setup.sh --slurm RELEASE, in
+#                    <repo>/_build-RELEASE ($SB_BUILD_DIR overrides either)
 # Idempotent: re-running only rebuilds what changed.
 set -euo pipefail
 
@@ -17,26 +17,24 @@ san=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--sanitizers) san=--enable-sanitizers; shift ;;
-	--slurm) release=${2:?--slurm needs a release: 22.05 or 24.11}; shift 2 ;;
+	--slurm) release=${2:?--slurm needs a release: 22.05, 24.11, 25.11 or 26.05}; shift 2 ;;
 	-h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "build.sh: unknown argument '$1' (accepted: --sanitizers, --slurm RELEASE, --help)" >&2; exit 2 ;;
 	esac
 done
-case "$release" in
-22.05)
-	build=${SB_BUILD_DIR:-$repo/_build}
+# shellcheck source=contrib/slurm-release.sh
+. "$repo/contrib/slurm-release.sh"
+sb_release_check build.sh "$release"
+build=${SB_BUILD_DIR:-$(sb_release_build_dir "$repo" "$release")}
+if [ "$release" = 22.05 ]; then
 	src=$("$repo/contrib/setup.sh" --slurm 22.05 | tail -n 1)
 	slurm_opts="--with-slurm-source=$src"
-	;;
-24.11)
-	build=${SB_BUILD_DIR:-$repo/_build-24.11}
-	out=$("$repo/contrib/setup.sh" --slurm 24.11 | tail -n 1)
+else
+	out=$("$repo/contrib/setup.sh" --slurm "$release" | tail -n 1)
 	read -r prefix src <<<"$out"
-	[ -n "${src:-}" ] || { echo "build.sh: contrib/setup.sh --slurm 24.11 printed no PREFIX SOURCE line" >&2; exit 1; }
+	[ -n "${src:-}" ] || { echo "build.sh: contrib/setup.sh --slurm $release printed no PREFIX SOURCE line" >&2; exit 1; }
 	slurm_opts="--with-slurm=$prefix --with-slurm-source=$src"
-	;;
-*) echo "build.sh: unknown Slurm release '$release' (accepted: 22.05, 24.11)" >&2; exit 2 ;;
-esac
+fi
 
 if [ ! -x "$repo/configure" ] || [ "$repo/configure.ac" -nt "$repo/configure" ] ||
    [ "$repo/Makefile.am" -nt "$repo/Makefile.in" ]; then

@@ -24,14 +24,16 @@
 #
 # Environment:
 #   SB_SLURM            Slurm release of the cluster: 22.05 (default; the Debian
-#                       12 packages in /usr) or 24.11 (built by contrib/setup.sh
-#                       --slurm 24.11 into /var/cache/slurm-budget/slurm-24.11.5,
-#                       or $SB_SLURM_PREFIX).  A 24.11 cluster has its own build
-#                       tree (<repo>/_build-24.11), so its own state directory,
-#                       and its own ports (each port below + SB_PORT_OFFSET);
-#                       `env` puts its bin/sbin first on PATH for the clients.
-#   SB_PORT_OFFSET      added to every port (default 0 for 22.05, 50 for 24.11)
-#   SB_BUILD_DIR        build tree (default <repo>/_build, <repo>/_build-24.11)
+#                       12 packages in /usr), 24.11, 25.11 or 26.05 (built by
+#                       contrib/setup.sh --slurm RELEASE into
+#                       /var/cache/slurm-budget/slurm-X.Y.Z, or $SB_SLURM_PREFIX).
+#                       Each release has its own build tree (<repo>/_build-RELEASE),
+#                       so its own state directory, and its own ports (each port
+#                       below + SB_PORT_OFFSET); `env` puts its bin/sbin first on
+#                       PATH for the clients.
+#   SB_PORT_OFFSET      added to every port (default 0 for 22.05, 50 for 24.11,
+#                       100 for 25.11, 150 for 26.05)
+#   SB_BUILD_DIR        build tree (default <repo>/_build, <repo>/_build-RELEASE)
 #   SB_CLUSTER_DIR      everything of the cluster (default $SB_BUILD_DIR/cluster);
 #                       keep it short (<= 70 chars): Unix socket paths live in it
 #   SB_SLURM_CONF_EXTRA extra lines appended to slurm.conf (a later key wins)
@@ -71,26 +73,23 @@ umask 022
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(dirname "$here")
 SLURM_RELEASE=${SB_SLURM:-22.05}
-case $SLURM_RELEASE in
-22.05)
+# shellcheck source=contrib/slurm-release.sh
+. "$here/slurm-release.sh"
+if ! sb_release_ok "$SLURM_RELEASE"; then
+	echo "cluster: error: SB_SLURM='$SLURM_RELEASE' is not a supported release (accepted: ${SB_RELEASES// /, })" >&2
+	exit 2
+fi
+BUILD=${SB_BUILD_DIR:-$(sb_release_build_dir "$REPO" "$SLURM_RELEASE")}
+PORT_OFFSET=${SB_PORT_OFFSET:-$(sb_release_port_offset "$SLURM_RELEASE")}
+if [ "$SLURM_RELEASE" = 22.05 ]; then
 	SLURM_PREFIX=/usr
 	SYS_PLUGIN_DIR=/usr/lib/x86_64-linux-gnu/slurm-wlm
-	BUILD=${SB_BUILD_DIR:-$REPO/_build}
-	PORT_OFFSET=${SB_PORT_OFFSET:-0}
-	;;
-24.11)
-	SLURM_PREFIX=${SB_SLURM_PREFIX:-/var/cache/slurm-budget/slurm-24.11.5}
+else
+	SLURM_PREFIX=${SB_SLURM_PREFIX:-$(sb_release_prefix "$SLURM_RELEASE")}
 	SYS_PLUGIN_DIR=$SLURM_PREFIX/lib/slurm
-	BUILD=${SB_BUILD_DIR:-$REPO/_build-24.11}
-	PORT_OFFSET=${SB_PORT_OFFSET:-50}
 	# The clients and daemons of this release come first on PATH.
 	PATH=$SLURM_PREFIX/bin:$SLURM_PREFIX/sbin:$PATH
-	;;
-*)
-	echo "cluster: error: SB_SLURM='$SLURM_RELEASE' is not a supported release (accepted: 22.05, 24.11)" >&2
-	exit 2
-	;;
-esac
+fi
 DIR=${SB_CLUSTER_DIR:-$BUILD/cluster}
 CLUSTER=sbcluster
 NODES=(gpu01 gpu02 gpu03 gpu04)
@@ -802,6 +801,7 @@ cmd_env() {
 	printf 'export SLURM_CONF=%q\n' "$CONF"
 	printf 'export SB_CLUSTER_DIR=%q\n' "$DIR"
 	printf 'export SB_BUILD_DIR=%q\n' "$BUILD"
+	printf 'export SB_PORT_OFFSET=%q\n' "$PORT_OFFSET"
 	# the README's sbudget and sbudget-sim commands, from this build
 	printf 'export PATH=%q:$PATH\n' "$BUILD/src/sbudget:$BUILD/src/sim"
 }

@@ -2,44 +2,52 @@
 # contrib/run-tests.sh - the whole test suite, from a fresh clone, on every
 # supported Slurm release.
 #
-# Installs what is missing (contrib/setup.sh; for 24.11 it builds Slurm once
-# into /var/cache/slurm-budget), then:
+# Installs what is missing (contrib/setup.sh; for every release but 22.05 it
+# builds Slurm once into /var/cache/slurm-budget), then:
 #   1. builds against Slurm 22.05 with AddressSanitizer and UBSan
 #      (contrib/build.sh --sanitizers), runs the unit tests (`make check`,
 #      Check), and again under valgrind from a plain build, and runs every
 #      libFuzzer target briefly on its corpus (test/fuzz/run.sh, clang);
 #      these cover the Slurm-free core, simulator and sbudget logic, so
 #      they run once, not per release;
-#   2. for each release (22.05, then 24.11): builds the plugins and sbudget
-#      against it (_build, _build-24.11), brings up that release's local
-#      cluster (contrib/cluster.sh, SB_SLURM=RELEASE: own state, own ports),
-#      runs the integration tests against it, and stops the cluster.
+#   2. for each release (26.05, then 25.11, 24.11, 22.05): builds the plugins
+#      and sbudget against it (_build, _build-RELEASE), brings up that
+#      release's local cluster (contrib/cluster.sh, SB_SLURM=RELEASE: own
+#      state, own ports), runs the integration tests against it, and stops
+#      the cluster.  The newest release (26.05) runs every integration test;
+#      the others run the compatibility subset, test/integration/compat.list
+#      (every plugin entry point, contract, charge, preemption, restart,
+#      limits), unless --full.
 # Prints the time of each part.  Exit status is non-zero if anything failed.
 #
-# Usage: contrib/run-tests.sh [--slurm RELEASE] [--keep-cluster] [PATTERN]
-#   --slurm RELEASE  only this release's integration tests: 22.05, 24.11 or
-#                    all (default; $SB_SLURM_RELEASES); the unit tests run
-#                    whenever 22.05 is included
+# Usage: contrib/run-tests.sh [--slurm RELEASE] [--full] [--keep-cluster] [PATTERN]
+#   --slurm RELEASE  only this release's integration tests: 22.05, 24.11,
+#                    25.11, 26.05 or all (default; $SB_SLURM_RELEASES); the
+#                    unit tests run whenever 22.05 is included
+#   --full           every integration test on every release run
 #   --keep-cluster   leave the cluster(s) running afterwards (for debugging)
 #   PATTERN          run only integration tests whose name contains PATTERN
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-keep=0 pattern= releases=${SB_SLURM_RELEASES:-all}
+keep=0 pattern='' full=0 releases=${SB_SLURM_RELEASES:-all}
+# shellcheck source=contrib/slurm-release.sh
+. "$repo/contrib/slurm-release.sh"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--keep-cluster) keep=1; shift ;;
-	--slurm) releases=${2:?--slurm needs 22.05, 24.11 or all}; shift 2 ;;
+	--full) full=1; shift ;;
+	--slurm) releases=${2:?--slurm needs 22.05, 24.11, 25.11, 26.05 or all}; shift 2 ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
-	-*) echo "run-tests.sh: unknown option '$1' (accepted: --slurm RELEASE, --keep-cluster, --help, PATTERN)" >&2; exit 2 ;;
+	-*) echo "run-tests.sh: unknown option '$1' (accepted: --slurm RELEASE, --full, --keep-cluster, --help, PATTERN)" >&2; exit 2 ;;
 	*) pattern=$1; shift ;;
 	esac
 done
-case "$releases" in
-all) releases="22.05 24.11" ;;
-22.05|24.11) ;;
-*) echo "run-tests.sh: unknown Slurm release '$releases' (accepted: 22.05, 24.11, all)" >&2; exit 2 ;;
-esac
+if [ "$releases" = all ]; then
+	releases="26.05 25.11 24.11 22.05"
+else
+	sb_release_check run-tests.sh "$releases"
+fi
 # Not inherited from a shell that pointed at one cluster: each part sets its own.
 unset SB_SLURM SB_BUILD_DIR SB_CLUSTER_DIR SLURM_CONF
 
@@ -117,7 +125,12 @@ run_integration() {
 		trap stop EXIT
 		"$repo/contrib/cluster.sh" up
 		eval "$("$repo/contrib/cluster.sh" env)"
-		"$repo/test/integration/run.sh" "$pattern"
+		if [ "$full" = 1 ] || [ "$rel" = "$SB_NEWEST_RELEASE" ]; then
+			"$repo/test/integration/run.sh" "$pattern"
+		else
+			echo "(the compatibility subset: test/integration/compat.list)"
+			"$repo/test/integration/run.sh" --list "$repo/test/integration/compat.list" "$pattern"
+		fi
 	) 2>&1 | tee "$build/integration.out" || rc=$?
 	out=$(sed -n 's/^integration: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$build/integration.out" | tail -n 1)
 	if [ -n "$out" ]; then

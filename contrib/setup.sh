@@ -6,36 +6,46 @@
 # are left alone.  Prints the source tree path on its last line; with
 # --slurm 24.11 the last line is "PREFIX SOURCE-TREE".
 #
-# Usage: contrib/setup.sh [--src-dir DIR] [--slurm RELEASE]
+# Usage: contrib/setup.sh [--src-dir DIR] [--slurm RELEASE] [--tarball FILE]
 #   --src-dir DIR    where to unpack the Slurm source (default: $SB_SLURM_SRC_ROOT
 #                    or /var/cache/slurm-budget)
 #   --slurm RELEASE  22.05 (default; $SB_SLURM): the Debian 12 packages in /usr.
 #                    24.11: Debian 13's source package slurm-wlm 24.11.5, fetched
 #                    through a private apt configuration (the system's apt
-#                    sources are not changed), built with `nice` and installed
-#                    into DIR/slurm-24.11.5 (nothing in /usr is touched); cached:
+#                    sources are not changed).
+#                    25.11, 26.05: SchedMD's release tarball slurm-25.11.7.tar.gz
+#                    or slurm-26.05.3.tar.gz, from --tarball, $SB_SLURM_TARBALL,
+#                    or the project's neighbour folder ../shared/slurm (checked
+#                    against its SHA256SUMS); a site's own tarball of another
+#                    micro release of a supported major.minor works too, its
+#                    SHA-256 given in $SB_SLURM_TARBALL_SHA256 (or a
+#                    FILE.sha256 / SHA256SUMS beside it).
+#                    Every release but 22.05 is built with `nice` and installed
+#                    into DIR/slurm-X.Y.Z (nothing in /usr is touched); cached:
 #                    a second run only checks the stamp file.
+#   --tarball FILE   the Slurm source tarball to build (25.11 and 26.05)
 set -euo pipefail
 
 src_root=${SB_SLURM_SRC_ROOT:-/var/cache/slurm-budget}
 release=${SB_SLURM:-22.05}
+tarball_arg=${SB_SLURM_TARBALL:-}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--src-dir) src_root=${2:?--src-dir needs a directory}; shift 2 ;;
-	--slurm) release=${2:?--slurm needs a release: 22.05 or 24.11}; shift 2 ;;
+	--slurm) release=${2:?--slurm needs a release: 22.05, 24.11, 25.11 or 26.05}; shift 2 ;;
+	--tarball) tarball_arg=${2:?--tarball needs a file}; shift 2 ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "setup.sh: unknown argument '$1' (accepted: --src-dir DIR, --slurm RELEASE, --help)" >&2; exit 2 ;;
+	*) echo "setup.sh: unknown argument '$1' (accepted: --src-dir DIR, --slurm RELEASE, --tarball FILE, --help)" >&2; exit 2 ;;
 	esac
 done
-case "$release" in
-22.05|24.11) ;;
-*) echo "setup.sh: unknown Slurm release '$release' (accepted: 22.05, 24.11)" >&2; exit 2 ;;
-esac
+# shellcheck source=contrib/slurm-release.sh
+. "$(dirname "$0")/slurm-release.sh"
+sb_release_check setup.sh "$release"
 
 pkgs=(slurm-wlm slurmctld slurmd slurmdbd slurm-client munge libmunge-dev
       mariadb-server libslurm-dev libjson-c-dev check autoconf automake libtool
       pkg-config dpkg-dev build-essential valgrind clang libclang-rt-14-dev)
-# Building Slurm 24.11 from source: the client library for slurmdbd's MySQL
+# Building Slurm from source (every release but 22.05): the client library for slurmdbd's MySQL
 # plugin (mysql_config), the rest (munge, json-c, readline, ssl, yaml) above
 # or already in build-essential's company.
 [ "$release" = 22.05 ] || pkgs+=(libmariadb-dev libmariadb-dev-compat libreadline-dev
@@ -56,25 +66,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 	as_root rm -f /usr/sbin/policy-rc.d
 fi
 
-# build_2411: fetch, build and install Slurm 24.11 into its own prefix.
-build_2411() {
-	local upver=24.11.5 apt=$src_root/apt-trixie
-	local prefix=$src_root/slurm-$upver
-	local srcdir=$src_root/slurm-src-$upver
-	local stamp=$prefix/.sb-installed
-	# Configure options: what the plugins, sbudget and the test cluster need
-	# (munge, json-c, slurmdbd's MySQL plugin, several slurmd on one host).
-	local -a conf=(--prefix="$prefix" --sysconfdir="$prefix/etc" --with-munge
-		--with-mysql_config=/usr/bin --with-json=/usr --enable-multiple-slurmd
-		--disable-slurmrestd --disable-sview --without-hwloc --without-pmix
-		--without-ucx --without-nvml --without-rsmi --without-hdf5 --without-freeipmi
-		--without-rdkafka --without-lua --disable-x11
-		SUCMD=/bin/su SLEEP_CMD=/bin/sleep)
-	local want="$upver ${conf[*]}"
-	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f "$srcdir/config.h" ]; then
-		echo "$prefix $srcdir"
-		return 0
-	fi
+# fetch_2411 UPVER: print the path of Debian 13's upstream tarball of
+# slurm-wlm UPVER, downloading it once (checked against the Sources index).
+fetch_2411() {
+	local upver=$1 apt=$src_root/apt-trixie
 	mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$src_root/dl"
 	local tarball=$src_root/dl/slurm-wlm_$upver.orig.tar.gz
 	if [ ! -s "$tarball" ]; then
@@ -105,10 +100,77 @@ build_2411() {
 			exit 1
 		fi
 	fi
+	echo "$tarball"
+}
+
+# tarball_sha256 FILE: the SHA-256 that FILE must have: $SB_SLURM_TARBALL_SHA256,
+# or FILE.sha256, or FILE's line in a SHA256SUMS beside it; empty if none.
+tarball_sha256() {
+	local f=$1 sums
+	if [ -n "${SB_SLURM_TARBALL_SHA256:-}" ]; then
+		echo "$SB_SLURM_TARBALL_SHA256"
+	elif [ -s "$f.sha256" ]; then
+		awk '{print $1; exit}' "$f.sha256"
+	else
+		sums=$(dirname "$f")/SHA256SUMS
+		[ -s "$sums" ] && awk -v n="$(basename "$f")" '$2 == n || $2 == "*" n {print $1}' "$sums"
+	fi
+	return 0
+}
+
+# find_tarball RELEASE: print the SchedMD release tarball to build for
+# RELEASE (25.11, 26.05), checksum-verified; exit with a message if none.
+find_tarball() {
+	local rel=$1 f sha base
+	local default_dir
+	default_dir=$(cd "$(dirname "$0")/../.." && pwd)/shared/slurm
+	if [ -n "$tarball_arg" ]; then
+		f=$tarball_arg
+	else
+		case $rel in
+		25.11) f=$default_dir/slurm-25.11.7.tar.gz ;;
+		26.05) f=$default_dir/slurm-26.05.3.tar.gz ;;
+		esac
+	fi
+	[ -s "$f" ] || { echo "setup: error: no Slurm $rel source tarball at '$f' (give SchedMD's slurm-$rel.N.tar.gz with --tarball FILE or SB_SLURM_TARBALL)" >&2; exit 1; }
+	base=$(basename "$f")
+	case $base in
+	slurm-"$rel".[0-9]*.tar.gz|slurm-"$rel".[0-9]*.tar.bz2) ;;
+	*) echo "setup: error: '$f' is not a Slurm $rel release tarball (accepted: slurm-$rel.N.tar.gz or .tar.bz2, as SchedMD names them)" >&2; exit 1 ;;
+	esac
+	sha=$(tarball_sha256 "$f")
+	[ -n "$sha" ] || { echo "setup: error: no SHA-256 for '$f' (set SB_SLURM_TARBALL_SHA256, or put FILE.sha256 or SHA256SUMS beside it)" >&2; exit 1; }
+	if ! echo "$sha  $f" | sha256sum -c --quiet >/dev/null 2>&1; then
+		echo "setup: error: '$f' does not match its SHA-256 $sha" >&2
+		exit 1
+	fi
+	echo "$f"
+}
+
+# build_slurm UPVER TARBALL: build Slurm UPVER from TARBALL and install it
+# into its own prefix, once; print "PREFIX SOURCE-TREE".
+build_slurm() {
+	local upver=$1 tarball=$2
+	local prefix=$src_root/slurm-$upver
+	local srcdir=$src_root/slurm-src-$upver
+	local stamp=$prefix/.sb-installed
+	# Configure options: what the plugins, sbudget and the test cluster need
+	# (munge, json-c, slurmdbd's MySQL plugin, several slurmd on one host).
+	local -a conf=(--prefix="$prefix" --sysconfdir="$prefix/etc" --with-munge
+		--with-mysql_config=/usr/bin --with-json=/usr --enable-multiple-slurmd
+		--disable-slurmrestd --disable-sview --without-hwloc --without-pmix
+		--without-ucx --without-nvml --without-rsmi --without-hdf5 --without-freeipmi
+		--without-rdkafka --without-lua --disable-x11
+		SUCMD=/bin/su SLEEP_CMD=/bin/sleep)
+	local want="$upver ${conf[*]}"
+	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f "$srcdir/config.h" ]; then
+		echo "$prefix $srcdir"
+		return 0
+	fi
 	echo "setup: building Slurm $upver in $srcdir (nice, make -j$(nproc)), installing into $prefix" >&2
 	rm -rf "$srcdir" "$prefix"
 	mkdir -p "$srcdir"
-	tar -xzf "$tarball" -C "$srcdir" --strip-components=1
+	tar -xf "$tarball" -C "$srcdir" --strip-components=1
 	(cd "$srcdir" && nice ./configure -q "${conf[@]}" >"$srcdir/sb-configure.out")
 	grep -q '^#define HAVE_MYSQL 1' "$srcdir/config.h" ||
 		{ echo "setup: error: Slurm configure found no MySQL client (see $srcdir/config.log)" >&2; exit 1; }
@@ -122,11 +184,21 @@ build_2411() {
 	echo "$prefix $srcdir"
 }
 
-if [ "$release" = 24.11 ]; then
+case $release in
+24.11)
 	mkdir -p "$src_root"
-	build_2411
+	tb=$(fetch_2411 24.11.5)
+	build_slurm 24.11.5 "$tb"
 	exit 0
-fi
+	;;
+25.11|26.05)
+	mkdir -p "$src_root"
+	tb=$(find_tarball "$release")
+	v=$(basename "$tb"); v=${v#slurm-}; v=${v%.tar.*}
+	build_slurm "$v" "$tb"
+	exit 0
+	;;
+esac
 
 # deb-src for the Slurm source package (Debian's patches applied, so it
 # matches the installed binaries).

@@ -49,14 +49,25 @@
 #include "slurm/slurm_version.h"
 
 #if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(22, 5, 0)
-#error "slurm-budget needs Slurm 22.05 or 24.11"
-#elif SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(22, 6, 0) && \
-	SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 11, 0)
-#error "slurm-budget supports Slurm 22.05 and 24.11; releases in between are untested"
+#error "slurm-budget supports Slurm 22.05, 24.11, 25.11 and 26.05"
+#elif (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(22, 6, 0) &&          \
+       SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 11, 0)) ||         \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 12, 0) &&       \
+	 SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(25, 11, 0)) ||       \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 12, 0) &&       \
+	 SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(26, 5, 0)) ||        \
+	SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 6, 0)
+#error "slurm-budget supports Slurm 22.05, 24.11, 25.11 and 26.05; this release is untested"
 #endif
 
-/* 1 when built against Slurm 24.11 (or later), 0 for 22.05. */
+/* 1 when built against Slurm 24.11 or later, 0 for 22.05. */
 #define SB_SLURM_2411 (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0))
+/* 1 when built against Slurm 25.11 or later (25.05's preempt plugin API,
+ * 25.11's requeue and fair-share factor). */
+#define SB_SLURM_2511 (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0))
+/* 1 when built against Slurm 26.05 (a job is named by slurm_step_id_t in
+ * sprio's objects and slurm_load_job(); threads from threadpool.h). */
+#define SB_SLURM_2605 (SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0))
 
 /* ------------------------------------------------------------ list types */
 #include "slurm/slurm.h"	/* declares the list types of its release */
@@ -215,7 +226,13 @@ sb_prio_factors_new(const job_record_t *job_ptr, double assoc, double fs,
 #else
 	priority_factors_object_t *f = o;
 #endif
+#if SB_SLURM_2605
+	o->step_id = (slurm_step_id_t){ .job_id = job_ptr->job_id,
+					.step_id = NO_VAL,
+					.step_het_comp = NO_VAL };
+#else
 	o->job_id = job_ptr->job_id;
+#endif
 	o->partition = xstrdup(job_ptr->partition);
 	o->user_id = job_ptr->user_id;
 	f->priority_assoc = assoc;
@@ -224,6 +241,118 @@ sb_prio_factors_new(const job_record_t *job_ptr, double assoc, double fs,
 	f->nice = nice;
 	return o;
 }
+
+/* --------------------------------------------------------------- preempt */
+/*
+ * SB_DEFINE_PREEMPT_DATA(mode, prio, grace) - define the preempt plugin's
+ * per-job entry points for this release on top of
+ *   static uint16_t mode(job_record_t *);   PREEMPT_MODE_* to stop it with
+ *   static uint32_t prio(job_record_t *);   victim order: lower goes first
+ *   static uint32_t grace(job_record_t *);  PreemptGraceTime, seconds
+ * 25.05 and later: preempt_p_get_mode/_get_prio/_get_grace_time (Slurm
+ * itself answers whether preemption is enabled: PreemptMode != OFF);
+ * before: one preempt_p_get_data() with a PREEMPT_DATA_* selector.
+ */
+#if SB_SLURM_2511
+#define SB_DEFINE_PREEMPT_DATA(mode, prio, grace)                            \
+	extern uint16_t preempt_p_get_mode(job_record_t *job_ptr)             \
+	{                                                                     \
+		return mode(job_ptr);                                         \
+	}                                                                     \
+	extern uint32_t preempt_p_get_prio(job_record_t *job_ptr)             \
+	{                                                                     \
+		return prio(job_ptr);                                         \
+	}                                                                     \
+	extern uint32_t preempt_p_get_grace_time(job_record_t *job_ptr)       \
+	{                                                                     \
+		return grace(job_ptr);                                        \
+	}
+#else
+#define SB_DEFINE_PREEMPT_DATA(mode, prio, grace)                            \
+	extern int preempt_p_get_data(job_record_t *job_ptr,                  \
+				      slurm_preempt_data_type_t data_type,    \
+				      void *data)                             \
+	{                                                                     \
+		switch (data_type) {                                          \
+		case PREEMPT_DATA_ENABLED:                                    \
+			*(bool *)data =                                       \
+				slurm_conf.preempt_mode != PREEMPT_MODE_OFF;  \
+			return SLURM_SUCCESS;                                 \
+		case PREEMPT_DATA_MODE:                                       \
+			*(uint16_t *)data = mode(job_ptr);                    \
+			return SLURM_SUCCESS;                                 \
+		case PREEMPT_DATA_PRIO:                                       \
+			*(uint32_t *)data = prio(job_ptr);                    \
+			return SLURM_SUCCESS;                                 \
+		case PREEMPT_DATA_GRACE_TIME:                                 \
+			*(uint32_t *)data = grace(job_ptr);                   \
+			return SLURM_SUCCESS;                                 \
+		}                                                             \
+		error("%s: unknown preempt data type %d", plugin_type,        \
+		      data_type);                                             \
+		return SLURM_ERROR;                                           \
+	}
+#endif
+
+/*
+ * sb_requeue_preempted - requeue @job_ptr (job write lock held) as a
+ * preemption, as Slurm's own preemption does (uid 0, no RPC, no flags).
+ * Returns SLURM_SUCCESS or Slurm's error code.  25.11 takes the record
+ * (job_requeue_internal); before, the job id (job_requeue).
+ */
+static inline int sb_requeue_preempted(job_record_t *job_ptr)
+{
+#if SB_SLURM_2511
+	return job_requeue_internal(0, job_ptr, true, 0);
+#else
+	return job_requeue(0, job_ptr->job_id, NULL, true, 0);
+#endif
+}
+
+/* --------------------------------------------------------------- threads */
+/*
+ * sb_thread_create - start a joinable thread of the plugin's own running
+ * @fn(@arg) into *@id; fatal() if it cannot, as slurm_thread_create().
+ * Created with pthread_create on every release: 26.05's
+ * slurm_thread_create takes its threads from a pool (threadpool.h) that
+ * only threadpool_join() may join and nothing may detach, while the
+ * plugins join their thread in fini(), or detach it when joining would
+ * deadlock.
+ */
+static inline void sb_thread_create(pthread_t *id, void *(*fn)(void *),
+				    void *arg)
+{
+	int err = pthread_create(id, NULL, fn, arg);
+
+	if (err) {
+		errno = err;
+		fatal("%s: pthread_create error %m", __func__);
+	}
+}
 #endif /* !SB_COMPAT_CLIENT */
+
+/* ------------------------------------------------------------ libslurm */
+/* sb_free_ctl_conf - free what slurm_load_ctl_conf() returned (26.05
+ * renamed slurm_free_ctl_conf to slurm_free_conf). */
+#if SB_SLURM_2605
+#define sb_free_ctl_conf(c) slurm_free_conf(c)
+#else
+#define sb_free_ctl_conf(c) slurm_free_ctl_conf(c)
+#endif
+
+/* sb_load_job - slurm_load_job() of job @id (every array task or het
+ * component of it); 26.05 names the job by slurm_step_id_t. */
+static inline int sb_load_job(job_info_msg_t **resp, uint32_t id,
+			      uint16_t show_flags)
+{
+#if SB_SLURM_2605
+	slurm_step_id_t step = SLURM_STEP_ID_INITIALIZER;
+
+	step.job_id = id;
+	return slurm_load_job(resp, step, show_flags);
+#else
+	return slurm_load_job(resp, id, show_flags);
+#endif
+}
 
 #endif /* SB_SLURM_COMPAT_H */

@@ -1,7 +1,7 @@
 /*
  * preempt_budget.c - preempt/budget: the minimum-runtime contract made real.
  *
- * Slurm asks this plugin three things (src/slurmctld/preempt.c):
+ * Slurm asks this plugin these things (src/interfaces/preempt.c):
  *   - preempt_p_job_preempt_check: the static relation used to sort the
  *     pending queue: an allocated job goes before an unallocated one (a job
  *     without a valid contract tag is unallocated, sb/view.h);
@@ -12,7 +12,9 @@
  *     only past start + min runtime, only for a job of higher priority than
  *     the victim's *current* one, and, between two budgets, only if the
  *     reclaim rule holds where their paths diverge;
- *   - preempt_p_get_data: the victim order (PRIO: sb_preempt_victim_key:
+ *   - preempt_p_get_prio, _get_mode, _get_grace_time (one
+ *     preempt_p_get_data before 25.11, SB_DEFINE_PREEMPT_DATA in
+ *     slurm_compat.h): the victim order (PRIO: sb_preempt_victim_key:
  *     unallocated first, then resumable, then least work lost, then lowest
  *     standing), what happens to a victim (MODE, sb_preempt_action():
  *     REQUEUE if resumable, REQUEUE too for a non-resumable batch job that
@@ -398,42 +400,32 @@ static uint32_t victim_key(job_record_t *job_ptr)
 	return sb_preempt_victim_key(&v.job, now);
 }
 
-extern int preempt_p_get_data(job_record_t *job_ptr,
-			      slurm_preempt_data_type_t data_type, void *data)
+/* The PreemptMode that stops @job_ptr: its contract's action. */
+static uint16_t preempt_mode(job_record_t *job_ptr)
 {
 	struct sb_contract c;
+	uint16_t mode;
 
-	switch (data_type) {
-	case PREEMPT_DATA_ENABLED:
-		*(bool *)data = slurm_conf.preempt_mode != PREEMPT_MODE_OFF;
-		return SLURM_SUCCESS;
-	case PREEMPT_DATA_MODE:
-		(void)budget_job_contract(job_ptr, &c);
-		slurm_mutex_lock(&state_lock);
-		switch (sb_preempt_action(&cfg.preempt, &c)) {
-		case SB_ACTION_REQUEUE:	/* resumes its work */
-		case SB_ACTION_RESTART:	/* starts over: same to Slurm */
-			*(uint16_t *)data = PREEMPT_MODE_REQUEUE;
-			break;
-		case SB_ACTION_CANCEL:
-			*(uint16_t *)data = PREEMPT_MODE_CANCEL;
-			break;
-		case SB_ACTION_NONE:
-		default:
-			*(uint16_t *)data = PREEMPT_MODE_OFF;
-		}
-		slurm_mutex_unlock(&state_lock);
-		return SLURM_SUCCESS;
-	case PREEMPT_DATA_PRIO:
-		*(uint32_t *)data = victim_key(job_ptr);
-		return SLURM_SUCCESS;
-	case PREEMPT_DATA_GRACE_TIME:
-		*(uint32_t *)data = victim_grace(job_ptr);
-		return SLURM_SUCCESS;
+	(void)budget_job_contract(job_ptr, &c);
+	slurm_mutex_lock(&state_lock);
+	switch (sb_preempt_action(&cfg.preempt, &c)) {
+	case SB_ACTION_REQUEUE:	/* resumes its work */
+	case SB_ACTION_RESTART:	/* starts over: same to Slurm */
+		mode = PREEMPT_MODE_REQUEUE;
+		break;
+	case SB_ACTION_CANCEL:
+		mode = PREEMPT_MODE_CANCEL;
+		break;
+	case SB_ACTION_NONE:
+	default:
+		mode = PREEMPT_MODE_OFF;
 	}
-	error("%s: unknown preempt data type %d", plugin_type, data_type);
-	return SLURM_ERROR;
+	slurm_mutex_unlock(&state_lock);
+	return mode;
 }
+
+/* preempt_p_get_mode/_prio/_grace_time (25.11+) or preempt_p_get_data. */
+SB_DEFINE_PREEMPT_DATA(preempt_mode, victim_key, victim_grace)
 
 /* ---------------------------------------------------------------- tick */
 
@@ -1232,7 +1224,7 @@ static void tick_act(const struct tick_action *a,
 		    IS_JOB_COMPLETING(job_ptr) || IS_JOB_CANCELLED(job_ptr) ||
 		    !job_ptr->preempt_time)
 			return;
-		rc = job_requeue(0, a->job_id, NULL, true, 0);
+		rc = sb_requeue_preempted(job_ptr);
 		if (rc == SLURM_SUCCESS)
 			info("%s: %pJ exited during its preemption grace time "
 			     "and is resumable: requeued", plugin_type,
@@ -1433,7 +1425,7 @@ extern int init(void)
 	tres_pos = -2;		/* ChargeTRES may differ from the last load's */
 	last_preemptor_id = last_preemptor_prio = 0;
 	slurm_mutex_unlock(&state_lock);
-	slurm_thread_create(&tick_thread, tick_loop, NULL);
+	sb_thread_create(&tick_thread, tick_loop, NULL);
 	thread_running = true;
 	return SLURM_SUCCESS;
 }

@@ -967,7 +967,7 @@ static void start_thread(void)
 		return;
 	stop_thread = false;
 	run_now = true;
-	slurm_thread_create(&calc_thread, calc_loop, NULL);
+	sb_thread_create(&calc_thread, calc_loop, NULL);
 	thread_running = true;
 }
 

@@ -97,7 +97,7 @@ int sbu_load_cluster(struct sbu_ctx *c)
 	/* what preempt/budget's cost counts (sb/view.h, sb_preempt_cost()) */
 	c->cfg.preempt.requeue_delay =
 		sb_requeue_delay_of_authinfo(conf->authinfo);
-	slurm_free_ctl_conf(conf);
+	sb_free_ctl_conf(conf);
 	return 0;
 }
 

@@ -494,7 +494,7 @@ static int load_one(const struct sbu_ctx *c, job_info_msg_t **msg)
 {
 	uint32_t id = c->cmd->job_id;
 
-	if (slurm_load_job(msg, id, SHOW_DETAIL) != SLURM_SUCCESS) {
+	if (sb_load_job(msg, id, SHOW_DETAIL) != SLURM_SUCCESS) {
 		int e = errno;
 
 		*msg = NULL;
