@@ -23,11 +23,12 @@
 #                      submission (default 150)
 #   --out DIR          where the job table, segments and report go
 #                      (default <cluster dir>/demo)
-#   --slurm RELEASE    run it on Slurm 22.05 (default; $SB_SLURM) or 24.11
-#                      (built once by contrib/setup.sh --slurm 24.11; its own
-#                      build tree <repo>/_build-24.11, cluster and ports)
+#   --slurm RELEASE    run it on Slurm 22.05 (default; $SB_SLURM), 24.11,
+#                      25.11 or 26.05 (built once by contrib/setup.sh --slurm
+#                      RELEASE; its own build tree <repo>/_build-RELEASE,
+#                      cluster and ports)
 #   --no-build         use the existing build in $SB_BUILD_DIR (<repo>/_build,
-#                      <repo>/_build-24.11 with --slurm 24.11)
+#                      <repo>/_build-RELEASE with --slurm RELEASE)
 #   --yes, --force     replay even if it takes longer than 2 hours of wall
 #                      time (estimated before the cluster comes up: the
 #                      workload's submit span / --time-scale + --max-wall;
@@ -40,6 +41,8 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=contrib/slurm-release.sh
+. "$repo/contrib/slurm-release.sh"
 do_build=1 trace= tree= scale=20 from= span= max_jobs= seed=1 gpus=32 max_wall=150 out= force=0
 wall_limit=7200	# seconds of wall time a replay may take without --yes
 die() { echo "run-demo.sh: $*" >&2; exit 2; }
@@ -51,7 +54,7 @@ file() { [ -f "$2" ] && [ -r "$2" ] || die "$1 '$2': not a readable file"; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--no-build) do_build=0; shift ;;
-	--slurm) need "$@"; case $2 in 22.05|24.11) ;; *) die "--slurm '$2' is not accepted: give 22.05 or 24.11" ;; esac
+	--slurm) need "$@"; sb_release_ok "$2" || die "--slurm '$2' is not accepted: give ${SB_RELEASES// /, }"
 		export SB_SLURM=$2; shift 2 ;;
 	--yes|--force) force=1; shift ;;
 	--trace) need "$@"; trace=$2; shift 2 ;;
@@ -93,11 +96,7 @@ if [ "$do_build" = 1 ]; then
 	echo "== setting up and building (contrib/build.sh)"
 	SB_BUILD_DIR=$("$repo/contrib/build.sh" | tail -n 1)
 fi
-if [ "${SB_SLURM:-22.05}" = 24.11 ]; then
-	export SB_BUILD_DIR=${SB_BUILD_DIR:-$repo/_build-24.11}
-else
-	export SB_BUILD_DIR=${SB_BUILD_DIR:-$repo/_build}
-fi
+export SB_BUILD_DIR=${SB_BUILD_DIR:-$(sb_release_build_dir "$repo" "${SB_SLURM:-22.05}")}
 sim=$SB_BUILD_DIR/src/sim/sbudget-sim
 [ -x "$sim" ] || die "no $sim: build first (without --no-build)"
 # the cluster path (cluster.sh env only prints it), then everything that can

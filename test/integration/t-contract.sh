@@ -140,9 +140,9 @@ test_user_cannot_change_contract() {
 	id=$(submit sb-alice -G 1 --min-runtime=0:30 --resumable --hold --wrap true)
 	expect_fail out as sb-alice scontrol update jobid="$id" Requeue=0
 	expect_in "$out" "Access/permission denied"
-	# Slurm 24.11 hands job_modify's reason to the user (22.05 has no
-	# channel for it: the reason is only in slurmctld's log)
-	if [ "${SB_SLURM:-22.05}" = 24.11 ]; then
+	# Slurm 24.11 and later hand job_modify's reason to the user (22.05
+	# has no channel for it: the reason is only in slurmctld's log)
+	if [ "${SB_SLURM:-22.05}" != 22.05 ]; then
 		expect_in "$out" "budget: may not change Requeue from 1 to 0: resumable is part of the job's contract"
 	fi
 	expect_fail out as sb-alice scontrol update jobid="$id" AdminComment=budget:min_runtime=0,resumable=no,allocated=no
