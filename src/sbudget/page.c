@@ -153,7 +153,7 @@ static double nice_max(double v)
 	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
 }
 
-#define PW 320.0	/* panel width */
+#define PW 360.0	/* panel width */
 #define PH 150.0
 #define PL 40.0		/* left margin: y labels */
 #define PR 8.0
@@ -253,6 +253,9 @@ int sbp_panel_svg(FILE *out, const struct sbp_panel *p, int64_t from,
 
 /* --------------------------------------------------------------- page */
 
+/* The tree is shown unfolded up to this many rows. */
+#define TREE_OPEN_ROWS 60
+
 static const char page_css[] =
 "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;"
 "background:#fff}\n"
@@ -268,9 +271,9 @@ static const char page_css[] =
 ".why{max-width:60em;font-size:.9em;color:#333}\n"
 ".grid-panels{display:flex;flex-wrap:wrap;gap:10px}\n"
 "figure.panel{margin:0;border:1px solid #ddd;border-radius:4px;"
-"padding:4px 6px;width:322px;overflow:hidden}\n"
-"figure.panel figcaption{font-size:12px;white-space:nowrap;overflow:hidden;"
-"text-overflow:ellipsis}\n"
+"padding:4px 6px;width:362px;overflow:hidden}\n"
+"figure.panel figcaption div{font-size:11.5px;white-space:nowrap;"
+"overflow:hidden;text-overflow:ellipsis}\n"
 "figure.panel figcaption b{font-size:13px}\n"
 ".chart text{font:10px sans-serif;fill:#444}.chart .ylab{text-anchor:end}\n"
 ".chart .xlab{text-anchor:middle}.chart .offscale{text-anchor:end;"
@@ -278,8 +281,9 @@ static const char page_css[] =
 ".chart .grid{stroke:#eee}.chart .tick,.chart .axis{stroke:#888}\n"
 ".chart .deliv{fill-opacity:.35;stroke-width:1.5}\n"
 ".chart .owed{fill:none;stroke:#222;stroke-width:1.2;stroke-dasharray:5 3}\n"
-".chart .quota{fill:none;stroke:#999;stroke-width:1;stroke-dasharray:1 3}\n"
+".chart .quota{fill:none;stroke:#777;stroke-width:1.2;stroke-dasharray:1 3}\n"
 ".legend span{margin-right:1.5em}.legend svg{vertical-align:middle}\n"
+"summary{cursor:pointer;color:#555;margin:.3em 0}\n"
 "#filter{margin:.5em 0;padding:3px 6px;width:20em}\n"
 ".none{color:#777;font-style:italic}\n";
 
@@ -402,28 +406,30 @@ static int write_group(FILE *out, const struct sbp_page *pg, long g,
 		sbp_html(out, p->delivered);
 		fputs("\" data-unallocated=\"", out);
 		sbp_html(out, p->unallocated);
-		fputs("\"><figcaption title=\"", out);
+		fputs("\" data-standing=\"", out);
+		sbp_html(out, p->standing);
+		fputs("\"><figcaption><div class=\"name\" title=\"", out);
 		sbp_html(out, p->name);
 		fprintf(out, "\"><span class=\"sw\" style=\"background:%s\">"
 			"</span><b>", colours[i]);
 		sbp_html(out, p->name);
 		snprintf(pct, sizeof(pct), "%.1f", p->cluster_pct);
-		fprintf(out, "</b> share %s (%s%% of cluster) &middot; "
-			"delivered/owed ", p->raw_shares ? p->raw_shares : "?",
-			pct);
+		fputs("</b></div><div>share ", out);
+		sbp_html(out, p->raw_shares ? p->raw_shares : "?");
+		fprintf(out, " = %s%% of the cluster &middot; standing ", pct);
+		sbp_html(out, p->standing && *p->standing ? p->standing : "?");
+		fputs("</div><div>delivered/owed ", out);
 		sbp_html(out, p->deliv_owed && *p->deliv_owed ? p->deliv_owed :
 			 "-");
-		fputs(" &middot; standing ", out);
-		sbp_html(out, p->standing && *p->standing ? p->standing : "?");
-		fputs("<br>owed ", out);
+		fputs(" &middot; ", out);
+		sbp_html(out, p->status ? p->status : "");
+		fputs("</div><div>GPU-h: owed ", out);
 		sbp_html(out, p->owed);
 		fputs(", delivered ", out);
 		sbp_html(out, p->delivered);
 		fputs(", unallocated ", out);
 		sbp_html(out, p->unallocated);
-		fputs(" GPU-h &middot; ", out);
-		sbp_html(out, p->status ? p->status : "");
-		fputs("</figcaption>", out);
+		fputs("</div></figcaption>", out);
 		if (sbp_panel_svg(out, p, pg->from, pg->step, pg->nsteps,
 				  pg->to, colours[i]))
 			return -1;
@@ -532,15 +538,23 @@ int sbp_write_page(FILE *out, const struct sbp_page *pg)
 	    pg->to <= pg->from || (pg->npanels && !pg->panels))
 		return -1;
 	colours = calloc(pg->npanels ? pg->npanels : 1, sizeof(*colours));
-	sib = calloc(pg->npanels + 1, sizeof(*sib));
+	sib = calloc(2 * pg->npanels + 1, sizeof(*sib));
 	if (!colours || !sib)
 		goto out;
-	/* colour = rank among siblings: siblings (one group) are distinct */
+	/* palette index = the parent's + 1 + rank among the siblings (top
+	 * level: the rank): siblings, and a parent and its children, get
+	 * distinct colours (up to SBP_PALETTE_SIZE - 1 siblings).  sib[g]
+	 * counts g's children so far, sib[npanels + 1 + i] is i's index;
+	 * parents come before children (tree order). */
 	for (i = 0; i < pg->npanels; i++) {
 		long g = pg->panels[i].parent;
-		size_t slot = g < 0 ? pg->npanels : (size_t)g;
+		size_t slot = g < 0 || (size_t)g >= i ? pg->npanels : (size_t)g;
+		size_t base = slot == pg->npanels ? 0 :
+			      sib[pg->npanels + 1 + slot] + 1;
+		size_t idx = base + sib[slot]++;
 
-		sbp_colour(sib[slot]++, colours[i]);
+		sib[pg->npanels + 1 + i] = idx;
+		sbp_colour(idx, colours[i]);
 	}
 	sbp_utc(pg->from, t0, sizeof(t0));
 	sbp_utc(pg->to, t1, sizeof(t1));
@@ -578,12 +592,17 @@ int sbp_write_page(FILE *out, const struct sbp_page *pg)
 	      "#queue\">Pending jobs</a><a href=\"#preemptions\">Preemptions"
 	      "</a></nav>\n", out);
 
-	fputs("<section id=\"tree\"><h2>The budget tree</h2><p>As <code>"
-	      "sbudget show budget</code> prints it for the same span. "
-	      "Standing orders the queue (1 = best served); DelivOwed is "
-	      "delivered of owed.</p>\n", out);
+	/* a long tree is folded (the charts are what one looks for first);
+	 * it stays in the document */
+	fprintf(out, "<section id=\"tree\"><h2>The budget tree</h2><p>As <code>"
+		"sbudget show budget</code> prints it for the same span. "
+		"Standing orders the queue (1 = best served); DelivOwed is "
+		"delivered of owed.</p>\n<details%s><summary>%zu association%s"
+		"</summary>\n", pg->budgets->nrows <= TREE_OPEN_ROWS ?
+		" open" : "", pg->budgets->nrows,
+		pg->budgets->nrows == 1 ? "" : "s");
 	write_tree(out, pg, (const char (*)[8])colours);
-	fputs("</section>\n", out);
+	fputs("</details></section>\n", out);
 
 	fputs("<section id=\"use\"><h2>Use against quota</h2><p class=\"legend"
 	      "\">Per budget (its whole sub-tree), GPU-hours per step, each "

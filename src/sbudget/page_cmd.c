@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,7 +102,28 @@ struct page_data {
 	const slurm_job_info_t **queue;
 	struct sbp_preemption *preempted;
 	char (*reason)[1024];
+	char (*uname)[64];	/* per live job, by its place in c->jobs */
 };
+
+/* The user of live job @j: its name in slurmctld's record (24.11) or the
+ * passwd name of its uid, else the uid. */
+static const char *job_user(const struct sbu_ctx *c, struct page_data *d,
+			    const slurm_job_info_t *j)
+{
+	char *buf = d->uname[j - c->jobs->job_array], tmp[4096];
+	struct passwd pw, *res = NULL;
+
+	if (j->user_name)
+		return j->user_name;
+	if (!buf[0]) {
+		if (getpwuid_r((uid_t)j->user_id, &pw, tmp, sizeof(tmp),
+			       &res) == 0 && res)
+			snprintf(buf, 64, "%s", res->pw_name);
+		else
+			snprintf(buf, 64, "%u", j->user_id);
+	}
+	return buf;
+}
 
 static void page_free(struct page_data *d)
 {
@@ -117,6 +139,7 @@ static void page_free(struct page_data *d)
 	free(d->queue);
 	free(d->preempted);
 	free(d->reason);
+	free(d->uname);
 }
 
 /* One panel per account association in scope, with its series. */
@@ -212,7 +235,7 @@ static int make_pending(struct sbu_ctx *c, struct page_data *d,
 
 		o->id = j->job_id;
 		o->name = j->name ? j->name : "";
-		o->user = j->user_name ? j->user_name : "";
+		o->user = job_user(c, d, j);
 		o->account = j->account ? j->account : "";
 		o->partition = j->partition ? j->partition : "";
 		o->tres = sbu_job_tres(c, j);
@@ -257,7 +280,7 @@ static int make_preempted(struct sbu_ctx *c, struct page_data *d,
 				       sizeof(d->reason[n])) == 0)
 			continue;
 		o->id = j->job_id;
-		o->user = j->user_name ? j->user_name : "";
+		o->user = job_user(c, d, j);
 		o->account = j->account ? j->account : "";
 		o->state = sbs_job_state(j->job_state);
 		o->at = note.at;
@@ -335,6 +358,11 @@ int sbu_cmd_page(struct sbu_ctx *c)
 	    sbu_figures(c, pg.from, pg.to, slot, &d.tot, &d.ser) ||
 	    sbu_load_jobs(c) || sbu_load_capacity(c))
 		goto out;
+	if (!(d.uname = calloc(c->jobs->record_count ? c->jobs->record_count :
+			       1, sizeof(*d.uname)))) {
+		sbu_error("out of memory");
+		goto out;
+	}
 	pg.cluster = c->cluster;
 	pg.now = c->now;
 	pg.capacity = c->capacity;
