@@ -264,7 +264,7 @@ static const char page_css[] =
 ".meta{color:#555}nav a{margin-right:1em}\n"
 "table{border-collapse:collapse;font-variant-numeric:tabular-nums}\n"
 "th,td{padding:2px 8px;border-bottom:1px solid #eee;text-align:left;"
-"vertical-align:top}td.num{text-align:right}\n"
+"vertical-align:top;white-space:nowrap}td.why{white-space:normal}td.num{text-align:right}\n"
 "th{background:#f4f4f4;position:sticky;top:0}\n"
 ".sw{display:inline-block;width:.8em;height:.8em;margin-right:.4em;"
 "border-radius:2px;vertical-align:-.05em}\n"
@@ -527,35 +527,56 @@ static void legend_item(FILE *out, const char *cls, const char *extra,
 		extra, what);
 }
 
+/*
+ * Each panel's colour.  Up to SBP_PALETTE_SIZE budgets: one colour each,
+ * in tree order.  More: palette index = the parent's + 1 + the rank among
+ * its siblings (top level: the rank), so siblings, and a parent and its
+ * children, get distinct colours (up to SBP_PALETTE_SIZE - 1 siblings).
+ * Parents come before their children (tree order).  Return -1 when out of
+ * memory.
+ */
+static int assign_colours(const struct sbp_page *pg, char (*colours)[8])
+{
+	size_t n = pg->npanels, i;
+	size_t *nkids = NULL, *index = NULL;	/* per panel; [n]: the top */
+
+	if (n <= SBP_PALETTE_SIZE) {
+		for (i = 0; i < n; i++)
+			sbp_colour(i, colours[i]);
+		return 0;
+	}
+	nkids = calloc(n + 1, sizeof(*nkids));
+	index = calloc(n, sizeof(*index));
+	if (!nkids || !index) {
+		free(nkids);
+		free(index);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		long g = pg->panels[i].parent;
+		bool top = g < 0 || (size_t)g >= i;
+		size_t slot = top ? n : (size_t)g;
+
+		index[i] = (top ? 0 : index[slot] + 1) + nkids[slot]++;
+		sbp_colour(index[i], colours[i]);
+	}
+	free(nkids);
+	free(index);
+	return 0;
+}
+
 int sbp_write_page(FILE *out, const struct sbp_page *pg)
 {
 	char (*colours)[8] = NULL;
 	char t0[32], t1[32], tn[32], st[64];
-	size_t i, *sib = NULL;
 	int rc = -1;
 
 	if (!out || !pg || !pg->budgets || pg->nsteps == 0 || pg->step <= 0 ||
 	    pg->to <= pg->from || (pg->npanels && !pg->panels))
 		return -1;
 	colours = calloc(pg->npanels ? pg->npanels : 1, sizeof(*colours));
-	sib = calloc(2 * pg->npanels + 1, sizeof(*sib));
-	if (!colours || !sib)
+	if (!colours || assign_colours(pg, colours))
 		goto out;
-	/* palette index = the parent's + 1 + rank among the siblings (top
-	 * level: the rank): siblings, and a parent and its children, get
-	 * distinct colours (up to SBP_PALETTE_SIZE - 1 siblings).  sib[g]
-	 * counts g's children so far, sib[npanels + 1 + i] is i's index;
-	 * parents come before children (tree order). */
-	for (i = 0; i < pg->npanels; i++) {
-		long g = pg->panels[i].parent;
-		size_t slot = g < 0 || (size_t)g >= i ? pg->npanels : (size_t)g;
-		size_t base = slot == pg->npanels ? 0 :
-			      sib[pg->npanels + 1 + slot] + 1;
-		size_t idx = base + sib[slot]++;
-
-		sib[pg->npanels + 1 + i] = idx;
-		sbp_colour(idx, colours[i]);
-	}
 	sbp_utc(pg->from, t0, sizeof(t0));
 	sbp_utc(pg->to, t1, sizeof(t1));
 	sbp_utc(pg->now, tn, sizeof(tn));
@@ -634,6 +655,5 @@ int sbp_write_page(FILE *out, const struct sbp_page *pg)
 	rc = ferror(out) ? -1 : 0;
 out:
 	free(colours);
-	free(sib);
 	return rc;
 }

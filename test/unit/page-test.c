@@ -366,6 +366,29 @@ static void check_group_colours(const char *page)
 	}
 }
 
+/* Up to SBP_PALETTE_SIZE budgets, every panel has its own colour. */
+static void check_all_colours(const char *page, size_t n)
+{
+	char seen[SBP_PALETTE_SIZE][8];
+	size_t ns = 0, k;
+	const char *p = page;
+
+	if (n > SBP_PALETTE_SIZE)
+		return;
+	while ((p = strstr(p, "<figure class=\"panel\""))) {
+		const char *bg = strstr(p, "background:");
+
+		ck_assert(bg && ns < SBP_PALETTE_SIZE);
+		for (k = 0; k < ns; k++)
+			ck_assert_msg(strncmp(seen[k], bg + 11, 7), "two panels "
+				      "in %.7s", bg + 11);
+		memcpy(seen[ns], bg + 11, 7);
+		seen[ns++][7] = '\0';
+		p++;
+	}
+	ck_assert_uint_eq(ns, n);
+}
+
 static const struct page_case {
 	size_t ntop, nkids;
 } pages[] = {
@@ -407,6 +430,7 @@ START_TEST(test_page)
 	/* the marker script comes last */
 	ck_assert(strstr(page, "data-sb-ok") > strstr(page, "id=\"preempted\""));
 	check_group_colours(page);
+	check_all_colours(page, n);
 	/* bounded: a few kB per budget */
 	ck_assert_msg(len < n * 8000 + 20000, "%zu bytes for %zu budgets", len,
 		      n);
