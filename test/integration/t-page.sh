@@ -4,7 +4,8 @@
 # package) dumps the DOM after the page's scripts ran, and logs the console.
 # The DOM must hold one panel per budget, time axes labelled with UTC dates
 # inside the span, the tree with show budget's figures cell for cell, the
-# pending jobs in the scheduler's order with show job's WaitsFor, and the
+# pending jobs in the scheduler's order with show job's WaitsFor, a job
+# preempt/budget preempted with show job's PreemptedBy and PreemptReason, and the
 # marker the page's last script writes only when no script failed; the
 # console must be silent.  A page with a script error must fail the same
 # check (the check can fail).  A screenshot goes to the test log directory.
@@ -45,16 +46,18 @@ page_browser_check() {
 		{ say "$page: no data-sb-ok=\"yes\" marker (a script failed or did not run)"; return 1; }
 }
 
-# page_dom_check DOM BUDGET_ROWS PENDING_ROWS - the DOM against what
-# sbudget prints: BUDGET_ROWS is `sbudget -P -n show budget` of the same
-# moment, PENDING_ROWS "jobid|waitsfor" lines in the scheduler's order.
+# page_dom_check DOM BUDGET_ROWS PENDING_ROWS PREEMPTED_ROWS - the DOM
+# against what sbudget prints: BUDGET_ROWS is `sbudget -P -n show budget`
+# of the same moment, PENDING_ROWS "jobid|WaitsFor" lines in the
+# scheduler's order, PREEMPTED_ROWS "jobid|PreemptedBy|PreemptReason" lines
+# of jobs that must be listed as preempted.
 page_dom_check() {
-	python3 - "$1" "$2" "$3" <<'PY'
+	python3 - "$1" "$2" "$3" "$4" <<'PY'
 import re, sys
 from html.parser import HTMLParser
 from datetime import datetime, timezone
 
-dom, budget_rows, pending_rows = sys.argv[1:4]
+dom, budget_rows, pending_rows, preempted_rows = sys.argv[1:5]
 
 class Dom(HTMLParser):
     """Enough of the DOM: elements with attributes, their text, nesting."""
@@ -150,7 +153,21 @@ rows = find(d.all[0], lambda e: e["tag"] == "tr" and "data-job" in e["attrs"]
 got = [[r["attrs"]["data-job"], r["children"][-1]["text"].strip()] for r in rows]
 if got != want:
     fail("pending jobs differ:\n page: %s\n show job: %s" % (got, want))
-print("ok: %d panels, %d tree rows, %d pending jobs" % (len(panels), len(budget_lines), len(got)))
+npending = len(got)
+
+# preemptions: who and why, as show job says
+rows = find(d.all[0], lambda e: e["tag"] == "tr" and "data-job" in e["attrs"]
+            and e["parent"] is not None and e["parent"]["tag"] == "tbody"
+            and e["parent"]["parent"]["attrs"].get("id") == "preempted")
+listed = {r["attrs"]["data-job"]: [c["text"].strip() for c in r["children"] if c["tag"] == "td"] for r in rows}
+want = [l.split("|", 2) for l in open(preempted_rows).read().splitlines() if l]
+for job, by, why in want:
+    if job not in listed:
+        fail("preempted job %s not listed; listed: %s" % (job, sorted(listed)))
+    cells = listed[job]
+    if cells[5] != by or cells[6] != why:
+        fail("preempted job %s: page says by %r why %r; show job: by %r why %r" % (job, cells[5], cells[6], by, why))
+print("ok: %d panels, %d tree rows, %d pending jobs, %d preemptions" % (len(panels), len(budget_lines), npending, len(want)))
 PY
 }
 
@@ -164,9 +181,16 @@ page_pending_rows() {
 	done
 }
 
+# page_pending_prioritised JOBID - the job pends with a priority above 0.
+page_pending_prioritised() {
+	local st
+	st=$(squeue -h -j "$1" -o '%T %Q')
+	[ "${st%% *}" = PENDING ] && [ "${st#* }" -gt 0 ] || { echo "$st"; return 1; }
+}
+
 test_page_in_browser() {
 	local page=$WORK/page-test.html dom=$PAGE_LOGDIR/page.dom ids=() id
-	local before after pend bad out
+	local before after pend bad out victim pre
 	command -v chromium >/dev/null || { say "chromium is not installed (contrib/setup.sh installs it)"; return 1; }
 	mkdir -p "$PAGE_LOGDIR"
 	# use to draw: jobs of three budgets and one unallocated
@@ -176,18 +200,31 @@ test_page_in_browser() {
 	ids+=("$(submit sb-dave --min-runtime=0:05 -G 2 --wrap 'sleep 3')")
 	ids+=("$(submit sb-carol --min-runtime=0 -G 4 --wrap 'sleep 3')")
 	for id in "${ids[@]}"; do wait_state "$id" COMPLETED 120; done
+	# a preemption: an allocated job takes the GPUs of an unallocated one
+	# (requeued; then cancelled, so that it stays out of the queue: slurmctld
+	# keeps it, with preempt/budget's note, for MinJobAge)
+	victim=$(submit sb-carol --min-runtime=0 -N 4 --gpus-per-node=8 --wrap 'sleep 300')
+	# shellcheck disable=SC2064  # the ids now: the trap runs after return
+	trap "scancel $victim 2>/dev/null || true" EXIT
+	wait_state "$victim" RUNNING 60
+	pre=$(submit sb-alice --min-runtime=0:05 -G 8 --wrap 'sleep 2')
+	wait_eq 60 "job $victim preempted by job $pre" "$pre" \
+		"$PAGE_SBUDGET" -P -n show job "$victim" format=PreemptedBy
+	scancel "$victim"
+	wait_state "$victim" CANCELLED 60
+	wait_state "$pre" COMPLETED 120
 	wait_idle
 	# pending jobs that stay pending (begin in an hour), of different
 	# budgets and tiers, and one whose name needs escaping
 	ids=()
-	trap 'scancel "${ids[@]}" 2>/dev/null || true' EXIT
 	ids+=("$(submit sb-alice --begin=now+1hour --min-runtime=0:05 -G 8 -J '<b>x&"y'"'"'</b>' --wrap 'sleep 1')")
 	ids+=("$(submit sb-bob --begin=now+1hour --min-runtime=0:05 -G 2 --wrap 'sleep 1')")
 	ids+=("$(submit sb-carol --begin=now+1hour --min-runtime=0 -G 1 --wrap 'sleep 1')")
 	ids+=("$(submit sb-dave --begin=now+1hour --min-runtime=0:05 -G 4 --wrap 'sleep 1')")
+	# shellcheck disable=SC2064
+	trap "scancel ${ids[*]} 2>/dev/null || true" EXIT
 	for id in "${ids[@]}"; do
-		wait_for 30 "job $id pending with a priority" \
-			bash -c '[ "$(squeue -h -j '"$id"' -o "%T %Q" | awk "\$2 > 0 { print \$1 }")" = PENDING ]'
+		wait_for 30 "job $id pending with a priority" page_pending_prioritised "$id"
 	done
 	# the page between two identical show budget and queue readings
 	for ((i = 0; i < 5; i++)); do
@@ -199,6 +236,8 @@ test_page_in_browser() {
 	[ "$before" = "$after" ] || { say "figures kept changing"; return 1; }
 	"$PAGE_SBUDGET" -P -n show budget >"$PAGE_LOGDIR/page.budgets"
 	page_pending_rows >"$PAGE_LOGDIR/page.pending"
+	printf '%s|%s\n' "$victim" "$("$PAGE_SBUDGET" -P -n show job "$victim" format=PreemptedBy,PreemptReason)" \
+		>"$PAGE_LOGDIR/page.preempted"
 	pend=$(wc -l <"$PAGE_LOGDIR/page.pending")
 	[ "$pend" -ge 4 ] || { say "only $pend pending jobs"; return 1; }
 	say "page: $(stat -c %s "$page") bytes"
@@ -206,9 +245,16 @@ test_page_in_browser() {
 	grep -q '&lt;b&gt;x&amp;&quot;y&#39;&lt;/b&gt;' "$page" ||
 		{ say "job name not escaped in $page"; return 1; }
 	page_browser_check "$page" "$dom"
-	out=$(page_dom_check "$dom" "$PAGE_LOGDIR/page.budgets" "$PAGE_LOGDIR/page.pending") ||
+	out=$(page_dom_check "$dom" "$PAGE_LOGDIR/page.budgets" "$PAGE_LOGDIR/page.pending" \
+		"$PAGE_LOGDIR/page.preempted") ||
 		{ say "$out"; return 1; }
 	say "$out"
+	# ... and that check fails when a figure differs (one Owed changed)
+	awk -F'|' -v OFS='|' 'NR == 2 { $6 = $6 + 1 } 1' "$PAGE_LOGDIR/page.budgets" >"$PAGE_LOGDIR/page.budgets.bad"
+	if page_dom_check "$dom" "$PAGE_LOGDIR/page.budgets.bad" "$PAGE_LOGDIR/page.pending" \
+		"$PAGE_LOGDIR/page.preempted" >/dev/null; then
+		say "the DOM check passed with a wrong figure"; return 1
+	fi
 	# a screenshot to look at
 	rm -f "$PAGE_LOGDIR/page.png"
 	chromium_run /dev/null "$PAGE_LOGDIR/page.png.stderr" --window-size=1400,1600 \
