@@ -185,7 +185,10 @@ page_pending_rows() {
 page_pending_prioritised() {
 	local st
 	st=$(squeue -h -j "$1" -o '%T %Q')
-	[ "${st%% *}" = PENDING ] && [ "${st#* }" -gt 0 ] || { echo "$st"; return 1; }
+	if [ "${st%% *}" != PENDING ] || [ "${st#* }" -le 0 ]; then
+		echo "$st"
+		return 1
+	fi
 }
 
 test_page_in_browser() {
