@@ -244,7 +244,7 @@ int sbp_panel_svg(FILE *out, const struct sbp_panel *p, int64_t from,
 	}
 	if (qmax > ymax)
 		fprintf(out, "<text class=\"offscale\" x=\"%.0f\" y=\"%.0f\">"
-			"quota %.3g per step: above the scale</text>",
+			"quota %.3g GPU-h per step: above the scale</text>",
 			PL + w - 2, PT + 9, qmax);
 	fprintf(out, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
 		"class=\"axis\"/></svg>", PL, PT + h, PL + w, PT + h);

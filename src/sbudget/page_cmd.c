@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "page.h"
+#include "sb/duration.h"
 #include "sb/error.h"
 #include "sb/priority.h"
 #include "sbudget.h"
@@ -28,6 +29,9 @@
 #define MAX_PENDING 200
 /* Preemptions listed, newest first. */
 #define MAX_PREEMPTED 100
+/* Steps per chart at most: a chart is 312 pixels wide, and every step
+ * costs each panel about 100 bytes. */
+#define MAX_STEPS 720
 
 /* The default step: the first of these at least span/36 long (a day: an
  * hour; a week: 6 hours). */
@@ -351,6 +355,17 @@ int sbu_cmd_page(struct sbu_ctx *c)
 	per = (size_t)(pg.step / slot);
 	nslots = sb_fig_nslots(pg.from, pg.to, slot);
 	pg.nsteps = (nslots + per - 1) / per;
+	if (pg.nsteps > MAX_STEPS) {
+		char st[64], least[64];
+
+		sb_duration_format(pg.step, st, sizeof(st));
+		sb_duration_format((pg.to - pg.from + MAX_STEPS - 1) / MAX_STEPS,
+				   least, sizeof(least));
+		sbu_error("page: step '%s' cuts the span into %zu steps, more "
+			  "than a chart shows (%d): give step=%s or longer", st,
+			  pg.nsteps, MAX_STEPS, least);
+		return 1;
+	}
 	if (sbu_budget_table_init(&d.budgets, cmd))
 		return 1;
 	d.budgets_init = true;

@@ -260,7 +260,7 @@ test_page_in_browser() {
 	fi
 	# a screenshot to look at
 	rm -f "$PAGE_LOGDIR/page.png"
-	chromium_run /dev/null "$PAGE_LOGDIR/page.png.stderr" --window-size=1400,1600 \
+	chromium_run /dev/null "$PAGE_LOGDIR/page.png.stderr" --window-size=1400,2600 \
 		--hide-scrollbars --screenshot="$PAGE_LOGDIR/page.png" "file://$page"
 	[ "$(head -c 8 "$PAGE_LOGDIR/page.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
 		{ say "no PNG screenshot at $PAGE_LOGDIR/page.png"; return 1; }
@@ -304,6 +304,8 @@ test_page_subtree_and_refusals() {
 	expect_in "$out" "page '$WORK/page.txt': the file name must end in .html or .htm"
 	expect_fail out "$PAGE_SBUDGET" page "$WORK/p2.html" account=nosuch
 	expect_in "$out" "unknown account 'nosuch'"
+	expect_fail out "$PAGE_SBUDGET" page "$WORK/p2.html" window=1-0 step=1
+	expect_in "$out" "page: step '0:01:00' cuts the span into 1440 steps, more than a chart shows (720): give step=0:02:00 or longer"
 	[ ! -e "$WORK/p2.html" ] || { say "a refused page was written"; return 1; }
 	expect_fail out "$PAGE_SBUDGET" page "/nonexistent-dir/p.html"
 	expect_in "$out" "page '/nonexistent-dir/p.html': cannot write"
