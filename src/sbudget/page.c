@@ -507,10 +507,12 @@ static void write_preempted(FILE *out, const struct sbp_page *pg)
 		fputs("</td><td>", out);
 		sbp_html(out, p->state);
 		fprintf(out, "</td><td>%s</td><td class=\"num\">", at);
-		if (p->by_job)
+		if (p->repair)
+			fputs("(repair)", out);
+		else if (p->by_job)
 			fprintf(out, "%u", p->by_job);
 		else
-			fputs("(repair)", out);
+			fputs("?", out);
 		fputs("</td><td class=\"why\">", out);
 		sbp_html(out, p->reason);
 		fputs("</td></tr>\n", out);

@@ -92,7 +92,8 @@ struct sbp_preemption {
 	uint32_t id;
 	const char *user, *account, *state;
 	int64_t at;
-	uint32_t by_job;	/* 0: released for repair */
+	uint32_t by_job;	/* the preemptor; 0: unknown (damaged note) */
+	bool repair;		/* released for repair, not preempted */
 	const char *reason;	/* show job's PreemptReason */
 };
 

@@ -288,7 +288,8 @@ static int make_preempted(struct sbu_ctx *c, struct page_data *d,
 		o->account = j->account ? j->account : "";
 		o->state = sbs_job_state(j->job_state);
 		o->at = note.at;
-		o->by_job = note.repair ? 0 : note.by_job;
+		o->by_job = note.by_job;	/* 0 for a damaged note */
+		o->repair = note.repair;
 		o->reason = d->reason[n];
 		n++;
 	}

@@ -260,9 +260,12 @@ static char *make_page(size_t ntop, size_t nkids, size_t *len)
 		  .partition = "gpu", .tres = 1, .priority = 100,
 		  .tier = "unallocated", .waits_for = "Priority" },
 	};
-	struct sbp_preemption pre = { .id = 5, .user = "u", .account = "a",
-				      .state = "PENDING", .at = T1030 + 60,
-				      .by_job = 7, .reason = "because" };
+	struct sbp_preemption pre[2] = {
+		{ .id = 5, .user = "u", .account = "a", .state = "PENDING",
+		  .at = T1030 + 60, .by_job = 7, .reason = "because" },
+		{ .id = 6, .user = "u", .account = "a", .state = "RUNNING",
+		  .at = T1030 + 30, .repair = true, .reason = "node gpu01" },
+	};
 	struct sbc_table t;
 	struct sbp_page pg;
 	char *buf = NULL;
@@ -311,8 +314,8 @@ static char *make_page(size_t ntop, size_t nkids, size_t *len)
 		.to = T1030 + DAY, .step = HOUR, .nsteps = nsteps,
 		.capacity = 32, .tres = "gres/gpu", .budgets = &t,
 		.row_depth = depth, .panels = p, .npanels = n,
-		.pending = jobs, .npending = 2, .preempted = &pre,
-		.npreempted = 1,
+		.pending = jobs, .npending = 2, .preempted = pre,
+		.npreempted = 2,
 	};
 	f = open_memstream(&buf, len);
 	ck_assert_int_eq(sbp_write_page(f, &pg), 0);
@@ -427,6 +430,10 @@ START_TEST(test_page)
 	ck_assert(strstr(page, "data-job=\"7\"") <
 		  strstr(page, "data-job=\"9\""));
 	ck_assert(strstr(page, "<table id=\"preempted\">"));
+	ck_assert(strstr(page, "<td>2026-03-01T10:31Z</td><td class=\"num\">7"
+			       "</td>"));
+	ck_assert(strstr(page, "<td>2026-03-01T10:30Z</td><td class=\"num\">"
+			       "(repair)</td>"));
 	/* the marker script comes last */
 	ck_assert(strstr(page, "data-sb-ok") > strstr(page, "id=\"preempted\""));
 	check_group_colours(page);
