@@ -304,6 +304,7 @@ static int make_preempted(struct sbu_ctx *c, struct page_data *d,
 static int write_file(const char *path, const struct sbp_page *pg)
 {
 	char tmp[4200];
+	mode_t mask;
 	FILE *f;
 	int fd;
 
@@ -319,7 +320,10 @@ static int write_file(const char *path, const struct sbp_page *pg)
 		sbu_error("page '%s': cannot write: %s", path, strerror(errno));
 		return -1;
 	}
-	(void)fchmod(fd, 0644);	/* a page to publish, as the umask allows */
+	/* mkstemp makes it 0600: give it the mode a plain create would */
+	mask = umask(0);
+	umask(mask);
+	(void)fchmod(fd, 0666 & ~mask);
 	if (!(f = fdopen(fd, "w"))) {
 		close(fd);
 		unlink(tmp);
