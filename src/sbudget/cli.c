@@ -9,6 +9,8 @@
  *   sbudget [OPTIONS] report [account=...] [start=WHEN] [end=WHEN]
  *                  [window=TIME] [step=TIME] [plot=FILE.svg] [format=...]
  *   sbudget [OPTIONS] metrics [window=TIME]
+ *   sbudget [OPTIONS] page FILE.html|- [account=A[,B]] [start=WHEN]
+ *                  [end=WHEN] [window=TIME] [step=TIME]
  *   OPTIONS: -p -P -n -i -Q --parsable --parsable2 --noheader --immediate
  *            --quiet --json -h --help -V --version (anywhere, as sacctmgr)
  */
@@ -309,7 +311,7 @@ static int apply_kv(struct sbc_cmd *cmd, enum clause cl, const char *word,
 	if (v == SBC_MODIFY_BUDGET)
 		goto not_here;
 	if (!strcasecmp(key, "format")) {
-		if (v == SBC_METRICS)
+		if (v == SBC_METRICS || v == SBC_PAGE)
 			goto not_here;
 		return parse_format(cmd, val, msg, msglen);
 	}
@@ -325,7 +327,7 @@ static int apply_kv(struct sbc_cmd *cmd, enum clause cl, const char *word,
 		bool start = is_one_of(key, k_start);
 		struct sbc_time *t = start ? &cmd->start : &cmd->end;
 
-		if (v != SBC_SHOW_BUDGET && v != SBC_REPORT)
+		if (v != SBC_SHOW_BUDGET && v != SBC_REPORT && v != SBC_PAGE)
 			goto not_here;
 		if (t->set)
 			return sbc__fail(msg, msglen, "%s given twice",
@@ -334,7 +336,7 @@ static int apply_kv(struct sbc_cmd *cmd, enum clause cl, const char *word,
 				      msglen);
 	}
 	if (!strcasecmp(key, "step")) {
-		if (v != SBC_REPORT)
+		if (v != SBC_REPORT && v != SBC_PAGE)
 			goto not_here;
 		if (cmd->step)
 			return sbc__fail(msg, msglen, "step given twice");
@@ -367,6 +369,29 @@ static int apply_kv(struct sbc_cmd *cmd, enum clause cl, const char *word,
 not_here:
 	return sbc__fail(msg, msglen, "'%s': key '%s' does not apply to this "
 		    "command; see sbudget --help", q, key);
+}
+
+/* page's file: FILE.html or FILE.htm, or "-" (standard output). */
+static int parse_page_file(struct sbc_cmd *cmd, const char *w, char *msg,
+			   size_t msglen)
+{
+	char q[80];
+	size_t len = strlen(w);
+
+	sb_quote(w, q, sizeof(q));
+	if (cmd->page[0])
+		return sbc__fail(msg, msglen, "'%s': page writes one file; it is "
+			    "already '%s'", q, cmd->page);
+	if (len >= sizeof(cmd->page))
+		return sbc__fail(msg, msglen, "page '%s': file name too long", q);
+	if (strcmp(w, "-") &&
+	    !(len > 5 && !strcasecmp(w + len - 5, ".html")) &&
+	    !(len > 4 && !strcasecmp(w + len - 4, ".htm")))
+		return sbc__fail(msg, msglen, "page '%s': the file name must end "
+			    "in .html or .htm (the page is HTML), or be '-' for "
+			    "standard output", q);
+	memcpy(cmd->page, w, len + 1);	/* fits: checked */
+	return 0;
 }
 
 /* Options: return 1 when @arg is an option (and applied), 0 when it is a
@@ -488,6 +513,9 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 	} else if (!strcasecmp(words[0], "metrics")) {
 		cmd->verb = SBC_METRICS;
 		i = 1;
+	} else if (!strcasecmp(words[0], "page")) {
+		cmd->verb = SBC_PAGE;
+		i = 1;
 	} else if (!strcasecmp(words[0], "help")) {
 		cmd->verb = SBC_HELP;
 		return 0;
@@ -496,7 +524,7 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 		return 0;
 	} else {
 		return sbc__fail(msg, msglen, "unknown command '%s'; accepted: "
-			    "show, list, modify, report, metrics, help, "
+			    "show, list, modify, report, metrics, page, help, "
 			    "version", q);
 	}
 
@@ -507,7 +535,7 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 		if (!strcasecmp(w, "where")) {
 			if (cmd->verb != SBC_SHOW_BUDGET &&
 			    cmd->verb != SBC_MODIFY_BUDGET &&
-			    cmd->verb != SBC_REPORT)
+			    cmd->verb != SBC_REPORT && cmd->verb != SBC_PAGE)
 				return sbc__fail(msg, msglen, "'where' does not "
 					    "apply to this command");
 			if (cl == C_SET && cmd->verb == SBC_MODIFY_BUDGET)
@@ -531,6 +559,11 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 				return -1;
 			continue;
 		}
+		if (cmd->verb == SBC_PAGE && !strchr(w, '=')) {
+			if (parse_page_file(cmd, w, msg, msglen))
+				return -1;
+			continue;
+		}
 		if (cmd->verb == SBC_MODIFY_BUDGET && cl == C_ANY)
 			return sbc__fail(msg, msglen, "'%s': write 'modify budget "
 				    "where account=A set share=N'", q);
@@ -541,6 +574,14 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 	if (cmd->verb == SBC_SHOW_JOB && !cmd->job_id)
 		return sbc__fail(msg, msglen, "show job needs a job id, for example "
 			    "'sbudget show job 42'");
+	if (cmd->verb == SBC_PAGE && !cmd->page[0])
+		return sbc__fail(msg, msglen, "page needs a file to write, for "
+			    "example 'sbudget page budgets.html' ('-': standard "
+			    "output)");
+	if (cmd->verb == SBC_PAGE && cmd->step && cmd->window &&
+	    cmd->step > cmd->window)
+		return sbc__fail(msg, msglen, "step is longer than the window; give"
+			    " a step at most as long as window=");
 	if (cmd->verb == SBC_MODIFY_BUDGET) {
 		if (!cmd->naccounts)
 			return sbc__fail(msg, msglen, "modify budget needs 'where "

@@ -40,6 +40,7 @@ enum sbc_verb {
 	SBC_SHOW_JOB,		/* show|list job JOBID */
 	SBC_REPORT,		/* report [window=] [step=] [plot=] */
 	SBC_METRICS,		/* metrics [window=] */
+	SBC_PAGE,		/* page FILE.html [account=] [SPAN] [step=] */
 	SBC_HELP,
 	SBC_VERSION,
 };
@@ -90,6 +91,7 @@ struct sbc_cmd {
 	/* start=WHEN end=WHEN (show budget, report): the span's ends */
 	struct sbc_time start, end;
 	char plot[4096];	/* plot=FILE.svg; "" = none */
+	char page[4096];	/* page FILE.html, "-" = standard output */
 	size_t nfields;
 	struct sbc_field_req fields[SBC_MAX_FIELDS];
 };

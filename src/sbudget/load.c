@@ -412,6 +412,30 @@ bool sbu_wanted(const struct sbc_cmd *cmd, const slurmdb_assoc_rec_t *a)
 	return false;
 }
 
+bool sbu_wanted_in(const struct sbu_ctx *c, uint32_t i)
+{
+	const struct sbc_cmd *cmd = c->cmd;
+	uint32_t j;
+	size_t m;
+
+	if (cmd->verb != SBC_PAGE)
+		return c->by_index[i] && sbu_wanted(cmd, c->by_index[i]);
+	if (!cmd->naccounts)
+		return true;
+	/* the page: account=X is X's sub-tree, X's account association and
+	 * everything below it */
+	for (j = i; j != SB_NONE; j = sb_tree_node(c->tree, j)->parent) {
+		const slurmdb_assoc_rec_t *a = c->by_index[j];
+
+		if (!a || a->user || !a->acct)
+			continue;
+		for (m = 0; m < cmd->naccounts; m++)
+			if (!strcasecmp(a->acct, cmd->accounts[m]))
+				return true;
+	}
+	return false;
+}
+
 /* Whether association @a is of one of the account= accounts (any when
  * none was given). */
 static bool in_accounts(const struct sbc_cmd *cmd,

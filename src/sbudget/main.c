@@ -35,6 +35,10 @@ static void usage(FILE *o)
 "      use against quota per budget over time (and an SVG plot)\n"
 "  metrics [window=TIME]\n"
 "      the same figures in Prometheus text format\n"
+"  page FILE.html|- [account=A,...] [SPAN] [step=TIME]\n"
+"      one self-contained HTML page: the tree with standings, use against\n"
+"      quota per budget over time (UTC dates), the pending jobs in the\n"
+"      scheduler's order with why, the preemptions; account=A: A's sub-tree\n"
 "  'list' is a synonym of 'show'; keywords are case-insensitive.\n"
 "\n"
 "SPAN: at most two of start=WHEN end=WHEN window=TIME; the figures cover\n"
@@ -124,6 +128,7 @@ int main(int argc, char **argv)
 	case SBC_SHOW_JOB: rc = sbu_cmd_show_job(&c); break;
 	case SBC_REPORT: rc = sbu_cmd_report(&c); break;
 	case SBC_METRICS: rc = sbu_cmd_metrics(&c); break;
+	case SBC_PAGE: rc = sbu_cmd_page(&c); break;
 	default: rc = 1; break;
 	}
 out:

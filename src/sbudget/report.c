@@ -41,8 +41,8 @@ static bool report_wanted(const struct sbu_ctx *c,
 }
 
 /* The figures of one step: the sum of its slots (@per slots from @k0). */
-static struct sb_fig step_fig(const struct sb_fig *row, size_t k0,
-			      size_t per, size_t nslots)
+struct sb_fig sbu_step_fig(const struct sb_fig *row, size_t k0, size_t per,
+			   size_t nslots)
 {
 	struct sb_fig f;
 	size_t k;
@@ -72,7 +72,7 @@ static int budget_rows(const struct sbu_ctx *c, struct sbc_table *t,
 	char b0[64], b1[64];
 
 	for (s = 0; s < nsteps; s++) {
-		struct sb_fig f = step_fig(row, s * per, per, nslots);
+		struct sb_fig f = sbu_step_fig(row, s * per, per, nslots);
 		int64_t s0 = from + (int64_t)s * step;
 		int64_t s1 = s0 + step < to ? s0 + step : to;
 
@@ -160,7 +160,7 @@ int sbu_cmd_report(struct sbu_ctx *c)
 		ps[np].name = nd->name;
 		ps[np].values = vals;
 		/* a full step's quota (the first step always is one) */
-		ps[np].quota = sbu_hours(step_fig(&ser[(size_t)i * nslots], 0,
+		ps[np].quota = sbu_hours(sbu_step_fig(&ser[(size_t)i * nslots], 0,
 						  per, nslots).quota);
 		np++;
 		if (budget_rows(c, &t, i, &ser[(size_t)i * nslots], nslots,

@@ -23,6 +23,8 @@
  *   show_job.c     show job (contract, protection, priority, what a
  *                  pending job waits for, who preempted it);
  *   report.c       report (and its SVG plot);
+ *   page_cmd.c     page: the budget page (its HTML writer, page.c, has
+ *                  no Slurm);
  *   metrics.c      metrics (Prometheus text).
  *
  * Naming: sbu_ for what these files share; static functions plain.  The
@@ -128,6 +130,9 @@ void sbu_job_party(const struct sbu_ctx *c, const slurm_job_info_t *j,
 
 /* Whether association @a is selected by account=/user=. */
 bool sbu_wanted(const struct sbc_cmd *cmd, const slurmdb_assoc_rec_t *a);
+/* Whether tree index @i is shown: sbu_wanted() of its association; for
+ * `page`, account=X selects X's whole sub-tree. */
+bool sbu_wanted_in(const struct sbu_ctx *c, uint32_t i);
 /* Every account= and user= names an existing association; -1 with a
  * message otherwise.  Needs the tree. */
 int sbu_check_names(const struct sbu_ctx *c);
@@ -159,6 +164,32 @@ int sbu_figures(struct sbu_ctx *c, int64_t from, int64_t to, int64_t slot,
  */
 void sbu_fig_cells(struct sbc_table *t, const struct sb_fig *f);
 
+/* sbu_step_fig - the figures of one step: the sum of @per slots of @row
+ * from slot @k0 (report.c). */
+struct sb_fig sbu_step_fig(const struct sb_fig *row, size_t k0, size_t per,
+			   size_t nslots);
+
+/* ------------------------------------------------ shared by the commands */
+
+/* show_budget.c: show budget's table (sbu_budget_table_init: its fields,
+ * format= of @cmd), and its rows over [@from, @to): the associations
+ * sbu_wanted_in() selects, in tree order; Account indented by depth when
+ * @indent; each row's depth into *@depths (freed by the caller) when
+ * @depths is not NULL. */
+int sbu_budget_table_init(struct sbc_table *t, const struct sbc_cmd *cmd);
+int sbu_budget_rows(struct sbu_ctx *c, struct sbc_table *t, int64_t from,
+		    int64_t to, bool indent, uint32_t **depths);
+
+/* show_job.c: what pending job @j waits for (show job's WaitsFor) and the
+ * count of pending jobs ahead of it; the jobs, shares, capacity and tree
+ * loaded.  -1 when the budget view cannot be built. */
+int sbu_waits_for(const struct sbu_ctx *c, const slurm_job_info_t *j,
+		  char *buf, size_t len, int64_t *ahead);
+/* show_job.c: preempt/budget's last note on @j (sbc_parse_system_comment's
+ * 1, 0 or -1) and, when 1, show job's PreemptReason into @buf. */
+int sbu_preempt_reason(const struct sbu_ctx *c, const slurm_job_info_t *j,
+		       struct sbc_preempt_note *note, char *buf, size_t len);
+
 /* ----------------------------------------------------- the commands */
 
 int sbu_cmd_show_budget(struct sbu_ctx *c);	/* show_budget.c */
@@ -166,5 +197,6 @@ int sbu_cmd_modify_budget(struct sbu_ctx *c);	/* modify.c */
 int sbu_cmd_show_job(struct sbu_ctx *c);	/* show_job.c */
 int sbu_cmd_report(struct sbu_ctx *c);		/* report.c */
 int sbu_cmd_metrics(struct sbu_ctx *c);		/* metrics.c */
+int sbu_cmd_page(struct sbu_ctx *c);		/* page_cmd.c */
 
 #endif /* SBUDGET_SBUDGET_H */

@@ -47,63 +47,98 @@ static void share_cells(struct sbc_table *t, const struct sbs_share *s,
 	sbc_table_text(t, "Status", sbu_status_of(s, entitled));
 }
 
-int sbu_cmd_show_budget(struct sbu_ctx *c)
+int sbu_budget_rows(struct sbu_ctx *c, struct sbc_table *t, int64_t from,
+		    int64_t to, bool indent, uint32_t **depths)
 {
-	struct sbc_table t;
 	struct sb_fig *fig = NULL;
-	char msg[SBC_MSG_MAX * 4], b0[64], b1[64];
-	uint32_t n, i;
-	int64_t from, to;
-	int rc = 1;
+	char b0[64], b1[64];
+	uint32_t n, i, *dep = NULL;
+	int rc = -1;
 
-	if (sbc_table_init(&t, budget_fields,
-			   sizeof(budget_fields) / sizeof(budget_fields[0]),
-			   budget_defaults, c->cmd, msg, sizeof(msg))) {
-		sbu_error("%s", msg);
-		return 1;
-	}
-	if (sbc_span(c->cmd, c->now, c->cfg.lookback_window, &from, &to, msg,
-		     sizeof(msg))) {
-		sbu_error("%s", msg);
-		goto out;
-	}
 	if (sbu_load_tree(c) || sbu_check_names(c) || sbu_load_shares(c) ||
 	    sbu_figures(c, from, to, SB_FIG_SLOT, &fig, NULL))
 		goto out;
 	sbu_fmt_time(from, b0, sizeof(b0));
 	sbu_fmt_time(to, b1, sizeof(b1));
 	n = sb_tree_count(c->tree);
+	if (depths && !(dep = calloc(n ? n : 1, sizeof(*dep)))) {
+		sbu_error("out of memory");
+		goto out;
+	}
 	for (i = 0; i < n; i++) {
 		const struct sb_tree_node *nd = sb_tree_node(c->tree, i);
 		const slurmdb_assoc_rec_t *a = c->by_index[i];
 		char acct[512];
 
-		if (!a || !sbu_wanted(c->cmd, a))
+		if (!a || !sbu_wanted_in(c, i))
 			continue;
-		if (sbc_table_row(&t))
+		if (sbc_table_row(t)) {
+			sbu_error("out of memory");
 			goto out;
+		}
+		if (dep)
+			dep[t->nrows - 1] = nd->depth;
 		snprintf(acct, sizeof(acct), "%*s%s",
-			 c->cmd->style == SBC_STYLE_TABLE ? (int)nd->depth : 0,
-			 "", a->acct);
-		sbc_table_text(&t, "Account", acct);
-		sbc_table_text(&t, "User", a->user ? a->user : "");
+			 indent ? (int)nd->depth : 0, "", a->acct);
+		sbc_table_text(t, "Account", acct);
+		sbc_table_text(t, "User", a->user ? a->user : "");
 		if (nd->raw_shares == SB_SHARES_USE_PARENT)
-			sbc_table_text(&t, "RawShares", "parent");
+			sbc_table_text(t, "RawShares", "parent");
 		else
-			sbc_table_int(&t, "RawShares", (int64_t)nd->raw_shares);
-		sbc_table_num(&t, "ParentPct", 100 * nd->shares_norm, 2);
-		sbc_table_num(&t, "ClusterPct", 100 * nd->entitled, 2);
-		sbu_fig_cells(&t, &fig[i]);
-		sbc_table_int(&t, "AssocId", a->id);
-		sbc_table_text(&t, "Start", b0);
-		sbc_table_text(&t, "End", b1);
-		share_cells(&t, sbu_share_of(c, a->id), nd->entitled);
+			sbc_table_int(t, "RawShares", (int64_t)nd->raw_shares);
+		sbc_table_num(t, "ParentPct", 100 * nd->shares_norm, 2);
+		sbc_table_num(t, "ClusterPct", 100 * nd->entitled, 2);
+		sbu_fig_cells(t, &fig[i]);
+		sbc_table_int(t, "AssocId", a->id);
+		sbc_table_text(t, "Start", b0);
+		sbc_table_text(t, "End", b1);
+		share_cells(t, sbu_share_of(c, a->id), nd->entitled);
 	}
+	if (depths) {
+		*depths = dep;
+		dep = NULL;
+	}
+	rc = 0;
+out:
+	free(dep);
+	free(fig);
+	return rc;
+}
+
+int sbu_budget_table_init(struct sbc_table *t, const struct sbc_cmd *cmd)
+{
+	char msg[SBC_MSG_MAX * 4];
+
+	if (sbc_table_init(t, budget_fields,
+			   sizeof(budget_fields) / sizeof(budget_fields[0]),
+			   budget_defaults, cmd, msg, sizeof(msg))) {
+		sbu_error("%s", msg);
+		return -1;
+	}
+	return 0;
+}
+
+int sbu_cmd_show_budget(struct sbu_ctx *c)
+{
+	struct sbc_table t;
+	char msg[SBC_MSG_MAX * 4];
+	int64_t from, to;
+	int rc = 1;
+
+	if (sbu_budget_table_init(&t, c->cmd))
+		return 1;
+	if (sbc_span(c->cmd, c->now, c->cfg.lookback_window, &from, &to, msg,
+		     sizeof(msg))) {
+		sbu_error("%s", msg);
+		goto out;
+	}
+	if (sbu_budget_rows(c, &t, from, to,
+			    c->cmd->style == SBC_STYLE_TABLE, NULL))
+		goto out;
 	sbc_table_print(&t, stdout, c->cmd->style, c->cmd->noheader, false,
 			"budgets");
 	rc = 0;
 out:
-	free(fig);
 	sbc_table_free(&t);
 	return rc;
 }

@@ -327,6 +327,15 @@ static int explain_wait(const struct sbu_ctx *c, const slurm_job_info_t *j,
 	return 0;
 }
 
+int sbu_waits_for(const struct sbu_ctx *c, const slurm_job_info_t *j,
+		  char *buf, size_t len, int64_t *ahead)
+{
+	char list[4096];
+
+	buf[0] = '\0';
+	return explain_wait(c, j, buf, len, list, sizeof(list), ahead);
+}
+
 /* ----------------------------------------------------------- the rows */
 
 /* Contract, MinRuntime, Resumable, Allocated; then, for a running job,
@@ -438,43 +447,32 @@ static void priority_cells(const struct sbu_ctx *c, struct sbc_table *t,
 		       sbu_status_of(s, entitled_of(c, s->assoc_id)));
 }
 
-/* PreemptedBy, PreemptedAt, PreemptReason from preempt/budget's last
- * budget: note in the SystemComment (absent: never preempted). */
-static void preempted_cells(const struct sbu_ctx *c, struct sbc_table *t,
-			    const slurm_job_info_t *j)
+int sbu_preempt_reason(const struct sbu_ctx *c, const slurm_job_info_t *j,
+		       struct sbc_preempt_note *note, char *buf, size_t len)
 {
-	struct sbc_preempt_note note;
 	struct sb_priority_parts a, b;
 	const slurm_job_info_t *p;
-	char buf[1024];
-	int nrc = sbc_parse_system_comment(j->system_comment, &note);
+	int nrc = sbc_parse_system_comment(j->system_comment, note);
 
-	if (nrc < 0) {
-		sbc_table_text(t, "PreemptReason",
-			       "damaged budget: note in SystemComment");
-		return;
+	if (nrc < 0)
+		snprintf(buf, len, "damaged budget: note in SystemComment");
+	if (nrc <= 0)
+		return nrc;
+	if (note->repair) {
+		snprintf(buf, len, "released for repair of node %s after its "
+			 "minimum runtime", note->node);
+		return nrc;
 	}
-	if (nrc == 0)
-		return;
-	sbu_fmt_time(note.at, buf, sizeof(buf));
-	sbc_table_text(t, "PreemptedAt", buf);
-	if (note.repair) {
-		snprintf(buf, sizeof(buf), "released for repair of node %s "
-			 "after its minimum runtime", note.node);
-		sbc_table_text(t, "PreemptReason", buf);
-		return;
-	}
-	sbc_table_int(t, "PreemptedBy", note.by_job);
-	p = sbu_live_job(c, note.by_job);
-	if (sb_priority_decode(note.preemptor_priority, &a) == SB_OK &&
-	    sb_priority_decode(note.victim_priority, &b) == SB_OK)
-		snprintf(buf, sizeof(buf), "job %u%s%s%s had priority %u (%s, "
+	p = sbu_live_job(c, note->by_job);
+	if (sb_priority_decode(note->preemptor_priority, &a) == SB_OK &&
+	    sb_priority_decode(note->victim_priority, &b) == SB_OK)
+		snprintf(buf, len, "job %u%s%s%s had priority %u (%s, "
 			 "level %u) above this job's %u (%s, level %u)%s",
-			 note.by_job, p && p->account ? " (account " : "",
+			 note->by_job, p && p->account ? " (account " : "",
 			 p && p->account ? p->account : "",
-			 p && p->account ? ")" : "", note.preemptor_priority,
+			 p && p->account ? ")" : "", note->preemptor_priority,
 			 a.allocated ? "allocated" : "unallocated", a.level,
-			 note.victim_priority,
+			 note->victim_priority,
 			 b.allocated ? "allocated" : "unallocated", b.level,
 			 !b.allocated ? "; unallocated jobs are preemptable "
 			 "at any time" : a.level > b.level ? "; this job had "
@@ -482,9 +480,31 @@ static void preempted_cells(const struct sbu_ctx *c, struct sbc_table *t,
 			 "the preemptor's budget stood better" : "; this job "
 			 "had run its minimum runtime (no longer protected)");
 	else
-		snprintf(buf, sizeof(buf), "job %u had priority %u, this job "
-			 "%u", note.by_job, note.preemptor_priority,
-			 note.victim_priority);
+		snprintf(buf, len, "job %u had priority %u, this job %u",
+			 note->by_job, note->preemptor_priority,
+			 note->victim_priority);
+	return nrc;
+}
+
+/* PreemptedBy, PreemptedAt, PreemptReason from preempt/budget's last
+ * budget: note in the SystemComment (absent: never preempted). */
+static void preempted_cells(const struct sbu_ctx *c, struct sbc_table *t,
+			    const slurm_job_info_t *j)
+{
+	struct sbc_preempt_note note;
+	char buf[1024], when[64];
+	int nrc = sbu_preempt_reason(c, j, &note, buf, sizeof(buf));
+
+	if (nrc < 0) {
+		sbc_table_text(t, "PreemptReason", buf);
+		return;
+	}
+	if (nrc == 0)
+		return;
+	sbu_fmt_time(note.at, when, sizeof(when));
+	sbc_table_text(t, "PreemptedAt", when);
+	if (!note.repair)
+		sbc_table_int(t, "PreemptedBy", note.by_job);
 	sbc_table_text(t, "PreemptReason", buf);
 }
 
