@@ -673,7 +673,8 @@ static bool dump_name(const char *line, char *out, size_t len)
 }
 
 /*
- * `sacctmgr dump CLUSTER` flat file: "Parent - 'ACCOUNT'" sets where the
+ * `sacctmgr dump CLUSTER` flat file ("Cluster - " and, from Slurm 26.05 on,
+ * "QOS - " lines skipped): "Parent - 'ACCOUNT'" sets where the
  * following "Account - 'NAME':...:Fairshare=N" and "User - 'NAME':...:
  * Fairshare=N" lines go (Fairshare absent = 1, Slurm's default; "parent"
  * allowed).  Accounts under 'root' are top-level; users are leaves
@@ -696,7 +697,10 @@ static int tree_dump(const char *name, char *text, struct tlist *l,
 
 		line++;
 		s = sim__trim(s);
-		if (!*s || *s == '#' || !strncmp(s, "Cluster - ", 10))
+		/* QOS definitions (Slurm 26.05's dump) say nothing of the
+		 * tree */
+		if (!*s || *s == '#' || !strncmp(s, "Cluster - ", 10) ||
+		    !strncmp(s, "QOS - ", 6))
 			continue;
 		if (!strncmp(s, "Parent - ", 9)) {
 			if (!dump_name(s, parent, sizeof(parent))) {
@@ -710,7 +714,7 @@ static int tree_dump(const char *name, char *text, struct tlist *l,
 		is_user = !strncmp(s, "User - ", 7);
 		if (!is_acct && !is_user) {
 			sim__fail(msg, msglen, name, line, "not a line of "
-			     "`sacctmgr dump`: expected Cluster, Parent, "
+			     "`sacctmgr dump`: expected Cluster, QOS, Parent, "
 			     "Account or User - 'NAME'");
 			goto out;
 		}
@@ -821,7 +825,9 @@ int sim_tree_parse(const char *name, const char *text, struct sim_tree *out,
 			       *q == '\t')
 				q++;
 		}
+		/* Slurm 26.05's dump starts with its QOS lines */
 		if (q && (!strncmp(q, "Cluster - ", 10) ||
+			  !strncmp(q, "QOS - ", 6) ||
 			  !strncmp(q, "Parent - ", 9))) {
 			snprintf(out->source, sizeof(out->source), "dump");
 			rc = tree_dump(name, copy, &l, msg, msglen);

@@ -580,6 +580,14 @@ static const struct deep_case deeps[] = {
 	  "Account - 'theory':Fairshare=1\n"
 	  "Parent - 'theory'\n"
 	  "User - 'alice':Fairshare=2\n", "phys/phys-a/theory/alice", 0.75 },
+	{ "dump of Slurm 26.05 (QOS lines first)",
+	  "QOS - 'normal':Description='Normal QOS default'\n"
+	  "Cluster - 'c':Fairshare=1:QOS='normal'\n"
+	  "Parent - 'root'\n"
+	  "Account - 'phys':Fairshare=3\n"
+	  "Account - 'bio':Fairshare=1\n"
+	  "Parent - 'phys'\n"
+	  "User - 'alice':Fairshare=2\n", "phys/alice", 0.75 },
 	{ "paths", "phys 3\nphys/phys-a 1\nphys/phys-a/theory 1\n"
 	  "phys/phys-a/theory/alice 2\nbio 1\n", "phys/phys-a/theory/alice",
 	  0.75 },
