@@ -175,7 +175,10 @@ test_ledger_rebuilt_from_slurmdbd() {
 	local id before after f=$SB_CLUSTER_DIR/state/budget_ledger.json mark
 	id=$(submit sb-bob --min-runtime=0:03 -G 4 --wrap 'sleep 3')
 	wait_state "$id" COMPLETED 60
-	wait_ctld_saved "$(date +%s)"	# or it would recover the job as running
+	# a save after the job's end (not after now: once the job has ended
+	# nothing may change, and Slurm 26.05 then saves only every 300 s),
+	# or slurmctld would recover the job as running
+	wait_ctld_saved "$(ended "$id")"
 	wait_recalc_after "$(ended "$id")"	# its end is charged
 	before=$(raw_usage bio sb-bob)
 	mark=$(log_mark)
