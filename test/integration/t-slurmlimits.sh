@@ -34,13 +34,14 @@ sl_use() {
 	[ "$now" = "$want" ] || { say "PriorityType is '$now', not $want"; return 1; }
 }
 
-# sl_both SCENARIO - run SCENARIO PLUGIN under multifactor, then budget;
+# sl_both SCENARIO - run SCENARIO PLUGIN under multifactor, then budget
+# ($SL_PLUGINS: another list, e.g. "budget" to try a plugin build alone);
 # priority/budget is back when it returns, however it returns.
 sl_both() {
 	local p
 	trap 'sl_cleanup; sl_use budget >/dev/null 2>&1 || true' EXIT
 	# no `||` here: it would switch set -e off inside the scenario
-	for p in multifactor budget; do
+	for p in ${SL_PLUGINS:-multifactor budget}; do
 		sl_use "$p"
 		say "--- under priority/$p"
 		"$1" "$p"
