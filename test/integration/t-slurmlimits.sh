@@ -10,7 +10,7 @@
 # after the clock, zeroed when the test ends however it ends.
 #
 # Main's priority/budget fails run_mins, tres_mins, grp_wall, usage_factor
-# and restart (it never releases run-minutes nor adds usage); max_mins is a
+# and restart (qos_run_mins: not tried on it) (it never releases run-minutes nor adds usage); max_mins is a
 # control that holds under both (Slurm checks it from the time limit).
 
 # The slurm.conf lines of the multifactor runs: weights so that jobs are
@@ -118,8 +118,10 @@ sl_run_mins_near() {
 	local got want
 	got=$(sl_gpu_used "$1" GrpTRESRunMins)
 	want=$(( $3 * ($2 + $4 * 60 - $(date +%s)) / 60 ))
-	[ -n "$got" ] && [ "$got" -ge $((want - 2)) ] && [ "$got" -le $((want + 2)) ] ||
-		{ echo "run-minutes $got, want $want +- 2"; return 1; }
+	if [ -z "$got" ] || [ "$got" -lt $((want - 2)) ] || [ "$got" -gt $((want + 2)) ]; then
+		echo "run-minutes $got, want $want +- 2"
+		return 1
+	fi
 }
 
 # GrpTRESRunMins: while an 80-GPU-minute job runs, a second one pends
@@ -137,6 +139,22 @@ sl_run_mins() {
 	scancel "$j1"
 	wait_state "$j2" RUNNING 30
 	say "verdict: $j2 held (AssocGrpGRESRunMinutes), started once $j1 ended"
+}
+
+# The QOS form: GrpTRESRunMins=gres/gpu=80 on a QOS; the same verdicts,
+# QOSGrpGRESRunMinutes while the first job runs, started once it ends.
+sl_qos_run_mins() {
+	local A Q j1 j2
+	A=$(sl_name slqr "$1"); Q=$(sl_name qqr "$1")
+	sl_account "$A"
+	sl_qos "$Q" GrpTRESRunMins=gres/gpu=80
+	j1=$(submit sb-alice -A "$A" --qos="$Q" --min-runtime=0:05 -G 8 -t 10 --wrap 'sleep 300')
+	wait_running "$j1"
+	j2=$(submit sb-alice -A "$A" --qos="$Q" --min-runtime=0:05 -G 4 -t 10 --wrap 'sleep 300')
+	wait_eq 20 "job $j2 held by the QOS's run-minutes" QOSGrpGRESRunMinutes sl_reason "$j2"
+	scancel "$j1"
+	wait_state "$j2" RUNNING 30
+	say "verdict: $j2 held (QOSGrpGRESRunMinutes), started once $j1 ended"
 }
 
 # GrpTRESMins: an 8-GPU job runs 20 s (2.7 GPU-minutes) against
@@ -157,11 +175,11 @@ sl_tres_mins() {
 # GrpWall on a QOS: four 20-s jobs use 80 s of the QOS's GrpWall=1
 # (minute); a fifth pends QOSGrpWallLimit.
 sl_grp_wall() {
-	local A Q ids=() j i
+	local A Q ids=() j
 	A=$(sl_name slgw "$1"); Q=$(sl_name qgw "$1")
 	sl_account "$A"
 	sl_qos "$Q" GrpWall=1
-	for i in 1 2 3 4; do
+	for _ in 1 2 3 4; do
 		ids+=("$(submit sb-alice -A "$A" --qos="$Q" --min-runtime=0:05 -G 1 -t 5 --wrap 'sleep 20')")
 	done
 	wait_running "${ids[@]}"
@@ -244,6 +262,7 @@ sl_restart() {
 }
 
 test_slurmlimits_grp_tres_run_mins() { sl_both sl_run_mins; }
+test_slurmlimits_qos_grp_tres_run_mins() { sl_both sl_qos_run_mins; }
 test_slurmlimits_grp_tres_mins() { sl_both sl_tres_mins; }
 test_slurmlimits_grp_wall_qos() { sl_both sl_grp_wall; }
 test_slurmlimits_max_tres_mins_per_job() { sl_both sl_max_mins; }
