@@ -329,6 +329,23 @@ static inline void sb_thread_create(pthread_t *id, void *(*fn)(void *),
 		fatal("%s: pthread_create error %m", __func__);
 	}
 }
+
+/* ----------------------------------------------------------- limit usage
+ * A QOS's per-account and per-user counters (slurmdb_used_limits_t) carry
+ * run-seconds (tres_run_secs, added at job start, released by the priority
+ * plugin: MaxTRESRunMinsPerAccount/PerUser) on the newer releases; 22.05
+ * has a tres_run_mins array there that nothing sets ("doesn't do anything
+ * and isn't set up").  Checked: 22.05 (no), 25.11.7 and 26.05.3 (yes);
+ * 24.11 assumed yes: to verify against its tree.
+ * SB_QOS_USED_LIMITS_RUN_SECS: 1 when they exist;
+ * SB_USED_LIMITS_RUN_SECS(ul): the uint64_t array, NULL on 22.05. */
+#if SB_SLURM_2411
+#define SB_QOS_USED_LIMITS_RUN_SECS 1
+#define SB_USED_LIMITS_RUN_SECS(ul) ((ul)->tres_run_secs)
+#else
+#define SB_QOS_USED_LIMITS_RUN_SECS 0
+#define SB_USED_LIMITS_RUN_SECS(ul) ((void)(ul), (uint64_t *)NULL)
+#endif
 #endif /* !SB_COMPAT_CLIENT */
 
 /* ------------------------------------------------------------ libslurm */

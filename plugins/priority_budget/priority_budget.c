@@ -15,6 +15,9 @@
  *   5. publishes shares, usage and standing to the associations for sshare;
  *   6. saves the ledger atomically under StateSaveLocation (as often as
  *      costs at most 1% of the time).
+ * Before these, it keeps the usage counters of Slurm's time limits
+ * (GrpTRESRunMins, GrpTRESMins, GrpWall) as priority/multifactor does:
+ * limit_usage.c.
  * Each step holds the slurmctld/assoc_mgr locks it needs and no longer; the
  * policy itself is in the core (src/core): tree, ledger, standing, view,
  * priority.  Lock order: slurmctld locks, then assoc_mgr locks, then
@@ -54,6 +57,7 @@
 #include "budget_conf.h"
 #include "budget_job.h"
 #include "budget_ops.h"
+#include "limit_usage.h"
 #include "slurm_compat.h"
 #include "sb/contract.h"
 #include "sb/error.h"
@@ -761,6 +765,7 @@ static void recalc(void)
 	budget_conf_keep(&conf_env, parsed ? parsed : pending, plugin_type);
 	xfree(parsed);
 	xfree(pending);
+	limit_usage_tick(now);	/* Slurm's time limits (limit_usage.h) */
 	if (!(t = snapshot_tree()))
 		return;
 	pos = charge_tres_pos();
@@ -1022,6 +1027,7 @@ extern int init(void)
 		accrual = NULL;
 		return SLURM_ERROR;
 	}
+	limit_usage_init(state_dir);
 	if (SB_PRIORITY_THREAD_AT_INIT)
 		start_thread();
 	return SLURM_SUCCESS;
@@ -1052,6 +1058,7 @@ extern int fini(void)
 		slurm_mutex_unlock(&state_lock);
 		pthread_join(calc_thread, NULL);
 		thread_running = false;
+		limit_usage_fini();
 		/* a clean stop saves everything; but a reconcile still to
 		 * do keeps the file as it is, so the next start does it */
 		if (ledger && !need_reconcile) {
@@ -1118,7 +1125,8 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 
 extern void priority_p_reconfig(bool assoc_clear)
 {
-	(void)assoc_clear;
+	/* 22.05: Slurm counted running jobs' whole time limits again */
+	limit_usage_reconfig(assoc_clear);
 	slurm_mutex_lock(&state_lock);
 	run_now = true;
 	/* ChargeTRES may have changed: looked up at the next recalculation;
@@ -1212,13 +1220,17 @@ SB_DEFINE_PRIORITY_FACTORS_LIST(factors_list)
 /*
  * With AccountingStorageEnforce=limits Slurm calls this when a job ends or
  * is requeued, while start_time and end_time still describe the segment
- * that just ended (a requeue clears them soon after).  Queue it for the
+ * that just ended (a requeue clears them soon after).  Release the rest of
+ * its time limit from Slurm's run-minutes counters, and queue it for the
  * thread; nothing slow happens here (job write lock held).
  */
 extern void priority_p_job_end(job_record_t *job_ptr)
 {
 	struct ended_job *e;
 
+	/* Slurm's time limits: the rest of the run's time limit, once
+	 * (takes assoc_mgr locks: before state_lock) */
+	limit_usage_job_end(job_ptr);
 	if (!job_ptr->start_time || job_ptr->end_time <= job_ptr->start_time)
 		return;
 	slurm_mutex_lock(&state_lock);
