@@ -113,7 +113,7 @@ static void charge_to(struct sim *s, int64_t T)
 /*
  * The recalculation at @T, as priority/budget's: charge up to @T; the view's
  * charged usage is the ledger's windowed allocated usage with subtrees
- * (sb_ledger_usage_all), its committed usage the uncharged rest of every
+ * (sb_ledger_usage_all, after sb_ledger_sync: the same sums, kept), its committed usage the uncharged rest of every
  * running allocated job's min runtime (sb_view_commit); the standing is
  * computed from their sum (sb_view_usage_all); then the pass order and
  * the running jobs' current priorities are refreshed.  The view stays as
@@ -129,11 +129,15 @@ void sim__tick(struct sim *s, int64_t T)
 	s->r->recalcs++;
 	s->pep++;	/* failed preemption tries are stale (victims.c) */
 	charge_to(s, T);
-	rc = sb_ledger_usage_all(s->ledger, T, true, s->usage, NULL);
+	/* the window sums moved to T: the read below is O(associations) */
+	rc = sb_ledger_sync(s->ledger, T);
+	if (rc == SB_OK)
+		rc = sb_ledger_usage_all(s->ledger, T, true, s->usage, NULL);
 	if (rc == SB_OK)
 		rc = sb_view_set_charged(&s->view, s->usage);
 	if (rc != SB_OK) {
-		sim__core_fail(s, "sb_ledger_usage_all/sb_view_set_charged", rc);
+		sim__core_fail(s, "sb_ledger_sync/usage_all/sb_view_set_charged",
+			       rc);
 		return;
 	}
 	sb_view_clear_committed(&s->view);
