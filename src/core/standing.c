@@ -6,6 +6,9 @@
  *   2. A depth-first walk that sorts each sibling group (O(n log n) in all),
  *      emits leaves in order and merges the children of tied siblings, with
  *      an explicit stack so a deep tree cannot overflow the C stack.
+ *      Each group is sorted starting from its order at the last compute
+ *      (usage moves little between two recalculations), by insertion:
+ *      O(n) when little changed (sort_keys()).
  */
 #include <float.h>
 #include <math.h>
@@ -48,6 +51,10 @@ struct sb_standing {
 	struct key *keys;
 	struct frame *frames;
 	uint32_t nframes;
+	/* each sibling group's order at the last compute (the first sort
+	 * hint): the top level at sib[0..ntop), node i's children at
+	 * sib[choff[i]..+nchildren); cur: scratch, a cursor per node */
+	uint32_t *sib, *choff, *cur;
 };
 
 int sb_standing_new(const struct sb_tree *tree, struct sb_standing **out)
@@ -73,8 +80,11 @@ int sb_standing_new(const struct sb_tree *tree, struct sb_standing **out)
 	st->order = calloc(n ? n : 1, sizeof(*st->order));
 	st->keys = calloc(n ? n : 1, sizeof(*st->keys));
 	st->frames = calloc(st->nframes, sizeof(*st->frames));
+	st->sib = calloc(n ? n : 1, sizeof(*st->sib));
+	st->choff = calloc(n ? n : 1, sizeof(*st->choff));
+	st->cur = calloc(n ? n : 1, sizeof(*st->cur));
 	if (!st->nodes || !st->lf || !st->usage || !st->order || !st->keys ||
-	    !st->frames) {
+	    !st->frames || !st->sib || !st->choff || !st->cur) {
 		sb_standing_free(st);
 		return SB_ENOMEM;
 	}
@@ -82,6 +92,20 @@ int sb_standing_new(const struct sb_tree *tree, struct sb_standing **out)
 		st->nodes[i].level = 1;
 		st->nodes[i].position = i;
 		st->order[i] = i;
+	}
+	{	/* the first hint: the tree's order (ascending id) */
+		uint32_t ntop, off, k;
+		const uint32_t *top = sb_tree_top(tree, &ntop);
+
+		for (off = 0; off < ntop; off++)
+			st->sib[off] = top[off];
+		for (i = 0; i < n; i++) {
+			const struct sb_tree_node *t = sb_tree_node(tree, i);
+
+			st->choff[i] = off;
+			for (k = 0; k < t->nchildren; k++)
+				st->sib[off++] = t->children[k];
+		}
 	}
 	*out = st;
 	return SB_OK;
@@ -97,6 +121,9 @@ void sb_standing_free(struct sb_standing *st)
 	free(st->order);
 	free(st->keys);
 	free(st->frames);
+	free(st->sib);
+	free(st->choff);
+	free(st->cur);
 	free(st);
 }
 
@@ -177,6 +204,55 @@ static int cmp_key(const void *pa, const void *pb)
 	return (a->id > b->id) - (a->id < b->id);
 }
 
+/*
+ * Sort @k[0..@n) by cmp_key(): by insertion, linear when the keys come
+ * nearly in order (each group is made in its order of the last compute),
+ * and with qsort(3) once insertion has moved more than a few keys per
+ * key.  The order is total (ids are unique), so the result is the same
+ * whichever sort makes it.
+ */
+static void sort_keys(struct key *k, uint32_t n)
+{
+	uint32_t i, j, moves = 0, budget = 4 * n + 16;
+
+	for (i = 1; i < n; i++) {
+		struct key x;
+
+		if (cmp_key(&k[i - 1], &k[i]) <= 0)
+			continue;
+		x = k[i];
+		for (j = i; j > 0 && cmp_key(&k[j - 1], &x) > 0; j--)
+			k[j] = k[j - 1];
+		k[j] = x;
+		moves += i - j;
+		if (moves > budget) {
+			qsort(k, n, sizeof(*k), cmp_key);
+			return;
+		}
+	}
+}
+
+/* Remember the order of the sorted keys @k[0..@n) per sibling group: each
+ * key goes to its parent's group (one group, or the merged children of
+ * tied siblings, @owners[0..@nowners); NULL: the top level). */
+static void keep_order(struct sb_standing *st, const struct key *k,
+		       uint32_t n, const struct key *owners, uint32_t nowners)
+{
+	uint32_t i, p;
+
+	if (!owners) {
+		for (i = 0; i < n; i++)
+			st->sib[i] = k[i].index;
+		return;
+	}
+	for (i = 0; i < nowners; i++)
+		st->cur[owners[i].index] = st->choff[owners[i].index];
+	for (i = 0; i < n; i++) {
+		p = sb_tree_node(st->tree, k[i].index)->parent;
+		st->sib[st->cur[p]++] = k[i].index;
+	}
+}
+
 /* Whether @a and @b are tied (same class and, if finite, same LF). */
 static bool tied(const struct key *a, const struct key *b)
 {
@@ -212,11 +288,13 @@ static void walk(struct sb_standing *st)
 	struct emit e = { 0, 0, 0 };
 	struct key *keys = st->keys;
 	uint32_t ntop, i, used = 0, sp = 0;
-	const uint32_t *top = sb_tree_top(st->tree, &ntop);
 
+	/* the top level's members are sib[0..ntop), in their last order */
+	sb_tree_top(st->tree, &ntop);
 	for (i = 0; i < ntop; i++)
-		make_key(st, top[i], &keys[used++]);
-	qsort(keys, ntop, sizeof(*keys), cmp_key);
+		make_key(st, st->sib[i], &keys[used++]);
+	sort_keys(keys, ntop);
+	keep_order(st, keys, ntop, NULL, 0);
 	st->frames[sp++] = (struct frame){ 0, ntop, 0, 0, 0, false };
 
 	while (sp) {
@@ -252,14 +330,17 @@ static void walk(struct sb_standing *st)
 			uint32_t cs = used, k;
 
 			for (j = first_inner; j < b; j++) {
+				uint32_t ix = keys[j].index;
 				const struct sb_tree_node *t =
-					sb_tree_node(st->tree, keys[j].index);
+					sb_tree_node(st->tree, ix);
 
 				for (k = 0; k < t->nchildren; k++)
-					make_key(st, t->children[k],
+					make_key(st, st->sib[st->choff[ix] + k],
 						 &keys[used++]);
 			}
-			qsort(keys + cs, used - cs, sizeof(*keys), cmp_key);
+			sort_keys(keys + cs, used - cs);
+			keep_order(st, keys + cs, used - cs, keys + first_inner,
+				   b - first_inner);
 			st->frames[sp++] = (struct frame){
 				cs, used - cs, 0, first_inner, b - first_inner,
 				nleaf > 0 || first_tied };
