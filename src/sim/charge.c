@@ -119,6 +119,10 @@ static void charge_to(struct sim *s, int64_t T)
  * the running jobs' current priorities are refreshed.  The view stays as
  * of @T until the next TICK: the reclaim rule reads it (victims.c).
  */
+/* s->level's flag: the level changed at this recalculation (levels are
+ * below 2^20: SB_PRIO_LEVEL_MAX) */
+#define LEVEL_CHANGED (UINT32_C(1) << 31)
+
 void sim__tick(struct sim *s, int64_t T)
 {
 	uint32_t a, n = s->t->n, cnt;
@@ -142,6 +146,8 @@ void sim__tick(struct sim *s, int64_t T)
 	}
 	sb_view_clear_committed(&s->view);
 	for (i = 0; i < s->nrunning; i++) {
+		if (T >= s->rr[i].commit_until)
+			continue;	/* past its protection: commits 0 */
 		rc = sb_view_commit(&s->view, s->rr[i].pt.index,
 				    &s->rr[i].pt.job, T);
 		if (rc != SB_OK) {
@@ -164,9 +170,21 @@ void sim__tick(struct sim *s, int64_t T)
 	s->ngorder = 2 * cnt;
 	for (a = 0; a < s->ngorder; a++)
 		s->grank[s->gorder[a]] = a;
-	/* running jobs' current priority, as priority/budget refreshes it */
+	/* running jobs' current priority, as priority/budget refreshes it:
+	 * sb_priority_job() is a function of the association's standing
+	 * level, the contract and the in-team priority, so only the jobs of
+	 * an association whose level changed are asked again */
+	for (a = 0; a < n; a++) {
+		const struct sb_standing_node *sn = sb_standing_node(s->st, a);
+		uint32_t lv = sn ? sn->level : 0;
+
+		s->level[a] = s->level[a] != lv ? lv | LEVEL_CHANGED : lv;
+	}
 	for (i = 0; i < s->nrunning; i++)
-		s->rr[i].pt.job.priority = sim__job_priority(s, s->rr[i].job,
-							     false);
+		if (s->level[s->rr[i].pt.index] & LEVEL_CHANGED)
+			s->rr[i].pt.job.priority =
+				sim__job_priority(s, s->rr[i].job, false);
+	for (a = 0; a < n; a++)
+		s->level[a] &= ~LEVEL_CHANGED;
 	s->dirty = true;
 }

@@ -82,6 +82,10 @@ struct rrun {
 				 * a pure function of the contract, the start
 				 * and the last preemption, which do not
 				 * change during a run */
+	int64_t commit_until;	/* sb_preempt_protected_until(&pt.job) for
+				 * an allocated run (INT64_MIN otherwise),
+				 * kept: from then on sb_committed_rest() is
+				 * 0, so the recalculation skips it */
 	uint32_t job;
 	bool preemptible;	/* baseline: over its team's cap */
 };
@@ -170,6 +174,9 @@ struct sim {
 	struct sb_view view;	/* charged + committed, as of tprev */
 	double *cur_a, *cur_u;	/* GPUs of "old" runs per association */
 	double *usage;		/* scratch: one entry per tree index */
+	uint32_t *level;	/* per tree index: its standing's level at
+				 * the last recalculation (running jobs'
+				 * priorities change only with it) */
 	struct { uint32_t job, run; } *fresh;	/* runs started since tprev */
 	size_t nfresh, fresh_cap;
 	int64_t tprev;
