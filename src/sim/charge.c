@@ -127,6 +127,7 @@ void sim__tick(struct sim *s, int64_t T)
 {
 	uint32_t a, n = s->t->n, cnt;
 	const uint32_t *ord;
+	bool changed = false;
 	size_t i;
 	int rc;
 
@@ -178,8 +179,13 @@ void sim__tick(struct sim *s, int64_t T)
 		const struct sb_standing_node *sn = sb_standing_node(s->st, a);
 		uint32_t lv = sn ? sn->level : 0;
 
-		s->level[a] = s->level[a] != lv ? lv | LEVEL_CHANGED : lv;
+		if (s->level[a] != lv) {
+			s->level[a] = lv | LEVEL_CHANGED;
+			changed = true;
+		}
 	}
+	if (changed)
+		s->rep++;	/* view-free failed tries are stale too */
 	for (i = 0; i < s->nrunning; i++)
 		if (s->level[s->rr[i].pt.index] & LEVEL_CHANGED)
 			s->rr[i].pt.job.priority =

@@ -64,6 +64,8 @@ struct js {
 	 * epoch pf_ep; multi-node: at most pf_whole nodes could be emptied */
 	uint64_t pf_seq, pf_ep;
 	uint32_t pf_whole;
+	uint64_t pf_rep;	/* ... at standing-level epoch pf_rep */
+	bool pf_vfree;		/* ... and no refusal read the view */
 	int64_t submit;		/* its submission: the table's, or when its
 				 * user resubmitted it after a cancel (the
 				 * queue's order: a new job) */
@@ -222,6 +224,10 @@ struct sim {
 	 * back, a run's protection there ends); pep by every recalculation
 	 * (priorities and the budget view) */
 	uint64_t pseq, pep;
+	uint64_t rep;		/* bumped by a recalculation that changed some
+				 * association's standing level (priorities) */
+	bool vdep;		/* a refusal read the budget view (victims.c,
+				 * since the try began) */
 	uint64_t *nchg;		/* per node */
 	uint32_t *chlog;	/* the node changed at each pseq, the last
 				 * SIM_CHLOG of them */
