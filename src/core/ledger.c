@@ -258,13 +258,27 @@ int sb_ledger_charge(struct sb_ledger *ledger, uint32_t assoc_index,
 	return SB_OK;
 }
 
-/* The buckets of row @r that count at @now >= 0, @lo..@hi (none when
- * lo > hi): start <= now and start + width > now - window. */
-static void row_window(const struct sb_ledger *l, const struct row *r,
-		       int64_t now, int64_t *lo, int64_t *hi)
+/* The buckets that count at @now >= 0 in any row, @w->lo..@w->hi: start
+ * <= now and start + width > now - window (a row holds fewer:
+ * row_window()). */
+struct window {
+	int64_t lo, hi;
+};
+
+static struct window window_at(const struct sb_ledger *l, int64_t now)
 {
-	*hi = min64(now / l->width, r->head);
-	*lo = max64(floor_div(now - l->window, l->width), row_oldest(l, r));
+	struct window w = { floor_div(now - l->window, l->width),
+			    now / l->width };
+
+	return w;
+}
+
+/* The buckets of row @r in window @w, @lo..@hi (none when lo > hi). */
+static void row_window(const struct sb_ledger *l, const struct row *r,
+		       struct window w, int64_t *lo, int64_t *hi)
+{
+	*hi = min64(w.hi, r->head);
+	*lo = max64(w.lo, row_oldest(l, r));
 }
 
 /* Sum of row @r's buckets lo..hi (each must be in the ring). */
@@ -291,13 +305,13 @@ static double row_sum(const struct sb_ledger *l, const struct row *r,
 /* Sum of row @r's buckets that count at @now (see sb/ledger.h): the
  * window sums when they are of that window (sb_ledger_sync()). */
 static double row_usage(const struct sb_ledger *l, const struct row *r,
-			int64_t now, bool allocated)
+			struct window w, bool allocated)
 {
 	int64_t lo, hi;
 
-	if (!r->b || now < 0)
+	if (!r->b)
 		return 0.0;
-	row_window(l, r, now, &lo, &hi);
+	row_window(l, r, w, &lo, &hi);
 	if (lo > hi)
 		return 0.0;
 	if (r->wok && r->wlo == lo && r->whi == hi)
@@ -311,7 +325,8 @@ static double row_usage(const struct sb_ledger *l, const struct row *r,
  * overlap and that is shorter than summing the new one; otherwise the new
  * one is summed.  Exact rows only (see struct row).
  */
-static void row_sync(const struct sb_ledger *l, struct row *r, int64_t now)
+static void row_sync(const struct sb_ledger *l, struct row *r,
+		     struct window w)
 {
 	int64_t lo, hi, a;
 
@@ -320,7 +335,7 @@ static void row_sync(const struct sb_ledger *l, struct row *r, int64_t now)
 			r->wok = false;
 		return;
 	}
-	row_window(l, r, now, &lo, &hi);
+	row_window(l, r, w, &lo, &hi);
 	if (lo > hi) {
 		lo = 0;	/* an empty window: 0 */
 		hi = -1;
@@ -353,14 +368,16 @@ static void row_sync(const struct sb_ledger *l, struct row *r, int64_t now)
 
 int sb_ledger_sync(struct sb_ledger *ledger, int64_t now)
 {
+	struct window w;
 	uint32_t i;
 
 	if (!ledger)
 		return SB_EINVAL;
 	if (now < 0 || now > SB_TIME_MAX)
 		return SB_ERANGE;
+	w = window_at(ledger, now);
 	for (i = 0; i < ledger->n; i++)
-		row_sync(ledger, &ledger->rows[i], now);
+		row_sync(ledger, &ledger->rows[i], w);
 	return SB_OK;
 }
 
@@ -376,27 +393,40 @@ double sb_ledger_usage(const struct sb_ledger *ledger, uint32_t assoc_index,
 		return 0.0;
 	nd = sb_tree_node(ledger->tree, assoc_index);
 	for (i = assoc_index; i < nd->subtree_end; i++)
-		sum += row_usage(ledger, &ledger->rows[i], now, allocated);
+		sum += row_usage(ledger, &ledger->rows[i],
+				 window_at(ledger, now), allocated);
 	return sum;
 }
 
 int sb_ledger_usage_all(const struct sb_ledger *ledger, int64_t now,
 			bool allocated, double *subtree, double *own)
 {
+	const struct sb_tree_node *tn;
+	struct window w;
 	uint32_t i;
 
 	if (!ledger || !subtree)
 		return SB_EINVAL;
-	if (now > SB_TIME_MAX)
-		now = -1;	/* nothing counts; never overflows below */
+	if (now < 0 || now > SB_TIME_MAX) {
+		/* nothing counts */
+		for (i = 0; i < ledger->n; i++) {
+			subtree[i] = 0.0;
+			if (own)
+				own[i] = 0.0;
+		}
+		return SB_OK;
+	}
+	w = window_at(ledger, now);
 	for (i = 0; i < ledger->n; i++) {
-		subtree[i] = row_usage(ledger, &ledger->rows[i], now, allocated);
+		subtree[i] = row_usage(ledger, &ledger->rows[i], w, allocated);
 		if (own)
 			own[i] = subtree[i];
 	}
-	/* pre-order: children have higher indices than their parent */
+	/* pre-order: children have higher indices than their parent (the
+	 * nodes are one array: sb_tree_node(tree, i) is &tn[i]) */
+	tn = ledger->n ? sb_tree_node(ledger->tree, 0) : NULL;
 	for (i = ledger->n; i-- > 0;) {
-		uint32_t p = sb_tree_node(ledger->tree, i)->parent;
+		uint32_t p = tn[i].parent;
 
 		if (p != SB_NONE)
 			subtree[p] += subtree[i];

@@ -55,6 +55,9 @@ struct sb_standing {
 	 * hint): the top level at sib[0..ntop), node i's children at
 	 * sib[choff[i]..+nchildren); cur: scratch, a cursor per node */
 	uint32_t *sib, *choff, *cur;
+	/* the tree's nodes by index: sb_tree_node(tree, i) is &tn[i] for
+	 * every i < n (one array in tree.c), read in the hot loops */
+	const struct sb_tree_node *tn;
 };
 
 int sb_standing_new(const struct sb_tree *tree, struct sb_standing **out)
@@ -72,6 +75,7 @@ int sb_standing_new(const struct sb_tree *tree, struct sb_standing **out)
 	n = sb_tree_count(tree);
 	st->tree = tree;
 	st->n = n;
+	st->tn = n ? sb_tree_node(tree, 0) : NULL;
 	st->nleaves = sb_tree_nleaves(tree);
 	st->nframes = sb_tree_max_depth(tree) + 2;
 	st->nodes = calloc(n ? n : 1, sizeof(*st->nodes));
@@ -143,7 +147,7 @@ static void level_fs(struct sb_standing *st, const uint32_t *sib, uint32_t n)
 	for (i = 0; i < n; i++)
 		usum += (long double)st->usage[sib[i]];
 	for (i = 0; i < n; i++) {
-		const struct sb_tree_node *t = sb_tree_node(st->tree, sib[i]);
+		const struct sb_tree_node *t = &st->tn[sib[i]];
 		struct sb_standing_node *s = &st->nodes[sib[i]];
 		double u = st->usage[sib[i]];
 		long double lf = 0.0L;
@@ -177,7 +181,7 @@ static void level_fs(struct sb_standing *st, const uint32_t *sib, uint32_t n)
 
 static void make_key(const struct sb_standing *st, uint32_t ix, struct key *k)
 {
-	const struct sb_tree_node *t = sb_tree_node(st->tree, ix);
+	const struct sb_tree_node *t = &st->tn[ix];
 
 	k->lf = st->lf[ix];
 	k->index = ix;
@@ -248,7 +252,7 @@ static void keep_order(struct sb_standing *st, const struct key *k,
 	for (i = 0; i < nowners; i++)
 		st->cur[owners[i].index] = st->choff[owners[i].index];
 	for (i = 0; i < n; i++) {
-		p = sb_tree_node(st->tree, k[i].index)->parent;
+		p = st->tn[k[i].index].parent;
 		st->sib[st->cur[p]++] = k[i].index;
 	}
 }
@@ -380,7 +384,7 @@ int sb_standing_compute_usage(struct sb_standing *st, const double *usage)
 	top = sb_tree_top(st->tree, &ntop);
 	level_fs(st, top, ntop);
 	for (i = 0; i < st->n; i++) {
-		const struct sb_tree_node *t = sb_tree_node(st->tree, i);
+		const struct sb_tree_node *t = &st->tn[i];
 
 		if (t->nchildren)
 			level_fs(st, t->children, t->nchildren);
@@ -391,10 +395,10 @@ int sb_standing_compute_usage(struct sb_standing *st, const double *usage)
 	/* inner nodes: the rank of their worst leaf (children come later in
 	 * pre-order, so a reverse sweep sees every child before its parent) */
 	for (i = 0; i < st->n; i++)
-		if (sb_tree_node(st->tree, i)->nchildren)
+		if (st->tn[i].nchildren)
 			st->nodes[i].rank = 0;
 	for (i = st->n; i-- > 0;) {
-		uint32_t p = sb_tree_node(st->tree, i)->parent;
+		uint32_t p = st->tn[i].parent;
 
 		if (p != SB_NONE && st->nodes[i].rank > st->nodes[p].rank)
 			st->nodes[p].rank = st->nodes[i].rank;
