@@ -171,10 +171,15 @@ static int preemptions(const struct sim_mjob *jobs, size_t njobs,
 {
 	int64_t *last = malloc((njobs + 1) * sizeof(*last));	/* latest
 							 * start per job */
+	uint32_t *times = calloc(njobs + 1, sizeof(*times));	/* preempted
+							 * runs per job */
 	size_t i;
 
-	if (!last)
+	if (!last || !times) {
+		free(last);
+		free(times);
 		return -1;
+	}
 	for (i = 0; i < njobs; i++)
 		last[i] = SIM_NEVER;
 	for (i = 0; i < nsegs; i++)
@@ -190,6 +195,10 @@ static int preemptions(const struct sim_mjob *jobs, size_t njobs,
 		gh = (double)jobs[s->job].gpus * (double)(s->end - s->start) /
 		     HOUR;
 		rep->preemptions++;
+		if (++times[s->job] >
+		    rep->max_preempted[jobs[s->job].allocated ? 0 : 1])
+			rep->max_preempted[jobs[s->job].allocated ? 0 : 1] =
+				times[s->job];
 		rep->preempted_gpu_hours += gh;
 		if (s->lost)
 			rep->lost_gpu_hours += gh;
@@ -203,6 +212,7 @@ static int preemptions(const struct sim_mjob *jobs, size_t njobs,
 			rep->resubmissions++;
 	}
 	free(last);
+	free(times);
 	return 0;
 }
 

@@ -88,6 +88,8 @@ void sim_report_text(const struct sim_report *rep, bool budgets, FILE *f)
 	fprintf(f, "cancelled runs %zu: lost %.2f GPU-h; resubmitted by their "
 		"users %zu\n", rep->cancelled, rep->cancelled_gpu_hours,
 		rep->resubmissions);
+	fprintf(f, "most preemptions of one job: %u (allocated), %u "
+		"(unallocated)\n", rep->max_preempted[0], rep->max_preempted[1]);
 	fprintf(f, "teams (owed = min(quota, allocated demand) hour by hour; "
 		"delivered = allocated runs; capped = min(delivered, owed) "
 		"hour by hour):\n");
@@ -280,6 +282,10 @@ struct json_object *sim_report_json(const struct sim_report *rep)
 	add(o, "worst_team", w);
 	add(o, "budgets", budgets_json(rep));
 	add(o, "runs_outside_tree", json_object_new_int64((int64_t)rep->unknown));
+	add(o, "max_preemptions_per_job_allocated",
+	    json_object_new_int64(rep->max_preempted[0]));
+	add(o, "max_preemptions_per_job_unallocated",
+	    json_object_new_int64(rep->max_preempted[1]));
 	/* over the lookback window (new keys, after the hourly ones) */
 	add(o, "lookback_window_s", json_object_new_int64(rep->lookback));
 	add(o, "owed_window_gpu_hours", sim_json_double(rep->w_owed / HOUR, 3));

@@ -488,6 +488,10 @@ struct sim_report {
 	double unallocated_share;	/* unallocated / used */
 	double owed, capped;	/* the top-level budgets' sums */
 	size_t preemptions;
+	/* the most preemptions of one job in the window (its preempted runs
+	 * ending there), allocated and unallocated jobs apart (issue 18,
+	 * item 3: thrash is a maximum, not a mean) */
+	uint32_t max_preempted[2];
 	double preempted_gpu_hours;	/* GPUs x (end - start) of preempted
 					 * runs: the time since their start */
 	double lost_gpu_hours;	/* of those, the runs whose work was lost */
