@@ -110,18 +110,21 @@ static void charge_to(struct sim *s, int64_t T)
 	s->tprev = T;
 }
 
-/*
- * The recalculation at @T, as priority/budget's: charge up to @T; the view's
- * charged usage is the ledger's windowed allocated usage with subtrees
- * (sb_ledger_usage_all, after sb_ledger_sync: the same sums, kept), its committed usage the uncharged rest of every
- * running allocated job's min runtime (sb_view_commit); the standing is
- * computed from their sum (sb_view_usage_all); then the pass order and
- * the running jobs' current priorities are refreshed.  The view stays as
- * of @T until the next TICK: the reclaim rule reads it (victims.c).
- */
 /* s->level's flag: the level changed at this recalculation (levels are
  * below 2^20: SB_PRIO_LEVEL_MAX) */
 #define LEVEL_CHANGED (UINT32_C(1) << 31)
+
+/*
+ * The recalculation at @T, as priority/budget's: charge up to @T; the view's
+ * charged usage is the ledger's windowed allocated usage with subtrees
+ * (sb_ledger_usage_all, after sb_ledger_sync: the same sums, kept), its
+ * committed usage the uncharged rest of every running allocated job's min
+ * runtime (sb_view_commit; runs past their protection commit nothing and
+ * are skipped); the standing is computed from their sum
+ * (sb_view_usage_all); then the pass order and the running jobs' current
+ * priorities are refreshed.  The view stays as of @T until the next TICK:
+ * the reclaim rule reads it (victims.c).
+ */
 
 void sim__tick(struct sim *s, int64_t T)
 {
