@@ -130,7 +130,6 @@ void sim__tick(struct sim *s, int64_t T)
 {
 	uint32_t a, n = s->t->n, cnt;
 	const uint32_t *ord;
-	bool changed = false;
 	size_t i;
 	int rc;
 
@@ -167,6 +166,18 @@ void sim__tick(struct sim *s, int64_t T)
 	}
 	/* pass order: allocated groups by standing, then unallocated */
 	ord = sb_standing_order(s->st, &cnt);
+	/* the first position whose association changed: levels above it
+	 * compare with each other as before (victims.c, "failed tries,
+	 * kept") */
+	for (a = 0; a < cnt && s->recalcs_done && s->prev_ord[a] == ord[a]; a++)
+		;
+	if (a < cnt) {
+		s->rep++;
+		for (i = a; i < cnt; i++)
+			s->ord_chg[i] = s->rep;
+		memcpy(s->prev_ord, ord, cnt * sizeof(*ord));
+	}
+	s->recalcs_done = true;
 	for (a = 0; a < cnt; a++) {
 		s->gorder[a] = ord[a];
 		s->gorder[cnt + a] = n + ord[a];
@@ -182,13 +193,9 @@ void sim__tick(struct sim *s, int64_t T)
 		const struct sb_standing_node *sn = sb_standing_node(s->st, a);
 		uint32_t lv = sn ? sn->level : 0;
 
-		if (s->level[a] != lv) {
+		if (s->level[a] != lv)
 			s->level[a] = lv | LEVEL_CHANGED;
-			changed = true;
-		}
 	}
-	if (changed)
-		s->rep++;	/* view-free failed tries are stale too */
 	for (i = 0; i < s->nrunning; i++)
 		if (s->level[s->rr[i].pt.index] & LEVEL_CHANGED)
 			s->rr[i].pt.job.priority =

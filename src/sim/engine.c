@@ -693,6 +693,8 @@ static int alloc_state(struct sim *s)
 	s->cur_u = calloc(na + 1, sizeof(double));
 	s->usage = calloc(na + 1, sizeof(double));
 	s->level = calloc(na + 1, sizeof(*s->level));
+	s->ord_chg = calloc(na + 1, sizeof(*s->ord_chg));
+	s->prev_ord = malloc((na + 1) * sizeof(*s->prev_ord));
 	s->nchg = calloc(s->p->nodes ? s->p->nodes : 1, sizeof(*s->nchg));
 	ng = (size_t)s->p->nodes * s->p->gpus_per_node + 1;
 	s->gjob = malloc(ng * sizeof(*s->gjob));
@@ -713,7 +715,7 @@ static int alloc_state(struct sim *s)
 	if (!s->r->jobs || !s->js || !s->q || !s->gorder || !s->grank ||
 	    !s->running || !s->rr || !s->cand || !s->vict || !s->nodebuf ||
 	    !s->cap_np || !s->used_np || !s->cur_a || !s->cur_u || !s->usage ||
-	    !s->level) {
+	    !s->level || !s->ord_chg || !s->prev_ord) {
 		sim__oom(s);
 		return -1;
 	}
@@ -802,6 +804,8 @@ static void teardown(struct sim *s)
 	free(s->cur_u);
 	free(s->usage);
 	free(s->level);
+	free(s->ord_chg);
+	free(s->prev_ord);
 	free(s->nchg);
 	free(s->gjob);
 	free(s->gmay);

@@ -64,7 +64,8 @@ struct js {
 	 * epoch pf_ep; multi-node: at most pf_whole nodes could be emptied */
 	uint64_t pf_seq, pf_ep;
 	uint32_t pf_whole;
-	uint64_t pf_rep;	/* ... at standing-level epoch pf_rep */
+	uint64_t pf_rep;	/* ... at standing-order epoch pf_rep */
+	uint32_t pf_pos;	/* ... its association's standing position */
 	bool pf_vfree;		/* ... and no refusal read the view */
 	int64_t submit;		/* its submission: the table's, or when its
 				 * user resubmitted it after a cancel (the
@@ -224,8 +225,13 @@ struct sim {
 	 * back, a run's protection there ends); pep by every recalculation
 	 * (priorities and the budget view) */
 	uint64_t pseq, pep;
-	uint64_t rep;		/* bumped by a recalculation that changed some
-				 * association's standing level (priorities) */
+	uint64_t rep;		/* bumped by a recalculation that changed the
+				 * standing order (so some levels) */
+	uint64_t *ord_chg;	/* per standing position k: the rep at which
+				 * positions 0..k last changed (a level
+				 * compares with k's the same way since) */
+	uint32_t *prev_ord;	/* the standing order of the last one */
+	bool recalcs_done;	/* prev_ord holds one */
 	bool vdep;		/* a refusal read the budget view (victims.c,
 				 * since the try began) */
 	uint64_t *nchg;		/* per node */

@@ -355,13 +355,16 @@ static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t now)
  *
  * Across recalculations too, when nothing the refusals read changed: a
  * try whose every refusal was view-free (view_free(): the reclaim rule
- * and the cost were never what refused) fails again as long as no
- * standing level changed (s->rep: the preemptor's and every running
- * job's priority are the same) and the nodes did not change: a victim
- * that was accepted may be refused now (the view moved), which only
- * makes the try fail more surely.  Most recalculations change no level
- * (14% did on a 156-budget workload), so most full scans after one are
- * spared.
+ * and the cost were never what refused) fails again as long as the
+ * standing order did not change up to the preemptor's association
+ * (s->ord_chg[pf_pos] <= pf_rep: its position is the same and so is the
+ * set of associations above it; a level is a function of the position,
+ * so every running job's current priority compares with the
+ * preemptor's as it did) and the nodes did not change: a victim that was
+ * accepted may be refused now (the view moved), which only makes the try
+ * fail more surely.  Most recalculations change no level (14% did on a
+ * 156-budget workload), fewer the order above a given position, so most
+ * full scans after one are spared.
  */
 
 void sim__room_changed(struct sim *s, const uint32_t *nodes, uint32_t nn)
@@ -501,6 +504,10 @@ static bool nodes_fail(struct sim *s, uint32_t job,
 static void remember_fail(struct sim *s, uint32_t job, uint32_t whole,
 			  bool kept)
 {
+	const struct sb_standing_node *sn = sim__is_budget(s) ?
+		sb_standing_node(s->st, s->w->jobs[job].assoc) : NULL;
+
+	s->js[job].pf_pos = sn ? sn->position : 0;
 	s->js[job].pf_seq = s->pseq;
 	s->js[job].pf_ep = s->pep;
 	s->js[job].pf_rep = s->rep;
@@ -517,7 +524,8 @@ static bool still_fails(struct sim *s, uint32_t job,
 	uint32_t whole = x->pf_whole;
 
 	if (!x->pf_seq ||
-	    (x->pf_ep != s->pep && !(x->pf_vfree && x->pf_rep == s->rep)))
+	    (x->pf_ep != s->pep &&
+	     !(x->pf_vfree && s->ord_chg[x->pf_pos] <= x->pf_rep)))
 		return false;
 	s->vdep = false;
 	if (!nodes_fail(s, job, me, now, x->pf_seq, &whole))
