@@ -128,6 +128,32 @@ int sb_figures(const struct sb_tree *tree, const struct sb_fig_seg *segs,
 	       struct sb_fig *series, size_t *unknown);
 
 /*
+ * sb_fig_window - owed and delivered over the lookback window, as budgets
+ * promise it ("within a week each group gets its allocated time"): the
+ * slots of sb_figures()' @series cut into consecutive windows of @per
+ * slots from the first (the last window may be shorter), and per
+ * association and window w, TRES-seconds:
+ *     demand_w, quota_w, delivered_w   the sums over the window's slots
+ *     owed_w    min(quota_w, demand_w)
+ *     capped_w  min(delivered_w, owed_w)
+ * @total[i] holds the sums over the windows: delivered, unallocated,
+ * lost, demand and quota as sb_figures()' totals, owed and capped per
+ * window as above.  Beside the hourly figure it keeps a team honest whose
+ * jobs are larger than its hourly quota: a team of 1 GPU of quota that
+ * runs an 8-GPU job one hour in eight is owed and delivered 8 GPU-hours
+ * in the window, where hour by hour it was owed 8 and got 1 capped.  The
+ * ratio is sb_fig_ratio(); "all teams" as for sb_figures().
+ *
+ * @series:  count x @nslots entries ([i * nslots + k]), from sb_figures()
+ *           with slot s; @per = the window / s (rounded up), >= 1.
+ * @total:   out, @count entries.
+ * Return: SB_OK; SB_EINVAL (NULL @total, @per 0, or @count and @nslots
+ *         > 0 with NULL @series).
+ */
+int sb_fig_window(const struct sb_fig *series, uint32_t count, size_t nslots,
+		  size_t per, struct sb_fig *total);
+
+/*
  * sb_fig_usable - the cluster's demand-limited capacity over [@from, @to)
  * in slots of @slot seconds, TRES-seconds: the sum over the slots of
  *     min(capacity x (e_k - s_k), demand_k)

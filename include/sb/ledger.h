@@ -121,7 +121,8 @@ double sb_ledger_usage(const struct sb_ledger *ledger, uint32_t assoc_index,
 
 /*
  * sb_ledger_usage_all - windowed usage at @now of every association at
- * once, O(n * buckets): the input of the standing.
+ * once, O(n * buckets), O(n) after sb_ledger_sync(@now): the input of the
+ * standing.
  *
  * @subtree: out, sb_tree_count() entries: usage of each association and its
  *           subtree, TRES-seconds (parent = own + sum of its children).
@@ -130,6 +131,29 @@ double sb_ledger_usage(const struct sb_ledger *ledger, uint32_t assoc_index,
  */
 int sb_ledger_usage_all(const struct sb_ledger *ledger, int64_t now,
 			bool allocated, double *subtree, double *own);
+
+/*
+ * sb_ledger_sync - keep each association's sums of the window at @now, so
+ * that reads at @now (sb_ledger_usage(), sb_ledger_usage_all(), and
+ * sb_standing_compute()) take O(1) per association instead of
+ * O(buckets); charges made after the sync keep them.  For a caller that
+ * reads the ledger at every recalculation: sync at each new @now, then
+ * read.  Moving the window from the last sync's takes off the buckets
+ * that left it and adds those that entered, O(buckets moved); a row whose
+ * head moved since (a charge in a later bucket) is summed once in full.
+ *
+ * Reads give the same values with or without it, bit for bit: the sums
+ * are kept only for an association whose every charge and bucket is a
+ * whole number of TRES-seconds of at most 2^36 (GPU-seconds of whole
+ * GPUs over whole seconds: then every sum is exact in any order); one
+ * that ever got another amount is summed in full at every read, as
+ * without a sync.  Reads at another time than the last sync's are summed
+ * in full too.  Optional: nothing else depends on it.
+ *
+ * Return: SB_OK; SB_EINVAL (NULL @ledger), SB_ERANGE (@now negative or
+ *         above SB_TIME_MAX; nothing is changed).
+ */
+int sb_ledger_sync(struct sb_ledger *ledger, int64_t now);
 
 /*
  * sb_ledger_rebind - move the ledger onto @tree, a new tree for a changed

@@ -150,6 +150,42 @@ out:
 	return rc;
 }
 
+int sb_fig_window(const struct sb_fig *series, uint32_t count, size_t nslots,
+		  size_t per, struct sb_fig *total)
+{
+	uint32_t i;
+	size_t w, k;
+
+	if (!total || per == 0 || (count && nslots && !series))
+		return SB_EINVAL;
+	for (i = 0; i < count; i++) {
+		const struct sb_fig *row = series + (size_t)i * nslots;
+		struct sb_fig *t = &total[i];
+
+		memset(t, 0, sizeof(*t));
+		for (w = 0; w < nslots; w += per) {
+			double dem = 0, quo = 0, del = 0, owed;
+
+			for (k = w; k < nslots && k < w + per; k++) {
+				dem += row[k].demand;
+				quo += row[k].quota;
+				del += row[k].delivered;
+				t->unallocated += row[k].unallocated;
+				t->lost += row[k].lost;
+			}
+			/* owed_w = min(quota_w, demand_w); capped_w =
+			 * min(delivered_w, owed_w) */
+			owed = dem < quo ? dem : quo;
+			t->demand += dem;
+			t->quota += quo;
+			t->delivered += del;
+			t->owed += owed;
+			t->capped += del < owed ? del : owed;
+		}
+	}
+	return SB_OK;
+}
+
 int sb_fig_usable(const struct sb_fig_seg *segs, size_t nsegs, int64_t from,
 		  int64_t to, int64_t slot, int64_t now, double capacity,
 		  double *usable)

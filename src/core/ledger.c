@@ -17,11 +17,30 @@
  * unallocated ones; bucket k lives in slot k % nslots.  The ring holds
  * buckets head-nslots+1 .. head (those >= 0).  b is NULL until the first
  * charge, so idle associations cost no buckets.
+ *
+ * Window sums (sb_ledger_sync()): when wok, wsum[0] and wsum[1] are the
+ * sums of the allocated and unallocated buckets wlo..whi, the window of
+ * the last sync as row_usage() computes it, so a read at that window costs
+ * O(1).  Kept only while the row is exact: every amount ever added to it
+ * and every bucket is a whole number of TRES-seconds of at most EXACT_MAX,
+ * so every partial sum over at most nslots buckets is an integer below
+ * 2^53 and summing in any order gives the same double, bit for bit.  A
+ * charge inside wlo..whi adds to the sums; moving the head (buckets leave
+ * the ring) or spreading a saved bucket drops them (wok false) until the
+ * next sync.
  */
 struct row {
 	int64_t head;
 	double *b;
+	int64_t wlo, whi;
+	double wsum[2];
+	bool wok;
+	bool exact;
 };
+
+/* Largest bucket (and amount) of an exact row: (nslots <= 100001 < 2^17)
+ * x 2^36 < 2^53.  2^36 GPU-seconds is 19 million GPUs for an hour. */
+#define EXACT_MAX ((double)((int64_t)1 << 36))
 
 struct sb_ledger {
 	const struct sb_tree *tree;
@@ -148,12 +167,16 @@ static int row_reach(const struct sb_ledger *l, struct row *r, int64_t k)
 		if (!r->b)
 			return SB_ENOMEM;
 		r->head = k;
+		r->wok = false;
+		r->exact = true;
 		return SB_OK;
 	}
 	if (k <= r->head)
 		return SB_OK;
+	r->wok = false;	/* buckets leave the ring: summed again at sync */
 	if (k - r->head >= l->nslots) {
 		memset(r->b, 0, 2 * (size_t)l->nslots * sizeof(double));
+		r->exact = true;	/* all zero again */
 	} else {
 		for (j = r->head + 1; j <= k; j++) {
 			r->b[j % l->nslots] = 0.0;
@@ -168,6 +191,20 @@ static int row_reach(const struct sb_ledger *l, struct row *r, int64_t k)
 static int64_t row_oldest(const struct sb_ledger *l, const struct row *r)
 {
 	return max64(0, r->head - (int64_t)l->nslots + 1);
+}
+
+/* @amount was added to bucket @k of row @r, which now holds @value: keep
+ * the window sums, or give them up when the row is no longer exact. */
+static void row_note(struct row *r, int64_t k, double amount, double value,
+		     bool allocated)
+{
+	if (r->exact && !(amount == floor(amount) && amount <= EXACT_MAX &&
+			  value <= EXACT_MAX))
+		r->exact = false;
+	if (!r->exact)
+		r->wok = false;
+	else if (r->wok && k >= r->wlo && k <= r->whi)
+		r->wsum[allocated ? 0 : 1] += amount;
 }
 
 int sb__ledger_check(const struct sb_ledger *ledger, uint32_t assoc_index,
@@ -212,30 +249,50 @@ int sb_ledger_charge(struct sb_ledger *ledger, uint32_t assoc_index,
 	/* bucket k gets |[t_from, t_to) & [k*w, (k+1)*w)| * tres_count */
 	for (k = max64(k0, row_oldest(ledger, r)); k <= k1; k++) {
 		int64_t s = max64(t_from, k * w), e = min64(t_to, (k + 1) * w);
+		double amount = (double)(e - s) * tres_count;
+		double *slot = &sums[k % ledger->nslots];
 
-		sums[k % ledger->nslots] += (double)(e - s) * tres_count;
+		*slot += amount;
+		row_note(r, k, amount, *slot, allocated);
 	}
 	return SB_OK;
 }
 
-/* Sum of row @r's buckets that count at @now (see sb/ledger.h). */
-static double row_usage(const struct sb_ledger *l, const struct row *r,
-			int64_t now, bool allocated)
+/* The buckets that count at @now >= 0 in any row, @w->lo..@w->hi: start
+ * <= now and start + width > now - window (a row holds fewer:
+ * row_window()). */
+struct window {
+	int64_t lo, hi;
+};
+
+static struct window window_at(const struct sb_ledger *l, int64_t now)
 {
-	const double *sums;
-	int64_t lo, hi, k;
+	struct window w = { floor_div(now - l->window, l->width),
+			    now / l->width };
+
+	return w;
+}
+
+/* The buckets of row @r in window @w, @lo..@hi (none when lo > hi). */
+static void row_window(const struct sb_ledger *l, const struct row *r,
+		       struct window w, int64_t *lo, int64_t *hi)
+{
+	*hi = min64(w.hi, r->head);
+	*lo = max64(w.lo, row_oldest(l, r));
+}
+
+/* Sum of row @r's buckets lo..hi (each must be in the ring). */
+static double row_sum(const struct sb_ledger *l, const struct row *r,
+		      int64_t lo, int64_t hi, bool allocated)
+{
+	const double *sums = r->b + (allocated ? 0 : l->nslots);
 	uint32_t slot;
 	double sum = 0.0;
+	int64_t k;
 
-	if (!r->b || now < 0)
-		return 0.0;
-	/* counts iff start <= now and start + width > now - window */
-	hi = min64(now / l->width, r->head);
-	lo = max64(floor_div(now - l->window, l->width), row_oldest(l, r));
 	if (lo > hi)
 		return 0.0;
-	sums = r->b + (allocated ? 0 : l->nslots);
-	/* one division, then walk the ring (this loop is the hot path) */
+	/* one division, then walk the ring (this loop was the hot path) */
 	slot = (uint32_t)(lo % l->nslots);
 	for (k = lo; k <= hi; k++) {
 		sum += sums[slot];
@@ -243,6 +300,85 @@ static double row_usage(const struct sb_ledger *l, const struct row *r,
 			slot = 0;
 	}
 	return sum;
+}
+
+/* Sum of row @r's buckets that count at @now (see sb/ledger.h): the
+ * window sums when they are of that window (sb_ledger_sync()). */
+static double row_usage(const struct sb_ledger *l, const struct row *r,
+			struct window w, bool allocated)
+{
+	int64_t lo, hi;
+
+	if (!r->b)
+		return 0.0;
+	row_window(l, r, w, &lo, &hi);
+	if (lo > hi)
+		return 0.0;
+	if (r->wok && r->wlo == lo && r->whi == hi)
+		return r->wsum[allocated ? 0 : 1];
+	return row_sum(l, r, lo, hi, allocated);
+}
+
+/*
+ * Move row @r's window sums to the window at @now: the buckets that left
+ * it are taken off and those that entered added, when the two windows
+ * overlap and that is shorter than summing the new one; otherwise the new
+ * one is summed.  Exact rows only (see struct row).
+ */
+static void row_sync(const struct sb_ledger *l, struct row *r,
+		     struct window w)
+{
+	int64_t lo, hi, a;
+
+	if (!r->b || !r->exact) {
+		if (r->b)
+			r->wok = false;
+		return;
+	}
+	row_window(l, r, w, &lo, &hi);
+	if (lo > hi) {
+		lo = 0;	/* an empty window: 0 */
+		hi = -1;
+	}
+	if (r->wok && r->wlo == lo && r->whi == hi)
+		return;
+	if (r->wok && r->wlo <= r->whi && lo <= hi && lo <= r->whi &&
+	    r->wlo <= hi &&
+	    (lo > r->wlo ? lo - r->wlo : r->wlo - lo) +
+	    (hi > r->whi ? hi - r->whi : r->whi - hi) < hi - lo + 1) {
+		for (a = 0; a < 2; a++) {
+			double sum = r->wsum[a];
+
+			/* off: [wlo, lo) and (hi, whi]; on: [lo, wlo) and
+			 * (whi, hi]; integers below 2^53, so exact */
+			sum -= row_sum(l, r, r->wlo, lo - 1, a == 0);
+			sum -= row_sum(l, r, hi + 1, r->whi, a == 0);
+			sum += row_sum(l, r, lo, r->wlo - 1, a == 0);
+			sum += row_sum(l, r, r->whi + 1, hi, a == 0);
+			r->wsum[a] = sum;
+		}
+	} else {
+		r->wsum[0] = row_sum(l, r, lo, hi, true);
+		r->wsum[1] = row_sum(l, r, lo, hi, false);
+	}
+	r->wlo = lo;
+	r->whi = hi;
+	r->wok = true;
+}
+
+int sb_ledger_sync(struct sb_ledger *ledger, int64_t now)
+{
+	struct window w;
+	uint32_t i;
+
+	if (!ledger)
+		return SB_EINVAL;
+	if (now < 0 || now > SB_TIME_MAX)
+		return SB_ERANGE;
+	w = window_at(ledger, now);
+	for (i = 0; i < ledger->n; i++)
+		row_sync(ledger, &ledger->rows[i], w);
+	return SB_OK;
 }
 
 double sb_ledger_usage(const struct sb_ledger *ledger, uint32_t assoc_index,
@@ -257,27 +393,40 @@ double sb_ledger_usage(const struct sb_ledger *ledger, uint32_t assoc_index,
 		return 0.0;
 	nd = sb_tree_node(ledger->tree, assoc_index);
 	for (i = assoc_index; i < nd->subtree_end; i++)
-		sum += row_usage(ledger, &ledger->rows[i], now, allocated);
+		sum += row_usage(ledger, &ledger->rows[i],
+				 window_at(ledger, now), allocated);
 	return sum;
 }
 
 int sb_ledger_usage_all(const struct sb_ledger *ledger, int64_t now,
 			bool allocated, double *subtree, double *own)
 {
+	const struct sb_tree_node *tn;
+	struct window w;
 	uint32_t i;
 
 	if (!ledger || !subtree)
 		return SB_EINVAL;
-	if (now > SB_TIME_MAX)
-		now = -1;	/* nothing counts; never overflows below */
+	if (now < 0 || now > SB_TIME_MAX) {
+		/* nothing counts */
+		for (i = 0; i < ledger->n; i++) {
+			subtree[i] = 0.0;
+			if (own)
+				own[i] = 0.0;
+		}
+		return SB_OK;
+	}
+	w = window_at(ledger, now);
 	for (i = 0; i < ledger->n; i++) {
-		subtree[i] = row_usage(ledger, &ledger->rows[i], now, allocated);
+		subtree[i] = row_usage(ledger, &ledger->rows[i], w, allocated);
 		if (own)
 			own[i] = subtree[i];
 	}
-	/* pre-order: children have higher indices than their parent */
+	/* pre-order: children have higher indices than their parent (the
+	 * nodes are one array: sb_tree_node(tree, i) is &tn[i]) */
+	tn = ledger->n ? sb_tree_node(ledger->tree, 0) : NULL;
 	for (i = ledger->n; i-- > 0;) {
-		uint32_t p = sb_tree_node(ledger->tree, i)->parent;
+		uint32_t p = tn[i].parent;
 
 		if (p != SB_NONE)
 			subtree[p] += subtree[i];
@@ -533,11 +682,15 @@ static int row_spread(const struct sb_ledger *l, struct row *r, int64_t s,
 	for (k = max64(k0, row_oldest(l, r)); k <= k1; k++) {
 		int64_t ov = min64(s + len, (k + 1) * w) - max64(s, k * w);
 		double f = (double)ov / (double)len;
+		double a = ov == len ? alloc : alloc * f;
+		double u = ov == len ? unalloc : unalloc * f;
 
-		r->b[k % l->nslots] += ov == len ? alloc : alloc * f;
-		r->b[l->nslots + k % l->nslots] += ov == len ? unalloc :
-						   unalloc * f;
+		r->b[k % l->nslots] += a;
+		r->b[l->nslots + k % l->nslots] += u;
+		row_note(r, k, a, r->b[k % l->nslots], true);
+		row_note(r, k, u, r->b[l->nslots + k % l->nslots], false);
 	}
+	r->wok = false;	/* cheap to redo; spreads are rare (loads, moves) */
 	return SB_OK;
 }
 

@@ -6,6 +6,9 @@
  *   2. A depth-first walk that sorts each sibling group (O(n log n) in all),
  *      emits leaves in order and merges the children of tied siblings, with
  *      an explicit stack so a deep tree cannot overflow the C stack.
+ *      Each group is sorted starting from its order at the last compute
+ *      (usage moves little between two recalculations), by insertion:
+ *      O(n) when little changed (sort_keys()).
  */
 #include <float.h>
 #include <math.h>
@@ -48,6 +51,13 @@ struct sb_standing {
 	struct key *keys;
 	struct frame *frames;
 	uint32_t nframes;
+	/* each sibling group's order at the last compute (the first sort
+	 * hint): the top level at sib[0..ntop), node i's children at
+	 * sib[choff[i]..+nchildren); cur: scratch, a cursor per node */
+	uint32_t *sib, *choff, *cur;
+	/* the tree's nodes by index: sb_tree_node(tree, i) is &tn[i] for
+	 * every i < n (one array in tree.c), read in the hot loops */
+	const struct sb_tree_node *tn;
 };
 
 int sb_standing_new(const struct sb_tree *tree, struct sb_standing **out)
@@ -65,6 +75,7 @@ int sb_standing_new(const struct sb_tree *tree, struct sb_standing **out)
 	n = sb_tree_count(tree);
 	st->tree = tree;
 	st->n = n;
+	st->tn = n ? sb_tree_node(tree, 0) : NULL;
 	st->nleaves = sb_tree_nleaves(tree);
 	st->nframes = sb_tree_max_depth(tree) + 2;
 	st->nodes = calloc(n ? n : 1, sizeof(*st->nodes));
@@ -73,8 +84,11 @@ int sb_standing_new(const struct sb_tree *tree, struct sb_standing **out)
 	st->order = calloc(n ? n : 1, sizeof(*st->order));
 	st->keys = calloc(n ? n : 1, sizeof(*st->keys));
 	st->frames = calloc(st->nframes, sizeof(*st->frames));
+	st->sib = calloc(n ? n : 1, sizeof(*st->sib));
+	st->choff = calloc(n ? n : 1, sizeof(*st->choff));
+	st->cur = calloc(n ? n : 1, sizeof(*st->cur));
 	if (!st->nodes || !st->lf || !st->usage || !st->order || !st->keys ||
-	    !st->frames) {
+	    !st->frames || !st->sib || !st->choff || !st->cur) {
 		sb_standing_free(st);
 		return SB_ENOMEM;
 	}
@@ -82,6 +96,20 @@ int sb_standing_new(const struct sb_tree *tree, struct sb_standing **out)
 		st->nodes[i].level = 1;
 		st->nodes[i].position = i;
 		st->order[i] = i;
+	}
+	{	/* the first hint: the tree's order (ascending id) */
+		uint32_t ntop, off, k;
+		const uint32_t *top = sb_tree_top(tree, &ntop);
+
+		for (off = 0; off < ntop; off++)
+			st->sib[off] = top[off];
+		for (i = 0; i < n; i++) {
+			const struct sb_tree_node *t = sb_tree_node(tree, i);
+
+			st->choff[i] = off;
+			for (k = 0; k < t->nchildren; k++)
+				st->sib[off++] = t->children[k];
+		}
 	}
 	*out = st;
 	return SB_OK;
@@ -97,6 +125,9 @@ void sb_standing_free(struct sb_standing *st)
 	free(st->order);
 	free(st->keys);
 	free(st->frames);
+	free(st->sib);
+	free(st->choff);
+	free(st->cur);
 	free(st);
 }
 
@@ -116,7 +147,7 @@ static void level_fs(struct sb_standing *st, const uint32_t *sib, uint32_t n)
 	for (i = 0; i < n; i++)
 		usum += (long double)st->usage[sib[i]];
 	for (i = 0; i < n; i++) {
-		const struct sb_tree_node *t = sb_tree_node(st->tree, sib[i]);
+		const struct sb_tree_node *t = &st->tn[sib[i]];
 		struct sb_standing_node *s = &st->nodes[sib[i]];
 		double u = st->usage[sib[i]];
 		long double lf = 0.0L;
@@ -150,7 +181,7 @@ static void level_fs(struct sb_standing *st, const uint32_t *sib, uint32_t n)
 
 static void make_key(const struct sb_standing *st, uint32_t ix, struct key *k)
 {
-	const struct sb_tree_node *t = sb_tree_node(st->tree, ix);
+	const struct sb_tree_node *t = &st->tn[ix];
 
 	k->lf = st->lf[ix];
 	k->index = ix;
@@ -175,6 +206,55 @@ static int cmp_key(const void *pa, const void *pb)
 	if (a->leaf != b->leaf)
 		return a->leaf ? -1 : 1;
 	return (a->id > b->id) - (a->id < b->id);
+}
+
+/*
+ * Sort @k[0..@n) by cmp_key(): by insertion, linear when the keys come
+ * nearly in order (each group is made in its order of the last compute),
+ * and with qsort(3) once insertion has moved more than a few keys per
+ * key.  The order is total (ids are unique), so the result is the same
+ * whichever sort makes it.
+ */
+static void sort_keys(struct key *k, uint32_t n)
+{
+	uint32_t i, j, moves = 0, budget = 4 * n + 16;
+
+	for (i = 1; i < n; i++) {
+		struct key x;
+
+		if (cmp_key(&k[i - 1], &k[i]) <= 0)
+			continue;
+		x = k[i];
+		for (j = i; j > 0 && cmp_key(&k[j - 1], &x) > 0; j--)
+			k[j] = k[j - 1];
+		k[j] = x;
+		moves += i - j;
+		if (moves > budget) {
+			qsort(k, n, sizeof(*k), cmp_key);
+			return;
+		}
+	}
+}
+
+/* Remember the order of the sorted keys @k[0..@n) per sibling group: each
+ * key goes to its parent's group (one group, or the merged children of
+ * tied siblings, @owners[0..@nowners); NULL: the top level). */
+static void keep_order(struct sb_standing *st, const struct key *k,
+		       uint32_t n, const struct key *owners, uint32_t nowners)
+{
+	uint32_t i, p;
+
+	if (!owners) {
+		for (i = 0; i < n; i++)
+			st->sib[i] = k[i].index;
+		return;
+	}
+	for (i = 0; i < nowners; i++)
+		st->cur[owners[i].index] = st->choff[owners[i].index];
+	for (i = 0; i < n; i++) {
+		p = st->tn[k[i].index].parent;
+		st->sib[st->cur[p]++] = k[i].index;
+	}
 }
 
 /* Whether @a and @b are tied (same class and, if finite, same LF). */
@@ -212,11 +292,13 @@ static void walk(struct sb_standing *st)
 	struct emit e = { 0, 0, 0 };
 	struct key *keys = st->keys;
 	uint32_t ntop, i, used = 0, sp = 0;
-	const uint32_t *top = sb_tree_top(st->tree, &ntop);
 
+	/* the top level's members are sib[0..ntop), in their last order */
+	sb_tree_top(st->tree, &ntop);
 	for (i = 0; i < ntop; i++)
-		make_key(st, top[i], &keys[used++]);
-	qsort(keys, ntop, sizeof(*keys), cmp_key);
+		make_key(st, st->sib[i], &keys[used++]);
+	sort_keys(keys, ntop);
+	keep_order(st, keys, ntop, NULL, 0);
 	st->frames[sp++] = (struct frame){ 0, ntop, 0, 0, 0, false };
 
 	while (sp) {
@@ -252,14 +334,17 @@ static void walk(struct sb_standing *st)
 			uint32_t cs = used, k;
 
 			for (j = first_inner; j < b; j++) {
+				uint32_t ix = keys[j].index;
 				const struct sb_tree_node *t =
-					sb_tree_node(st->tree, keys[j].index);
+					sb_tree_node(st->tree, ix);
 
 				for (k = 0; k < t->nchildren; k++)
-					make_key(st, t->children[k],
+					make_key(st, st->sib[st->choff[ix] + k],
 						 &keys[used++]);
 			}
-			qsort(keys + cs, used - cs, sizeof(*keys), cmp_key);
+			sort_keys(keys + cs, used - cs);
+			keep_order(st, keys + cs, used - cs, keys + first_inner,
+				   b - first_inner);
 			st->frames[sp++] = (struct frame){
 				cs, used - cs, 0, first_inner, b - first_inner,
 				nleaf > 0 || first_tied };
@@ -299,7 +384,7 @@ int sb_standing_compute_usage(struct sb_standing *st, const double *usage)
 	top = sb_tree_top(st->tree, &ntop);
 	level_fs(st, top, ntop);
 	for (i = 0; i < st->n; i++) {
-		const struct sb_tree_node *t = sb_tree_node(st->tree, i);
+		const struct sb_tree_node *t = &st->tn[i];
 
 		if (t->nchildren)
 			level_fs(st, t->children, t->nchildren);
@@ -310,10 +395,10 @@ int sb_standing_compute_usage(struct sb_standing *st, const double *usage)
 	/* inner nodes: the rank of their worst leaf (children come later in
 	 * pre-order, so a reverse sweep sees every child before its parent) */
 	for (i = 0; i < st->n; i++)
-		if (sb_tree_node(st->tree, i)->nchildren)
+		if (st->tn[i].nchildren)
 			st->nodes[i].rank = 0;
 	for (i = st->n; i-- > 0;) {
-		uint32_t p = sb_tree_node(st->tree, i)->parent;
+		uint32_t p = st->tn[i].parent;
 
 		if (p != SB_NONE && st->nodes[i].rank > st->nodes[p].rank)
 			st->nodes[p].rank = st->nodes[i].rank;

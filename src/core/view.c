@@ -284,8 +284,10 @@ enum sb_preempt_verdict sb_preempt_decide(const struct sb_preempt_policy *pol,
 	}
 	vd = sb_preempt_check(pol, &preemptor->job, &victim->job, now);
 	if (vd != SB_PREEMPT_YES || !victim->job.contract.allocated) {
-		say(why, len, vd == SB_PREEMPT_YES ? "unallocated: preemptable "
-			      "at any time" : sb_preempt_verdict_str(vd));
+		if (why && len)	/* the text only when asked: a hot path */
+			say(why, len, vd == SB_PREEMPT_YES ? "unallocated: "
+				      "preemptable at any time" :
+				      sb_preempt_verdict_str(vd));
 		return vd;
 	}
 	if (now < sb_preempt_hold_until(pol, victim)) {

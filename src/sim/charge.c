@@ -110,15 +110,22 @@ static void charge_to(struct sim *s, int64_t T)
 	s->tprev = T;
 }
 
+/* s->level's flag: the level changed at this recalculation (levels are
+ * below 2^20: SB_PRIO_LEVEL_MAX) */
+#define LEVEL_CHANGED (UINT32_C(1) << 31)
+
 /*
  * The recalculation at @T, as priority/budget's: charge up to @T; the view's
  * charged usage is the ledger's windowed allocated usage with subtrees
- * (sb_ledger_usage_all), its committed usage the uncharged rest of every
- * running allocated job's min runtime (sb_view_commit); the standing is
- * computed from their sum (sb_view_usage_all); then the pass order and
- * the running jobs' current priorities are refreshed.  The view stays as
- * of @T until the next TICK: the reclaim rule reads it (victims.c).
+ * (sb_ledger_usage_all, after sb_ledger_sync: the same sums, kept), its
+ * committed usage the uncharged rest of every running allocated job's min
+ * runtime (sb_view_commit; runs past their protection commit nothing and
+ * are skipped); the standing is computed from their sum
+ * (sb_view_usage_all); then the pass order and the running jobs' current
+ * priorities are refreshed.  The view stays as of @T until the next TICK:
+ * the reclaim rule reads it (victims.c).
  */
+
 void sim__tick(struct sim *s, int64_t T)
 {
 	uint32_t a, n = s->t->n, cnt;
@@ -129,15 +136,21 @@ void sim__tick(struct sim *s, int64_t T)
 	s->r->recalcs++;
 	s->pep++;	/* failed preemption tries are stale (victims.c) */
 	charge_to(s, T);
-	rc = sb_ledger_usage_all(s->ledger, T, true, s->usage, NULL);
+	/* the window sums moved to T: the read below is O(associations) */
+	rc = sb_ledger_sync(s->ledger, T);
+	if (rc == SB_OK)
+		rc = sb_ledger_usage_all(s->ledger, T, true, s->usage, NULL);
 	if (rc == SB_OK)
 		rc = sb_view_set_charged(&s->view, s->usage);
 	if (rc != SB_OK) {
-		sim__core_fail(s, "sb_ledger_usage_all/sb_view_set_charged", rc);
+		sim__core_fail(s, "sb_ledger_sync/usage_all/sb_view_set_charged",
+			       rc);
 		return;
 	}
 	sb_view_clear_committed(&s->view);
 	for (i = 0; i < s->nrunning; i++) {
+		if (T >= s->rr[i].commit_until)
+			continue;	/* past its protection: commits 0 */
 		rc = sb_view_commit(&s->view, s->rr[i].pt.index,
 				    &s->rr[i].pt.job, T);
 		if (rc != SB_OK) {
@@ -153,6 +166,18 @@ void sim__tick(struct sim *s, int64_t T)
 	}
 	/* pass order: allocated groups by standing, then unallocated */
 	ord = sb_standing_order(s->st, &cnt);
+	/* the first position whose association changed: levels above it
+	 * compare with each other as before (victims.c, "failed tries,
+	 * kept") */
+	for (a = 0; a < cnt && s->recalcs_done && s->prev_ord[a] == ord[a]; a++)
+		;
+	if (a < cnt) {
+		s->rep++;
+		for (i = a; i < cnt; i++)
+			s->ord_chg[i] = s->rep;
+		memcpy(s->prev_ord, ord, cnt * sizeof(*ord));
+	}
+	s->recalcs_done = true;
 	for (a = 0; a < cnt; a++) {
 		s->gorder[a] = ord[a];
 		s->gorder[cnt + a] = n + ord[a];
@@ -160,9 +185,22 @@ void sim__tick(struct sim *s, int64_t T)
 	s->ngorder = 2 * cnt;
 	for (a = 0; a < s->ngorder; a++)
 		s->grank[s->gorder[a]] = a;
-	/* running jobs' current priority, as priority/budget refreshes it */
+	/* running jobs' current priority, as priority/budget refreshes it:
+	 * sb_priority_job() is a function of the association's standing
+	 * level, the contract and the in-team priority, so only the jobs of
+	 * an association whose level changed are asked again */
+	for (a = 0; a < n; a++) {
+		const struct sb_standing_node *sn = sb_standing_node(s->st, a);
+		uint32_t lv = sn ? sn->level : 0;
+
+		if (s->level[a] != lv)
+			s->level[a] = lv | LEVEL_CHANGED;
+	}
 	for (i = 0; i < s->nrunning; i++)
-		s->rr[i].pt.job.priority = sim__job_priority(s, s->rr[i].job,
-							     false);
+		if (s->level[s->rr[i].pt.index] & LEVEL_CHANGED)
+			s->rr[i].pt.job.priority =
+				sim__job_priority(s, s->rr[i].job, false);
+	for (a = 0; a < n; a++)
+		s->level[a] &= ~LEVEL_CHANGED;
 	s->dirty = true;
 }

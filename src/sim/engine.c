@@ -183,6 +183,8 @@ void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 	};
 	s->rr[x->ridx].prot_until = sb_preempt_hold_until(
 		&s->pol, &s->rr[x->ridx].pt);
+	s->rr[x->ridx].commit_until = x->ct.allocated ?
+		sb_preempt_protected_until(&s->rr[x->ridx].pt.job) : INT64_MIN;
 	s->running[s->nrunning++] = job;
 	sim__gjob_set(s, job, true);
 	if (s->gend)
@@ -690,6 +692,9 @@ static int alloc_state(struct sim *s)
 	s->cur_a = calloc(na + 1, sizeof(double));
 	s->cur_u = calloc(na + 1, sizeof(double));
 	s->usage = calloc(na + 1, sizeof(double));
+	s->level = calloc(na + 1, sizeof(*s->level));
+	s->ord_chg = calloc(na + 1, sizeof(*s->ord_chg));
+	s->prev_ord = malloc((na + 1) * sizeof(*s->prev_ord));
 	s->nchg = calloc(s->p->nodes ? s->p->nodes : 1, sizeof(*s->nchg));
 	ng = (size_t)s->p->nodes * s->p->gpus_per_node + 1;
 	s->gjob = malloc(ng * sizeof(*s->gjob));
@@ -709,7 +714,8 @@ static int alloc_state(struct sim *s)
 	s->fmax_clv = UINT64_MAX;
 	if (!s->r->jobs || !s->js || !s->q || !s->gorder || !s->grank ||
 	    !s->running || !s->rr || !s->cand || !s->vict || !s->nodebuf ||
-	    !s->cap_np || !s->used_np || !s->cur_a || !s->cur_u || !s->usage) {
+	    !s->cap_np || !s->used_np || !s->cur_a || !s->cur_u || !s->usage ||
+	    !s->level || !s->ord_chg || !s->prev_ord) {
 		sim__oom(s);
 		return -1;
 	}
@@ -797,6 +803,9 @@ static void teardown(struct sim *s)
 	free(s->cur_a);
 	free(s->cur_u);
 	free(s->usage);
+	free(s->level);
+	free(s->ord_chg);
+	free(s->prev_ord);
 	free(s->nchg);
 	free(s->gjob);
 	free(s->gmay);

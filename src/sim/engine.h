@@ -64,6 +64,9 @@ struct js {
 	 * epoch pf_ep; multi-node: at most pf_whole nodes could be emptied */
 	uint64_t pf_seq, pf_ep;
 	uint32_t pf_whole;
+	uint64_t pf_rep;	/* ... at standing-order epoch pf_rep */
+	uint32_t pf_pos;	/* ... its association's standing position */
+	bool pf_vfree;		/* ... and no refusal read the view */
 	int64_t submit;		/* its submission: the table's, or when its
 				 * user resubmitted it after a cancel (the
 				 * queue's order: a new job) */
@@ -82,6 +85,10 @@ struct rrun {
 				 * a pure function of the contract, the start
 				 * and the last preemption, which do not
 				 * change during a run */
+	int64_t commit_until;	/* sb_preempt_protected_until(&pt.job) for
+				 * an allocated run (INT64_MIN otherwise),
+				 * kept: from then on sb_committed_rest() is
+				 * 0, so the recalculation skips it */
 	uint32_t job;
 	bool preemptible;	/* baseline: over its team's cap */
 };
@@ -170,6 +177,9 @@ struct sim {
 	struct sb_view view;	/* charged + committed, as of tprev */
 	double *cur_a, *cur_u;	/* GPUs of "old" runs per association */
 	double *usage;		/* scratch: one entry per tree index */
+	uint32_t *level;	/* per tree index: its standing's level at
+				 * the last recalculation (running jobs'
+				 * priorities change only with it) */
 	struct { uint32_t job, run; } *fresh;	/* runs started since tprev */
 	size_t nfresh, fresh_cap;
 	int64_t tprev;
@@ -215,6 +225,15 @@ struct sim {
 	 * back, a run's protection there ends); pep by every recalculation
 	 * (priorities and the budget view) */
 	uint64_t pseq, pep;
+	uint64_t rep;		/* bumped by a recalculation that changed the
+				 * standing order (so some levels) */
+	uint64_t *ord_chg;	/* per standing position k: the rep at which
+				 * positions 0..k last changed (a level
+				 * compares with k's the same way since) */
+	uint32_t *prev_ord;	/* the standing order of the last one */
+	bool recalcs_done;	/* prev_ord holds one */
+	bool vdep;		/* a refusal read the budget view (victims.c,
+				 * since the try began) */
 	uint64_t *nchg;		/* per node */
 	uint32_t *chlog;	/* the node changed at each pseq, the last
 				 * SIM_CHLOG of them */

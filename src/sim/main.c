@@ -540,9 +540,10 @@ static int run_metrics(const struct opts *o, const struct sim_workload *w,
 		a = o->win_a;
 		b = o->win_b;
 	}
-	rc = sim_metrics(t, mj, w->njobs, ms, r->nsegs,
-			 (uint64_t)o->p.nodes * o->p.gpus_per_node, a, b,
-			 r->t_end, rep);
+	rc = sim_metrics_lookback(t, mj, w->njobs, ms, r->nsegs,
+				  (uint64_t)o->p.nodes * o->p.gpus_per_node,
+				  a, b, r->t_end, o->p.cfg.lookback_window,
+				  rep);
 out:
 	free(mj);
 	free(ms);
@@ -877,6 +878,9 @@ static int cmd_metrics(struct opts *o)
 		return bad("metrics: --tree FILE is required");
 	if (!o->gpus)
 		return bad("metrics: --gpus N (the cluster's GPUs) is required");
+	/* budget.conf: its LookbackWindow, for the window figures */
+	if (o->conf && sim_config_load(o->conf, &o->p.cfg, msg, sizeof(msg)))
+		return bad("%s", msg);
 	if (sim_tree_load(o->tree, &t, msg, sizeof(msg))) {
 		bad("%s", msg);
 		goto out;
@@ -916,8 +920,9 @@ static int cmd_metrics(struct opts *o)
 			    o->segments);
 		goto out;
 	}
-	if (sim_metrics(&t, mj, nj, ms, ns, o->gpus, a, b,
-			o->has_now ? o->now : b > a ? b : a + 1, &rep)) {
+	if (sim_metrics_lookback(&t, mj, nj, ms, ns, o->gpus, a, b,
+				 o->has_now ? o->now : b > a ? b : a + 1,
+				 o->p.cfg.lookback_window, &rep)) {
 		bad("metrics: out of memory");
 		goto out;
 	}

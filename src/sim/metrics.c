@@ -24,6 +24,10 @@
  *              unallocated runs are reported apart.  A team's figures are
  *              its tree node's, subtree included; "all teams" is the
  *              sum of the teams' capped / the sum of their owed.
+ *   window     owed, capped over the lookback window: the same hourly
+ *              figures grouped into windows of LookbackWindow from t0
+ *              (sb_fig_window(): per window owed = min(quota, demand),
+ *              capped = min(delivered, owed)), per team and all teams.
  *   occupancy  every run's GPU-seconds in the window / (GPUs x window);
  *              of demand: the same / sb_fig_usable() (the cluster less
  *              the hours' GPUs nobody asked for, allocated or not).
@@ -45,6 +49,7 @@
 
 #include "sb/error.h"
 #include "sb/figures.h"
+#include "sb/ledger.h"
 #include "sim.h"
 
 #define HOUR 3600
@@ -166,10 +171,15 @@ static int preemptions(const struct sim_mjob *jobs, size_t njobs,
 {
 	int64_t *last = malloc((njobs + 1) * sizeof(*last));	/* latest
 							 * start per job */
+	uint32_t *times = calloc(njobs + 1, sizeof(*times));	/* preempted
+							 * runs per job */
 	size_t i;
 
-	if (!last)
+	if (!last || !times) {
+		free(last);
+		free(times);
 		return -1;
+	}
 	for (i = 0; i < njobs; i++)
 		last[i] = SIM_NEVER;
 	for (i = 0; i < nsegs; i++)
@@ -185,6 +195,10 @@ static int preemptions(const struct sim_mjob *jobs, size_t njobs,
 		gh = (double)jobs[s->job].gpus * (double)(s->end - s->start) /
 		     HOUR;
 		rep->preemptions++;
+		if (++times[s->job] >
+		    rep->max_preempted[jobs[s->job].allocated ? 0 : 1])
+			rep->max_preempted[jobs[s->job].allocated ? 0 : 1] =
+				times[s->job];
 		rep->preempted_gpu_hours += gh;
 		if (s->lost)
 			rep->lost_gpu_hours += gh;
@@ -198,6 +212,7 @@ static int preemptions(const struct sim_mjob *jobs, size_t njobs,
 			rep->resubmissions++;
 	}
 	free(last);
+	free(times);
 	return 0;
 }
 
@@ -347,6 +362,33 @@ static void team_figures(const struct sim_tree *t, const struct sb_fig *tot,
 	}
 }
 
+/* Per team: owed and capped over the lookback window, from
+ * sb_fig_window()' @wtot; all teams and the worst team. */
+static void team_window(const struct sb_fig *wtot, struct sim_report *rep)
+{
+	uint32_t k;
+
+	for (k = 0; k < rep->nteams; k++) {
+		struct sim_team_report *tr = &rep->teams[k];
+		const struct sb_fig *f = &wtot[tr->node];
+
+		tr->w_owed = f->owed;
+		tr->w_capped = f->capped;
+		tr->w_ratio = sb_fig_ratio(f);
+		rep->w_owed += f->owed;
+		rep->w_capped += f->capped;
+		if (!(f->owed > 0))
+			continue;
+		if (rep->w_worst_team == UINT32_MAX ||
+		    tr->w_ratio < rep->w_worst_ratio) {
+			rep->w_worst_ratio = tr->w_ratio;
+			rep->w_worst_team = k;
+		}
+	}
+	rep->w_overall_ratio = rep->w_owed > 0 ? rep->w_capped / rep->w_owed
+					       : 1;
+}
+
 /* A run's start (+GPUs) or end (-GPUs), for the capacity sweep. */
 struct cap_ev {
 	int64_t t;
@@ -424,8 +466,17 @@ int sim_metrics(const struct sim_tree *t, const struct sim_mjob *jobs,
 		uint64_t gpus, int64_t t0, int64_t t1, int64_t now,
 		struct sim_report *rep)
 {
+	return sim_metrics_lookback(t, jobs, njobs, segs, nsegs, gpus, t0, t1,
+				    now, SB_LEDGER_DEFAULT_WINDOW, rep);
+}
+
+int sim_metrics_lookback(const struct sim_tree *t, const struct sim_mjob *jobs,
+			 size_t njobs, const struct sim_mseg *segs,
+			 size_t nsegs, uint64_t gpus, int64_t t0, int64_t t1,
+			 int64_t now, int64_t lookback, struct sim_report *rep)
+{
 	struct sb_fig_seg *fs = NULL;
-	struct sb_fig *tot = NULL, *ser = NULL;
+	struct sb_fig *tot = NULL, *ser = NULL, *wtot = NULL;
 	size_t nfs = 0, ns;
 	int rc = -1;
 
@@ -441,6 +492,9 @@ int sim_metrics(const struct sim_tree *t, const struct sim_mjob *jobs,
 	rep->gpus = gpus;
 	rep->nhours = (uint32_t)ns;
 	rep->worst_team = UINT32_MAX;
+	rep->w_worst_team = UINT32_MAX;
+	rep->lookback = lookback > HOUR ? (lookback + HOUR - 1) / HOUR * HOUR
+					: HOUR;
 	rep->tree = t;
 	rep->nbudgets = t->n;
 	if (waits(jobs, njobs, rep) || teams(t, jobs, njobs, rep) ||
@@ -448,6 +502,7 @@ int sim_metrics(const struct sim_tree *t, const struct sim_mjob *jobs,
 		goto out;
 	fs = fig_segs(jobs, njobs, segs, nsegs, &nfs);
 	tot = calloc(t->n + 1, sizeof(*tot));
+	wtot = calloc(t->n + 1, sizeof(*wtot));
 	ser = calloc((size_t)(t->n + 1) * ns, sizeof(*ser));
 	rep->budgets = calloc(t->n + 1, sizeof(*rep->budgets));
 	rep->hourly_delivered = calloc((size_t)rep->nteams * ns + 1,
@@ -455,7 +510,8 @@ int sim_metrics(const struct sim_tree *t, const struct sim_mjob *jobs,
 	rep->hourly_owed = calloc((size_t)rep->nteams * ns + 1, sizeof(double));
 	rep->hourly_quota = calloc((size_t)rep->nteams * ns + 1,
 				   sizeof(double));
-	if (!fs || !tot || !ser || !rep->budgets || !rep->hourly_delivered ||
+	if (!fs || !tot || !wtot || !ser || !rep->budgets ||
+	    !rep->hourly_delivered ||
 	    !rep->hourly_owed || !rep->hourly_quota)
 		goto out;
 	if (sb_figures(t->tree, fs, nfs, t0 + TOFF, t1 + TOFF, HOUR,
@@ -463,6 +519,10 @@ int sim_metrics(const struct sim_tree *t, const struct sim_mjob *jobs,
 	    SB_OK)
 		goto out;
 	team_figures(t, tot, ser, ns, rep);
+	if (sb_fig_window(ser, t->n, ns, (size_t)(rep->lookback / HOUR),
+			  wtot) != SB_OK)
+		goto out;
+	team_window(wtot, rep);
 	rep->used = rep->delivered + rep->unallocated;
 	rep->occupancy = gpus ? rep->used / ((double)gpus * (double)(t1 - t0))
 			      : 0;
@@ -477,6 +537,7 @@ int sim_metrics(const struct sim_tree *t, const struct sim_mjob *jobs,
 out:
 	free(fs);
 	free(tot);
+	free(wtot);
 	free(ser);
 	if (rc)
 		sim_report_free(rep);

@@ -88,6 +88,8 @@ void sim_report_text(const struct sim_report *rep, bool budgets, FILE *f)
 	fprintf(f, "cancelled runs %zu: lost %.2f GPU-h; resubmitted by their "
 		"users %zu\n", rep->cancelled, rep->cancelled_gpu_hours,
 		rep->resubmissions);
+	fprintf(f, "most preemptions of one job: %u (allocated), %u "
+		"(unallocated)\n", rep->max_preempted[0], rep->max_preempted[1]);
 	fprintf(f, "teams (owed = min(quota, allocated demand) hour by hour; "
 		"delivered = allocated runs; capped = min(delivered, owed) "
 		"hour by hour):\n");
@@ -112,6 +114,26 @@ void sim_report_text(const struct sim_report *rep, bool budgets, FILE *f)
 			">= 95%%\n", rep->teams[rep->worst_team].name,
 			100 * rep->worst_ratio, rep->teams_ge95,
 			rep->teams_owed);
+	fprintf(f, "over the lookback window (%.0f h windows from the "
+		"start: owed = min(quota, allocated demand), capped = "
+		"min(delivered, owed) window by window):\n",
+		(double)rep->lookback / HOUR);
+	fprintf(f, "  %-24s %11s %11s %8s\n", "team", "owed GPU-h",
+		"capped", "cap/owed");
+	for (k = 0; k < rep->nteams; k++) {
+		const struct sim_team_report *t = &rep->teams[k];
+
+		fprintf(f, "  %-24s %11.1f %11.1f %7.1f%%\n", t->name,
+			t->w_owed / HOUR, t->w_capped / HOUR, 100 * t->w_ratio);
+	}
+	fprintf(f, "all teams over the window: %.1f%% of owed delivered "
+		"(capped %.1f of owed %.1f GPU-h)", 100 * rep->w_overall_ratio,
+		rep->w_capped / HOUR, rep->w_owed / HOUR);
+	if (rep->w_worst_team != UINT32_MAX)
+		fprintf(f, "; worst team %s: %.1f%%",
+			rep->teams[rep->w_worst_team].name,
+			100 * rep->w_worst_ratio);
+	fputc('\n', f);
 	if (rep->unknown)
 		fprintf(f, "note: %zu runs of jobs outside the tree are not "
 			"counted\n", rep->unknown);
@@ -169,6 +191,10 @@ static struct json_object *team_json(const struct sim_team_report *t)
 	    sim_json_double(t->fig.unallocated / HOUR, 3));
 	add(x, "lost_gpu_hours", sim_json_double(t->fig.lost / HOUR, 3));
 	add(x, "delivered_over_owed", sim_json_double(t->ratio, 6));
+	add(x, "owed_window_gpu_hours", sim_json_double(t->w_owed / HOUR, 3));
+	add(x, "capped_window_gpu_hours",
+	    sim_json_double(t->w_capped / HOUR, 3));
+	add(x, "delivered_over_owed_window", sim_json_double(t->w_ratio, 6));
 	return x;
 }
 
@@ -256,5 +282,22 @@ struct json_object *sim_report_json(const struct sim_report *rep)
 	add(o, "worst_team", w);
 	add(o, "budgets", budgets_json(rep));
 	add(o, "runs_outside_tree", json_object_new_int64((int64_t)rep->unknown));
+	add(o, "max_preemptions_per_job_allocated",
+	    json_object_new_int64(rep->max_preempted[0]));
+	add(o, "max_preemptions_per_job_unallocated",
+	    json_object_new_int64(rep->max_preempted[1]));
+	/* over the lookback window (new keys, after the hourly ones) */
+	add(o, "lookback_window_s", json_object_new_int64(rep->lookback));
+	add(o, "owed_window_gpu_hours", sim_json_double(rep->w_owed / HOUR, 3));
+	add(o, "capped_window_gpu_hours",
+	    sim_json_double(rep->w_capped / HOUR, 3));
+	add(o, "delivered_over_owed_window_all_teams",
+	    sim_json_double(rep->w_overall_ratio, 6));
+	w = json_object_new_object();
+	add(w, "name", rep->w_worst_team == UINT32_MAX ? NULL :
+	    json_object_new_string(rep->teams[rep->w_worst_team].name));
+	add(w, "delivered_over_owed_window",
+	    sim_json_double(rep->w_worst_ratio, 6));
+	add(o, "worst_team_window", w);
 	return o;
 }

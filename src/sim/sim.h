@@ -456,6 +456,9 @@ struct sim_team_report {
 	struct sim_fig fig;
 	double ratio;		/* capped / owed; 1 when owed = 0 */
 	size_t jobs;
+	/* over the lookback window (sb_fig_window()): owed and capped
+	 * window by window, GPU-seconds; their ratio (1 when nothing owed) */
+	double w_owed, w_capped, w_ratio;
 };
 
 struct sim_wait {
@@ -485,6 +488,10 @@ struct sim_report {
 	double unallocated_share;	/* unallocated / used */
 	double owed, capped;	/* the top-level budgets' sums */
 	size_t preemptions;
+	/* the most preemptions of one job in the window (its preempted runs
+	 * ending there), allocated and unallocated jobs apart (issue 18,
+	 * item 3: thrash is a maximum, not a mean) */
+	uint32_t max_preempted[2];
 	double preempted_gpu_hours;	/* GPUs x (end - start) of preempted
 					 * runs: the time since their start */
 	double lost_gpu_hours;	/* of those, the runs whose work was lost */
@@ -512,6 +519,13 @@ struct sim_report {
 	uint32_t worst_team;	/* index; UINT32_MAX if none */
 	uint32_t teams_ge95;
 	uint32_t teams_owed;	/* teams with owed > 0 */
+	/* owed vs delivered over the lookback window (sb_fig_window()):
+	 * windows of @lookback seconds (whole hours) from t0 */
+	int64_t lookback;
+	double w_owed, w_capped;	/* sums over the teams */
+	double w_overall_ratio;	/* w_capped / w_owed; 1 if nothing owed */
+	double w_worst_ratio;	/* over teams with w_owed > 0 */
+	uint32_t w_worst_team;	/* index; UINT32_MAX if none */
 	/* hourly series for the SVG: [team * nhours + h] */
 	uint32_t nhours;
 	double *hourly_delivered, *hourly_owed, *hourly_quota;
@@ -539,6 +553,14 @@ int sim_metrics(const struct sim_tree *t, const struct sim_mjob *jobs,
 		size_t njobs, const struct sim_mseg *segs, size_t nsegs,
 		uint64_t gpus, int64_t t0, int64_t t1, int64_t now,
 		struct sim_report *rep);
+/* sim_metrics() with owed vs delivered also over windows of @lookback
+ * seconds (rounded up to whole hours, >= 1 h; budget.conf's
+ * LookbackWindow; sim_metrics() takes the default, 7 days) from t0:
+ * sb_fig_window() on the hourly figures. */
+int sim_metrics_lookback(const struct sim_tree *t, const struct sim_mjob *jobs,
+			 size_t njobs, const struct sim_mseg *segs,
+			 size_t nsegs, uint64_t gpus, int64_t t0, int64_t t1,
+			 int64_t now, int64_t lookback, struct sim_report *rep);
 void sim_report_free(struct sim_report *rep);
 
 /* The most hourly figures a report holds: hours of the window x (budgets +

@@ -67,16 +67,34 @@ static bool victim_maybe(const struct sim *s,
 		 now < rj->prot_until);
 }
 
+/* Whether a refusal @vd of the core holds whatever the budget view: it
+ * reads only the two jobs' contracts, their current priorities and the
+ * time (sb/preempt.h, sb_preempt_check(); sb/view.h,
+ * sb_preempt_hold_until()).  The others (the reclaim rule, the cost, no
+ * view) read the view, which every recalculation changes. */
+static bool view_free(enum sb_preempt_verdict vd)
+{
+	return vd == SB_PREEMPT_UNALLOCATED || vd == SB_PREEMPT_PROTECTED ||
+	       vd == SB_PREEMPT_OUTRANKED || vd == SB_PREEMPT_KEPT ||
+	       vd == SB_PREEMPT_INTERVAL;
+}
+
 /* Whether @me may preempt running @rj at @now: the core's verdict
- * (budget), preemptible (baseline). */
-static bool victim_ok(const struct sim *s, const struct sb_preempt_party *me,
+ * (budget), preemptible (baseline).  A refusal that reads the budget
+ * view sets s->vdep (see "failed tries, kept"). */
+static bool victim_ok(struct sim *s, const struct sb_preempt_party *me,
 		      const struct rrun *rj, int64_t now)
 {
+	enum sb_preempt_verdict vd;
+
 	if (!victim_maybe(s, me, rj, now))
 		return false;
-	return !sim__is_budget(s) ||
-	       sb_preempt_decide(&s->pol, &s->view, me, &rj->pt, now, NULL,
-				 0) == SB_PREEMPT_YES;
+	if (!sim__is_budget(s))
+		return true;
+	vd = sb_preempt_decide(&s->pol, &s->view, me, &rj->pt, now, NULL, 0);
+	if (vd != SB_PREEMPT_YES && !view_free(vd))
+		s->vdep = true;
+	return vd == SB_PREEMPT_YES;
 }
 
 /* The running jobs @me may preempt at @now, into s->cand (unordered).
@@ -334,6 +352,19 @@ static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t now)
  * try is remembered (js.pf_seq, pf_ep, pf_whole) and the next one in the
  * same epoch looks only at the nodes changed since: it fails as surely as
  * the full try would, with the same (no) side effects.
+ *
+ * Across recalculations too, when nothing the refusals read changed: a
+ * try whose every refusal was view-free (view_free(): the reclaim rule
+ * and the cost were never what refused) fails again as long as the
+ * standing order did not change up to the preemptor's association
+ * (s->ord_chg[pf_pos] <= pf_rep: its position is the same and so is the
+ * set of associations above it; a level is a function of the position,
+ * so every running job's current priority compares with the
+ * preemptor's as it did) and the nodes did not change: a victim that was
+ * accepted may be refused now (the view moved), which only makes the try
+ * fail more surely.  Most recalculations change no level (14% did on a
+ * 156-budget workload), fewer the order above a given position, so most
+ * full scans after one are spared.
  */
 
 void sim__room_changed(struct sim *s, const uint32_t *nodes, uint32_t nn)
@@ -386,7 +417,7 @@ void sim__gjob_set(struct sim *s, uint32_t job, bool on)
  * them: it could be emptied): free, or on runs it may preempt, as
  * all_would_fit() counts them.  The core is asked only when the runs that
  * pass victim_maybe() would be enough, and only until they are. */
-static bool node_gives(const struct sim *s, const struct sb_preempt_party *me,
+static bool node_gives(struct sim *s, const struct sb_preempt_party *me,
 		       uint32_t nd, int64_t now, uint32_t g)
 {
 	const uint32_t *gj = s->gjob + (size_t)nd * s->cl.gpn;
@@ -432,7 +463,7 @@ static bool node_gives(const struct sim *s, const struct sb_preempt_party *me,
  * than it needs could be emptied, counting @whole (at most that many
  * could be, when its last try failed) and those of the nodes that changed
  * since @since (0: every node, @whole 0).  If so, *@whole is the count. */
-static bool nodes_fail(const struct sim *s, uint32_t job,
+static bool nodes_fail(struct sim *s, uint32_t job,
 		       const struct sb_preempt_party *me, int64_t now,
 		       uint64_t since, uint32_t *whole)
 {
@@ -467,11 +498,20 @@ static bool nodes_fail(const struct sim *s, uint32_t job,
 }
 
 /* @job's try failed at @now with at most @whole nodes that could be
- * emptied: remembered (still_fails()). */
-static void remember_fail(struct sim *s, uint32_t job, uint32_t whole)
+ * emptied: remembered (still_fails()), view-free unless a refusal read
+ * the view since s->vdep was cleared (@kept: the memo it extends was
+ * view-free too). */
+static void remember_fail(struct sim *s, uint32_t job, uint32_t whole,
+			  bool kept)
 {
+	const struct sb_standing_node *sn = sim__is_budget(s) ?
+		sb_standing_node(s->st, s->w->jobs[job].assoc) : NULL;
+
+	s->js[job].pf_pos = sn ? sn->position : 0;
 	s->js[job].pf_seq = s->pseq;
 	s->js[job].pf_ep = s->pep;
+	s->js[job].pf_rep = s->rep;
+	s->js[job].pf_vfree = kept && !s->vdep;
 	s->js[job].pf_whole = whole;
 }
 
@@ -483,10 +523,14 @@ static bool still_fails(struct sim *s, uint32_t job,
 	struct js *x = &s->js[job];
 	uint32_t whole = x->pf_whole;
 
-	if (!x->pf_seq || x->pf_ep != s->pep ||
-	    !nodes_fail(s, job, me, now, x->pf_seq, &whole))
+	if (!x->pf_seq ||
+	    (x->pf_ep != s->pep &&
+	     !(x->pf_vfree && s->ord_chg[x->pf_pos] <= x->pf_rep)))
 		return false;
-	remember_fail(s, job, whole);
+	s->vdep = false;
+	if (!nodes_fail(s, job, me, now, x->pf_seq, &whole))
+		return false;
+	remember_fail(s, job, whole, x->pf_vfree);
 	return true;
 }
 
@@ -511,13 +555,14 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 		return false;
 	/* node by node first: most tries fail, and fail there */
 	whole = 0;
+	s->vdep = false;
 	if (nodes_fail(s, job, &me, now, 0, &whole)) {
-		remember_fail(s, job, whole);
+		remember_fail(s, job, whole, true);
 		return false;
 	}
 	nc = gather(s, &me, now);
 	if (!all_would_fit(s, j->gpus, nc, &whole)) {
-		remember_fail(s, job, whole);
+		remember_fail(s, job, whole, true);
 		return false;
 	}
 	if (sim__is_budget(s))

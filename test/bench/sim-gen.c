@@ -2,10 +2,11 @@
  * sim-gen.c - a synthetic workload for the sbudget-sim benchmark (not a
  * test; see doc/benchmarks.md).
  *
- * usage: sim-gen JOBS DAYS GPUS LOAD SEED TREE_OUT > jobs.csv
+ * usage: sim-gen JOBS DAYS GPUS LOAD SEED TREE_OUT [TEAMS] > jobs.csv
  *
- * TEAMS = 20 budgets "t00".."t19" with shares 1..10 (seeded), written to
- * TREE_OUT.  JOBS jobs submitted uniformly over DAYS days; GPUs: 40% 1,
+ * TEAMS (default 20, at most 10000) budgets "t00", "t01", ... (t%02d) with
+ * shares 1..10 (seeded), written to TREE_OUT; the default's output is the
+ * same as before TEAMS was an argument.  JOBS jobs submitted uniformly over DAYS days; GPUs: 40% 1,
  * 20% 2, 15% 4, 15% 8, 10% 16..64 (multiples of 8); durations log-uniform
  * between 5 min and 24 h, then scaled so that the GPU-seconds asked for are
  * LOAD times the cluster's capacity over DAYS.  Teams drawn with a Zipf-like
@@ -50,14 +51,14 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	static const int64_t mrs[4] = { 900, 3600, 4 * 3600, 8 * 3600 };
-	long n, days, gpus, k;
+	long n, days, gpus, k, teams = 20;
 	double load, want, have = 0, f, wsum = 0;
 	struct job *j;
 	FILE *tree;
 
-	if (argc != 7) {
+	if (argc != 7 && argc != 8) {
 		fprintf(stderr, "usage: sim-gen JOBS DAYS GPUS LOAD SEED "
-			"TREE_OUT > jobs.csv\n");
+			"TREE_OUT [TEAMS] > jobs.csv\n");
 		return 2;
 	}
 	n = strtol(argv[1], NULL, 10);
@@ -65,8 +66,14 @@ int main(int argc, char **argv)
 	gpus = strtol(argv[3], NULL, 10);
 	load = strtod(argv[4], NULL);
 	state = strtoull(argv[5], NULL, 10);
+	if (argc == 8)
+		teams = strtol(argv[7], NULL, 10);
 	if (n <= 0 || days <= 0 || gpus <= 0 || !(load > 0)) {
 		fprintf(stderr, "sim-gen: JOBS, DAYS, GPUS, LOAD must be > 0\n");
+		return 2;
+	}
+	if (teams < 1 || teams > 10000) {
+		fprintf(stderr, "sim-gen: TEAMS must be 1..10000\n");
 		return 2;
 	}
 	tree = fopen(argv[6], "w");
@@ -74,24 +81,24 @@ int main(int argc, char **argv)
 		perror(argv[6]);
 		return 2;
 	}
-	for (k = 0; k < 20; k++)
+	for (k = 0; k < teams; k++)
 		fprintf(tree, "t%02ld %d\n", k, 1 + (int)(rnd() * 10));
 	fclose(tree);
-	for (k = 0; k < 20; k++)
+	for (k = 0; k < teams; k++)
 		wsum += 1.0 / (k + 1);
 	j = calloc((size_t)n, sizeof(*j));
 	if (!j)
 		return 1;
 	for (k = 0; k < n; k++) {
 		double u = rnd(), t = rnd() * wsum, acc = 0;
-		int team = 19;
+		int team = (int)teams - 1;
 		long i;
 
 		j[k].submit = (int64_t)(rnd() * days * 86400.0);
 		j[k].gpus = u < 0.4 ? 1 : u < 0.6 ? 2 : u < 0.75 ? 4 :
 			    u < 0.9 ? 8 : 8 * (2 + (int)(rnd() * 7));
 		j[k].dur = 300.0 * pow(288.0, rnd());
-		for (i = 0; i < 20; i++) {
+		for (i = 0; i < teams; i++) {
 			acc += 1.0 / (i + 1);
 			if (t < acc) {
 				team = (int)i;

@@ -441,6 +441,111 @@ START_TEST(test_fig_usable_refuses)
 }
 END_TEST
 
+/* sb_fig_window: one association's hourly slots (quota, demand,
+ * delivered; GPU-hours here, times 3600 in the series) grouped @per at a
+ * time; owed and capped per window, worked out by hand. */
+static const struct {
+	const char *what;
+	double q[6], d[6], del[6];	/* per slot, GPU-hours */
+	size_t nslots, per;
+	double owed, capped;		/* want, GPU-hours */
+	double hourly_owed, hourly_capped;	/* the slots' own figure */
+} window_cases[] = {
+	{ .what = "an 8-GPU job of a 2-GPU team, run one hour of four: "
+		  "hourly 2 of 8 owed, over the window 8 of 8",
+	  .q = { 2, 2, 2, 2 }, .d = { 8, 8, 8, 8 }, .del = { 8, 0, 0, 0 },
+	  .nslots = 4, .per = 4, .owed = 8, .capped = 8,
+	  .hourly_owed = 8, .hourly_capped = 2 },
+	{ .what = "a surplus does not cross windows: 2 delivered in the "
+		  "first, 0 in the second",
+	  .q = { 1, 1, 1, 1 }, .d = { 1, 1, 1, 1 }, .del = { 2, 0, 0, 0 },
+	  .nslots = 4, .per = 2, .owed = 4, .capped = 2,
+	  .hourly_owed = 4, .hourly_capped = 1 },
+	{ .what = "the last window is shorter: {0,1} {2,3} {4}",
+	  .q = { 4, 4, 4, 4, 4 }, .d = { 0, 6, 6, 0, 5 },
+	  .del = { 0, 6, 0, 2, 1 },
+	  .nslots = 5, .per = 2, .owed = 6 + 6 + 4, .capped = 6 + 2 + 1,
+	  .hourly_owed = 0 + 4 + 4 + 0 + 4,
+	  .hourly_capped = 0 + 4 + 0 + 0 + 1 },
+	{ .what = "nothing asked: nothing owed, whatever ran",
+	  .q = { 3, 3 }, .d = { 0, 0 }, .del = { 5, 5 },
+	  .nslots = 2, .per = 1, .owed = 0, .capped = 0,
+	  .hourly_owed = 0, .hourly_capped = 0 },
+	{ .what = "a window longer than the span: one window",
+	  .q = { 1, 1, 1 }, .d = { 3, 0, 0 }, .del = { 0, 0, 3 },
+	  .nslots = 3, .per = 168, .owed = 3, .capped = 3,
+	  .hourly_owed = 1, .hourly_capped = 0 },
+	{ .what = "per 1: the hourly figure",
+	  .q = { 2, 2, 2 }, .d = { 1, 3, 2 }, .del = { 2, 1, 2 },
+	  .nslots = 3, .per = 1, .owed = 1 + 2 + 2, .capped = 1 + 1 + 2,
+	  .hourly_owed = 5, .hourly_capped = 4 },
+};
+
+START_TEST(test_fig_window)
+{
+	struct sb_fig ser[2 * 6], tot[2];
+	size_t k, ns = window_cases[_i].nslots;
+
+	memset(ser, 0, sizeof(ser));
+	memset(tot, 0xff, sizeof(tot));	/* every field must be written */
+	for (k = 0; k < ns; k++) {
+		/* row 1 is the case; row 0 empty, to check the rows apart */
+		struct sb_fig *f = &ser[ns + k];
+
+		f->quota = window_cases[_i].q[k] * H;
+		f->demand = window_cases[_i].d[k] * H;
+		f->delivered = window_cases[_i].del[k] * H;
+		f->unallocated = 1 * H;
+		f->lost = 2 * H;
+		f->owed = f->demand < f->quota ? f->demand : f->quota;
+		f->capped = f->delivered < f->owed ? f->delivered : f->owed;
+	}
+	ck_assert_int_eq(sb_fig_window(ser, 2, ns, window_cases[_i].per, tot),
+			 SB_OK);
+	ck_assert_msg(tot[1].owed == window_cases[_i].owed * H &&
+		      tot[1].capped == window_cases[_i].capped * H,
+		      "%s: owed %.0f capped %.0f GPU-h, want %.0f and %.0f",
+		      window_cases[_i].what, tot[1].owed / H,
+		      tot[1].capped / H, window_cases[_i].owed,
+		      window_cases[_i].capped);
+	for (k = 0; k < ns; k++) {	/* the hourly figure, for the record */
+		tot[0].owed = k ? tot[0].owed + ser[ns + k].owed :
+				  ser[ns].owed;
+		tot[0].capped = k ? tot[0].capped + ser[ns + k].capped :
+				    ser[ns].capped;
+	}
+	ck_assert_msg(tot[0].owed == window_cases[_i].hourly_owed * H &&
+		      tot[0].capped == window_cases[_i].hourly_capped * H,
+		      "%s: hourly owed %.0f capped %.0f, want %.0f and %.0f",
+		      window_cases[_i].what, tot[0].owed / H,
+		      tot[0].capped / H, window_cases[_i].hourly_owed,
+		      window_cases[_i].hourly_capped);
+	/* sums, not per window: the same as the slots' */
+	ck_assert_int_eq(sb_fig_window(ser, 2, ns, window_cases[_i].per, tot),
+			 SB_OK);
+	ck_assert_msg(tot[1].unallocated == (double)ns * H &&
+		      tot[1].lost == 2.0 * (double)ns * H,
+		      "%s: unallocated %.0f lost %.0f", window_cases[_i].what,
+		      tot[1].unallocated, tot[1].lost);
+	ck_assert_msg(tot[0].owed == 0 && tot[0].capped == 0 &&
+		      tot[0].delivered == 0 && tot[0].quota == 0,
+		      "%s: the empty row got figures", window_cases[_i].what);
+}
+END_TEST
+
+START_TEST(test_fig_window_refuses)
+{
+	struct sb_fig one = { .quota = H, .demand = H }, t;
+
+	ck_assert_int_eq(sb_fig_window(&one, 1, 1, 0, &t), SB_EINVAL);
+	ck_assert_int_eq(sb_fig_window(&one, 1, 1, 1, NULL), SB_EINVAL);
+	ck_assert_int_eq(sb_fig_window(NULL, 1, 1, 1, &t), SB_EINVAL);
+	ck_assert_int_eq(sb_fig_window(NULL, 0, 1, 1, &t), SB_OK);
+	ck_assert_int_eq(sb_fig_window(&one, 1, 0, 1, &t), SB_OK);
+	ck_assert(t.owed == 0 && t.quota == 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("figures");
@@ -457,6 +562,9 @@ int main(void)
 	tcase_add_loop_test(tc, test_fig_usable, 0,
 			    sizeof(usable_cases) / sizeof(usable_cases[0]));
 	tcase_add_test(tc, test_fig_usable_refuses);
+	tcase_add_loop_test(tc, test_fig_window, 0,
+			    sizeof(window_cases) / sizeof(window_cases[0]));
+	tcase_add_test(tc, test_fig_window_refuses);
 	tcase_add_loop_test(tc, test_run_work_lost, 0,
 			    sizeof(lost_rules) / sizeof(lost_rules[0]));
 	suite_add_tcase(s, tc);

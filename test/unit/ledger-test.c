@@ -381,6 +381,90 @@ static const struct charge_err charge_err[] = {
 	{ 0, 0, 0, 1, SB_OK },
 };
 
+/*
+ * sb_ledger_sync: reads of a ledger synced at each read time are the same,
+ * bit for bit, as those of a twin ledger never synced, whatever was
+ * charged: whole TRES (the window sums are kept), fractional TRES (they
+ * are not: summed in full), charges ahead of the read time, gaps longer
+ * than the ring, reads at another time than the last sync.  Window of 4
+ * one-hour buckets, so the window moves and the ring wraps often.
+ */
+static const struct {
+	const char *what;
+	double tres;		/* TRES per charge; 0: random whole 1..8 */
+	int sync_every;		/* sync at every n-th step */
+	int64_t ahead;		/* charge this far past the read time too */
+	int64_t gap;		/* every 7th step jumps this far */
+} sync_cases[] = {
+	{ .what = "whole GPUs, synced at every read", .sync_every = 1 },
+	{ .what = "whole GPUs, synced every third read", .sync_every = 3 },
+	{ .what = "fractional TRES: summed in full", .tres = 0.1,
+	  .sync_every = 1 },
+	{ .what = "charges ahead of the read", .sync_every = 1,
+	  .ahead = 2 * H },
+	{ .what = "gaps longer than the ring", .sync_every = 1,
+	  .gap = 9 * H },
+	{ .what = "huge TRES (above the exact bound): summed in full",
+	  .tres = 1e9, .sync_every = 1 },
+};
+
+START_TEST(test_sync)
+{
+	struct sb_tree *t = small_tree();
+	struct sb_ledger *a, *b;
+	double ua[3], ub[3], oa[3], ob[3];
+	int64_t now = T0, step;
+	uint32_t i;
+
+	ck_assert_int_eq(sb_ledger_new(t, 4 * H, H, &a), SB_OK);
+	ck_assert_int_eq(sb_ledger_new(t, 4 * H, H, &b), SB_OK);
+	rng_state = 88172645463325252ULL + (uint64_t)_i;
+	for (step = 0; step < 400; step++) {
+		int64_t next = now + 1 + (int64_t)(rnd() % (H / 2));
+		uint32_t who = (uint32_t)(rnd() % 3);
+		bool al = rnd() % 4 != 0;
+		double tres = sync_cases[_i].tres > 0 ? sync_cases[_i].tres :
+			      (double)(1 + rnd() % 8);
+
+		if (sync_cases[_i].gap && step % 7 == 6)
+			next += sync_cases[_i].gap;
+		ck_assert_int_eq(sb_ledger_charge(a, who, now, next, tres, al),
+				 SB_OK);
+		ck_assert_int_eq(sb_ledger_charge(b, who, now, next, tres, al),
+				 SB_OK);
+		if (sync_cases[_i].ahead) {
+			ck_assert_int_eq(sb_ledger_charge(a, who, next, next +
+					 sync_cases[_i].ahead, tres, al), SB_OK);
+			ck_assert_int_eq(sb_ledger_charge(b, who, next, next +
+					 sync_cases[_i].ahead, tres, al), SB_OK);
+		}
+		now = next;
+		if (step % sync_cases[_i].sync_every == 0)
+			ck_assert_int_eq(sb_ledger_sync(a, now), SB_OK);
+		for (i = 0; i < 2; i++) {	/* allocated, unallocated */
+			ck_assert_int_eq(sb_ledger_usage_all(a, now, !i, ua, oa),
+					 SB_OK);
+			ck_assert_int_eq(sb_ledger_usage_all(b, now, !i, ub, ob),
+					 SB_OK);
+			ck_assert_msg(!memcmp(ua, ub, sizeof(ua)) &&
+				      !memcmp(oa, ob, sizeof(oa)),
+				      "%s: step %lld: usage %.17g, want %.17g",
+				      sync_cases[_i].what, (long long)step,
+				      ua[0], ub[0]);
+		}
+		/* a read at another time than the sync's */
+		ck_assert(sb_ledger_usage(a, 0, now - H / 3, true) ==
+			  sb_ledger_usage(b, 0, now - H / 3, true));
+	}
+	ck_assert_int_eq(sb_ledger_sync(NULL, now), SB_EINVAL);
+	ck_assert_int_eq(sb_ledger_sync(a, -1), SB_ERANGE);
+	ck_assert_int_eq(sb_ledger_sync(a, SB_TIME_MAX + 1), SB_ERANGE);
+	sb_ledger_free(a);
+	sb_ledger_free(b);
+	sb_tree_free(t);
+}
+END_TEST
+
 START_TEST(test_charge_errors)
 {
 	const struct charge_err *c = &charge_err[_i];
@@ -1133,6 +1217,8 @@ int main(void)
 	tcase_add_loop_test(tw, test_new_errors, 0, sizeof(new_err) / sizeof(new_err[0]));
 	tcase_add_test(tw, test_null_arguments);
 	tcase_add_test(tw, test_rebind);
+	tcase_add_loop_test(tw, test_sync, 0,
+			    sizeof(sync_cases) / sizeof(sync_cases[0]));
 	suite_add_tcase(s, tw);
 
 	tcase_set_timeout(tj, 60);

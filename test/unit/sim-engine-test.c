@@ -236,6 +236,23 @@ static const struct scen scens[] = {
 	  "10,100,4,b,,60,yes,512\n",
 	  SIM_POLICY_BUDGET, 3, 2, 0, false,
 	  "3:0-20 1:0-40P 4:0-40 5:40-140 2:0-2000 1:140-2100", 1, false, NULL, NULL },
+	/* A failed try remembered across recalculations (CalcPeriod 60):
+	 * b's 4-GPU job 3 waits from 100, outranked by c's running job 2
+	 * (a refusal that reads no budget view), recalculation after
+	 * recalculation, until b's standing passes c's (b's first job ends
+	 * at 3000 and its usage falls behind c's): the order above b
+	 * changed, the try is made again and preempts job 2 at 3300 (grace
+	 * 30); then the two time-slice at their protection (60 s x
+	 * PreemptIntervalFactor 2) with the requeue delay.  The segments
+	 * are main f130a4a's (before failed tries outlived a
+	 * recalculation): a memo kept too long would start job 3 late. */
+	{ "a failed try outlives recalculations only while the order holds",
+	  "b 1\nc 1\n", "CalcPeriod=60\n",
+	  "0,3000,2,b,,60,yes,512\n0,100000,2,c,,60,yes,512\n"
+	  "100,1000,4,b,,60,yes,512\n",
+	  SIM_POLICY_BUDGET, 1, 4, 121, false,
+	  "1:0-3000 2:0-3330P 3:3330-3750P 2:3750-4590P 3:4590-5010P "
+	  "2:5010-5850P 3:5850-6010 2:6010-101000", 5, false, NULL, NULL },
 	/* Victim order: unallocated before allocated, and among equals the
 	 * one that has run less (started later); no grace time for it. */
 	{ "victims: unallocated first, then least work lost",

@@ -311,6 +311,95 @@ START_TEST(test_cancelled)
 }
 END_TEST
 
+/* The most preemptions of one job (issue 18, item 3), allocated and
+ * unallocated apart, counting preempted runs that end in the window
+ * [0, 3600): job 0 three, job 1 two (allocated: max 3); job 2 two in the
+ * window and one ending at 3600, outside (unallocated: max 2). */
+START_TEST(test_max_preempted)
+{
+	const struct sim_mjob jobs[3] = {
+		{ 0, 1, 60, true, 0, 0, 500, NV, NV },
+		{ 0, 1, 60, true, 0, 0, 400, NV, NV },
+		{ 0, 1, 0, false, 0, 0, 3600, NV, NV },
+	};
+	const struct sim_mseg segs[9] = {
+		{ 0, 0, 0, 100, true, false, false },
+		{ 0, 100, 150, 200, true, false, false },
+		{ 0, 200, 250, 300, true, false, false },
+		{ 0, 300, 350, 500, false, false, false },
+		{ 1, 0, 0, 100, true, false, false },
+		{ 1, 100, 150, 400, true, false, false },
+		{ 2, 0, 0, 100, true, true, false },
+		{ 2, 100, 150, 200, true, true, false },
+		{ 2, 200, 250, 3600, true, true, false },
+	};
+	struct sim_tree t;
+	struct sim_report r;
+	char msg[SIM_MSG];
+
+	ck_assert(!sim_tree_parse("t", "a 1\n", &t, msg, sizeof(msg)));
+	ck_assert_int_eq(sim_metrics(&t, jobs, 3, segs, 9, 4, 0, 3600, 3600,
+				     &r), 0);
+	ck_assert_uint_eq(r.preemptions, 7);
+	ck_assert_uint_eq(r.max_preempted[0], 3);
+	ck_assert_uint_eq(r.max_preempted[1], 2);
+	sim_report_free(&r);
+	sim_tree_free(&t);
+}
+END_TEST
+
+/* Owed vs delivered over the lookback window (sb_fig_window), 8 GPUs,
+ * a (1 share of 8: quota 1 GPU) and b (7).  a's 8-GPU job waits 3 hours
+ * and runs the 4th: hour by hour owed 1 GPU-h x 4 = 14400 GPU-s, capped
+ * 3600 (0.25); over one 4-hour window owed min(4, 32) = 4 GPU-h, and the
+ * 8 delivered cover it: capped 14400 (1.0).  With 1-hour windows it is
+ * the hourly figure. */
+START_TEST(test_lookback_window)
+{
+	const struct sim_mjob jobs[1] = {
+		{ 0, 8, 3600, true, 0, 3 * 3600, 4 * 3600, NV, NV },
+	};
+	const struct sim_mseg segs[1] = {
+		{ 0, 0, 3 * 3600, 4 * 3600, false, false, false },
+	};
+	static const struct {
+		int64_t lookback;
+		double owed, capped, ratio;
+	} rows[] = {
+		{ 4 * 3600, 14400, 14400, 1.0 },
+		{ 3600, 14400, 3600, 0.25 },
+		{ 2 * 3600, 14400, 7200, 0.5 },	/* {0,1}: 0 of 2; {2,3}: 2 */
+	};
+	struct sim_tree t;
+	struct sim_report r;
+	char msg[SIM_MSG];
+	size_t k;
+
+	ck_assert(!sim_tree_parse("t", "a 1\nb 7\n", &t, msg, sizeof(msg)));
+	for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		ck_assert_int_eq(sim_metrics_lookback(&t, jobs, 1, segs, 1, 8, 0,
+						      4 * 3600, 4 * 3600,
+						      rows[k].lookback, &r), 0);
+		ck_assert_msg(r.teams[0].fig.owed == 14400 &&
+			      r.teams[0].fig.capped == 3600,
+			      "hourly owed %.0f capped %.0f",
+			      r.teams[0].fig.owed, r.teams[0].fig.capped);
+		ck_assert_msg(r.teams[0].w_owed == rows[k].owed &&
+			      r.teams[0].w_capped == rows[k].capped &&
+			      r.w_overall_ratio == rows[k].ratio &&
+			      r.lookback == rows[k].lookback,
+			      "window %lld s: owed %.0f capped %.0f ratio %.3f, "
+			      "want %.0f %.0f %.3f", (long long)rows[k].lookback,
+			      r.teams[0].w_owed, r.teams[0].w_capped,
+			      r.w_overall_ratio, rows[k].owed, rows[k].capped,
+			      rows[k].ratio);
+		ck_assert_uint_eq(r.w_worst_team, 0);
+		sim_report_free(&r);
+	}
+	sim_tree_free(&t);
+}
+END_TEST
+
 /* Classes: debug <= 8 GPUs and 0 < min runtime <= 900; large >= 32. */
 START_TEST(test_classes)
 {
@@ -545,6 +634,8 @@ int main(void)
 			    sizeof(mcases) / sizeof(mcases[0]));
 	tcase_add_test(tc, test_report_rest);
 	tcase_add_test(tc, test_cancelled);
+	tcase_add_test(tc, test_max_preempted);
+	tcase_add_test(tc, test_lookback_window);
 	tcase_add_test(tc, test_classes);
 	tcase_add_test(tc, test_classes_by_contract);
 	tcase_add_test(tc, test_json_fixed);
