@@ -148,8 +148,9 @@ find_tarball() {
 	echo "$f"
 }
 
-# build_slurm UPVER TARBALL: build Slurm UPVER from TARBALL and install it
-# into its own prefix, once; print "PREFIX SOURCE-TREE".
+# build_slurm UPVER TARBALL: build Slurm UPVER from TARBALL (empty: found,
+# or fetched for 24.11, only when a build is needed) and install it into its
+# own prefix, once; print "PREFIX SOURCE-TREE".
 build_slurm() {
 	local upver=$1 tarball=$2
 	local prefix=$src_root/slurm-$upver
@@ -171,6 +172,14 @@ build_slurm() {
 		echo "$prefix $srcdir"
 		return 0
 	fi
+	# not built yet: now the tarball is needed
+	if [ -z "$tarball" ]; then
+		if [ "$release" = 24.11 ]; then
+			tarball=$(fetch_2411 "$upver") || exit 1
+		else
+			tarball=$(find_tarball "$release") || exit 1
+		fi
+	fi
 	echo "setup: building Slurm $upver in $srcdir (nice, make -j$(nproc)), installing into $prefix" >&2
 	rm -rf "$srcdir" "$prefix"
 	mkdir -p "$srcdir"
@@ -191,15 +200,23 @@ build_slurm() {
 case $release in
 24.11)
 	mkdir -p "$src_root"
-	tb=$(fetch_2411 24.11.5)
-	build_slurm 24.11.5 "$tb"
+	build_slurm 24.11.5 ""
 	exit 0
 	;;
 25.11|26.05)
 	mkdir -p "$src_root"
-	tb=$(find_tarball "$release")
-	v=$(basename "$tb"); v=${v#slurm-}; v=${v%.tar.*}
-	build_slurm "$v" "$tb"
+	# The micro release: the tarball's, or this project's default one; a
+	# build already installed needs no tarball (build_slurm finds it).
+	if [ -n "$tarball_arg" ]; then
+		v=$(basename "$tarball_arg"); v=${v#slurm-}; v=${v%.tar.*}
+		case $v in
+		"$release".[0-9]*) ;;
+		*) echo "setup: error: '$tarball_arg' is not a Slurm $release release tarball (accepted: slurm-$release.N.tar.gz or .tar.bz2, as SchedMD names them)" >&2; exit 1 ;;
+		esac
+	else
+		case $release in 25.11) v=25.11.7 ;; 26.05) v=26.05.3 ;; esac
+	fi
+	build_slurm "$v" ""
 	exit 0
 	;;
 esac

@@ -50,7 +50,8 @@ struct sb_run_delta {
 
 /*
  * sb_limit_decay_factor - per-second decay factor for a half-life of
- * @half_life seconds: 1 - ln 2 / @half_life, 1 (no decay) when
+ * @half_life seconds: 1 - 0.693 / @half_life (priority/multifactor's
+ * formula and constant, _init_decay_vars()), 1 (no decay) when
  * @half_life <= 0.  A half-life under one second gives 0 (everything
  * decays at once), never a negative factor.
  */

@@ -335,8 +335,8 @@ static inline void sb_thread_create(pthread_t *id, void *(*fn)(void *),
  * run-seconds (tres_run_secs, added at job start, released by the priority
  * plugin: MaxTRESRunMinsPerAccount/PerUser) on the newer releases; 22.05
  * has a tres_run_mins array there that nothing sets ("doesn't do anything
- * and isn't set up").  Checked: 22.05 (no), 25.11.7 and 26.05.3 (yes);
- * 24.11 assumed yes: to verify against its tree.
+ * and isn't set up").  Checked in each tree's slurm/slurmdb.h: 22.05.8
+ * (no), 24.11.5, 25.11.7 and 26.05.3 (yes).
  * SB_QOS_USED_LIMITS_RUN_SECS: 1 when they exist;
  * SB_USED_LIMITS_RUN_SECS(ul): the uint64_t array, NULL on 22.05. */
 #if SB_SLURM_2411

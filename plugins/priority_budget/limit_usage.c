@@ -123,6 +123,11 @@ void limit_usage_init(const char *state_dir)
 		error("%s: cannot read %s: %m; taken as no tick yet",
 		      LOG_PREFIX, path);
 	}
+	if (tick > time(NULL) + 60) {
+		error("%s: %s says the last tick was at %ld, in the future: "
+		      "taken as no tick yet", LOG_PREFIX, path, (long)tick);
+		tick = reset = 0;
+	}
 	info("%s: last tick %ld, last reset %ld (from %s)", LOG_PREFIX,
 	     (long)tick, (long)reset, path);
 	xfree(path);
@@ -149,14 +154,22 @@ static void save_state(const char *dir, time_t tick, time_t reset)
 	len = snprintf(text, sizeof(text), "last_tick=%lld last_reset=%lld\n",
 		       (long long)tick, (long long)reset);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, text, len) != len || close(fd) < 0 ||
-	    rename(tmp, path) < 0) {
-		error("%s: cannot save %s: %m (a restart would count the "
-		      "running jobs' run-minutes from an older tick)",
-		      LOG_PREFIX, path);
-		if (fd >= 0)
-			unlink(tmp);
+	if (fd >= 0) {
+		/* the descriptor is closed whatever the write did */
+		bool ok = write(fd, text, len) == len && fsync(fd) == 0;
+
+		if (close(fd) < 0)
+			ok = false;
+		if (ok && rename(tmp, path) == 0) {
+			xfree(tmp);
+			xfree(path);
+			return;
+		}
+		unlink(tmp);
 	}
+	error("%s: cannot save %s: %m (a restart would count the "
+	      "running jobs' run-minutes from an older tick)",
+	      LOG_PREFIX, path);
 	xfree(tmp);
 	xfree(path);
 }
@@ -462,8 +475,17 @@ void limit_usage_tick(time_t now)
 		    IS_JOB_COMPLETING(job_ptr) ||
 		    IS_JOB_POWER_UP_NODE(job_ptr))
 			continue;
-		if (job_share(job_ptr, from, now, false, d, &s))
-			apply_job(job_ptr, &s);
+		if (!job_share(job_ptr, from, now, false, d, &s))
+			continue;
+		/*
+		 * No valid tick (first start, a missing or bad file, a switch
+		 * from multifactor): the run-seconds go from each job's start,
+		 * but the usage before now is already in Slurm's saved
+		 * association usage; as multifactor's first period, add none.
+		 */
+		if (!from)
+			s.usage = false;
+		apply_job(job_ptr, &s);
 	}
 	list_iterator_destroy(it);
 	/* still under the job lock: an end after this counts from now */
@@ -490,6 +512,8 @@ void limit_usage_job_end(job_record_t *job_ptr)
 	assoc_mgr_lock(&locks);
 	slurm_mutex_lock(&lu_lock);
 	if (job_share(job_ptr, last_tick, now, true, d, &s)) {
+		if (!last_tick)	/* no valid tick: see limit_usage_tick() */
+			s.usage = false;
 		/*
 		 * Not corrected yet (ended while slurmctld read its state,
 		 * before the first tick): Slurm counted the whole time limit
@@ -510,9 +534,10 @@ void limit_usage_job_end(job_record_t *job_ptr)
 					all.release, usage_factor(job_ptr));
 		}
 		apply_job(job_ptr, &s);
-		/* once: as multifactor, marks the end as done */
-		job_ptr->end_time_exp = (time_t)NO_VAL;
 	}
+	/* once: as multifactor, the end is marked done whatever it held,
+	 * so that acct_policy_job_fini() never runs twice for the job */
+	job_ptr->end_time_exp = (time_t)NO_VAL;
 	slurm_mutex_unlock(&lu_lock);
 	assoc_mgr_unlock(&locks);
 }

@@ -12,8 +12,9 @@ double sb_limit_decay_factor(double half_life)
 
 	if (!(half_life > 0))
 		return 1;
-	/* d = 1 - ln 2 / H: Slurm's first-order form of 2^(-1/H) */
-	d = 1 - M_LN2 / half_life;
+	/* d = 1 - 0.693 / H: priority/multifactor's first-order form of
+	 * 2^(-1/H), with its constant, so both plugins decay alike */
+	d = 1 - 0.693 / half_life;
 	return d < 0 ? 0 : d;
 }
 

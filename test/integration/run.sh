@@ -33,7 +33,7 @@ wanted=
 if [ -n "$list" ]; then
 	wanted=$(sed 's/#.*//; s/[[:space:]]//g; /^$/d' "$list")
 	for t in $wanted; do
-		declare -F "$t" >/dev/null ||
+		[[ "$t" == test_* ]] && declare -F "$t" >/dev/null ||
 			{ echo "run.sh: --list '$list' names '$t', which is not a test" >&2; exit 2; }
 	done
 fi
@@ -59,4 +59,8 @@ for t in $(declare -F | awk '{print $3}' | grep '^test_' ); do
 	fi
 done
 echo "integration: $passed passed, $failed failed"
+if [ $((passed + failed)) -eq 0 ]; then
+	echo "run.sh: no test matched${list:+ --list '$list'}${pattern:+ and '$pattern'}" >&2
+	exit 1
+fi
 [ "$failed" -eq 0 ]
