@@ -116,7 +116,7 @@ run_integration() {
 		int_rc=1 int_failed=$((int_failed + 1))
 		return
 	fi
-	took "build $rel (Slurm cached, plugins)" "$t0"
+	took "build $rel (Slurm if not cached, plugins)" "$t0"
 	t0=$SECONDS
 	echo "== integration tests on Slurm $rel (local cluster)"
 	(
