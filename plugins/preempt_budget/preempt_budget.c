@@ -332,20 +332,17 @@ static void grace_track(uint32_t job_id)
 }
 
 /*
- * SystemComment: why the job stopped (`sbudget show job`, sacct).  Sent to
- * slurmdbd at once, as Slurm does after `scontrol update` (its job-start
- * record updates the run's row; the job-complete record carries no
- * SystemComment), so that sacct says who preempted the run after the job
- * has left slurmctld.  The send is queued to slurmdbd's agent: it never
- * waits for slurmdbd.  Job write lock held.
+ * SystemComment: why the job stopped (`sbudget show job`).  It stays in
+ * slurmctld: on no supported release does slurmctld send a job's
+ * SystemComment to slurmdbd (neither its job-start nor its job-complete
+ * record carries it; only an administrator's `sacctmgr modify job` sets
+ * it there).
  */
 static void set_reason(job_record_t *job_ptr, char *text)
 {
 	xfree(job_ptr->system_comment);
 	job_ptr->system_comment = text;
 	last_job_update = time(NULL);	/* saved with the job state */
-	if (&acct_db_conn && job_ptr->db_index)
-		(void)jobacct_storage_g_job_start(acct_db_conn, job_ptr);
 }
 
 /* Slurm asks for the grace time exactly once per victim, when it starts

@@ -396,11 +396,6 @@ test_sbudget_show_job_names_preemptor() {
 	# the same in JSON
 	out=$(sb --json show job "$victim" format=JobId,PreemptedBy)
 	python3 -c 'import json,sys; d=json.loads(sys.argv[1])["jobs"][0]; assert d["PreemptedBy"]==int(sys.argv[2]), d' "$out" "$pre"
-	# slurmdbd has who preempted the run, on the preempted run's record
-	# (sacct, after the job has left slurmctld)
-	wait_eq 30 "sacct's SystemComment of job $victim's preempted run" yes \
-		sh -c 'sacct -n -P -D -X -j "$1" -o State,SystemComment |
-			grep -q "^PREEMPTED|budget:preempted_by=$2," && echo yes' _ "$victim" "$pre"
 }
 
 # report: use per step against quota; its steps add up to show budget's
