@@ -271,6 +271,12 @@ struct sbc_plot_series {
 };
 
 /*
+ * sbc_nice_max - an axis maximum for values up to @v: 1, 2 or 5 times a
+ * power of ten, >= @v; 1 when @v is not above 0.
+ */
+double sbc_nice_max(double v);
+
+/*
  * sbc_svg_plot - an SVG line chart: x = time from @from in @nsteps steps of
  * @step seconds, y = GPU-hours per step; one colour per series, its
  * delivered use solid and its quota dashed; a legend; axes with labels.

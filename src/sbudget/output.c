@@ -341,8 +341,7 @@ static void svg_text(FILE *out, const char *s)
 	}
 }
 
-/* A "nice" axis maximum: 1, 2 or 5 times a power of ten, >= @v. */
-static double nice_max(double v)
+double sbc_nice_max(double v)
 {
 	double p, m;
 
@@ -373,7 +372,7 @@ int sbc_svg_plot(FILE *out, const char *title, int64_t from, int64_t step,
 			if (s[i].values[k] > ymax)
 				ymax = s[i].values[k];
 	}
-	ymax = nice_max(ymax * 1.05);
+	ymax = sbc_nice_max(ymax * 1.05);
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
 		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "

@@ -141,18 +141,6 @@ void sbp_tick_label(int64_t t, int64_t step, int64_t prev, char *label,
 
 /* -------------------------------------------------------------- panels */
 
-/* A "nice" axis maximum: 1, 2 or 5 times a power of ten, >= @v. */
-static double nice_max(double v)
-{
-	double p, m;
-
-	if (!(v > 0))
-		return 1;
-	p = pow(10, floor(log10(v)));
-	m = v / p;
-	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
-}
-
 #define PW 360.0	/* panel width */
 #define PH 150.0
 #define PL 40.0		/* left margin: y labels */
@@ -182,7 +170,7 @@ int sbp_panel_svg(FILE *out, const struct sbp_panel *p, int64_t from,
 	 * at most twice as high, so that use never lies flat under it */
 	if (qmax <= 2 * ymax || ymax == 0)
 		ymax = ymax > qmax ? ymax : qmax;
-	ymax = nice_max(ymax * 1.05);
+	ymax = sbc_nice_max(ymax * 1.05);
 	fprintf(out, "<svg class=\"chart\" viewBox=\"0 0 %.0f %.0f\" "
 		"width=\"%.0f\" height=\"%.0f\" role=\"img\">", PW, PH, PW, PH);
 	/* y grid and labels: 0, half, max */
