@@ -41,4 +41,10 @@ char *sb_duration_format(int64_t secs, char *buf, size_t len);
  */
 char *sb_quote(const char *s, char *buf, size_t len);
 
+/*
+ * sb_quote_path - sb_quote() for a file name: the name is cut only where @buf
+ * (of @len bytes) ends, so a deep path is named whole in a message.
+ */
+char *sb_quote_path(const char *s, char *buf, size_t len);
+
 #endif /* SB_DURATION_H */

@@ -107,10 +107,10 @@ char *sb_duration_format(int64_t secs, char *buf, size_t len)
 	return buf;
 }
 
-char *sb_quote(const char *s, char *buf, size_t len)
+/* sb_quote() with at most @limit bytes of @s before the "..." mark. */
+static char *quote_upto(const char *s, char *buf, size_t len, size_t limit)
 {
 	static const char hex[] = "0123456789abcdef";
-	const size_t limit = 48;
 	size_t i, o = 0;
 
 	if (!buf || !len)
@@ -139,4 +139,15 @@ char *sb_quote(const char *s, char *buf, size_t len)
 	}
 	buf[o] = '\0';
 	return buf;
+}
+
+char *sb_quote(const char *s, char *buf, size_t len)
+{
+	return quote_upto(s, buf, len, 48);
+}
+
+char *sb_quote_path(const char *s, char *buf, size_t len)
+{
+	/* room for "..." and the NUL after the bytes kept */
+	return quote_upto(s, buf, len, len > 4 ? len - 4 : 0);
 }

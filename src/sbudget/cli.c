@@ -347,13 +347,16 @@ static int apply_kv(struct sbc_cmd *cmd, enum clause cl, const char *word,
 			goto not_here;
 		if (cmd->plot[0])
 			return sbc__fail(msg, msglen, "plot given twice");
+		char qf[SBC_FILE_QUOTE_MAX];
+
+		sb_quote_path(val, qf, sizeof(qf));
 		if (!*val || strlen(val) >= sizeof(cmd->plot))
 			return sbc__fail(msg, msglen, "plot '%s': give a file name "
-				    "ending in .svg", q);
+				    "ending in .svg", qf);
 		if (strlen(val) < 5 ||
 		    strcasecmp(val + strlen(val) - 4, ".svg"))
 			return sbc__fail(msg, msglen, "plot '%s': the file name "
-				    "must end in .svg (the plot is SVG)", q);
+				    "must end in .svg (the plot is SVG)", qf);
 		memcpy(cmd->plot, val, strlen(val) + 1);	/* fits: checked */
 		return 0;
 	}
@@ -375,10 +378,10 @@ not_here:
 static int parse_page_file(struct sbc_cmd *cmd, const char *w, char *msg,
 			   size_t msglen)
 {
-	char q[80];
+	char q[SBC_FILE_QUOTE_MAX];
 	size_t len = strlen(w);
 
-	sb_quote(w, q, sizeof(q));
+	sb_quote_path(w, q, sizeof(q));
 	if (cmd->page[0])
 		return sbc__fail(msg, msglen, "'%s': page writes one file; it is "
 			    "already '%s'", q, cmd->page);

@@ -19,6 +19,9 @@
 #include "sb/tree.h"
 
 #define SBC_MSG_MAX 512
+/* Bytes of a file name quoted in an error message: a whole path as deep as
+ * a build tree's, while the message still fits SBC_MSG_MAX. */
+#define SBC_FILE_QUOTE_MAX 320
 #define SBC_MAX_NAMES 64	/* account=a,b,... */
 #define SBC_MAX_FIELDS 64	/* format=f1,f2,... */
 #define SBC_NAME_MAX 128

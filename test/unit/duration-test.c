@@ -1,5 +1,6 @@
 /* duration-test.c - Slurm time syntax, formatting and quoting. */
 #include <check.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,28 +90,41 @@ START_TEST(test_format_round_trip)
 END_TEST
 
 struct quote_case {
+	bool path;		/* sb_quote_path() instead of sb_quote() */
 	const char *in;
 	size_t len;
 	const char *out;
 };
 
+#define LONG56 "01234567890123456789012345678901234567890123456789012345"
+
 static const struct quote_case quote[] = {
-	{ "abc", 64, "abc" },
-	{ NULL, 64, "(null)" },
-	{ "a\tb", 64, "a\\x09b" },
-	{ "\x1b[31m", 64, "\\x1b[31m" },
-	{ "\xc3\xa9", 64, "\\xc3\\xa9" },
-	{ "0123456789012345678901234567890123456789012345678901234", 128,
-	  "012345678901234567890123456789012345678901234567..." },
-	{ "abcdef", 4, "abc" },
-	{ "\x01\x02", 6, "\\x01" },
+	{ false, "abc", 64, "abc" },
+	{ false, NULL, 64, "(null)" },
+	{ false, "a\tb", 64, "a\\x09b" },
+	{ false, "\x1b[31m", 64, "\\x1b[31m" },
+	{ false, "\xc3\xa9", 64, "\\xc3\\xa9" },
+	{ false, LONG56, 128, "012345678901234567890123456789012345678901234567..." },
+	{ false, "abcdef", 4, "abc" },
+	{ false, "\x01\x02", 6, "\\x01" },
+	/* a file name is kept whole while it fits the buffer */
+	{ true, LONG56 ".html", 128, LONG56 ".html" },
+	{ true, "/a/b.txt", 12, "/a/b.txt" },
+	{ true, "/a/bc.txt", 12, "/a/bc.tx..." },
+	{ true, "/a\nb", 64, "/a\\x0ab" },
+	{ true, NULL, 64, "(null)" },
+	{ true, "abc", 1, "" },
 };
 
 START_TEST(test_quote)
 {
 	char buf[128];
+	const struct quote_case *c = &quote[_i];
 
-	ck_assert_str_eq(sb_quote(quote[_i].in, buf, quote[_i].len), quote[_i].out);
+	if (c->path)
+		ck_assert_str_eq(sb_quote_path(c->in, buf, c->len), c->out);
+	else
+		ck_assert_str_eq(sb_quote(c->in, buf, c->len), c->out);
 }
 END_TEST
 

@@ -223,6 +223,9 @@ static const struct bad_case bad[] = {
 	{ "page window=1-0", "page needs a file to write" },
 	{ "page budgets.txt", "page 'budgets.txt': the file name must end in .html or .htm" },
 	{ "page .html", "must end in .html or .htm" },
+	/* a deep path is named whole, not cut */
+	{ "page /check/work/main/_build-26.05/cluster/work/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/page.txt", "page '/check/work/main/_build-26.05/cluster/work/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/page.txt': the file name must end in .html" },
+	{ "report plot=/check/work/main/_build-26.05/cluster/work/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/x.png", "plot '/check/work/main/_build-26.05/cluster/work/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/d123456789/x.png': the file name must end in .svg" },
 	{ "page a.html b.html", "'b.html': page writes one file; it is already 'a.html'" },
 	{ "page a.html user=u", "does not apply" },
 	{ "page a.html format=Account", "does not apply" },
