@@ -49,6 +49,12 @@ struct sb_contract_request {
 					 * the message (e.g. "partition
 					 * 'debug' DefaultTime"); NULL = the
 					 * job's own --time */
+	int64_t time_cap;		/* the longest time limit the job can
+					 * be given at all, seconds
+					 * (sb_time_cap): no --time raises it;
+					 * <= 0 = none */
+	const char *cap_from;		/* where time_cap comes from (e.g.
+					 * "QOS 'normal' MaxWall") */
 	bool interactive;		/* not a batch job (salloc, srun
 					 * without sbatch): it can never be
 					 * requeued, so resumable is refused */
@@ -61,6 +67,8 @@ enum sb_limit_from {
 	SB_LIMIT_TIME_MIN,	/* --time-min: backfill may cut the job to it */
 	SB_LIMIT_PART_DEFAULT,	/* no --time: the partition's DefaultTime */
 	SB_LIMIT_PART_MAX,	/* no --time, no DefaultTime: MaxTime */
+	SB_LIMIT_MAX_WALL,	/* the QOS's or association's MaxWall, below
+				 * what the job would get otherwise */
 };
 
 /*
@@ -71,26 +79,41 @@ enum sb_limit_from {
  * @time_min:     its --time-min (Slurm's backfill may set the limit to any
  *                value from time_min up, so only time_min is certain);
  * @part_default: the partition's DefaultTime, used when --time is not set;
- * @part_max:     its MaxTime, used when neither --time nor DefaultTime is.
- * This is the order Slurm 22.05 and 24.11 apply (job_mgr.c,
+ * @part_max:     its MaxTime, used when neither --time nor DefaultTime is;
+ * @max_wall:     the MaxWall (MaxWallDurationPerJob) Slurm's accounting
+ *                enforces on the job: its QOS's, else its association's;
+ *                a job never runs longer (without --time Slurm gives it
+ *                this limit; above it the job is refused or never starts).
+ * This is the order Slurm 22.05 to 26.05 apply (job_mgr.c,
  * _part_access_check/_valid_job_part: time_limit = DefaultTime when
- * unset, else MaxTime is the bound; backfill's time_min).  For a job that
- * may run in several partitions the caller takes the least over them.
+ * unset, else MaxTime is the bound; acct_policy_validate: MaxWall caps it;
+ * backfill's time_min).  For a job that may run in several partitions the
+ * caller takes the least over them.
  * @from: out, may be NULL: which of the inputs decided.
  * Return: the limit, or -1 for none.
  */
 int64_t sb_time_limit_effective(int64_t given, int64_t time_min,
 				int64_t part_default, int64_t part_max,
-				enum sb_limit_from *from);
+				int64_t max_wall, enum sb_limit_from *from);
+
+/*
+ * sb_time_cap - the longest time limit a job can be given whatever its
+ * --time: the least of the partition's MaxTime and the enforced MaxWall
+ * (seconds, <= 0 = not set).  @from (may be NULL) gets SB_LIMIT_PART_MAX,
+ * SB_LIMIT_MAX_WALL or SB_LIMIT_NONE.  Return: the cap, or -1 for none.
+ */
+int64_t sb_time_cap(int64_t part_max, int64_t max_wall,
+		    enum sb_limit_from *from);
 
 /*
  * sb_contract_check - validate a job's request against the site policy.
  *
  * Refuses, in this order: a missing min runtime when the site has no
  * default; a malformed, negative or out-of-range one; one above
- * @pol->max_min_runtime; one above the job's effective time limit (the
- * protected slice could never be served; the message names where the
- * limit comes from, @req->limit_from); a malformed resumable flag;
+ * @pol->max_min_runtime; one above the longest limit the job can be given
+ * (@req->time_cap: lower the minimum runtime, naming @req->cap_from); one
+ * above the job's effective time limit (the protected slice could never be
+ * served; the message names where the limit comes from, @req->limit_from); a malformed resumable flag;
  * resumable on an interactive job (it can never be requeued); min
  * runtime > 0 on an association without budget.
  *

@@ -5,9 +5,11 @@
  * spank_budget) and whether it is resumable.  At submit this plugin:
  *   - refuses a missing (unless budget.conf sets DefaultMinRuntime),
  *     malformed, negative or above-MaxMinRuntime minimum runtime, one
- *     above the time limit the job will really get (its --time, else the
- *     partition's DefaultTime or MaxTime, and --time-min, which backfill
- *     may cut it to), --resumable on an interactive job (it can never be
+ *     above the longest time limit the job can be given at all (the
+ *     partition's MaxTime, the enforced MaxWall of its QOS, partition QOS
+ *     or association), one above the time limit the job will really get
+ *     (its --time, else the partition's DefaultTime or MaxTime, capped by
+ *     MaxWall, and --time-min, which backfill may cut it to), --resumable on an interactive job (it can never be
  *     requeued), and a minimum runtime > 0 on an association without
  *     budget, each with a message that names the value and says what to
  *     do;
@@ -109,21 +111,74 @@ static const char *spank_env_get(const job_desc_msg_t *job_desc,
 /* What the association lookup found. */
 enum budget_state { BUDGET_YES, BUDGET_NO, BUDGET_NO_ASSOC };
 
+/* The MaxWall limits Slurm's accounting would put on the job
+ * (acct_policy_validate: the first set of the partition's QOS, the job's
+ * QOS and the association path, OverPartQOS putting the job's QOS first);
+ * minutes, INFINITE = not set. */
+struct wall_limits {
+	bool enforced;		/* AccountingStorageEnforce has limits */
+	uint32_t assoc;		/* first MaxWall on the association path */
+	char assoc_from[128];	/* the association that sets it */
+	uint32_t qos;		/* the job's QOS's MaxWall */
+	char qos_name[64];
+	bool qos_over_part;	/* the job's QOS has OverPartQOS */
+};
+
+/* Slurm minutes: whether @m is a limit (not NO_VAL, INFINITE or 0). */
+static bool wall_set(uint32_t m)
+{
+	return m != NO_VAL && m != INFINITE && m != 0;
+}
+
+/*
+ * The job's QOS as slurmctld will pick it: --qos (one name; a list, which
+ * 26.05 allows, names no single QOS and is skipped), else the
+ * association's default (assoc_mgr_get_default_qos_info).  assoc_mgr QOS
+ * read lock held.
+ */
+static void job_qos_wall(char *qos_req, slurmdb_assoc_rec_t *assoc,
+			 struct wall_limits *w)
+{
+	slurmdb_qos_rec_t rec, *qos = NULL;
+
+	if (qos_req && strchr(qos_req, ','))
+		return;
+	memset(&rec, 0, sizeof(rec));
+	rec.name = (qos_req && qos_req[0]) ? qos_req : NULL;
+	assoc_mgr_get_default_qos_info(assoc, &rec);
+	if (assoc_mgr_fill_in_qos(acct_db_conn, &rec, accounting_enforce, &qos,
+				  true) != SLURM_SUCCESS || !qos)
+		return;	/* Slurm refuses an unknown QOS itself */
+	w->qos = qos->max_wall_pj;
+	w->qos_over_part = qos->flags & QOS_FLAG_OVER_PART_QOS;
+	snprintf(w->qos_name, sizeof(w->qos_name), "%s", qos->name);
+}
+
 /*
  * Whether user @uid's association for @account (NULL: the user's default)
  * and @partition has a budget on its whole path to the root.  Takes the
- * assoc_mgr read lock for the walk only.  @acct_out gets the account name.
+ * assoc_mgr read locks for the walk only.  @acct_out gets the account
+ * name; @w (may be NULL) the MaxWall of the association path and of the
+ * QOS the job gets for its request @qos_req (NULL: the default).
  */
 static enum budget_state assoc_budget(uint32_t uid, char *account,
-				      char *partition, char *acct_out,
-				      size_t acct_len)
+				      char *partition, char *qos_req,
+				      char *acct_out, size_t acct_len,
+				      struct wall_limits *w)
 {
-	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .user = READ_LOCK };
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
+				   .user = READ_LOCK };
 	slurmdb_assoc_rec_t req, *assoc = NULL, *a;
 	uint32_t shares[MAX_DEPTH];
 	size_t n = 0;
 	bool found = false;
+	struct wall_limits none;
 
+	if (!w)
+		w = &none;
+	memset(w, 0, sizeof(*w));
+	w->assoc = w->qos = INFINITE;
+	w->enforced = accounting_enforce & ACCOUNTING_ENFORCE_LIMITS;
 	memset(&req, 0, sizeof(req));
 	req.uid = uid;
 	req.acct = account;
@@ -140,7 +195,26 @@ static enum budget_state assoc_budget(uint32_t uid, char *account,
 		for (a = assoc; a && a != assoc_mgr_root_assoc && n < MAX_DEPTH;
 		     a = a->usage ? a->usage->parent_assoc_ptr : NULL)
 			shares[n++] = a->shares_raw;
+		/* acct_policy_validate walks to the root, the first set wins */
+		for (a = assoc; a && !wall_set(w->assoc);
+		     a = a->usage ? a->usage->parent_assoc_ptr : NULL)
+			if (wall_set(a->max_wall_pj)) {
+				w->assoc = a->max_wall_pj;
+				if (a->user)
+					snprintf(w->assoc_from,
+						 sizeof(w->assoc_from),
+						 "MaxWall of user '%s' in "
+						 "account '%s'", a->user,
+						 a->acct);
+				else
+					snprintf(w->assoc_from,
+						 sizeof(w->assoc_from),
+						 "MaxWall of account '%s'",
+						 a->acct);
+			}
 	}
+	if (w->enforced && w != &none)
+		job_qos_wall(qos_req, assoc, w);
 	assoc_mgr_unlock(&locks);
 	if (!found)
 		return BUDGET_NO_ASSOC;
@@ -156,79 +230,139 @@ static int64_t limit_secs(uint32_t minutes)
 }
 
 /*
- * The shortest time limit the job can really be given (the core's
- * sb_time_limit_effective), over every partition it may run in: its own
- * list, or the default partition.  Slurm applies DefaultTime/MaxTime only
- * after job_submit plugins ran, so they are read here.  @from gets a phrase
- * for the refusal message ("" when the job's own --time decides).
- * Partition read lock held by the caller (validate_job_create_req).
+ * The MaxWall that applies to the job in partition @p (seconds, -1 none),
+ * with a phrase for the message in @from.  assoc_mgr QOS read lock held.
  */
-static int64_t effective_limit(const job_desc_msg_t *job_desc, char *from,
-			       size_t len)
+static int64_t max_wall(const part_record_t *p, const struct wall_limits *w,
+			char *from, size_t len)
 {
-	int64_t given = limit_secs(job_desc->time_limit);
-	int64_t tmin = limit_secs(job_desc->time_min);
-	int64_t best = -1;
-	enum sb_limit_from f, best_f = SB_LIMIT_NONE;
-	const char *best_part = "";
+	const slurmdb_qos_rec_t *pq = p ? p->qos_ptr : NULL;
+	bool part_first = !w->qos_over_part;
+	int i;
+
+	if (!w->enforced)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		if ((i == 0) == part_first) {
+			if (pq && wall_set(pq->max_wall_pj)) {
+				snprintf(from, len, "partition '%s' QOS '%s' "
+					 "MaxWall", p->name, pq->name);
+				return limit_secs(pq->max_wall_pj);
+			}
+		} else if (wall_set(w->qos)) {
+			snprintf(from, len, "QOS '%s' MaxWall", w->qos_name);
+			return limit_secs(w->qos);
+		}
+	}
+	if (wall_set(w->assoc)) {
+		snprintf(from, len, "%s", w->assoc_from);
+		return limit_secs(w->assoc);
+	}
+	return -1;
+}
+
+/* The phrase for a limit that decided (sb_time_limit_effective,
+ * sb_time_cap), "" when the job's own --time does. */
+static void limit_phrase(enum sb_limit_from f, const char *part,
+			 const char *wall_from, char *out, size_t len)
+{
+	switch (f) {
+	case SB_LIMIT_PART_DEFAULT:
+		snprintf(out, len, "partition '%s' DefaultTime, as no --time "
+			 "was given", part);
+		break;
+	case SB_LIMIT_PART_MAX:
+		snprintf(out, len, "partition '%s' MaxTime", part);
+		break;
+	case SB_LIMIT_MAX_WALL:
+		snprintf(out, len, "%s", wall_from);
+		break;
+	case SB_LIMIT_TIME_MIN:
+		snprintf(out, len, "--time-min: backfill may cut the job to "
+			 "it");
+		break;
+	default:
+		out[0] = '\0';
+		break;
+	}
+}
+
+/* The time limit a job gets in one partition, and the most it can get. */
+struct part_limit {
+	int64_t limit, cap;
+	char from[160], cap_from[160];
+};
+
+/* @p may be NULL (no partition known). */
+static void part_limit(const job_desc_msg_t *job_desc, const part_record_t *p,
+		       const struct wall_limits *w, struct part_limit *out)
+{
+	char wall_from[128] = "";
+	int64_t wall = max_wall(p, w, wall_from, sizeof(wall_from));
+	int64_t pdef = p ? limit_secs(p->default_time) : -1;
+	int64_t pmax = p ? limit_secs(p->max_time) : -1;
+	const char *name = p ? p->name : "";
+	enum sb_limit_from f, cf;
+
+	out->limit = sb_time_limit_effective(limit_secs(job_desc->time_limit),
+					     limit_secs(job_desc->time_min),
+					     pdef, pmax, wall, &f);
+	out->cap = sb_time_cap(pmax, wall, &cf);
+	limit_phrase(f, name, wall_from, out->from, sizeof(out->from));
+	limit_phrase(cf, name, wall_from, out->cap_from, sizeof(out->cap_from));
+	/* MaxTime decides the limit only when no --time was given */
+	if (f == SB_LIMIT_PART_MAX)
+		strncat(out->from, ", as no --time was given",
+			sizeof(out->from) - strlen(out->from) - 1);
+}
+
+/*
+ * The shortest time limit the job can really be given (the core's
+ * sb_time_limit_effective) and the cap no --time can raise (sb_time_cap),
+ * over every partition it may run in: its own list, or the default
+ * partition; the partition with the least limit decides both.  Slurm
+ * applies DefaultTime/MaxTime and MaxWall only after job_submit plugins
+ * ran, so they are read here.  Partition read lock held by the caller
+ * (validate_job_create_req); takes the assoc_mgr QOS read lock.
+ */
+static void effective_limit(const job_desc_msg_t *job_desc,
+			    const struct wall_limits *w, struct part_limit *best)
+{
+	assoc_mgr_lock_t locks = { .qos = READ_LOCK };
+	struct part_limit cur;
 	char *names, *tok, *save = NULL;
+	bool any = false;
 
-	from[0] = '\0';
+	assoc_mgr_lock(&locks);
 	if (!job_desc->partition || !job_desc->partition[0]) {
-		part_record_t *p = default_part_loc;
-
-		if (!p)
-			return sb_time_limit_effective(given, tmin, -1, -1, &f);
-		best = sb_time_limit_effective(given, tmin,
-					       limit_secs(p->default_time),
-					       limit_secs(p->max_time), &best_f);
-		best_part = p->name;
+		part_limit(job_desc, default_part_loc, w, best);
 		goto out;
 	}
 	names = xstrdup(job_desc->partition);
 	for (tok = strtok_r(names, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		part_record_t *p = find_part_record(tok);
-		int64_t lim;
 
 		if (!p)
 			continue;	/* Slurm refuses the job itself */
-		lim = sb_time_limit_effective(given, tmin,
-					      limit_secs(p->default_time),
-					      limit_secs(p->max_time), &f);
-		if (lim > 0 && (best <= 0 || lim < best)) {
-			best = lim;
-			best_f = f;
-			best_part = p->name;
-		}
+		part_limit(job_desc, p, w, &cur);
+		if (!any || (cur.limit > 0 &&
+			     (best->limit <= 0 || cur.limit < best->limit)))
+			*best = cur;
+		any = true;
 	}
-	if (best <= 0)	/* no known partition: the job's own values */
-		best = sb_time_limit_effective(given, tmin, -1, -1, &best_f);
 	xfree(names);
+	if (!any)	/* no known partition: the job's own values */
+		part_limit(job_desc, NULL, w, best);
 out:
-	switch (best_f) {
-	case SB_LIMIT_PART_DEFAULT:
-		snprintf(from, len, "partition '%s' DefaultTime, as no --time "
-			 "was given", best_part);
-		break;
-	case SB_LIMIT_PART_MAX:
-		snprintf(from, len, "partition '%s' MaxTime, as no --time was "
-			 "given", best_part);
-		break;
-	case SB_LIMIT_TIME_MIN:
-		snprintf(from, len, "--time-min: backfill may cut the job to "
-			 "it");
-		break;
-	default:
-		break;
-	}
-	return best;
+	assoc_mgr_unlock(&locks);
 }
 
 extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		      char **err_msg)
 {
-	char from[160];
+	struct part_limit lim;
+	struct wall_limits w;
 	struct sb_contract_request req;
 	struct sb_contract c;
 	char msg[512], tag[128], acct[128];
@@ -238,15 +372,18 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 
 	req.min_runtime = spank_env_get(job_desc, ENV_MIN_RUNTIME);
 	req.resumable = spank_env_get(job_desc, ENV_RESUMABLE);
-	req.time_limit = effective_limit(job_desc, from, sizeof(from));
-	req.limit_from = from[0] ? from : NULL;
 	/* salloc and srun allocations have no script: never requeued */
 	req.interactive = !job_desc->script;
 	/* No association at all: not ours to judge; slurmctld refuses the
 	 * job with "Invalid account" when associations are enforced. */
 	req.has_budget = assoc_budget(job_desc->user_id, job_desc->account,
-				      job_desc->partition, acct,
-				      sizeof(acct)) != BUDGET_NO;
+				      job_desc->partition, job_desc->qos, acct,
+				      sizeof(acct), &w) != BUDGET_NO;
+	effective_limit(job_desc, &w, &lim);
+	req.time_limit = lim.limit;
+	req.limit_from = lim.from[0] ? lim.from : NULL;
+	req.time_cap = lim.cap;
+	req.cap_from = lim.cap_from[0] ? lim.cap_from : NULL;
 
 	rc = sb_contract_check(&cfg.contract, &req, &c, msg, sizeof(msg));
 	if (rc != SB_OK) {
@@ -346,7 +483,8 @@ static int modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 	if (job_desc->account && has_contract && now.allocated &&
 	    xstrcmp(job_desc->account, job_ptr->account) &&
 	    assoc_budget(job_ptr->user_id, job_desc->account,
-			 job_ptr->partition, acct, sizeof(acct)) == BUDGET_NO) {
+			 job_ptr->partition, NULL, acct, sizeof(acct),
+			 NULL) == BUDGET_NO) {
 		snprintf(msg, sizeof(msg), "may not move the allocated job "
 			 "(min runtime %llds) to account %s: it has no budget "
 			 "(RawShares 0 on its path); only unallocated jobs "

@@ -80,6 +80,18 @@ int sb_contract_check(const struct sb_contract_policy *pol,
 		    max, max);
 		return SB_EABOVEMAX;
 	}
+	if (req->time_cap > 0 && secs > req->time_cap) {
+		char given[32], cap[32];
+
+		sb_duration_format(secs, given, sizeof(given));
+		sb_duration_format(req->time_cap, cap, sizeof(cap));
+		say(msg, msglen, "min-runtime '%s' (%s) exceeds %s, the longest "
+		    "time limit this job can be given (%s): the protected "
+		    "slice could never be served; ask for at most %s", q,
+		    given, cap, req->cap_from ? req->cap_from : "a site limit",
+		    cap);
+		return SB_EABOVEMAX;
+	}
 	if (req->time_limit > 0 && secs > req->time_limit) {
 		char given[32], limit[32];
 
@@ -271,7 +283,7 @@ bool sb_path_has_budget(const uint32_t *raw_shares, size_t n)
 
 int64_t sb_time_limit_effective(int64_t given, int64_t time_min,
 				int64_t part_default, int64_t part_max,
-				enum sb_limit_from *from)
+				int64_t max_wall, enum sb_limit_from *from)
 {
 	enum sb_limit_from f = SB_LIMIT_NONE;
 	int64_t lim = -1;
@@ -286,6 +298,11 @@ int64_t sb_time_limit_effective(int64_t given, int64_t time_min,
 		lim = part_max;
 		f = SB_LIMIT_PART_MAX;
 	}
+	/* accounting's MaxWall caps whatever the job would get */
+	if (max_wall > 0 && (lim <= 0 || max_wall < lim)) {
+		lim = max_wall;
+		f = SB_LIMIT_MAX_WALL;
+	}
 	/* backfill may shorten the limit down to --time-min */
 	if (time_min > 0 && (lim <= 0 || time_min < lim)) {
 		lim = time_min;
@@ -294,4 +311,23 @@ int64_t sb_time_limit_effective(int64_t given, int64_t time_min,
 	if (from)
 		*from = f;
 	return lim;
+}
+
+int64_t sb_time_cap(int64_t part_max, int64_t max_wall,
+		    enum sb_limit_from *from)
+{
+	enum sb_limit_from f = SB_LIMIT_NONE;
+	int64_t cap = -1;
+
+	if (part_max > 0) {
+		cap = part_max;
+		f = SB_LIMIT_PART_MAX;
+	}
+	if (max_wall > 0 && (cap <= 0 || max_wall < cap)) {
+		cap = max_wall;
+		f = SB_LIMIT_MAX_WALL;
+	}
+	if (from)
+		*from = f;
+	return cap;
 }

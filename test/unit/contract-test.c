@@ -369,32 +369,64 @@ START_TEST(test_path_has_budget)
 }
 END_TEST
 
-/* ---------------------------------------- effective time limit (issue 12) */
+/* ---------------------------------------- effective time limit */
 
 struct limit_case {
 	const char *what;
-	int64_t given, time_min, part_default, part_max;
+	int64_t given, time_min, part_default, part_max, max_wall;
 	int64_t want;
 	enum sb_limit_from from;
+	int64_t cap;			/* sb_time_cap(part_max, max_wall) */
+	enum sb_limit_from cap_from;
 };
 
+/* -1 = not set, as the plugin passes Slurm's NO_VAL/INFINITE */
+#define UNSET .given = -1, .time_min = -1, .part_default = -1, \
+	.part_max = -1, .max_wall = -1, .cap = -1, .cap_from = SB_LIMIT_NONE
+
 static const struct limit_case limits[] = {
-	{ "nothing set: unlimited", -1, -1, -1, -1, -1, SB_LIMIT_NONE },
-	{ "--time alone", 3600, -1, 600, 7200, 3600, SB_LIMIT_GIVEN },
-	{ "no --time: DefaultTime", -1, -1, 600, 7200, 600,
-	  SB_LIMIT_PART_DEFAULT },
-	{ "no --time, no DefaultTime: MaxTime", -1, -1, -1, 7200, 7200,
-	  SB_LIMIT_PART_MAX },
-	{ "--time-min below --time: backfill may cut to it", 3600, 900, -1,
-	  -1, 900, SB_LIMIT_TIME_MIN },
-	{ "--time-min above --time: --time (Slurm refuses such a job)", 600,
-	  900, -1, -1, 600, SB_LIMIT_GIVEN },
-	{ "--time-min with DefaultTime", -1, 300, 600, -1, 300,
-	  SB_LIMIT_TIME_MIN },
-	{ "--time-min and nothing else", -1, 300, -1, -1, 300,
-	  SB_LIMIT_TIME_MIN },
-	{ "--time above MaxTime still counts as given", 9000, -1, -1, 7200,
-	  9000, SB_LIMIT_GIVEN },
+	{ "nothing set: unlimited", UNSET, .want = -1, .from = SB_LIMIT_NONE },
+	{ "--time alone", UNSET, .given = 3600, .part_default = 600,
+	  .part_max = 7200, .want = 3600, .from = SB_LIMIT_GIVEN,
+	  .cap = 7200, .cap_from = SB_LIMIT_PART_MAX },
+	{ "no --time: DefaultTime", UNSET, .part_default = 600,
+	  .part_max = 7200, .want = 600, .from = SB_LIMIT_PART_DEFAULT,
+	  .cap = 7200, .cap_from = SB_LIMIT_PART_MAX },
+	{ "no --time, no DefaultTime: MaxTime", UNSET, .part_max = 7200,
+	  .want = 7200, .from = SB_LIMIT_PART_MAX, .cap = 7200,
+	  .cap_from = SB_LIMIT_PART_MAX },
+	{ "--time-min below --time: backfill may cut to it", UNSET,
+	  .given = 3600, .time_min = 900, .want = 900,
+	  .from = SB_LIMIT_TIME_MIN },
+	{ "--time-min above --time: --time (Slurm refuses such a job)", UNSET,
+	  .given = 600, .time_min = 900, .want = 600, .from = SB_LIMIT_GIVEN },
+	{ "--time-min with DefaultTime", UNSET, .time_min = 300,
+	  .part_default = 600, .want = 300, .from = SB_LIMIT_TIME_MIN },
+	{ "--time-min and nothing else", UNSET, .time_min = 300, .want = 300,
+	  .from = SB_LIMIT_TIME_MIN },
+	{ "--time above MaxTime counts as given; MaxTime is the cap", UNSET,
+	  .given = 9000, .part_max = 7200, .want = 9000,
+	  .from = SB_LIMIT_GIVEN, .cap = 7200, .cap_from = SB_LIMIT_PART_MAX },
+	{ "no --time, MaxWall alone: Slurm gives the job MaxWall", UNSET,
+	  .max_wall = 600, .want = 600, .from = SB_LIMIT_MAX_WALL,
+	  .cap = 600, .cap_from = SB_LIMIT_MAX_WALL },
+	{ "--time above MaxWall: MaxWall", UNSET, .given = 3600,
+	  .max_wall = 600, .want = 600, .from = SB_LIMIT_MAX_WALL,
+	  .cap = 600, .cap_from = SB_LIMIT_MAX_WALL },
+	{ "--time below MaxWall: --time", UNSET, .given = 300,
+	  .max_wall = 600, .want = 300, .from = SB_LIMIT_GIVEN,
+	  .cap = 600, .cap_from = SB_LIMIT_MAX_WALL },
+	{ "MaxWall below DefaultTime and MaxTime", UNSET, .part_default = 3600,
+	  .part_max = 7200, .max_wall = 600, .want = 600,
+	  .from = SB_LIMIT_MAX_WALL, .cap = 600,
+	  .cap_from = SB_LIMIT_MAX_WALL },
+	{ "MaxWall above MaxTime: MaxTime is the cap", UNSET,
+	  .part_max = 3600, .max_wall = 7200, .want = 3600,
+	  .from = SB_LIMIT_PART_MAX, .cap = 3600,
+	  .cap_from = SB_LIMIT_PART_MAX },
+	{ "--time-min below MaxWall still decides", UNSET, .time_min = 300,
+	  .max_wall = 600, .want = 300, .from = SB_LIMIT_TIME_MIN,
+	  .cap = 600, .cap_from = SB_LIMIT_MAX_WALL },
 };
 
 START_TEST(test_time_limit_effective)
@@ -403,14 +435,21 @@ START_TEST(test_time_limit_effective)
 	enum sb_limit_from from = (enum sb_limit_from)99;
 	int64_t got = sb_time_limit_effective(c->given, c->time_min,
 					      c->part_default, c->part_max,
-					      &from);
+					      c->max_wall, &from);
+	int64_t cap;
 
 	ck_assert_msg(got == c->want && from == c->from,
 		      "%s: got %lld from %d, want %lld from %d", c->what,
 		      (long long)got, from, (long long)c->want, c->from);
 	ck_assert_int_eq(sb_time_limit_effective(c->given, c->time_min,
 						 c->part_default, c->part_max,
-						 NULL), c->want);
+						 c->max_wall, NULL), c->want);
+	from = (enum sb_limit_from)99;
+	cap = sb_time_cap(c->part_max, c->max_wall, &from);
+	ck_assert_msg(cap == c->cap && from == c->cap_from,
+		      "%s: cap %lld from %d, want %lld from %d", c->what,
+		      (long long)cap, from, (long long)c->cap, c->cap_from);
+	ck_assert_int_eq(sb_time_cap(c->part_max, c->max_wall, NULL), c->cap);
 }
 END_TEST
 
@@ -421,6 +460,8 @@ struct limit_check_case {
 	bool interactive;
 	int rc;
 	const char *msg_has;
+	int64_t time_cap;	/* 0 = none */
+	const char *cap_from;
 };
 
 static const struct limit_check_case limit_checks[] = {
@@ -440,6 +481,22 @@ static const struct limit_check_case limit_checks[] = {
 	  NULL, true, SB_ENOTBATCH, "salloc, srun" },
 	{ "batch and resumable: accepted", "10", "yes", -1, NULL, false,
 	  SB_OK, "" },
+	{ "above the partition's MaxTime: no advice to raise --time",
+	  "2:00:00", NULL, 600, "partition 'debug' DefaultTime", false,
+	  SB_EABOVEMAX, "min-runtime '2:00:00' (2:00:00) exceeds 0:30:00, the "
+	  "longest time limit this job can be given (partition 'debug' "
+	  "MaxTime): the protected slice could never be served; ask for at "
+	  "most 0:30:00", 1800, "partition 'debug' MaxTime" },
+	{ "above MaxWall: refused naming the QOS", "15", NULL, 600,
+	  "QOS 'short' MaxWall", false, SB_EABOVEMAX,
+	  "exceeds 0:10:00, the longest time limit this job can be given "
+	  "(QOS 'short' MaxWall)", 600, "QOS 'short' MaxWall" },
+	{ "within the cap, above DefaultTime: raise --time", "20", NULL, 600,
+	  "partition 'debug' DefaultTime", false, SB_EABOVEMAX,
+	  "give --time (and --time-min) of at least 0:20:00", 1800,
+	  "partition 'debug' MaxTime" },
+	{ "equal to the cap: accepted", "10", NULL, 600, "association MaxWall",
+	  false, SB_OK, "", 600, "association MaxWall" },
 };
 
 START_TEST(test_limit_check)
@@ -451,6 +508,8 @@ START_TEST(test_limit_check)
 		.has_budget = true,
 		.time_limit = c->time_limit,
 		.limit_from = c->limit_from,
+		.time_cap = c->time_cap,
+		.cap_from = c->cap_from,
 		.interactive = c->interactive,
 	};
 	struct sb_contract out;
