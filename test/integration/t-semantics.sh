@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # t-semantics.sh - the contract holds for every way a job can be shaped
-# (issue 12): the effective time limit (partition DefaultTime/MaxTime,
-# --time-min), interactive jobs (--resumable needs a batch job),
+# the effective time limit (partition DefaultTime/MaxTime, accounting's
+# MaxWall, --time-min), interactive jobs (--resumable needs a batch job),
 # suspended time (scontrol suspend: neither charged nor protected) and
 # priorities set by an administrator (read as the in-team part).
 
@@ -19,9 +19,13 @@ with_short_partition() {
 _limit_from_partition() {
 	local out id
 	# no --time: the partition's DefaultTime (1 min) is the job's limit
-	expect_fail out as sb-alice sbatch -p sb-short -G 1 --min-runtime=8:00:00 --wrap true
+	expect_fail out as sb-alice sbatch -p sb-short -G 1 --min-runtime=3 --wrap true
 	expect_in "$out" "exceeds the time limit the job would get, 0:01:00 (partition 'sb-short' DefaultTime, as no --time was given)"
-	expect_in "$out" "give --time (and --time-min) of at least 8:00:00"
+	expect_in "$out" "give --time (and --time-min) of at least 0:03:00"
+	# above MaxTime (5 min) no --time helps: the advice is the cap
+	expect_fail out as sb-alice sbatch -p sb-short -G 1 --min-runtime=8:00:00 --wrap true
+	expect_in "$out" "min-runtime '8:00:00' (8:00:00) exceeds 0:05:00, the longest time limit this job can be given (partition 'sb-short' MaxTime): the protected slice could never be served; ask for at most 0:05:00"
+	[[ "$out" != *"give --time"* ]] || { say "advises a --time above MaxTime: $out"; return 1; }
 	# within it: accepted, and --time above DefaultTime lifts the bound
 	id=$(submit sb-alice -p sb-short -G 1 --min-runtime=0:30 --hold --wrap true)
 	expect_in "$(job_field "$id" AdminComment)" "budget:min_runtime=30,"
@@ -37,6 +41,53 @@ _limit_from_partition() {
 test_min_runtime_within_partition_default_time() {
 	with_short_partition _limit_from_partition
 }
+
+# _max_wall_of ASSOC_FILTER... - the MaxWallPJ slurmctld holds for the
+# association that scontrol show assoc_mgr selects (empty: none).
+_max_wall_of() {
+	scontrol -o show assoc_mgr flags=assoc "$@" | grep 'UserName=sb-alice(' | grep -o 'MaxWallPJ=[^ ]*' | head -n 1
+}
+_wall_is() { local w; w=$(_max_wall_of users=sb-alice accounts=phys-a); [ "$w" = "MaxWallPJ=$1" ] || { echo "$w"; return 1; }; }
+_qos_wall_is() { scontrol -o show assoc_mgr flags=qos qos="$1" | grep -q "MaxWallPJ=$2" || { echo "QOS $1: no MaxWallPJ=$2"; return 1; }; }
+
+# Accounting's MaxWall caps the time limit a job can get (Slurm gives a job
+# without --time its MaxWall and never starts one above it): a minimum
+# runtime above it is refused at submit, naming the association or QOS;
+# the QOS's MaxWall, when set, is the one Slurm enforces.
+test_min_runtime_within_max_wall() {
+	local out id q=sbwall$$
+	trap 'scancel -u sb-alice >/dev/null 2>&1; sacctmgr -i modify user sb-alice where account=phys-a set MaxWall=-1 qos-='"$q"' >/dev/null 2>&1; sacctmgr -i delete qos '"$q"' >/dev/null 2>&1; true' EXIT
+	sacctmgr -i modify user sb-alice where account=phys-a set MaxWall=10 >/dev/null
+	wait_for 30 "MaxWall=10 of sb-alice@phys-a in slurmctld" _wall_is 10
+	expect_fail out as sb-alice sbatch -A phys-a -G 1 --min-runtime=15 --wrap true
+	expect_in "$out" "min-runtime '15' (0:15:00) exceeds 0:10:00, the longest time limit this job can be given (MaxWall of user 'sb-alice' in account 'phys-a'): the protected slice could never be served; ask for at most 0:10:00"
+	# --time does not lift it either
+	expect_fail out as sb-alice sbatch -A phys-a -G 1 --time=30 --min-runtime=15 --wrap true
+	expect_in "$out" "(MaxWall of user 'sb-alice' in account 'phys-a')"
+	# at the cap: accepted, and Slurm gives the job MaxWall as its limit
+	id=$(submit sb-alice -A phys-a -G 1 --min-runtime=10 --hold --wrap true)
+	expect_in "$(job_field "$id" AdminComment)" "budget:min_runtime=600,"
+	[ "$(job_field "$id" TimeLimit)" = "00:10:00" ] || { say "TimeLimit $(job_field "$id" TimeLimit), want MaxWall 00:10:00"; return 1; }
+	scancel "$id"
+	# a QOS of the job with its own MaxWall: that one is enforced
+	sacctmgr -i add qos "$q" MaxWall=5 >/dev/null
+	sacctmgr -i modify user sb-alice where account=phys-a set qos+="$q" >/dev/null
+	wait_for 30 "QOS $q with MaxWall 5 in slurmctld" _qos_wall_is "$q" 5
+	expect_fail out as sb-alice sbatch -A phys-a --qos="$q" -G 1 --min-runtime=8 --wrap true
+	expect_in "$out" "exceeds 0:05:00, the longest time limit this job can be given (QOS '$q' MaxWall)"
+	sacctmgr -i modify qos "$q" set MaxWall=20 >/dev/null
+	wait_for 30 "QOS $q with MaxWall 20 in slurmctld" _qos_wall_is "$q" 20
+	id=$(submit sb-alice -A phys-a --qos="$q" -G 1 --time=15 --min-runtime=15 --hold --wrap true)
+	expect_in "$(job_field "$id" AdminComment)" "budget:min_runtime=900,"
+	scancel "$id"
+	# MaxWall cleared: no cap but the job's own --time
+	sacctmgr -i modify user sb-alice where account=phys-a set MaxWall=-1 >/dev/null
+	wait_for 30 "MaxWall of sb-alice@phys-a cleared in slurmctld" _wall_none
+	id=$(submit sb-alice -A phys-a -G 1 --time=30 --min-runtime=15 --hold --wrap true)
+	expect_in "$(job_field "$id" AdminComment)" "budget:min_runtime=900,"
+	scancel "$id"
+}
+_wall_none() { local w; w=$(_max_wall_of users=sb-alice accounts=phys-a); case $w in MaxWallPJ=) return 0 ;; esac; echo "$w"; return 1; }
 
 test_min_runtime_within_time_min() {
 	local out id
