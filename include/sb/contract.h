@@ -58,6 +58,9 @@ struct sb_contract_request {
 	bool interactive;		/* not a batch job (salloc, srun
 					 * without sbatch): it can never be
 					 * requeued, so resumable is refused */
+	bool no_requeue;		/* the user asked never to be
+					 * requeued (--no-requeue): resumable
+					 * is refused */
 };
 
 /* Where a job's effective time limit comes from (sb_time_limit_effective). */
@@ -114,7 +117,8 @@ int64_t sb_time_cap(int64_t part_max, int64_t max_wall,
  * (@req->time_cap: lower the minimum runtime, naming @req->cap_from); one
  * above the job's effective time limit (the protected slice could never be
  * served; the message names where the limit comes from, @req->limit_from); a malformed resumable flag;
- * resumable on an interactive job (it can never be requeued); min
+ * resumable on an interactive job (it can never be requeued) or with
+ * @req->no_requeue; min
  * runtime > 0 on an association without budget.
  *
  * @out:  the accepted contract, written only on success (requeueable =

@@ -27,7 +27,8 @@ enum sb_error {
 	SB_ECORRUPT = -14,	/* a saved document is malformed or inconsistent */
 	SB_EVERSION = -15,	/* a saved document of an unknown format version */
 	SB_ENOTBATCH = -16,	/* resumable asked for a job that cannot be
-				 * requeued (not a batch job) */
+				 * requeued (not a batch job, or
+				 * --no-requeue) */
 };
 
 /*

@@ -9,8 +9,9 @@
  *     partition's MaxTime, the enforced MaxWall of its QOS, partition QOS
  *     or association), one above the time limit the job will really get
  *     (its --time, else the partition's DefaultTime or MaxTime, capped by
- *     MaxWall, and --time-min, which backfill may cut it to), --resumable on an interactive job (it can never be
- *     requeued), and a minimum runtime > 0 on an association without
+ *     MaxWall, and --time-min, which backfill may cut it to), --resumable
+ *     on an interactive job (it can never be requeued) or with
+ *     --no-requeue, and a minimum runtime > 0 on an association without
  *     budget, each with a message that names the value and says what to
  *     do;
  *   - stores the accepted contract as a tag at the start of the job's
@@ -374,6 +375,8 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	req.resumable = spank_env_get(job_desc, ENV_RESUMABLE);
 	/* salloc and srun allocations have no script: never requeued */
 	req.interactive = !job_desc->script;
+	/* --no-requeue; NO_VAL16 = not given (the site's JobRequeue) */
+	req.no_requeue = job_desc->requeue == 0;
 	/* No association at all: not ours to judge; slurmctld refuses the
 	 * job with "Invalid account" when associations are enforced. */
 	req.has_budget = assoc_budget(job_desc->user_id, job_desc->account,

@@ -123,6 +123,13 @@ int sb_contract_check(const struct sb_contract_policy *pol,
 		    "with sbatch");
 		return SB_ENOTBATCH;
 	}
+	if (resumable && req->no_requeue) {
+		say(msg, msglen, "--resumable contradicts --no-requeue: a "
+		    "resumable job is requeued when preempted and resumes its "
+		    "work; drop --no-requeue, or drop --resumable to be "
+		    "cancelled when preempted");
+		return SB_ENOTBATCH;
+	}
 	if (secs > 0 && !req->has_budget) {
 		say(msg, msglen, "min-runtime '%s' asks for an allocation but "
 		    "the job's association has no budget (RawShares 0 on its "

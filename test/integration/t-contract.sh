@@ -69,7 +69,7 @@ test_allocated_job_runs_with_contract_visible() {
 }
 
 test_unallocated_job_runs_with_contract_visible() {
-	local id ac
+	local id ac out
 	id=$(submit sb-bob -G 1 --min-runtime=0 --wrap 'sleep 1')
 	wait_state "$id" COMPLETED 60
 	ac=$(job_field "$id" AdminComment)
@@ -83,6 +83,9 @@ test_unallocated_job_runs_with_contract_visible() {
 	id=$(submit sb-bob -G 1 --min-runtime=0 --no-requeue --hold --wrap true)
 	[ "$(job_field "$id" Requeue)" = 0 ] || { say "--no-requeue: Requeue is $(job_field "$id" Requeue)"; scancel "$id"; return 1; }
 	scancel "$id"
+	# --resumable needs the requeue --no-requeue forbids: refused
+	expect_fail out as sb-bob sbatch -G 1 --min-runtime=0:30 --resumable --no-requeue --wrap true
+	expect_in "$out" "budget: --resumable contradicts --no-requeue"
 }
 
 test_sbatch_directives_and_srun_salloc() {

@@ -462,6 +462,7 @@ struct limit_check_case {
 	const char *msg_has;
 	int64_t time_cap;	/* 0 = none */
 	const char *cap_from;
+	bool no_requeue;
 };
 
 static const struct limit_check_case limit_checks[] = {
@@ -497,6 +498,17 @@ static const struct limit_check_case limit_checks[] = {
 	  "partition 'debug' MaxTime" },
 	{ "equal to the cap: accepted", "10", NULL, 600, "association MaxWall",
 	  false, SB_OK, "", 600, "association MaxWall" },
+	{ .what = "resumable with --no-requeue: refused", .min_runtime = "10",
+	  .resumable = "yes", .time_limit = -1, .no_requeue = true,
+	  .rc = SB_ENOTBATCH, .msg_has = "--resumable contradicts "
+	  "--no-requeue: a resumable job is requeued when preempted" },
+	{ .what = "not resumable with --no-requeue: accepted (cancelled when "
+	  "preempted)", .min_runtime = "10", .resumable = "no",
+	  .time_limit = -1, .no_requeue = true, .rc = SB_OK, .msg_has = "" },
+	{ .what = "unallocated resumable with --no-requeue: refused too",
+	  .min_runtime = "0", .resumable = "yes", .time_limit = -1,
+	  .no_requeue = true, .rc = SB_ENOTBATCH, .msg_has = "drop "
+	  "--no-requeue" },
 };
 
 START_TEST(test_limit_check)
@@ -511,6 +523,7 @@ START_TEST(test_limit_check)
 		.time_cap = c->time_cap,
 		.cap_from = c->cap_from,
 		.interactive = c->interactive,
+		.no_requeue = c->no_requeue,
 	};
 	struct sb_contract out;
 	char msg[512];
