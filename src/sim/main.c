@@ -14,6 +14,8 @@
 #include <time.h>
 #include <sys/resource.h>
 
+#include "sb_config.h"
+
 #include "sb/error.h"
 #include "sb/ledger.h"
 #include "sb/priority.h"
@@ -116,6 +118,7 @@ static const char usage[] =
 "a Helios table gives one top-level team per column), the format --tree\n"
 "reads and contrib/replay.sh turns into accounts.\n"
 "\n"
+"-h, --help prints this text; -V, --version the version.\n"
 "Exit status: 0 on success, 2 for bad arguments or input.\n";
 
 struct opts {
@@ -375,6 +378,9 @@ static int parse_opts(int argc, char **argv, int i, struct opts *o,
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(usage, stdout);
+			exit(0);
+		} else if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
+			printf("sbudget-sim %s\n", PACKAGE_VERSION);
 			exit(0);
 		} else if (!strcmp(a, "--assign-teams")) {
 			o->ro.assign_teams = true;

@@ -24,6 +24,11 @@ grep -q '"assigned_teams": 12' "$tmp/a.json" || bad "assignment not reported"
 run --seed 7 --policy baseline --json "$tmp/d.json" || bad "baseline run"
 cmp -s "$tmp/a.json" "$tmp/d.json" && bad "baseline and budget identical"
 
+# --version and -V print the package version and exit 0, whatever follows
+v=$("$sim" --version) || bad "--version exit status"
+[ "$v" = "sbudget-sim $(sed -n 's/^PACKAGE_VERSION = //p' Makefile)" ] || bad "--version printed '$v'"
+[ "$("$sim" metrics -V)" = "$v" ] || bad "metrics -V differs from --version"
+
 # the simulator's report and `metrics` on its segments agree
 "$sim" metrics --segments "$tmp/seg.csv" --tree "$data/sim-small.tree" \
 	--gpus 16 --json "$tmp/m.json" --quiet || bad "metrics"
