@@ -223,6 +223,18 @@ int sb_ledger_from_json(struct sb_ledger *ledger, struct sb_accrual *acc,
 			size_t cap, size_t *ndropped);
 
 /*
+ * sb_ledger_from_json_at - sb_ledger_from_json() at time @now (seconds since
+ * the epoch): a saved bucket that @now falls inside held only usage from
+ * before @now, so when the widths differ it is spread over [start, @now),
+ * never over buckets still in the future (which would leave part of it out
+ * of the window until they start).  A bucket starting at or after @now
+ * (a clock set back) is spread over its whole width.
+ */
+int sb_ledger_from_json_at(struct sb_ledger *ledger, struct sb_accrual *acc,
+			   const char *text, size_t len, int64_t now,
+			   uint32_t *dropped, size_t cap, size_t *ndropped);
+
+/*
  * Accrual: idempotent charging for the plugin's periodic accrual.
  *
  * The plugin charges running jobs every cycle, and again when they end.  To

@@ -414,7 +414,8 @@ static bool load_state(void)
 		      "from slurmdbd", plugin_type, path);
 		goto out;
 	}
-	rc = sb_ledger_from_json(ledger, accrual, buf, n, NULL, 0, &dropped_n);
+	rc = sb_ledger_from_json_at(ledger, accrual, buf, n, time(NULL), NULL,
+				    0, &dropped_n);
 	if (rc != SB_OK) {
 		error("%s: %s is corrupt (%s): rebuilding the window from "
 		      "slurmdbd", plugin_type, path, sb_strerror(rc));
@@ -594,9 +595,9 @@ static int adopt_tree(struct sb_tree *t, time_t now)
 			char *doc = NULL;
 
 			if (sb_ledger_to_json(ledger, NULL, &doc) == SB_OK)
-				rc = sb_ledger_from_json(nl, NULL, doc,
-							 strlen(doc), NULL, 0,
-							 NULL);
+				rc = sb_ledger_from_json_at(nl, NULL, doc,
+							    strlen(doc), now,
+							    NULL, 0, NULL);
 			free(doc);
 			if (rc != SB_OK)
 				error("%s: carrying usage over to the new window "

@@ -696,8 +696,8 @@ static int row_spread(const struct sb_ledger *l, struct row *r, int64_t s,
 
 /* Load one element of "associations" into @tmp (a fresh ledger). */
 static int load_assoc(struct sb_ledger *tmp, struct json_object *a,
-		      int64_t doc_width, uint8_t *seen, uint32_t *dropped,
-		      size_t cap, size_t *nd)
+		      int64_t doc_width, int64_t now, uint8_t *seen,
+		      uint32_t *dropped, size_t cap, size_t *nd)
 {
 	struct json_object *bks;
 	int64_t id, prev = -1;
@@ -719,7 +719,7 @@ static int load_assoc(struct sb_ledger *tmp, struct json_object *a,
 	n = json_object_array_length(bks);
 	for (i = 0; i < n; i++) {
 		struct json_object *b = json_object_array_get_idx(bks, i);
-		int64_t start;
+		int64_t start, len;
 		double al, un;
 
 		if (!json_object_is_type(b, json_type_array) ||
@@ -733,9 +733,11 @@ static int load_assoc(struct sb_ledger *tmp, struct json_object *a,
 		if (start % doc_width || start <= prev)
 			return SB_ECORRUPT;
 		prev = start;
+		/* usage saved in a bucket @now is inside was all before @now */
+		len = (now > start && now - start < doc_width) ? now - start
+							       : doc_width;
 		if (ix != SB_NONE &&
-		    (rc = row_spread(tmp, &tmp->rows[ix], start, doc_width, al,
-				     un)))
+		    (rc = row_spread(tmp, &tmp->rows[ix], start, len, al, un)))
 			return rc;
 	}
 	/* unknown ids are checked like the others, then reported */
@@ -777,6 +779,14 @@ static struct json_object *parse_all(const char *text, size_t len)
 int sb_ledger_from_json(struct sb_ledger *ledger, struct sb_accrual *acc,
 			const char *text, size_t len, uint32_t *dropped,
 			size_t cap, size_t *ndropped)
+{
+	return sb_ledger_from_json_at(ledger, acc, text, len, INT64_MIN,
+				      dropped, cap, ndropped);
+}
+
+int sb_ledger_from_json_at(struct sb_ledger *ledger, struct sb_accrual *acc,
+			   const char *text, size_t len, int64_t now,
+			   uint32_t *dropped, size_t cap, size_t *ndropped)
 {
 	struct json_object *root = NULL, *fmt, *assocs, *jobs = NULL;
 	struct sb_accrual *nacc = NULL;
@@ -822,7 +832,7 @@ int sb_ledger_from_json(struct sb_ledger *ledger, struct sb_accrual *acc,
 	n = json_object_array_length(assocs);
 	for (i = 0; i < n; i++) {
 		rv = load_assoc(tmp, json_object_array_get_idx(assocs, i),
-				width, seen, dropped, cap, &nd);
+				width, now, seen, dropped, cap, &nd);
 		if (rv)
 			goto out;
 	}

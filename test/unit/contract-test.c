@@ -376,55 +376,54 @@ struct limit_case {
 	int64_t given, time_min, part_default, part_max, max_wall;
 	int64_t want;
 	enum sb_limit_from from;
-	int64_t cap;			/* sb_time_cap(part_max, max_wall) */
+	int64_t cap;			/* sb_time_cap(part_max, max_wall);
+					 * 0 = none */
 	enum sb_limit_from cap_from;
 };
 
-/* -1 = not set, as the plugin passes Slurm's NO_VAL/INFINITE */
-#define UNSET .given = -1, .time_min = -1, .part_default = -1, \
-	.part_max = -1, .max_wall = -1, .cap = -1, .cap_from = SB_LIMIT_NONE
-
+/* Fields left out are 0, "not set" to the core (as the plugin's -1 for
+ * Slurm's NO_VAL/INFINITE); a cap of 0 in a row means "none" (-1). */
 static const struct limit_case limits[] = {
-	{ "nothing set: unlimited", UNSET, .want = -1, .from = SB_LIMIT_NONE },
-	{ "--time alone", UNSET, .given = 3600, .part_default = 600,
+	{ "nothing set: unlimited", .want = -1, .from = SB_LIMIT_NONE },
+	{ "--time alone", .given = 3600, .part_default = 600,
 	  .part_max = 7200, .want = 3600, .from = SB_LIMIT_GIVEN,
 	  .cap = 7200, .cap_from = SB_LIMIT_PART_MAX },
-	{ "no --time: DefaultTime", UNSET, .part_default = 600,
+	{ "no --time: DefaultTime", .part_default = 600,
 	  .part_max = 7200, .want = 600, .from = SB_LIMIT_PART_DEFAULT,
 	  .cap = 7200, .cap_from = SB_LIMIT_PART_MAX },
-	{ "no --time, no DefaultTime: MaxTime", UNSET, .part_max = 7200,
+	{ "no --time, no DefaultTime: MaxTime", .part_max = 7200,
 	  .want = 7200, .from = SB_LIMIT_PART_MAX, .cap = 7200,
 	  .cap_from = SB_LIMIT_PART_MAX },
-	{ "--time-min below --time: backfill may cut to it", UNSET,
+	{ "--time-min below --time: backfill may cut to it", 
 	  .given = 3600, .time_min = 900, .want = 900,
 	  .from = SB_LIMIT_TIME_MIN },
-	{ "--time-min above --time: --time (Slurm refuses such a job)", UNSET,
+	{ "--time-min above --time: --time (Slurm refuses such a job)", 
 	  .given = 600, .time_min = 900, .want = 600, .from = SB_LIMIT_GIVEN },
-	{ "--time-min with DefaultTime", UNSET, .time_min = 300,
+	{ "--time-min with DefaultTime", .time_min = 300,
 	  .part_default = 600, .want = 300, .from = SB_LIMIT_TIME_MIN },
-	{ "--time-min and nothing else", UNSET, .time_min = 300, .want = 300,
+	{ "--time-min and nothing else", .time_min = 300, .want = 300,
 	  .from = SB_LIMIT_TIME_MIN },
-	{ "--time above MaxTime counts as given; MaxTime is the cap", UNSET,
+	{ "--time above MaxTime counts as given; MaxTime is the cap", 
 	  .given = 9000, .part_max = 7200, .want = 9000,
 	  .from = SB_LIMIT_GIVEN, .cap = 7200, .cap_from = SB_LIMIT_PART_MAX },
-	{ "no --time, MaxWall alone: Slurm gives the job MaxWall", UNSET,
+	{ "no --time, MaxWall alone: Slurm gives the job MaxWall", 
 	  .max_wall = 600, .want = 600, .from = SB_LIMIT_MAX_WALL,
 	  .cap = 600, .cap_from = SB_LIMIT_MAX_WALL },
-	{ "--time above MaxWall: MaxWall", UNSET, .given = 3600,
+	{ "--time above MaxWall: MaxWall", .given = 3600,
 	  .max_wall = 600, .want = 600, .from = SB_LIMIT_MAX_WALL,
 	  .cap = 600, .cap_from = SB_LIMIT_MAX_WALL },
-	{ "--time below MaxWall: --time", UNSET, .given = 300,
+	{ "--time below MaxWall: --time", .given = 300,
 	  .max_wall = 600, .want = 300, .from = SB_LIMIT_GIVEN,
 	  .cap = 600, .cap_from = SB_LIMIT_MAX_WALL },
-	{ "MaxWall below DefaultTime and MaxTime", UNSET, .part_default = 3600,
+	{ "MaxWall below DefaultTime and MaxTime", .part_default = 3600,
 	  .part_max = 7200, .max_wall = 600, .want = 600,
 	  .from = SB_LIMIT_MAX_WALL, .cap = 600,
 	  .cap_from = SB_LIMIT_MAX_WALL },
-	{ "MaxWall above MaxTime: MaxTime is the cap", UNSET,
+	{ "MaxWall above MaxTime: MaxTime is the cap", 
 	  .part_max = 3600, .max_wall = 7200, .want = 3600,
 	  .from = SB_LIMIT_PART_MAX, .cap = 3600,
 	  .cap_from = SB_LIMIT_PART_MAX },
-	{ "--time-min below MaxWall still decides", UNSET, .time_min = 300,
+	{ "--time-min below MaxWall still decides", .time_min = 300,
 	  .max_wall = 600, .want = 300, .from = SB_LIMIT_TIME_MIN,
 	  .cap = 600, .cap_from = SB_LIMIT_MAX_WALL },
 };
@@ -446,10 +445,11 @@ START_TEST(test_time_limit_effective)
 						 c->max_wall, NULL), c->want);
 	from = (enum sb_limit_from)99;
 	cap = sb_time_cap(c->part_max, c->max_wall, &from);
-	ck_assert_msg(cap == c->cap && from == c->cap_from,
+	ck_assert_msg(cap == (c->cap ? c->cap : -1) && from == c->cap_from,
 		      "%s: cap %lld from %d, want %lld from %d", c->what,
 		      (long long)cap, from, (long long)c->cap, c->cap_from);
-	ck_assert_int_eq(sb_time_cap(c->part_max, c->max_wall, NULL), c->cap);
+	ck_assert_int_eq(sb_time_cap(c->part_max, c->max_wall, NULL),
+			 c->cap ? c->cap : -1);
 }
 END_TEST
 
@@ -466,38 +466,52 @@ struct limit_check_case {
 };
 
 static const struct limit_check_case limit_checks[] = {
-	{ "8 h slice, partition DefaultTime 10 min: refused naming it",
-	  "8:00:00", NULL, 600, "partition 'debug' DefaultTime", false,
-	  SB_EABOVEMAX, "the time limit the job would get, 0:10:00 "
-	  "(partition 'debug' DefaultTime)" },
-	{ "the user's own --time: the old sentence", "2:00:00", NULL, 3600,
-	  NULL, false, SB_EABOVEMAX, "exceeds the job's time limit 1:00:00" },
-	{ "slice equal to the limit: accepted", "10", NULL, 600,
-	  "partition 'debug' DefaultTime", false, SB_OK, "" },
-	{ "interactive and resumable: refused", "10", "yes", -1, NULL, true,
-	  SB_ENOTBATCH, "--resumable needs a batch job" },
-	{ "interactive, not resumable: accepted", "10", "no", -1, NULL, true,
-	  SB_OK, "" },
-	{ "interactive unallocated, resumable: refused too", "0", "yes", -1,
-	  NULL, true, SB_ENOTBATCH, "salloc, srun" },
-	{ "batch and resumable: accepted", "10", "yes", -1, NULL, false,
-	  SB_OK, "" },
-	{ "above the partition's MaxTime: no advice to raise --time",
-	  "2:00:00", NULL, 600, "partition 'debug' DefaultTime", false,
-	  SB_EABOVEMAX, "min-runtime '2:00:00' (2:00:00) exceeds 0:30:00, the "
+	{ .what = "8 h slice, partition DefaultTime 10 min: refused naming it",
+	  .min_runtime = "8:00:00", .time_limit = 600,
+	  .limit_from = "partition 'debug' DefaultTime", .rc = SB_EABOVEMAX,
+	  .msg_has = "the time limit the job would get, 0:10:00 (partition "
+	  "'debug' DefaultTime)" },
+	{ .what = "the user's own --time: the old sentence",
+	  .min_runtime = "2:00:00", .time_limit = 3600, .rc = SB_EABOVEMAX,
+	  .msg_has = "exceeds the job's time limit 1:00:00" },
+	{ .what = "slice equal to the limit: accepted", .min_runtime = "10",
+	  .time_limit = 600, .limit_from = "partition 'debug' DefaultTime",
+	  .rc = SB_OK, .msg_has = "" },
+	{ .what = "interactive and resumable: refused", .min_runtime = "10",
+	  .resumable = "yes", .time_limit = -1, .interactive = true,
+	  .rc = SB_ENOTBATCH, .msg_has = "--resumable needs a batch job" },
+	{ .what = "interactive, not resumable: accepted", .min_runtime = "10",
+	  .resumable = "no", .time_limit = -1, .interactive = true,
+	  .rc = SB_OK, .msg_has = "" },
+	{ .what = "interactive unallocated, resumable: refused too",
+	  .min_runtime = "0", .resumable = "yes", .time_limit = -1,
+	  .interactive = true, .rc = SB_ENOTBATCH, .msg_has = "salloc, srun" },
+	{ .what = "batch and resumable: accepted", .min_runtime = "10",
+	  .resumable = "yes", .time_limit = -1, .rc = SB_OK, .msg_has = "" },
+	{ .what = "above the partition's MaxTime: no advice to raise --time",
+	  .min_runtime = "2:00:00", .time_limit = 600,
+	  .limit_from = "partition 'debug' DefaultTime", .time_cap = 1800,
+	  .cap_from = "partition 'debug' MaxTime", .rc = SB_EABOVEMAX,
+	  .msg_has = "min-runtime '2:00:00' (2:00:00) exceeds 0:30:00, the "
 	  "longest time limit this job can be given (partition 'debug' "
 	  "MaxTime): the protected slice could never be served; ask for at "
-	  "most 0:30:00", 1800, "partition 'debug' MaxTime" },
-	{ "above MaxWall: refused naming the QOS", "15", NULL, 600,
-	  "QOS 'short' MaxWall", false, SB_EABOVEMAX,
-	  "exceeds 0:10:00, the longest time limit this job can be given "
-	  "(QOS 'short' MaxWall)", 600, "QOS 'short' MaxWall" },
-	{ "within the cap, above DefaultTime: raise --time", "20", NULL, 600,
-	  "partition 'debug' DefaultTime", false, SB_EABOVEMAX,
-	  "give --time (and --time-min) of at least 0:20:00", 1800,
-	  "partition 'debug' MaxTime" },
-	{ "equal to the cap: accepted", "10", NULL, 600, "association MaxWall",
-	  false, SB_OK, "", 600, "association MaxWall" },
+	  "most 0:30:00" },
+	{ .what = "above MaxWall: refused naming the QOS", .min_runtime = "15",
+	  .time_limit = 600, .limit_from = "QOS 'short' MaxWall",
+	  .time_cap = 600, .cap_from = "QOS 'short' MaxWall",
+	  .rc = SB_EABOVEMAX, .msg_has = "exceeds 0:10:00, the longest time "
+	  "limit this job can be given (QOS 'short' MaxWall)" },
+	{ .what = "within the cap, above DefaultTime: raise --time",
+	  .min_runtime = "20", .time_limit = 600,
+	  .limit_from = "partition 'debug' DefaultTime", .time_cap = 1800,
+	  .cap_from = "partition 'debug' MaxTime", .rc = SB_EABOVEMAX,
+	  .msg_has = "give --time (and --time-min) of at least 0:20:00" },
+	{ .what = "equal to the cap: accepted", .min_runtime = "10",
+	  .time_limit = 600, .limit_from = "association MaxWall",
+	  .time_cap = 600, .cap_from = "association MaxWall", .rc = SB_OK,
+	  .msg_has = "" },
+	{ .what = "a cap without a name: 'a site limit'", .min_runtime = "15",
+	  .time_cap = 600, .rc = SB_EABOVEMAX, .msg_has = "(a site limit)" },
 	{ .what = "resumable with --no-requeue: refused", .min_runtime = "10",
 	  .resumable = "yes", .time_limit = -1, .no_requeue = true,
 	  .rc = SB_ENOTBATCH, .msg_has = "--resumable contradicts "

@@ -661,6 +661,70 @@ START_TEST(test_reconfigure_no_decay)
 }
 END_TEST
 
+/*
+ * A bucket still open when the ledger was saved held only usage from before
+ * the save: loaded at `now` into a narrower width it lands in [start, now),
+ * all of it in the window, none in buckets that have not started.
+ */
+struct open_bucket_case {
+	const char *what;
+	int64_t now;		/* load time, relative to T0 */
+	bool at;		/* sb_ledger_from_json_at, else the plain one */
+	int64_t query;		/* relative to T0 */
+	double want;		/* usage of assoc 1 at T0 + query */
+};
+
+static const struct open_bucket_case open_bucket[] = {
+	{ "loaded at the save time: all 1800 s in the window", 1800, true,
+	  1800, 1800 },
+	{ "loaded later, inside the bucket: all of it by the load time",
+	  2400, true, 2400, 1800 },
+	{ "... spread over [start, load): 31 of 40 minutes by T0 + 1800",
+	  2400, true, 1800, 31 * 45 },
+	{ "loaded after the bucket ended: spread over it all", H + 5, true,
+	  1800, 31 * 30 },
+	{ "clock set back before the bucket: spread over it all", -100, true,
+	  1800, 31 * 30 },
+	{ "no time given: spread over it all (31 of 60 minutes counted)", 0,
+	  false, 1800, 31 * 30 },
+};
+
+START_TEST(test_reload_open_bucket)
+{
+	const struct open_bucket_case *c = &open_bucket[_i];
+	struct sb_tree *t = small_tree();
+	struct sb_ledger *a, *b;
+	char *s;
+	int64_t k;
+
+	ck_assert_int_eq(sb_ledger_new(t, WEEK, H, &a), SB_OK);
+	ck_assert_int_eq(sb_ledger_new(t, WEEK, 60, &b), SB_OK);
+	ck_assert_int_eq(sb_ledger_charge(a, 1, T0, T0 + 1800, 1, true), SB_OK);
+	ck_assert_int_eq(sb_ledger_to_json(a, NULL, &s), SB_OK);
+	if (c->at)
+		ck_assert_int_eq(sb_ledger_from_json_at(b, NULL, s, strlen(s),
+							T0 + c->now, NULL, 0,
+							NULL), SB_OK);
+	else
+		ck_assert_int_eq(sb_ledger_from_json(b, NULL, s, strlen(s),
+						     NULL, 0, NULL), SB_OK);
+	ck_assert_msg(sb_ledger_usage(b, 1, T0 + c->query, true) == c->want,
+		      "%s: usage %g, want %g", c->what,
+		      sb_ledger_usage(b, 1, T0 + c->query, true), c->want);
+	/* nothing is lost: the whole hour counts once it has passed */
+	ck_assert_double_eq(sb_ledger_usage(b, 1, T0 + H, true), 1800);
+	/* with a time inside the bucket, no minute after it holds usage */
+	if (c->at && c->now > 0 && c->now < H)
+		for (k = c->now; k < H; k += 60)
+			ck_assert_double_eq(sb_ledger_usage(b, 1, T0 + k, true),
+					    1800);
+	free(s);
+	sb_ledger_free(a);
+	sb_ledger_free(b);
+	sb_tree_free(t);
+}
+END_TEST
+
 /* A shorter window after a reload keeps only what it needs. */
 START_TEST(test_reload_shorter_window)
 {
@@ -1225,6 +1289,8 @@ int main(void)
 	tcase_add_test(tj, test_round_trip);
 	tcase_add_test(tj, test_reconfigure_no_decay);
 	tcase_add_test(tj, test_reload_shorter_window);
+	tcase_add_loop_test(tj, test_reload_open_bucket, 0,
+			    sizeof(open_bucket) / sizeof(open_bucket[0]));
 	tcase_add_loop_test(tj, test_load_cases, 0, sizeof(load) / sizeof(load[0]));
 	tcase_add_test(tj, test_load_content);
 	tcase_add_test(tj, test_load_truncated);
