@@ -196,6 +196,16 @@ int64_t sb_run_seconds(const struct sb_preempt_job *job, int64_t now);
 int64_t sb_run_charged_to(int64_t start, int64_t suspended, int64_t to);
 
 /*
+ * sb_charge_rate - what a running job is charged per second, in TRES
+ * (ChargeTRES units): its @tres times @usage_factor, the UsageFactor of
+ * its QOS, as Slurm's priority/multifactor scales a job's usage
+ * (0 = the QOS is free; a negative or non-finite factor, Slurm's "not
+ * set", counts 1).  What the job delivered stays @tres per second
+ * (sb/figures.h): the factor changes only what its budget is charged.
+ */
+double sb_charge_rate(double tres, double usage_factor);
+
+/*
  * sb_preempt_check - may the pending @preemptor take @victim's resources at
  * @now (seconds)?  The rules are at the top of this file; the checks are
  * made in the order of enum sb_preempt_verdict, so the answer names the

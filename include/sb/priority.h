@@ -57,6 +57,9 @@ struct sb_standing;
 /* In the middle, so a job can be declared more or less urgent than the
  * team's ordinary ones. */
 #define SB_PRIO_TEAM_DEFAULT UINT32_C(512)
+/* The most a QOS's Priority adds to the in-team part (a QOS of the
+ * largest Priority): from the default it reaches SB_PRIO_TEAM_MAX. */
+#define SB_PRIO_QOS_MAX (SB_PRIO_TEAM_MAX - SB_PRIO_TEAM_DEFAULT)
 
 /* A priority split into its parts (sprio, `sbudget show job`). */
 struct sb_priority_parts {
@@ -113,6 +116,31 @@ uint32_t sb_priority_job(const struct sb_standing *st, uint32_t assoc_index,
  * SB_PRIO_TEAM_MAX.
  */
 uint32_t sb_priority_admin_in_team(uint32_t admin_prio);
+
+/*
+ * sb_priority_qos_part - the QOS's share of the in-team part:
+ * round(@qos_norm x SB_PRIO_QOS_MAX), @qos_norm being Slurm's normalised
+ * QOS priority (the QOS's Priority over the largest Priority of any QOS,
+ * in [0, 1], as priority/multifactor's QOS factor; assoc_mgr keeps it as
+ * norm_priority).  Out-of-range or non-finite values count as 0 or 1.
+ */
+uint32_t sb_priority_qos_part(double qos_norm);
+
+/*
+ * sb_priority_in_team - a job's in-team priority from its nice value
+ * (@nice as the user gave it, Slurm's nice - NICE_OFFSET; an administrator's
+ * priority is kept there too, sb_priority_admin_in_team()) and its QOS
+ * (@qos_norm, sb_priority_qos_part()):
+ *
+ *     in_team = SB_PRIO_TEAM_DEFAULT - nice + qos_part, clamped to
+ *               0..SB_PRIO_TEAM_MAX
+ *
+ * A QOS's Priority thus orders jobs within their budget, as --nice does:
+ * a job of the highest-priority QOS goes before its team's jobs of
+ * Priority-0 QOSes (as one with --nice=-511 would), and never before
+ * another budget's jobs.
+ */
+uint32_t sb_priority_in_team(int64_t nice, double qos_norm);
 
 /*
  * sb_priority_decode - split @prio into its parts.

@@ -133,3 +133,8 @@ bool budget_job_preempted_at(const job_record_t *job_ptr, int64_t *at)
 {
 	return sb_preempted_note_at(job_ptr->system_comment, at);
 }
+
+double budget_job_usage_factor(const job_record_t *job_ptr)
+{
+	return job_ptr->qos_ptr ? job_ptr->qos_ptr->usage_factor : -1;
+}

@@ -62,6 +62,14 @@ bool budget_job_whole_node(const job_record_t *job_ptr);
 uint64_t budget_job_tres(const job_record_t *job_ptr, int pos);
 
 /*
+ * budget_job_usage_factor - the UsageFactor of the job's QOS (Slurm's
+ * QOS UsageFactor; negative when the job has no QOS), for
+ * sb_charge_rate().  Read without the assoc_mgr lock, as a plain double
+ * the QOS record holds for the job's life.
+ */
+double budget_job_usage_factor(const job_record_t *job_ptr);
+
+/*
  * budget_job_suspended - seconds the job's current run has spent suspended
  * (scontrol suspend) up to @now, or up to its end once it ended: Slurm's
  * tot_sus_time, plus the suspension going on (now - suspend_time, the time

@@ -214,7 +214,7 @@ static inline const char *sb_preempt_type(void)
  */
 static inline priority_factors_object_t *
 sb_prio_factors_new(const job_record_t *job_ptr, double assoc, double fs,
-		    uint32_t site, uint32_t nice)
+		    double qos, uint32_t site, uint32_t nice)
 {
 	priority_factors_object_t *o = xmalloc(sizeof(*o));
 #if SB_SLURM_2411
@@ -237,6 +237,7 @@ sb_prio_factors_new(const job_record_t *job_ptr, double assoc, double fs,
 	o->user_id = job_ptr->user_id;
 	f->priority_assoc = assoc;
 	f->priority_fs = fs;
+	f->priority_qos = qos;
 	f->priority_site = site;
 	f->nice = nice;
 	return o;

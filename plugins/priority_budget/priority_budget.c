@@ -30,9 +30,10 @@
  * nothing enforces the end of a minimum runtime by preemption (logged at
  * init).
  *
- * In-team priority: 512 - nice (clamped to 0..1023), so `sbatch --nice=N`
- * orders a user's jobs within their association and never lifts them above
- * another team's.
+ * In-team priority: 512 - nice + the QOS's part (its normalised Priority x
+ * 511; sb_priority_in_team(), clamped to 0..1023), so `sbatch --nice=N` and
+ * `--qos` order a user's jobs within their association and never lift them
+ * above another team's.
  */
 #define _GNU_SOURCE	/* pthread_setname_np */
 #include <errno.h>
@@ -126,7 +127,8 @@ static int last_tres_id = -1;	/* ChargeTRES's id at the last recalculation */
 struct ended_job {
 	uint32_t job_id, assoc_id;
 	bool allocated;
-	double tres;
+	double tres;		/* charged per second (sb_charge_rate()) */
+	double usage_factor;	/* its QOS's, for tres_str */
 	char *tres_str;	/* when ChargeTRES's position was not known yet:
 			 * the job's tres_alloc_str, read by TRES id in
 			 * charge_ended(); else NULL */
@@ -146,18 +148,24 @@ static bool job_allocated(const job_record_t *job_ptr)
 	return c.allocated;
 }
 
-/* In-team priority from the job's nice value (see the top of the file). */
+/* The job QOS's normalised Priority (sb_priority_qos_part()); 0 without
+ * one.  norm_priority is a double assoc_mgr sets when QOSes change; read
+ * without its lock, as priority/multifactor reads it. */
+static double job_qos_norm(const job_record_t *job_ptr)
+{
+	const slurmdb_qos_rec_t *q = job_ptr->qos_ptr;
+
+	return (q && q->usage) ? q->usage->norm_priority : 0;
+}
+
+/* In-team priority from the job's nice value and its QOS's Priority (see
+ * the top of the file). */
 static uint32_t job_in_team(const job_record_t *job_ptr)
 {
-	int64_t v = SB_PRIO_TEAM_DEFAULT;
+	int64_t nice = job_ptr->details ?
+		       (int64_t)job_ptr->details->nice - NICE_OFFSET : 0;
 
-	if (job_ptr->details)
-		v -= (int64_t)job_ptr->details->nice - NICE_OFFSET;
-	if (v < 0)
-		v = 0;
-	if (v > SB_PRIO_TEAM_MAX)
-		v = SB_PRIO_TEAM_MAX;
-	return (uint32_t)v;
+	return sb_priority_in_team(nice, job_qos_norm(job_ptr));
 }
 
 /*
@@ -266,7 +274,8 @@ static void accrue_job(job_record_t *job_ptr, time_t now, int pos)
 		return;
 	if (sb_tree_index(tree, job_ptr->assoc_id, &idx) != SB_OK)
 		return;
-	tres = (double)budget_job_tres(job_ptr, pos);
+	tres = sb_charge_rate((double)budget_job_tres(job_ptr, pos),
+			      budget_job_usage_factor(job_ptr));
 	rc = sb_accrual_charge(accrual, ledger, job_ptr->job_id, idx,
 			       job_allocated(job_ptr), tres,
 			       job_ptr->start_time, to, NULL);
@@ -477,6 +486,54 @@ static int charge_tres_id(int pos)
 	return id;
 }
 
+/* QOS id -> UsageFactor, copied under the assoc_mgr QOS read lock before
+ * state_lock is taken (charge_records() holds state_lock). */
+struct qos_factors {
+	uint32_t n;
+	uint32_t *id;
+	double *factor;
+};
+
+static void qos_factors_get(struct qos_factors *q)
+{
+	assoc_mgr_lock_t locks = { .qos = READ_LOCK };
+	slurmdb_qos_rec_t *qos;
+	ListIterator it;
+	int cap;
+
+	memset(q, 0, sizeof(*q));
+	assoc_mgr_lock(&locks);
+	if (assoc_mgr_qos_list && (cap = list_count(assoc_mgr_qos_list)) > 0) {
+		q->id = xcalloc(cap, sizeof(*q->id));
+		q->factor = xcalloc(cap, sizeof(*q->factor));
+		it = list_iterator_create(assoc_mgr_qos_list);
+		while ((qos = list_next(it)) && q->n < (uint32_t)cap) {
+			q->id[q->n] = qos->id;
+			q->factor[q->n++] = qos->usage_factor;
+		}
+		list_iterator_destroy(it);
+	}
+	assoc_mgr_unlock(&locks);
+}
+
+static void qos_factors_free(struct qos_factors *q)
+{
+	xfree(q->id);
+	xfree(q->factor);
+	q->n = 0;
+}
+
+/* The UsageFactor of QOS @id; -1 (counts 1) when unknown. */
+static double qos_factor(const struct qos_factors *q, uint32_t id)
+{
+	uint32_t i;
+
+	for (i = 0; i < q->n; i++)
+		if (q->id[i] == id)
+			return q->factor[i];
+	return -1;
+}
+
 /*
  * Offer @jobs (slurmdbd records, times already cut to the span asked for)
  * to the accrual: into the empty ledger (a rebuild), or into the loaded
@@ -485,7 +542,7 @@ static int charge_tres_id(int pos)
  * that charged something.  Thread only; state_lock held.
  */
 static double charge_records(List jobs, time_t now, int tres_id,
-			     size_t *n_out)
+			     const struct qos_factors *qf, size_t *n_out)
 {
 	slurmdb_job_rec_t *j;
 	ListIterator it;
@@ -514,7 +571,10 @@ static double charge_records(List jobs, time_t now, int tres_id,
 		/* requeue_ok does not matter: only allocated is read */
 		(void)sb_contract_of_job(j->admin_comment, false, &c);
 		if (sb_accrual_charge(accrual, ledger, j->jobid, idx,
-				      c.allocated, (double)cnt, j->start,
+				      c.allocated,
+				      sb_charge_rate((double)cnt,
+						     qos_factor(qf, j->qosid)),
+				      j->start,
 				      sb_run_charged_to(j->start, j->suspended,
 							j->end),
 				      &charged) == SB_OK && charged > 0) {
@@ -715,7 +775,8 @@ static void charge_ended(int tres_id)
 			}
 			cnt = slurmdb_find_tres_count_in_string(e->tres_str,
 								tres_id);
-			e->tres = (cnt == INFINITE64) ? 0 : (double)cnt;
+			e->tres = sb_charge_rate((cnt == INFINITE64) ? 0 :
+						 (double)cnt, e->usage_factor);
 			xfree(e->tres_str);
 		}
 		if (sb_tree_index(tree, e->assoc_id, &idx) != SB_OK)
@@ -799,10 +860,13 @@ static void recalc(void)
 		if (jobs) {
 			size_t n;
 			double total;
+			struct qos_factors qf;
 
+			qos_factors_get(&qf);
 			slurm_mutex_lock(&state_lock);
-			total = charge_records(jobs, now, tres_id, &n);
+			total = charge_records(jobs, now, tres_id, &qf, &n);
 			slurm_mutex_unlock(&state_lock);
+			qos_factors_free(&qf);
 			info("%s: rebuilt the window from %zu finished job "
 			     "records in slurmdbd: %.0f TRES-seconds",
 			     plugin_type, n, total);
@@ -835,10 +899,13 @@ static void recalc(void)
 			double total;
 			char from[32];
 			struct tm tm;
+			struct qos_factors qf;
 
+			qos_factors_get(&qf);
 			slurm_mutex_lock(&state_lock);
-			total = charge_records(jobs, now, tres_id, &n);
+			total = charge_records(jobs, now, tres_id, &qf, &n);
 			slurm_mutex_unlock(&state_lock);
+			qos_factors_free(&qf);
 			localtime_r(&reconcile_from, &tm);
 			strftime(from, sizeof(from), "%FT%T", &tm);
 			info("%s: reconciled the loaded ledger with slurmdbd's "
@@ -1174,8 +1241,9 @@ static bool in_filter(List l, uint32_t v)
 /*
  * sprio: each pending job's priority split into its parts, placed in the
  * columns that add up to it: tier (1 << 31 for allocated jobs) in ASSOC,
- * standing level << 11 in FAIRSHARE, in-team priority (512 - nice) << 1
- * plus the resumed bit in SITE.
+ * standing level << 11 in FAIRSHARE, the QOS's part of the in-team
+ * priority << 1 in QOS, the rest of it (512 - nice) << 1 plus the resumed
+ * bit in SITE.
  */
 static List factors_list(List job_ids, List uids, uid_t uid, bool locked)
 {
@@ -1190,6 +1258,7 @@ static List factors_list(List job_ids, List uids, uid_t uid, bool locked)
 	while ((job_ptr = list_next(it))) {
 		priority_factors_object_t *o;
 		struct sb_priority_parts parts;
+		uint32_t qos_part;
 
 		if (!IS_JOB_PENDING(job_ptr) || job_ptr->priority == 0 ||
 		    job_ptr->direct_set_prio)
@@ -1202,12 +1271,18 @@ static List factors_list(List job_ids, List uids, uid_t uid, bool locked)
 			continue;
 		if (sb_priority_decode(job_ptr->priority, &parts) != SB_OK)
 			continue;
-		/* sprio adds SITE - NICE_OFFSET and subtracts NICE - NICE_OFFSET;
-		 * the nice value is already inside the in-team part. */
+		/* sprio adds SITE - NICE_OFFSET and QOS, and subtracts
+		 * NICE - NICE_OFFSET; the nice value is already inside the
+		 * in-team part, of which the QOS's share goes to QOS. */
+		qos_part = sb_priority_qos_part(job_qos_norm(job_ptr));
+		if (qos_part > parts.in_team)	/* clamped by a large nice */
+			qos_part = parts.in_team;
 		o = sb_prio_factors_new(job_ptr, parts.allocated ?
 			(double)(UINT32_C(1) << SB_PRIO_TIER_SHIFT) : 0,
 			(double)parts.level * (1 << SB_PRIO_LEVEL_SHIFT),
-			(uint32_t)parts.in_team * 2 + parts.resumed + NICE_OFFSET,
+			(double)qos_part * 2,
+			(parts.in_team - qos_part) * 2 + parts.resumed +
+				NICE_OFFSET,
 			NICE_OFFSET);
 		list_append(ret, o);
 	}
@@ -1247,7 +1322,9 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 	e->job_id = job_ptr->job_id;
 	e->assoc_id = job_ptr->assoc_id;
 	e->allocated = job_allocated(job_ptr);
-	e->tres = (double)budget_job_tres(job_ptr, tres_pos);
+	e->usage_factor = budget_job_usage_factor(job_ptr);
+	e->tres = sb_charge_rate((double)budget_job_tres(job_ptr, tres_pos),
+				 e->usage_factor);
 	/* Position not looked up yet (Slurm 24.11 ends jobs while reading
 	 * its state, before the thread runs): a requeue is about to clear
 	 * the job's times, so keep its TRES by id for the thread.  Before,

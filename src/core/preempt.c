@@ -78,6 +78,13 @@ int64_t sb_run_charged_to(int64_t start, int64_t suspended, int64_t to)
 	return to - suspended;
 }
 
+double sb_charge_rate(double tres, double usage_factor)
+{
+	if (!isfinite(usage_factor) || usage_factor < 0)
+		return tres;
+	return tres * usage_factor;
+}
+
 int64_t sb_run_seconds(const struct sb_preempt_job *job, int64_t now)
 {
 	if (!job)

@@ -1,4 +1,6 @@
 /* priority.c - the 32-bit job priority; layout in sb/priority.h. */
+#include <math.h>
+
 #include "sb/error.h"
 #include "sb/priority.h"
 #include "sb/standing.h"
@@ -34,6 +36,28 @@ uint32_t sb_priority_compose(bool allocated, uint32_t level, uint32_t in_team)
 uint32_t sb_priority_admin_in_team(uint32_t admin_prio)
 {
 	return admin_prio > SB_PRIO_TEAM_MAX ? SB_PRIO_TEAM_MAX : admin_prio;
+}
+
+uint32_t sb_priority_qos_part(double qos_norm)
+{
+	if (!(qos_norm > 0))	/* NaN too */
+		return 0;
+	if (qos_norm >= 1)
+		return SB_PRIO_QOS_MAX;
+	return (uint32_t)lround(qos_norm * SB_PRIO_QOS_MAX);
+}
+
+uint32_t sb_priority_in_team(int64_t nice, double qos_norm)
+{
+	int64_t v = (int64_t)SB_PRIO_TEAM_DEFAULT +
+		    (int64_t)sb_priority_qos_part(qos_norm);
+
+	if (nice > v)
+		return 0;
+	if (nice < -(int64_t)SB_PRIO_TEAM_MAX)	/* and no overflow below */
+		return SB_PRIO_TEAM_MAX;
+	v -= nice;
+	return v > SB_PRIO_TEAM_MAX ? SB_PRIO_TEAM_MAX : (uint32_t)v;
 }
 
 uint32_t sb_priority_job(const struct sb_standing *st, uint32_t assoc_index,

@@ -21,6 +21,38 @@ test_charge_same_for_every_gpu_flag() {
 	[ "$c" -eq 0 ] || { say "CPU-only job charged $c"; return 1; }
 }
 
+# A QOS's UsageFactor scales what its jobs are charged, as under
+# priority/multifactor: 2 charges twice the GPU-seconds, 0 nothing (the job
+# is still allocated and protected).  The QOSes stay (with their jobs in the
+# window, a rebuild from slurmdbd reads their factors again: see
+# test_usage_survives_restart_and_corrupt_file's rebuild).
+test_charge_scaled_by_qos_usage_factor() {
+	local q f id e c
+	for q in sb-double:2 sb-free:0; do
+		f=${q#*:}; q=${q%%:*}
+		# created with its factor, or (a second run) still holding it
+		sacctmgr -i add qos "$q" UsageFactor="$f" >/dev/null 2>&1 ||
+			sacctmgr -i modify qos "$q" set UsageFactor="$f" >/dev/null
+		[ "$(sacctmgr -n -P show qos "$q" format=UsageFactor)" = "$f.000000" ] ||
+			{ say "QOS $q: UsageFactor $(sacctmgr -n -P show qos "$q" format=UsageFactor)"; return 1; }
+		sacctmgr -i modify user sb-alice where account=phys-a set qos+="$q" >/dev/null
+		# slurmdbd sends updates in order: once the job is accepted
+		# with the QOS, slurmctld has the factor too
+		wait_for 30 "sb-alice may use QOS $q" _qos_usable "$q"
+		id=$(submit sb-alice -A phys-a --qos="$q" --min-runtime=0:05 -G 2 --wrap 'sleep 3')
+		wait_state "$id" COMPLETED 90
+		expect_in "$(job_field "$id" AdminComment)" "allocated=yes"
+		e=$(elapsed "$id"); c=$(ledger_charged "$id")
+		say "QOS $q (UsageFactor $f): job $id ran ${e}s on 2 GPUs, charged $c GPU-s"
+		[ "$c" -eq $((2 * e * f)) ] || { say "expected $((2 * e * f))"; return 1; }
+	done
+}
+_qos_usable() {
+	local id
+	id=$(submit sb-alice -A phys-a --qos="$1" --min-runtime=0:05 -G 2 --hold --wrap true) &&
+		[ -n "$id" ] && scancel "$id"
+}
+
 # Unallocated work is recorded apart and never charged to a budget.
 test_unallocated_charges_nothing() {
 	local before after id
@@ -34,6 +66,34 @@ test_unallocated_charges_nothing() {
 	# the ledger did see it, as unallocated
 	grep -q "\[$id," "$SB_CLUSTER_DIR/state/budget_ledger.json" ||
 		{ say "job $id is not in the saved ledger"; return 1; }
+}
+
+# A QOS's Priority orders jobs within their budget, as --nice does
+# (sb_priority_in_team): the top QOS puts a job first in its team, never
+# past another budget's job; sprio shows its part in the QOS column.
+test_qos_priority_within_budget() {
+	local hold a0 aq b pa0 paq pb sp q=sb-urgent
+	trap 'scancel -u sb-alice -u sb-bob >/dev/null 2>&1; sacctmgr -i modify user sb-alice set qos-='"$q"' >/dev/null 2>&1; sacctmgr -i delete qos '"$q"' >/dev/null 2>&1; true' EXIT
+	sacctmgr -i add qos "$q" Priority=100000 >/dev/null 2>&1 ||
+		sacctmgr -i modify qos "$q" set Priority=100000 >/dev/null
+	sacctmgr -i modify user sb-alice where account=phys-a set qos+="$q" >/dev/null
+	wait_for 30 "sb-alice may use QOS $q" _qos_usable "$q"
+	hold=$(submit sb-alice --min-runtime=0:40 -N 4 --gpus-per-node=8 --wrap 'sleep 40')
+	wait_state "$hold" RUNNING 30
+	a0=$(submit sb-alice -A phys-a --min-runtime=0:05 -G 1 --wrap true)
+	aq=$(submit sb-alice -A phys-a --qos="$q" --min-runtime=0:05 -G 1 --nice=200 --wrap true)
+	b=$(submit sb-bob --min-runtime=0:05 -G 1 --wrap true)
+	wait_recalc_after "$(date +%s)"
+	pa0=$(prio "$a0"); paq=$(prio "$aq"); pb=$(prio "$b")
+	sp=$(sprio -h -j "$aq" -o '%Y %B %F %Q %S')
+	say "alice normal=$pa0 $q(nice 200)=$paq bob=$pb; sprio of the $q job: $sp"
+	scancel "$hold" "$a0" "$aq" "$b"
+	# 512 - 200 + 511 = 823 in-team: QOS 2 x 511, SITE 2 x 312
+	awk '{ if ($1 != $2 + $3 + $4 + $5 || $4 != 1022 || $5 != 624) exit 1 }' <<<"$sp" ||
+		{ say "sprio's columns do not add up to the QOS's part"; return 1; }
+	[ "$paq" -gt "$pa0" ] || { say "the $q job is not before alice's normal one"; return 1; }
+	if [ "$pa0" -gt "$pb" ]; then [ "$paq" -gt "$pb" ]; else [ "$paq" -lt "$pb" ]; fi ||
+		{ say "the QOS moved alice's job across bob's"; return 1; }
 }
 
 # Allocated above unallocated; --nice reorders only within one association.

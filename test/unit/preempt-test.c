@@ -533,6 +533,33 @@ START_TEST(test_charged_to)
 }
 END_TEST
 
+/* What a job is charged per second: its TRES x its QOS's UsageFactor. */
+struct charge_rate_case {
+	const char *what;
+	double tres, usage_factor, want;
+};
+
+static const struct charge_rate_case charge_rates[] = {
+	{ "no QOS (factor -1): the TRES", 8, -1, 8 },
+	{ "factor 1", 8, 1, 8 },
+	{ "factor 2: twice", 8, 2, 16 },
+	{ "factor 0.5: half", 8, 0.5, 4 },
+	{ "factor 0: a free QOS", 8, 0, 0 },
+	{ "NaN: not set, the TRES", 8, NAN, 8 },
+	{ "infinite: not set, the TRES", 8, INFINITY, 8 },
+	{ "no TRES: nothing", 0, 2, 0 },
+};
+
+START_TEST(test_charge_rate)
+{
+	const struct charge_rate_case *c = &charge_rates[_i];
+
+	ck_assert_msg(sb_charge_rate(c->tres, c->usage_factor) == c->want,
+		      "%s: %g, want %g", c->what,
+		      sb_charge_rate(c->tres, c->usage_factor), c->want);
+}
+END_TEST
+
 /* A suspended victim loses only the work it ran: the key is the one of a
  * victim that started later by the suspended time. */
 START_TEST(test_key_suspended)
@@ -727,6 +754,8 @@ int main(void)
 			    sizeof(suspends) / sizeof(suspends[0]));
 	tcase_add_loop_test(tc, test_charged_to, 0,
 			    sizeof(charged_tos) / sizeof(charged_tos[0]));
+	tcase_add_loop_test(tc, test_charge_rate, 0,
+			    sizeof(charge_rates) / sizeof(charge_rates[0]));
 	tcase_add_test(tc, test_key_suspended);
 	tcase_add_loop_test(tc, test_warn, 0, sizeof(warns) / sizeof(warns[0]));
 	tcase_add_test(tc, test_warn_once);

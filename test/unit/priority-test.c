@@ -4,6 +4,7 @@
  * inside one association (tied ones included), and never 0.
  */
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "sb/error.h"
@@ -461,6 +462,42 @@ static const struct { uint32_t admin, in_team; } admins[] = {
 	{ 0, 0 },
 };
 
+/* In-team priority from nice and the QOS's normalised Priority. */
+struct in_team_case {
+	const char *what;
+	int64_t nice;
+	double qos_norm;
+	uint32_t want;
+};
+
+static const struct in_team_case in_teams[] = {
+	{ "no nice, a Priority-0 QOS: the default", 0, 0, 512 },
+	{ "--nice=100", 100, 0, 412 },
+	{ "--nice=-100 (administrator)", -100, 0, 612 },
+	{ "the top QOS: first in the team", 0, 1, 1023 },
+	{ "a QOS of half the top Priority", 0, 0.5, 768 },
+	{ "half the top, --nice=300", 300, 0.5, 468 },
+	{ "top QOS with --nice=511: the default again", 511, 1, 512 },
+	{ "above 1: as 1", 0, 7, 1023 },
+	{ "negative: as 0", 0, -0.5, 512 },
+	{ "NaN: as 0", 0, NAN, 512 },
+	{ "a huge nice: 0", 2147483647, 1, 0 },
+	{ "nice beyond the top QOS: 0, never negative", 1100, 1, 0 },
+	{ "a huge negative nice: the maximum", INT64_MIN, 0, 1023 },
+	{ "nice -1023 with the top QOS: the maximum", -1023, 1, 1023 },
+};
+
+START_TEST(test_in_team)
+{
+	const struct in_team_case *c = &in_teams[_i];
+	uint32_t got = sb_priority_in_team(c->nice, c->qos_norm);
+
+	ck_assert_msg(got == c->want, "%s: %u, want %u", c->what, got, c->want);
+	/* the QOS's part never exceeds what it adds from the default */
+	ck_assert_uint_le(sb_priority_qos_part(c->qos_norm), SB_PRIO_QOS_MAX);
+}
+END_TEST
+
 START_TEST(test_admin_in_team)
 {
 	ck_assert_uint_eq(sb_priority_admin_in_team(admins[_i].admin),
@@ -524,6 +561,8 @@ int main(void)
 	tcase_add_test(tc, test_never_zero);
 	tcase_add_test(tc, test_lexicographic_random);
 	tcase_add_test(tc, test_never_slurm_sentinels);
+	tcase_add_loop_test(tc, test_in_team, 0,
+			    sizeof(in_teams) / sizeof(in_teams[0]));
 	tcase_add_loop_test(tc, test_admin_in_team, 0,
 			    sizeof(admins) / sizeof(admins[0]));
 	tcase_add_test(tc, test_admin_keeps_tier_and_level);
