@@ -372,4 +372,26 @@ static inline int sb_load_job(job_info_msg_t **resp, uint32_t id,
 #endif
 }
 
+/*
+ * sb_job_is_array_task - whether record @j of a job array holds array task
+ * @task: as its own job (array_task_id), or among the pending tasks it
+ * still holds in one record (array_bitmap, as scontrol's
+ * _task_id_in_job()).  libslurm exports its bitstring functions as
+ * slurm_bit_* in every release, but the public headers declare none of
+ * them (22.05's bitstring.h names them bit_* behind slurm_xlator.h).
+ */
+extern bitoff_t slurm_bit_size(bitstr_t *b);
+extern int slurm_bit_test(bitstr_t *b, bitoff_t bit);
+static inline bool sb_job_is_array_task(const slurm_job_info_t *j,
+					uint32_t task)
+{
+	if (!j->array_job_id)
+		return false;
+	if (j->array_task_id == task)
+		return true;
+	return j->array_task_id == NO_VAL && j->array_bitmap &&
+	       (bitoff_t)task < slurm_bit_size(j->array_bitmap) &&
+	       slurm_bit_test(j->array_bitmap, (bitoff_t)task);
+}
+
 #endif /* SB_SLURM_COMPAT_H */
