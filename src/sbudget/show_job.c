@@ -530,6 +530,7 @@ static const slurm_job_info_t *load_one(const struct sbu_ctx *c,
 					job_info_msg_t **msg)
 {
 	const struct sbc_cmd *cmd = c->cmd;
+	const slurm_job_info_t *j0;
 	uint32_t id = cmd->job_id, i;
 	bool array = false;
 	char name[64];
@@ -562,10 +563,14 @@ static const slurm_job_info_t *load_one(const struct sbu_ctx *c,
 		if (sb_job_is_array_task(j, cmd->task_id))
 			return j;
 	}
-	if (!array)
+	j0 = &(*msg)->job_array[0];
+	if (!array && j0->array_job_id && j0->array_task_id != NO_VAL)
+		sbu_error("job %s: job %u is array task %u_%u, not an array; "
+			  "give 'sbudget show job %u'", name, id,
+			  j0->array_job_id, j0->array_task_id, id);
+	else if (!array)
 		sbu_error("job %s: job %u is not a job array; give "
-			  "'sbudget show job %u'", name, id,
-			  (*msg)->job_array[0].job_id);
+			  "'sbudget show job %u'", name, id, id);
 	else
 		sbu_error("job %s: array job %u has no task %u in slurmctld "
 			  "(squeue -r -j %u lists its tasks; a finished task "
