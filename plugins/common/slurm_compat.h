@@ -30,6 +30,9 @@
  *     SB_PRIORITY_THREAD_AT_INIT says where a plugin starts its thread;
  *   - sbudget: a pending reason's name is job_state_reason_string() (was
  *     job_reason_string()): sb_job_reason_string;
+ *   - sbudget: libslurm's bitstring functions (an array's pending tasks)
+ *     are exported as slurm_bit_* by every release, but 22.05's header
+ *     names them bit_* behind slurm_xlator.h: sb_job_is_array_task;
  *   - clients load plugins early: 24.11's sshare loads the priority plugin
  *     at start, so slurmctld's variables are weak references (below);
  *   - PreemptType=preempt/none is stored as NULL in 24.11:
