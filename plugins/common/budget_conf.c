@@ -91,11 +91,17 @@ void budget_conf_keep(const struct budget_conf_env *env, const char *parsed,
 {
 	const char *tag = strchr(who, '/') ? strchr(who, '/') + 1 : who;
 	char msg[1024];
+	struct stat st;
+	mode_t mode = 0600;
 
 	if (!env->last_valid || !parsed)
 		return;
-	if (conf_file_keep(env->last_valid, parsed, strlen(parsed), tag, msg,
-			   sizeof(msg)) < 0)
+	/* whoever may read budget.conf may read its copy: sbudget, run by
+	 * any user, reads it when budget.conf is bad (at most 0644) */
+	if (stat(env->path, &st) == 0)
+		mode = (st.st_mode & 0644) | 0600;
+	if (conf_file_keep(env->last_valid, parsed, strlen(parsed), tag, mode,
+			   msg, sizeof(msg)) < 0)
 		error("%s: cannot keep a copy of the valid budget.conf: %s",
 		      who, msg);
 }

@@ -116,7 +116,7 @@ static int write_all(int fd, const char *text, size_t len)
 }
 
 int conf_file_keep(const char *dst, const char *text, size_t len,
-		   const char *tag, char *msg, size_t msglen)
+		   const char *tag, mode_t mode, char *msg, size_t msglen)
 {
 	char *old = NULL, *tmp = NULL, ignore[256];
 	size_t old_len = 0, n;
@@ -124,6 +124,15 @@ int conf_file_keep(const char *dst, const char *text, size_t len,
 
 	if (conf_file_read(dst, &old, &old_len, ignore, sizeof(ignore)) == 0 &&
 	    old_len == len && !memcmp(old, text, len)) {
+		struct stat st;
+
+		/* a copy kept before with other permission bits */
+		if (stat(dst, &st) == 0 && (st.st_mode & 07777) != mode &&
+		    chmod(dst, mode) < 0) {
+			snprintf(msg, msglen, "cannot chmod %s: %s", dst,
+				 strerror(errno));
+			goto out;
+		}
 		rv = 0;
 		goto out;
 	}
@@ -134,7 +143,9 @@ int conf_file_keep(const char *dst, const char *text, size_t len,
 	}
 	snprintf(tmp, n, "%s.%ld.%s", dst, (long)getpid(), tag);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || write_all(fd, text, len) < 0 || fsync(fd) < 0) {
+	/* fchmod: the bits asked for, whatever the umask */
+	if (fd < 0 || fchmod(fd, mode) < 0 || write_all(fd, text, len) < 0 ||
+	    fsync(fd) < 0) {
 		snprintf(msg, msglen, "cannot write %s: %s", tmp,
 			 strerror(errno));
 		goto fail;

@@ -38,10 +38,12 @@ int conf_file_read_fd(int fd, const struct stat *st, const char *path,
  * conf_file_keep - make @dst hold exactly @len bytes of @text (the text a
  * reader parsed, not a second read of its file).  An identical @dst is not
  * rewritten; otherwise the bytes go to "@dst.PID.@tag", are fsync'ed and
- * renamed over @dst, so a reader sees the old copy or the new one.
+ * renamed over @dst, so a reader sees the old copy or the new one.  @dst
+ * gets the permission bits @mode (whatever the umask; an unchanged copy is
+ * chmod'ed if its bits differ).
  * Return: 0 unchanged, 1 written, -1 with @msg (no temporary file left).
  */
 int conf_file_keep(const char *dst, const char *text, size_t len,
-		   const char *tag, char *msg, size_t msglen);
+		   const char *tag, mode_t mode, char *msg, size_t msglen);
 
 #endif /* SB_CONF_FILE_H */

@@ -30,6 +30,9 @@
  *     SB_PRIORITY_THREAD_AT_INIT says where a plugin starts its thread;
  *   - sbudget: a pending reason's name is job_state_reason_string() (was
  *     job_reason_string()): sb_job_reason_string;
+ *   - sbudget: libslurm's bitstring functions (an array's pending tasks)
+ *     are exported as slurm_bit_* by every release, but 22.05's header
+ *     names them bit_* behind slurm_xlator.h: sb_job_is_array_task;
  *   - clients load plugins early: 24.11's sshare loads the priority plugin
  *     at start, so slurmctld's variables are weak references (below);
  *   - PreemptType=preempt/none is stored as NULL in 24.11:
@@ -371,6 +374,28 @@ static inline int sb_load_job(job_info_msg_t **resp, uint32_t id,
 #else
 	return slurm_load_job(resp, id, show_flags);
 #endif
+}
+
+/*
+ * sb_job_is_array_task - whether record @j of a job array holds array task
+ * @task: as its own job (array_task_id), or among the pending tasks it
+ * still holds in one record (array_bitmap, as scontrol's
+ * _task_id_in_job()).  libslurm exports its bitstring functions as
+ * slurm_bit_* in every release, but the public headers declare none of
+ * them (22.05's bitstring.h names them bit_* behind slurm_xlator.h).
+ */
+extern bitoff_t slurm_bit_size(bitstr_t *b);
+extern int slurm_bit_test(bitstr_t *b, bitoff_t bit);
+static inline bool sb_job_is_array_task(const slurm_job_info_t *j,
+					uint32_t task)
+{
+	if (!j->array_job_id)
+		return false;
+	if (j->array_task_id == task)
+		return true;
+	return j->array_task_id == NO_VAL && j->array_bitmap &&
+	       (bitoff_t)task < slurm_bit_size(j->array_bitmap) &&
+	       slurm_bit_test(j->array_bitmap, (bitoff_t)task);
 }
 
 #endif /* SB_SLURM_COMPAT_H */

@@ -117,33 +117,81 @@ int sbc_parse_window(const char *what, const char *s, int64_t *out, char *msg,
 	return 0;
 }
 
-int sbc_parse_jobid(const char *s, uint32_t *out, char *msg, size_t msglen)
+/* Decimal digits of @s[0..@n) into *@out, at most @max; -1 if any is not a
+ * digit or the number is larger. */
+static int decimal(const char *s, size_t n, uint64_t max, uint64_t *out)
 {
-	char q[80];
 	uint64_t v = 0;
-	const char *p;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -1;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+		if (v > max)
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int sbc_parse_jobid(const char *s, uint32_t *out, uint32_t *task, char *msg,
+		    size_t msglen)
+{
+	static const char form[] = "give the number squeue shows, or "
+				   "ARRAYID_TASKID for an array task (116_3)";
+	char q[80];
+	uint64_t v = 0, t = 0;
+	const char *us;
+	size_t n;
 
 	sb_quote(s, q, sizeof(q));
 	if (!s || !*s)
-		return sbc__fail(msg, msglen, "job id '': empty; give the number "
-			    "squeue shows");
-	/* 12_3, 12+1: digits on both sides */
-	if (strpbrk(s, "_+") && isdigit((unsigned char)s[0]) &&
-	    isdigit((unsigned char)s[strcspn(s, "_+") + 1]))
-		return sbc__fail(msg, msglen, "job id '%s': array tasks and "
-			    "heterogeneous components are not supported; give "
-			    "the job's own number (squeue -o %%A)", q);
-	for (p = s; *p; p++) {
-		if (!isdigit((unsigned char)*p))
-			return sbc__fail(msg, msglen, "job id '%s': not a number; "
-				    "give the number squeue shows", q);
-		v = v * 10 + (uint64_t)(*p - '0');
-		if (v > UINT32_C(0xFFFFFFFD))
-			return sbc__fail(msg, msglen, "job id '%s': too large; "
-				    "Slurm job ids are below 4294967294", q);
-	}
+		return sbc__fail(msg, msglen, "job id '': empty; %s", form);
+	/* 12+1: digits on both sides */
+	if (strchr(s, '+') && isdigit((unsigned char)s[0]) &&
+	    isdigit((unsigned char)s[strcspn(s, "+") + 1]))
+		return sbc__fail(msg, msglen, "job id '%s': heterogeneous "
+			    "components are not supported; give the "
+			    "component's own job id (squeue -o %%A)", q);
+	us = strchr(s, '_');
+	n = us ? (size_t)(us - s) : strlen(s);
+	if (us && n == 0)
+		return sbc__fail(msg, msglen, "job id '%s': no array job id "
+			    "before '_'; write ARRAYID_TASKID, e.g. 116_3", q);
+	if (decimal(s, n, UINT64_MAX / 10, &v))
+		return sbc__fail(msg, msglen, "job id '%s': not a number; %s",
+			    q, form);
+	if (v > UINT32_C(0xFFFFFFFD))
+		return sbc__fail(msg, msglen, "job id '%s': too large; Slurm "
+			    "job ids are below 4294967294", q);
 	if (v == 0)
-		return sbc__fail(msg, msglen, "job id '%s': job ids start at 1", q);
+		return sbc__fail(msg, msglen, "job id '%s': job ids start at 1",
+			    q);
+	*task = SBC_NO_TASK;
+	if (us) {
+		us++;
+		if (!*us)
+			return sbc__fail(msg, msglen, "job id '%s': no task id "
+				    "after '_'; write ARRAYID_TASKID, e.g. "
+				    "116_3", q);
+		if (strchr(us, '_'))
+			return sbc__fail(msg, msglen, "job id '%s': one '_' at "
+				    "most; write ARRAYID_TASKID, e.g. 116_3", q);
+		if (*us == '[' || strpbrk(us, "-,"))
+			return sbc__fail(msg, msglen, "job id '%s': one array "
+				    "task at a time, e.g. 116_3", q);
+		if (decimal(us, strlen(us), UINT64_MAX / 10, &t))
+			return sbc__fail(msg, msglen, "job id '%s': task id "
+				    "after '_' is not a number; write "
+				    "ARRAYID_TASKID, e.g. 116_3", q);
+		/* Slurm's MaxArraySize is at most 4000001: ids 0..4000000 */
+		if (t > 4000000)
+			return sbc__fail(msg, msglen, "job id '%s': task id "
+				    "too large; array task ids are below "
+				    "MaxArraySize, which is at most 4000001", q);
+		*task = (uint32_t)t;
+	}
 	*out = (uint32_t)v;
 	return 0;
 }
@@ -365,7 +413,8 @@ static int apply_kv(struct sbc_cmd *cmd, enum clause cl, const char *word,
 			goto not_here;
 		if (cmd->job_id)
 			return sbc__fail(msg, msglen, "job id given twice");
-		return sbc_parse_jobid(val, &cmd->job_id, msg, msglen);
+		return sbc_parse_jobid(val, &cmd->job_id, &cmd->task_id, msg,
+				       msglen);
 	}
 	return sbc__fail(msg, msglen, "'%s': unknown key '%s'; see sbudget --help "
 		    "for the keys of each command", q, key);
@@ -459,6 +508,7 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 	char q[80];
 
 	memset(cmd, 0, sizeof(*cmd));
+	cmd->task_id = SBC_NO_TASK;
 	if (msg && msglen)
 		msg[0] = '\0';
 	for (a = 1; a < argc; a++) {
@@ -558,7 +608,8 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 			if (cmd->job_id)
 				return sbc__fail(msg, msglen, "'%s': one job id at a"
 					    " time", q);
-			if (sbc_parse_jobid(w, &cmd->job_id, msg, msglen))
+			if (sbc_parse_jobid(w, &cmd->job_id, &cmd->task_id,
+					    msg, msglen))
 				return -1;
 			continue;
 		}

@@ -19,6 +19,8 @@
 #include "sb/tree.h"
 
 #define SBC_MSG_MAX 512
+/* No array task given (Slurm's NO_VAL, as array_task_id holds it). */
+#define SBC_NO_TASK UINT32_C(0xFFFFFFFE)
 /* Bytes of a file name quoted in an error message: a whole path as deep as
  * a build tree's, while the message still fits SBC_MSG_MAX. */
 #define SBC_FILE_QUOTE_MAX 320
@@ -88,6 +90,7 @@ struct sbc_cmd {
 	uint32_t share;		/* SB_SHARES_USE_PARENT for "parent" */
 	/* show job */
 	uint32_t job_id;
+	uint32_t task_id;	/* show job 116_3: 3; SBC_NO_TASK without */
 	/* window=TIME step=TIME: 0 = not given */
 	int64_t window;
 	int64_t step;
@@ -155,10 +158,14 @@ int sbc_span(const struct sbc_cmd *cmd, int64_t now, int64_t lookback,
 	     int64_t *from, int64_t *to, char *msg, size_t msglen);
 
 /*
- * sbc_parse_jobid - a job id: decimal, 1..4294967293 (below Slurm's NO_VAL);
- * "123_4" (array task) and "123+1" (het component) are refused with a hint.
+ * sbc_parse_jobid - a job id: decimal, 1..4294967293 (below Slurm's NO_VAL),
+ * or an array task as squeue and scontrol write it, ARRAYID_TASKID
+ * ("116_3": *@out 116, *@task 3); *@task is SBC_NO_TASK without '_'.
+ * Refused with a hint: "123+1" (het component), "_3", "116_", "116_x",
+ * "116_3_4", "116_[1-3]" (one task at a time).
  */
-int sbc_parse_jobid(const char *s, uint32_t *out, char *msg, size_t msglen);
+int sbc_parse_jobid(const char *s, uint32_t *out, uint32_t *task, char *msg,
+		    size_t msglen);
 
 /* --------------------------------------------------- small text parsers */
 
@@ -201,6 +208,33 @@ int sbc_parse_system_comment(const char *s, struct sbc_preempt_note *out);
 struct sb_config;
 int sbc_budget_conf_parse(const char *text, struct sb_config *cfg, char *msg,
 			  size_t msglen);
+
+/* Where sbc_budget_conf_read() took the settings from. */
+enum sbc_conf_source {
+	SBC_CONF_FILE = 0,	/* budget.conf */
+	SBC_CONF_MISSING,	/* no budget.conf: the defaults, as slurmctld */
+	SBC_CONF_LAST_VALID,	/* budget.conf bad: the last valid copy */
+	SBC_CONF_DEFAULTS,	/* budget.conf bad, no usable copy: defaults */
+};
+
+/*
+ * sbc_budget_conf_read - the settings sbudget uses, as slurmctld reads
+ * budget.conf (budget_conf_load()): @path through the plugins' reader
+ * (conf_file_read: a regular text file of at most SB_CONFIG_MAX_BYTES) and
+ * sb_config_parse(); no file = the defaults.  A file that cannot be read
+ * or is not valid does not stop sbudget: the settings come from
+ * @last_valid (StateSaveLocation/budget.conf.last-valid, the copy of the
+ * last valid file priority/budget keeps: what slurmctld goes on with) or,
+ * when that cannot be used either (@last_valid NULL, missing, unreadable by
+ * this user, not valid), from the defaults; @warn then holds one sentence
+ * naming the file, line and error, and which settings are used instead
+ * (with the defaults: that the figures may differ from slurmctld's).
+ * @warn is "" otherwise.  @cfg always holds usable settings.
+ */
+enum sbc_conf_source sbc_budget_conf_read(const char *path,
+					  const char *last_valid,
+					  struct sb_config *cfg, char *warn,
+					  size_t warnlen);
 
 /* ---------------------------------------------------------- table output */
 

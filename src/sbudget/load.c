@@ -15,7 +15,6 @@
 
 #include <slurm/slurm_errno.h>
 
-#include "conf_file.h"
 #include "sb/error.h"
 #include "sb/standing.h"
 #include "sbudget.h"
@@ -47,38 +46,47 @@ static void conf_path(char *buf, size_t len)
 		snprintf(buf, len, "budget.conf");
 }
 
-/* budget.conf: the window and ChargeTRES; missing = the defaults. */
+/*
+ * budget.conf: the window and ChargeTRES; missing = the defaults.  A bad
+ * file does not stop sbudget, as it does not stop slurmctld: one warning,
+ * and the last valid copy slurmctld keeps (or the defaults, said so).
+ */
 int sbu_load_budget_conf(struct sbu_ctx *c)
 {
-	char path[4096], msg[SBC_MSG_MAX], *text = NULL;
-	size_t len;
-	int rc;
+	char path[4096], last_valid[4096 + 32], warn[SBC_MSG_MAX * 8];
+	char desc[SBC_MSG_MAX];
+	enum sbc_conf_source from;
 
-	sb_config_init(&c->cfg);
 	conf_path(path, sizeof(path));
-	/* the plugins' reader: a regular text file of at most
-	 * SB_CONFIG_MAX_BYTES, never waited on (FIFO, device) */
-	rc = conf_file_read(path, &text, &len, msg, sizeof(msg));
-	if (rc == 1) {
-		if (c->cmd->verbose)
+	if (c->state_save[0])
+		snprintf(last_valid, sizeof(last_valid),
+			 "%s/budget.conf.last-valid", c->state_save);
+	from = sbc_budget_conf_read(path, c->state_save[0] ? last_valid :
+				    NULL, &c->cfg, warn, sizeof(warn));
+	if (warn[0])
+		fprintf(stderr, "sbudget: warning: %s\n", warn);
+	if (c->cmd->verbose) {
+		sb_config_describe(&c->cfg, desc, sizeof(desc));
+		switch (from) {
+		case SBC_CONF_FILE:
+			fprintf(stderr, "sbudget: read %s: %s\n", path, desc);
+			break;
+		case SBC_CONF_MISSING:
 			fprintf(stderr, "sbudget: %s not found, using the "
-				"defaults: %s\n", path,
-				sb_config_describe(&c->cfg, msg, sizeof(msg)));
-		return 0;
+				"defaults: %s\n", path, desc);
+			break;
+		case SBC_CONF_LAST_VALID:
+			fprintf(stderr, "sbudget: read %s: %s\n", last_valid,
+				desc);
+			break;
+		case SBC_CONF_DEFAULTS:
+			fprintf(stderr, "sbudget: using the defaults: %s\n",
+				desc);
+			break;
+		}
 	}
-	if (rc < 0) {
-		sbu_error("%s", msg);
-		return -1;
-	}
-	if (sbc_budget_conf_parse(text, &c->cfg, msg, sizeof(msg))) {
-		free(text);
-		sbu_error("%s: %s", path, msg);
-		return -1;
-	}
-	free(text);
-	if (c->cmd->verbose)
-		fprintf(stderr, "sbudget: read %s: %s\n", path,
-			sb_config_describe(&c->cfg, msg, sizeof(msg)));
+	/* what preempt/budget's cost counts (sb/view.h, sb_preempt_cost()) */
+	c->cfg.preempt.requeue_delay = c->requeue_delay;
 	return 0;
 }
 
@@ -94,9 +102,9 @@ int sbu_load_cluster(struct sbu_ctx *c)
 	}
 	snprintf(c->cluster, sizeof(c->cluster), "%s",
 		 conf->cluster_name ? conf->cluster_name : "");
-	/* what preempt/budget's cost counts (sb/view.h, sb_preempt_cost()) */
-	c->cfg.preempt.requeue_delay =
-		sb_requeue_delay_of_authinfo(conf->authinfo);
+	snprintf(c->state_save, sizeof(c->state_save), "%s",
+		 conf->state_save_location ? conf->state_save_location : "");
+	c->requeue_delay = sb_requeue_delay_of_authinfo(conf->authinfo);
 	sb_free_ctl_conf(conf);
 	return 0;
 }

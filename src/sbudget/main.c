@@ -27,7 +27,7 @@ static void usage(FILE *o)
 "      and unallocated GPU-hours in the span, delivered/owed, standing\n"
 "  modify budget where account=A [user=U] set share=N|parent\n"
 "      change RawShares through slurmdbd (coordinators: their sub-tree only)\n"
-"  show job JOBID [format=F,...]\n"
+"  show job JOBID|ARRAYID_TASKID [format=F,...]\n"
 "      the contract, protected time left, the priority in parts, the\n"
 "      budget's standing, what a pending job waits for and may preempt,\n"
 "      who preempted it\n"
@@ -58,11 +58,12 @@ static void usage(FILE *o)
 "    Unallocated Capped DelivOwed Standing Status LevelFS RawUsage\n"
 "    DeliveredRaw OwedRaw UnallocatedRaw CappedRaw Demand Quota DemandRaw\n"
 "    QuotaRaw AssocId Start End Lost LostRaw\n"
-"  show job: JobId JobName User Account State Reason Stopping Contract MinRuntime\n"
-"    Resumable Allocated GPUs StartTime RunTime ProtectedLeft ProtectedUntil\n"
-"    HeldUntil Priority PrioTier PrioLevel PrioInTeam PrioResumed BudgetStanding\n"
-"    BudgetStatus BudgetLevelFS JobsAhead WaitsFor MayPreempt PreemptedBy\n"
-"    PreemptedAt PreemptReason Restarts\n"
+"  show job: JobId ArrayTask JobName User Account State Reason Stopping\n"
+"    Contract MinRuntime Resumable Allocated GPUs StartTime RunTime\n"
+"    ProtectedLeft ProtectedUntil HeldUntil Priority PrioTier PrioLevel\n"
+"    PrioInTeam PrioResumed BudgetStanding BudgetStatus BudgetLevelFS\n"
+"    JobsAhead WaitsFor MayPreempt PreemptedBy PreemptedAt PreemptReason\n"
+"    Restarts\n"
 "  report: Account User Start End Delivered Quota Owed Demand Unallocated UsePct\n"
 "    Capped DelivOwed DeliveredRaw OwedRaw UnallocatedRaw CappedRaw DemandRaw\n"
 "    QuotaRaw Lost LostRaw\n"
@@ -120,7 +121,7 @@ int main(int argc, char **argv)
 	c.cmd = &cmd;
 	c.now = (int64_t)time(NULL);
 	slurm_init(NULL);
-	if (sbu_load_budget_conf(&c) || sbu_load_cluster(&c))
+	if (sbu_load_cluster(&c) || sbu_load_budget_conf(&c))
 		goto out;
 	switch (cmd.verb) {
 	case SBC_SHOW_BUDGET: rc = sbu_cmd_show_budget(&c); break;

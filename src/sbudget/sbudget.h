@@ -64,6 +64,8 @@ struct sbu_ctx {
 	int64_t now;		/* the moment of the command, read once */
 	struct sb_config cfg;	/* budget.conf beside slurm.conf */
 	char cluster[256];
+	char state_save[4096];	/* slurmctld's StateSaveLocation */
+	int64_t requeue_delay;	/* Slurm's, seconds (AuthInfo) */
 	void *db;		/* slurmdbd connection */
 	List assocs;		/* slurmdb_assoc_rec_t of the cluster */
 	struct sb_tree *tree;	/* the budget tree (root excluded) */
@@ -85,11 +87,14 @@ void sbu_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ------------------------------------------------------------ load.c */
 
-/* budget.conf beside slurm.conf ($SLURM_CONF's directory); missing = the
- * defaults.  Before anything is asked of Slurm. */
-int sbu_load_budget_conf(struct sbu_ctx *c);
-/* The cluster's name (slurmctld's configuration). */
+/* The cluster's name, StateSaveLocation and requeue delay (slurmctld's
+ * configuration).  First: budget.conf's reader needs StateSaveLocation. */
 int sbu_load_cluster(struct sbu_ctx *c);
+/* budget.conf beside slurm.conf ($SLURM_CONF's directory), through
+ * sbc_budget_conf_read(): missing = the defaults; a bad file = one warning
+ * on stderr and the last valid copy slurmctld keeps (or the defaults).
+ * Never fails (returns 0). */
+int sbu_load_budget_conf(struct sbu_ctx *c);
 /* The slurmdbd connection. */
 int sbu_open_db(struct sbu_ctx *c);
 /* The association tree from slurmdbd, as priority/budget builds it: root's

@@ -46,9 +46,10 @@ static const struct sbc_fielddef job_fields[] = {
 	{ "MayPreempt", 0, false },	{ "PreemptedBy", 0, false },
 	{ "PreemptedAt", 0, false },	{ "PreemptReason", 0, false },
 	{ "Restarts", 0, false },	{ "HeldUntil", 0, false },
+	{ "ArrayTask", 0, false },
 };
 static const char *const job_defaults[] = {
-	"JobId", "JobName", "User", "Account", "State", "Reason", "Stopping",
+	"JobId", "ArrayTask", "JobName", "User", "Account", "State", "Reason", "Stopping",
 	"Contract", "MinRuntime", "Resumable", "Allocated", "GPUs",
 	"StartTime", "RunTime", "ProtectedLeft", "ProtectedUntil", "HeldUntil",
 	"Priority",
@@ -508,29 +509,100 @@ static void preempted_cells(const struct sbu_ctx *c, struct sbc_table *t,
 	sbc_table_text(t, "PreemptReason", buf);
 }
 
-/* The job from slurmctld, or -1 with a message (a finished job stays
- * there for MinJobAge only). */
-static int load_one(const struct sbu_ctx *c, job_info_msg_t **msg)
+/* "116_3" (ARRAYID_TASKID) or "116" into @buf, for messages. */
+static const char *job_name(const struct sbc_cmd *cmd, char *buf, size_t len)
 {
-	uint32_t id = c->cmd->job_id;
+	if (cmd->task_id == SBC_NO_TASK)
+		snprintf(buf, len, "%u", cmd->job_id);
+	else
+		snprintf(buf, len, "%u_%u", cmd->job_id, cmd->task_id);
+	return buf;
+}
 
+/*
+ * The job from slurmctld (*@msg, freed by the caller), or NULL with a
+ * message (a finished job stays there for MinJobAge only).  ARRAYID_TASKID
+ * loads the array (every record of it: slurm_load_job() of the array's
+ * id) and picks the record that holds the task, as scontrol does: the
+ * task's own once it has one, else the array's record of pending tasks.
+ */
+static const slurm_job_info_t *load_one(const struct sbu_ctx *c,
+					job_info_msg_t **msg)
+{
+	const struct sbc_cmd *cmd = c->cmd;
+	const slurm_job_info_t *j0;
+	uint32_t id = cmd->job_id, i;
+	bool array = false;
+	char name[64];
+
+	job_name(cmd, name, sizeof(name));
 	if (sb_load_job(msg, id, SHOW_DETAIL) != SLURM_SUCCESS) {
 		int e = errno;
 
 		*msg = NULL;
 		if (e == ESLURM_INVALID_JOB_ID)
-			sbu_error("job %u: no such job in slurmctld (a "
+			sbu_error("job %s: no such job in slurmctld (a "
 				  "finished job stays there for MinJobAge; see "
-				  "'sacct -j %u')", id, id);
+				  "'sacct -j %s')", name, name);
 		else
-			sbu_error("job %u: %s", id, slurm_strerror(e));
-		return -1;
+			sbu_error("job %s: %s", name, slurm_strerror(e));
+		return NULL;
 	}
 	if (!(*msg)->record_count) {
-		sbu_error("job %u: no such job in slurmctld", id);
-		return -1;
+		sbu_error("job %s: no such job in slurmctld", name);
+		return NULL;
 	}
-	return 0;
+	if (cmd->task_id == SBC_NO_TASK)
+		return &(*msg)->job_array[0];
+	for (i = 0; i < (*msg)->record_count; i++) {
+		const slurm_job_info_t *j = &(*msg)->job_array[i];
+
+		if (j->array_job_id != id)
+			continue;
+		array = true;
+		if (sb_job_is_array_task(j, cmd->task_id))
+			return j;
+	}
+	j0 = &(*msg)->job_array[0];
+	if (!array && j0->array_job_id && j0->array_task_id != NO_VAL)
+		sbu_error("job %s: job %u is array task %u_%u, not an array; "
+			  "give 'sbudget show job %u'", name, id,
+			  j0->array_job_id, j0->array_task_id, id);
+	else if (!array)
+		sbu_error("job %s: job %u is not a job array; give "
+			  "'sbudget show job %u'", name, id, id);
+	else
+		sbu_error("job %s: array job %u has no task %u in slurmctld "
+			  "(squeue -r -j %u lists its tasks; a finished task "
+			  "stays there for MinJobAge: see 'sacct -j %s')",
+			  name, id, cmd->task_id, id, name);
+	return NULL;
+}
+
+/* ArrayTask: which task of which array the record is; for the record of
+ * pending tasks, the one asked for (or all of them) and that they pend in
+ * one record, under the array's job id, until each starts. */
+static void array_cells(const struct sbu_ctx *c, struct sbc_table *t,
+			const slurm_job_info_t *j)
+{
+	char buf[512];
+
+	if (!j->array_job_id)
+		return;
+	if (j->array_task_id != NO_VAL)
+		snprintf(buf, sizeof(buf), "%u_%u", j->array_job_id,
+			 j->array_task_id);
+	else if (c->cmd->task_id != SBC_NO_TASK)
+		snprintf(buf, sizeof(buf), "%u_%u (pending in one record with "
+			 "the array's tasks %s, job %u, until it starts)",
+			 j->array_job_id, c->cmd->task_id,
+			 j->array_task_str ? j->array_task_str : "?",
+			 j->job_id);
+	else
+		snprintf(buf, sizeof(buf), "%u_[%s] (pending tasks, one record "
+			 "until each starts)", j->array_job_id,
+			 j->array_task_str ? j->array_task_str : "?");
+	sbc_table_text(t, "ArrayTask", buf);
 }
 
 int sbu_cmd_show_job(struct sbu_ctx *c)
@@ -550,9 +622,8 @@ int sbu_cmd_show_job(struct sbu_ctx *c)
 		sbu_error("%s", m);
 		return 1;
 	}
-	if (load_one(c, &msg))
+	if (!(j = load_one(c, &msg)))
 		goto out;
-	j = &msg->job_array[0];
 	if (sbu_load_jobs(c) || sbu_load_shares(c) || sbu_load_capacity(c) ||
 	    sbu_load_tree(c))
 		goto out;
@@ -564,6 +635,7 @@ int sbu_cmd_show_job(struct sbu_ctx *c)
 	if (sbc_table_row(&t))
 		goto out;
 	sbc_table_int(&t, "JobId", j->job_id);
+	array_cells(c, &t, j);
 	sbc_table_text(&t, "JobName", j->name ? j->name : "");
 	sbc_table_text(&t, "User", uname);
 	sbc_table_text(&t, "Account", j->account ? j->account : "");

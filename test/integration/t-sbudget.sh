@@ -265,11 +265,12 @@ test_sbudget_bad_arguments_change_nothing() {
 }
 
 # sbudget reads budget.conf as the plugins do (conf_file_read): a file with
-# a NUL byte, larger than 1 MiB, a directory, a FIFO or a device is refused
-# with the plugins' message, at once.  Before, sbudget read the text up to
-# the NUL byte, the big file and a directory (as empty: the defaults)
-# while slurmctld refused them, and waited for ever on a FIFO or
-# /dev/zero.
+# a NUL byte, larger than 1 MiB, a directory, a FIFO or a device is not
+# read, with the plugins' message, at once; and as slurmctld, sbudget goes
+# on with the last valid copy slurmctld keeps (one warning, exit 0).
+# Before, sbudget read the text up to the NUL byte, the big file and a
+# directory (as empty: the defaults) while slurmctld refused them, and
+# waited for ever on a FIFO or /dev/zero.
 test_sbudget_reads_budget_conf_as_plugins() {
 	local tmp out c want
 	tmp=$(mktemp -d)
@@ -288,12 +289,58 @@ test_sbudget_reads_budget_conf_as_plugins() {
 		zero) ln -s /dev/zero "$tmp/budget.conf"
 		     want="budget.conf is not a regular file" ;;
 		esac
-		if out=$(SLURM_CONF=$tmp/slurm.conf timeout 10 "$SBUDGET" -v show budget 2>&1); then
-			say "$c: accepted: $out"; rm -rf "$tmp"; return 1
+		if ! out=$(SLURM_CONF=$tmp/slurm.conf timeout 10 "$SBUDGET" -v show budget 2>&1); then
+			say "$c: failed: $out"; rm -rf "$tmp"; return 1
 		fi
-		expect_in "$out" "sbudget: error: $tmp/$want" || { rm -rf "$tmp"; return 1; }
+		expect_in "$out" "sbudget: warning: $tmp/$want" || { rm -rf "$tmp"; return 1; }
+		expect_in "$out" "sbudget uses the last valid budget.conf" || { rm -rf "$tmp"; return 1; }
 	done
 	rm -rf "$tmp"
+}
+
+# A bad budget.conf stops neither slurmctld nor sbudget (issue 21 item 4):
+# with a key given twice, slurmctld keeps its settings (the last valid
+# copy in StateSaveLocation) and sbudget, for root and for a user, warns
+# once naming the file, the line and the error, and shows the same figures
+# as with the good file.  A user who cannot read that copy gets the
+# defaults, said so: here a 7-day window instead of the cluster's 1 day.
+test_sbudget_survives_bad_budget_conf() {
+	local conf=$SB_CLUSTER_DIR/budget.conf lv=$SB_CLUSTER_DIR/state/budget.conf.last-valid
+	local f=Account,User,RawShares,QuotaRaw,DeliveredRaw,OwedRaw
+	local good bad err n warn
+	keep_budget_conf
+	# shellcheck disable=SC2064 # expand now; keep_budget_conf's trap too
+	trap "chmod 644 '$lv'; rm -f '$WORK/err.$$'; mv -f '$conf.keep' '$conf'; scontrol reconfigure" EXIT
+	good=$(sb -P -n show budget format=$f)
+	n=$(grep -c '' "$conf")
+	set_budget_conf "$(cat "$conf")
+CalcPeriod=0" || return 1
+	warn="sbudget: warning: $conf line $((n + 1)): CalcPeriod='0' gives the key again (first on line $(grep -n '^CalcPeriod=' "$conf" | head -n 1 | cut -d: -f1)): give each key once; sbudget uses the last valid budget.conf, $lv, as slurmctld does until the file is fixed"
+	bad=$(sb -P -n show budget format=$f 2>"$WORK/err.$$") || { say "exit $?: $(cat "$WORK/err.$$")"; return 1; }
+	err=$(cat "$WORK/err.$$")
+	say "$err"
+	[ "$err" = "$warn" ] || { say "expected: $warn"; return 1; }
+	[ "$bad" = "$good" ] || { say "figures with the good file: $good"; say "with the bad one: $bad"; return 1; }
+	# a user, the same
+	bad=$(as sb-alice "$SBUDGET" -P -n show budget format=$f 2>"$WORK/err.$$") || { say "sb-alice: exit $?"; return 1; }
+	[ "$(cat "$WORK/err.$$")" = "$warn" ] || { say "sb-alice: $(cat "$WORK/err.$$")"; return 1; }
+	[ "$bad" = "$good" ] || { say "sb-alice's figures differ: $bad"; return 1; }
+	# a user who cannot read the copy: the defaults, said so
+	chmod 600 "$lv"
+	bad=$(as sb-alice "$SBUDGET" -P -n show budget format=Account,User,QuotaRaw 2>"$WORK/err.$$") || { say "sb-alice: exit $?"; return 1; }
+	err=$(cat "$WORK/err.$$")
+	rm -f "$WORK/err.$$"
+	chmod 644 "$lv"
+	say "$err"
+	[ "$(grep -c '' <<<"$err")" = 1 ] || { say "more than one line on stderr"; return 1; }
+	expect_in "$err" "sbudget: warning: $conf line $((n + 1)): CalcPeriod='0' gives the key again"
+	expect_in "$err" "sbudget cannot use the last valid budget.conf slurmctld keeps (cannot read $lv: Permission denied), so it uses the defaults: its figures may differ from slurmctld's until the file is fixed"
+	# QuotaRaw covers the window: the defaults' 7 days, not the file's 1
+	[ "$(awk -F'|' '$1 == "bio" && $2 == "" { print $3 }' <<<"$bad")" = \
+		"$(( $(awk -F'|' '$1 == "bio" && $2 == "" { print $4 }' <<<"$good") * 7 ))" ] ||
+		{ say "bio's QuotaRaw with the defaults: $(grep '^bio||' <<<"$bad"); with the file: $(grep '^bio||' <<<"$good")"; return 1; }
+	# slurmctld went on too: it keeps its settings, logged
+	ctld_alive
 }
 
 # Output that cannot be written (a full disk) is an error: sbudget exited 0
@@ -376,6 +423,44 @@ test_sbudget_show_job_contract_as_run() {
 	expect_in "$out" "Resumable: no (the tag says yes, but the job cannot be requeued"
 	expect_in "$out" "Allocated: yes"
 	expect_in "$out" "MinRuntime: 0:01:00"
+}
+
+# show job ARRAYID_TASKID (issue 21 item 6): the record that holds the task,
+# as scontrol picks it: while held, the array's one record of pending
+# tasks; once released, the task's own job; and either way which task.
+test_sbudget_show_job_array_task() {
+	local id own out
+	id=$(submit sb-alice --array=0-3 --hold --min-runtime=0:05 -G 1 --wrap 'sleep 30')
+	# shellcheck disable=SC2064 # expanded now: $id is local
+	trap "scancel $id 2>/dev/null" EXIT
+	out=$(sb show job "${id}_2")
+	say "$(grep -E 'JobId|ArrayTask|User|State' <<<"$out")"
+	grep -Eq "^ *JobId: $id\$" <<<"$out" || { say "not job $id"; return 1; }
+	expect_in "$out" "ArrayTask: ${id}_2 (pending in one record with the array's tasks 0-3, job $id, until it starts)"
+	expect_in "$out" "User: sb-alice"
+	expect_in "$out" "State: PENDING"
+	# the array's own id: its record of pending tasks
+	out=$(sb -P -n show job "$id" format=JobId,ArrayTask)
+	[ "$out" = "$id|${id}_[0-3] (pending tasks, one record until each starts)" ] ||
+		{ say "show job $id: $out"; return 1; }
+	# no such task; not an array
+	expect_fail out sb show job "${id}_7"
+	expect_in "$out" "sbudget: error: job ${id}_7: array job $id has no task 7 in slurmctld"
+	# a task released is split off with its own job id
+	scontrol release "${id}_1"
+	wait_for 30 "task ${id}_1 to get its own job id" \
+		bash -c "[ \"\$(squeue -h -r -j ${id}_1 -o %A)\" != $id ]" || return 1
+	own=$(squeue -h -r -j "${id}_1" -o %A)
+	out=$(sb -P -n show job "${id}_1" format=JobId,ArrayTask,User)
+	[ "$out" = "$own|${id}_1|sb-alice" ] || { say "show job ${id}_1: $out (task's job $own)"; return 1; }
+	out=$(sb -P -n show job "$own" format=JobId,ArrayTask)
+	[ "$out" = "$own|${id}_1" ] || { say "show job $own: $out"; return 1; }
+	# the held ones are still one record, without task 1
+	out=$(sb -P -n show job "${id}_3" format=JobId,ArrayTask)
+	[ "$out" = "$id|${id}_3 (pending in one record with the array's tasks 0,2-3, job $id, until it starts)" ] ||
+		{ say "show job ${id}_3: $out"; return 1; }
+	expect_fail out sb show job "${own}_1"
+	expect_in "$out" "job ${own}_1: job $own is array task ${id}_1, not an array; give 'sbudget show job $own'"
 }
 
 # A requeued job names its preemptor and why.

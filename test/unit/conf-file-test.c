@@ -201,18 +201,21 @@ START_TEST(test_keep_exact)
 
 	put(src, parsed, sizeof(parsed) - 1);
 	put(src, "CalcPeriod=banana\n", 18);	/* edited after the parse */
+	umask(077);	/* the bits asked for, whatever the umask */
 	ck_assert_int_eq(conf_file_keep(dst, parsed, sizeof(parsed) - 1,
-					"test", msg, sizeof(msg)), 1);
+					"test", 0644, msg, sizeof(msg)), 1);
 	ck_assert_int_eq(get(dst, &text, &len, msg, sizeof(msg)), 0);
 	ck_assert_str_eq(text, parsed);
 	free(text);
 	ck_assert_int_eq(stat(dst, &st0), 0);
+	ck_assert_uint_eq(st0.st_mode & 07777, 0644);
 	ck_assert_int_eq(conf_file_keep(dst, parsed, sizeof(parsed) - 1,
-					"test", msg, sizeof(msg)), 0);
+					"test", 0600, msg, sizeof(msg)), 0);
 	ck_assert_int_eq(stat(dst, &st1), 0);
-	ck_assert_uint_eq(st0.st_ino, st1.st_ino);	/* not rewritten */
+	ck_assert_uint_eq(st0.st_ino, st1.st_ino);	/* not rewritten, */
+	ck_assert_uint_eq(st1.st_mode & 07777, 0600);	/* but chmod'ed */
 	ck_assert_int_eq(conf_file_keep(dst, "CalcPeriod=20\n", 14, "test",
-					msg, sizeof(msg)), 1);
+					0600, msg, sizeof(msg)), 1);
 	ck_assert_int_eq(get(dst, &text, &len, msg, sizeof(msg)), 0);
 	ck_assert_str_eq(text, "CalcPeriod=20\n");
 	free(text);
@@ -229,7 +232,7 @@ START_TEST(test_keep_fails_clean)
 
 	ck_assert_int_eq(mkdir(at(0, "last-valid"), 0700), 0);
 	ck_assert_int_eq(conf_file_keep(at(0, "last-valid"), "x\n", 2, "test",
-					msg, sizeof(msg)), -1);
+					0600, msg, sizeof(msg)), -1);
 	ck_assert_msg(strstr(msg, "cannot rename") && strstr(msg, dir),
 		      "got '%s'", msg);
 	ck_assert_ptr_nonnull(d = opendir(dir));
@@ -239,7 +242,7 @@ START_TEST(test_keep_fails_clean)
 	closedir(d);
 	ck_assert_int_eq(n, 1);	/* the directory in the way, nothing else */
 	ck_assert_int_eq(conf_file_keep(at(1, "no/such/dir"), "x\n", 2,
-					"test", msg, sizeof(msg)), -1);
+					"test", 0600, msg, sizeof(msg)), -1);
 	ck_assert_msg(strstr(msg, "cannot write") && strstr(msg, "no/such/dir"),
 		      "got '%s'", msg);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
@@ -68,6 +69,9 @@ static const struct good_case good[] = {
 	{ "update budget where account=x user=u set share=parent --immediate", SBC_MODIFY_BUDGET, SBC_STYLE_TABLE, false, true, 1, "x", SB_SHARES_USE_PARENT, 0, 0, 0, 0 },
 	{ "show job 42", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 42, 0, 0, 0 },
 	{ "show job jobid=42 format=JobId,WaitsFor", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 42, 0, 0, 2 },
+	{ "show job 116_3", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 116, 0, 0, 0 },
+	{ "show job 116_0 format=JobId", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 116, 0, 0, 1 },
+	{ "show job jobid=7_4000000", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 7, 0, 0, 0 },
 	{ "report", SBC_REPORT, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 0, 0, 0, 0 },
 	{ "report window=1-0 step=1:00:00 plot=a.svg", SBC_REPORT, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 0, 86400, 3600, 0 },
 	{ "report where account=bio", SBC_REPORT, SBC_STYLE_TABLE, false, false, 1, "bio", 0, 0, 0, 0, 0 },
@@ -109,6 +113,43 @@ START_TEST(test_good)
 	ck_assert_int_eq(cmd.window, g->window);
 	ck_assert_int_eq(cmd.step, g->step);
 	ck_assert_uint_eq(cmd.nfields, g->nfields);
+}
+END_TEST
+
+/* Job ids as squeue writes them: the array task of ARRAYID_TASKID. */
+struct jobid_case {
+	const char *in;
+	uint32_t job, task;
+};
+static const struct jobid_case jobids[] = {
+	{ .in = "42", .job = 42, .task = SBC_NO_TASK },
+	{ .in = "116_3", .job = 116, .task = 3 },
+	{ .in = "116_0", .job = 116, .task = 0 },
+	{ .in = "116_003", .job = 116, .task = 3 },
+	{ .in = "7_4000000", .job = 7, .task = 4000000 },
+	{ .in = "4294967293_1", .job = 4294967293u, .task = 1 },
+};
+
+START_TEST(test_jobid)
+{
+	const struct jobid_case *c = &jobids[_i];
+	char msg[SBC_MSG_MAX] = "";
+	uint32_t job = 0, task = 0;
+	struct sbc_cmd cmd;
+	char line[64];
+
+	ck_assert_msg(sbc_parse_jobid(c->in, &job, &task, msg, sizeof(msg)) ==
+		      0, "'%s': refused: %s", c->in, msg);
+	ck_assert_uint_eq(job, c->job);
+	ck_assert_uint_eq(task, c->task);
+	/* the same through the command line, both spellings */
+	snprintf(line, sizeof(line), "show job %s", c->in);
+	ck_assert_int_eq(parse(line, &cmd, msg), 0);
+	ck_assert_uint_eq(cmd.job_id, c->job);
+	ck_assert_uint_eq(cmd.task_id, c->task);
+	snprintf(line, sizeof(line), "show job jobid=%s", c->in);
+	ck_assert_int_eq(parse(line, &cmd, msg), 0);
+	ck_assert_uint_eq(cmd.task_id, c->task);
 }
 END_TEST
 
@@ -204,12 +245,24 @@ static const struct bad_case bad[] = {
 	{ "show job 0", "job ids start at 1" },
 	{ "show job -5", "unknown option" },
 	{ "show job 4294967294", "too large" },
-	{ "show job 12_3", "array tasks" },
-	{ "show job 12+1", "array tasks" },
+	{ "show job 12+1", "job id '12+1': heterogeneous components are not supported; give the component's own job id" },
+	/* array tasks: ARRAYID_TASKID, one at a time */
+	{ "show job 116_", "job id '116_': no task id after '_'; write ARRAYID_TASKID, e.g. 116_3" },
+	{ "show job _3", "job id '_3': no array job id before '_'; write ARRAYID_TASKID" },
+	{ "show job 116_x", "job id '116_x': task id after '_' is not a number; write ARRAYID_TASKID" },
+	{ "show job 116_3_4", "job id '116_3_4': one '_' at most; write ARRAYID_TASKID" },
+	{ "show job 116_[1-3]", "job id '116_[1-3]': one array task at a time" },
+	{ "show job 116_1,2", "one array task at a time" },
+	{ "show job 116_-1", "one array task at a time" },
+	{ "show job 116_4000001", "task id too large; array task ids are below MaxArraySize" },
+	{ "show job x_3", "job id 'x_3': not a number; give the number squeue shows, or ARRAYID_TASKID" },
+	{ "show job 0_3", "job ids start at 1" },
+	{ "show job 4294967294_1", "too large" },
+	{ "show job 116_3 117", "one job id at a time" },
 	/* a sign is no array task or het component */
 	{ "show job +5", "job id '+5': not a number" },
-	{ "show job _5", "job id '_5': not a number" },
-	{ "show job 5_", "job id '5_': not a number" },
+	{ "show job _5", "job id '_5': no array job id before '_'" },
+	{ "show job 5_", "job id '5_': no task id after '_'" },
 	{ "show job 1 2", "one job id at a time" },
 	{ "show job 1 account=a", "does not apply" },
 	{ "show job 1 window=1", "does not apply" },
@@ -407,6 +460,139 @@ START_TEST(test_conf)
 		ck_assert_msg(strstr(msg, c->msg), "message \"%s\", expected "
 			      "\"%s\"", msg, c->msg);
 	}
+}
+END_TEST
+
+/*
+ * budget.conf as slurmctld reads it (sbc_budget_conf_read): a bad file does
+ * not stop sbudget; the last valid copy (or the defaults) is used and one
+ * warning names the file, the line, the error and what is used instead.
+ * Files are written into a fresh directory per case; "dir" makes the name
+ * a directory (cannot be read as a file), NULL leaves it missing.
+ */
+#define CONF_GOOD "LookbackWindow=2-0\nCalcPeriod=60\n"
+#define CONF_LAST "LookbackWindow=3-0\nCalcPeriod=30\n"
+#define CONF_DUP "LookbackWindow=2-0\nCalcPeriod=60\nCalcPeriod=0\n"
+struct conf_read_case {
+	const char *what;
+	const char *conf;	/* budget.conf's text; NULL none, "dir" */
+	const char *last;	/* the last valid copy's text; likewise */
+	bool no_state;		/* no StateSaveLocation: last_valid NULL */
+	enum sbc_conf_source want;
+	int64_t window;		/* LookbackWindow of the settings used */
+	const char *warn[3];	/* in the warning ("" none), "%D" = the
+				 * directory */
+};
+static const struct conf_read_case conf_reads[] = {
+	{ .what = "a good file", .conf = CONF_GOOD, .last = CONF_LAST,
+	  .want = SBC_CONF_FILE, .window = 2 * 86400 },
+	{ .what = "no file: the defaults, no warning", .last = CONF_LAST,
+	  .want = SBC_CONF_MISSING, .window = 7 * 86400 },
+	{ .what = "a key twice: the last valid copy", .conf = CONF_DUP,
+	  .last = CONF_LAST, .want = SBC_CONF_LAST_VALID, .window = 3 * 86400,
+	  .warn = { "%D/budget.conf line 3: CalcPeriod='0' gives the key "
+		    "again (first on line 2): give each key once; sbudget "
+		    "uses the last valid budget.conf, "
+		    "%D/state/budget.conf.last-valid, as slurmctld does until "
+		    "the file is fixed" } },
+	{ .what = "a bad value: the last valid copy",
+	  .conf = "LookbackWindow=soon\n", .last = CONF_LAST,
+	  .want = SBC_CONF_LAST_VALID, .window = 3 * 86400,
+	  .warn = { "%D/budget.conf line 1: ", "LookbackWindow",
+		    "uses the last valid budget.conf" } },
+	{ .what = "budget.conf unreadable: the last valid copy", .conf = "dir",
+	  .last = CONF_LAST, .want = SBC_CONF_LAST_VALID, .window = 3 * 86400,
+	  .warn = { "%D/budget.conf is not a regular file",
+		    "uses the last valid budget.conf" } },
+	{ .what = "no copy kept yet: the defaults", .conf = CONF_DUP,
+	  .want = SBC_CONF_DEFAULTS, .window = 7 * 86400,
+	  .warn = { "gives the key again", "cannot use the last valid "
+		    "budget.conf slurmctld keeps (%D/state/budget.conf."
+		    "last-valid does not exist", "so it uses the defaults: "
+		    "its figures may differ from slurmctld's until the file "
+		    "is fixed" } },
+	{ .what = "the copy unreadable: the defaults", .conf = CONF_DUP,
+	  .last = "dir", .want = SBC_CONF_DEFAULTS, .window = 7 * 86400,
+	  .warn = { "line 3: CalcPeriod='0'", "(%D/state/budget.conf."
+		    "last-valid is not a regular file", "uses the defaults" } },
+	{ .what = "the copy not valid either: the defaults", .conf = CONF_DUP,
+	  .last = "Colour=blue\n", .want = SBC_CONF_DEFAULTS,
+	  .window = 7 * 86400,
+	  .warn = { "(%D/state/budget.conf.last-valid line 1: ",
+		    "Colour", "uses the defaults" } },
+	{ .what = "no StateSaveLocation: the defaults", .conf = CONF_DUP,
+	  .last = CONF_LAST, .no_state = true, .want = SBC_CONF_DEFAULTS,
+	  .window = 7 * 86400,
+	  .warn = { "no StateSaveLocation", "uses the defaults" } },
+};
+
+/* Write @text to @path ("dir": make a directory; NULL: nothing). */
+static void put_file(const char *path, const char *text)
+{
+	FILE *f;
+
+	if (!text)
+		return;
+	if (!strcmp(text, "dir")) {
+		ck_assert_int_eq(mkdir(path, 0755), 0);
+		return;
+	}
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	ck_assert_int_eq(fputs(text, f) >= 0, 1);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* @pat with each "%D" replaced by @dir. */
+static void expand(const char *pat, const char *dir, char *out, size_t len)
+{
+	const char *d;
+	size_t n = 0;
+
+	out[0] = '\0';
+	while ((d = strstr(pat, "%D"))) {
+		n += (size_t)snprintf(out + n, len - n, "%.*s%s",
+				      (int)(d - pat), pat, dir);
+		pat = d + 2;
+	}
+	snprintf(out + n, len - n, "%s", pat);
+}
+
+START_TEST(test_conf_read)
+{
+	const struct conf_read_case *c = &conf_reads[_i];
+	char dir[] = "/tmp/sbudget-conf-XXXXXX", path[256], last[256];
+	char warn[SBC_MSG_MAX * 8], want[1024], cmd[300];
+	struct sb_config cfg;
+	enum sbc_conf_source got;
+	size_t k;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/state", dir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/budget.conf", dir);
+	snprintf(last, sizeof(last), "%s/state/budget.conf.last-valid", dir);
+	put_file(path, c->conf);
+	put_file(last, c->last);
+	got = sbc_budget_conf_read(path, c->no_state ? NULL : last, &cfg,
+				   warn, sizeof(warn));
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_msg(got == c->want, "%s: source %d, expected %d (%s)",
+		      c->what, got, c->want, warn);
+	ck_assert_msg(cfg.lookback_window == c->window, "%s: LookbackWindow "
+		      "%lld, expected %lld", c->what,
+		      (long long)cfg.lookback_window, (long long)c->window);
+	if (!c->warn[0])
+		ck_assert_msg(!warn[0], "%s: unexpected warning '%s'", c->what,
+			      warn);
+	for (k = 0; k < 3 && c->warn[k]; k++) {
+		expand(c->warn[k], dir, want, sizeof(want));
+		ck_assert_msg(strstr(warn, want), "%s: warning '%s', expected "
+			      "'%s' in it", c->what, warn, want);
+	}
+	/* one sentence, one line */
+	ck_assert_msg(!strchr(warn, '\n'), "%s: warning of several lines",
+		      c->what);
 }
 END_TEST
 
@@ -688,6 +874,7 @@ int main(void)
 	tzset();
 	s = suite_create("sbudget");
 	tcase_add_loop_test(tc, test_good, 0, sizeof(good) / sizeof(good[0]));
+	tcase_add_loop_test(tc, test_jobid, 0, sizeof(jobids) / sizeof(jobids[0]));
 	tcase_add_test(tc, test_format_width);
 	tcase_add_test(tc, test_verbose);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof(bad) / sizeof(bad[0]));
@@ -695,6 +882,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_tres, 0, sizeof(tres) / sizeof(tres[0]));
 	tcase_add_loop_test(tc, test_note, 0, sizeof(notes) / sizeof(notes[0]));
 	tcase_add_loop_test(tc, test_conf, 0, sizeof(confs) / sizeof(confs[0]));
+	tcase_add_loop_test(tc, test_conf_read, 0,
+			    sizeof(conf_reads) / sizeof(conf_reads[0]));
 	tcase_add_loop_test(tc, test_time, 0, sizeof(times) / sizeof(times[0]));
 	tcase_add_loop_test(tc, test_span, 0, sizeof(spans) / sizeof(spans[0]));
 	tcase_add_test(tc, test_span_three);
