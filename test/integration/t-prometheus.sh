@@ -9,7 +9,8 @@
 # variable queries), with Grafana's variables substituted, is evaluated
 # through Prometheus's HTTP API and must return series for the test
 # cluster's budgets; the figures must be `sbudget show budget`'s; and a
-# rewritten file must reach Prometheus (a new job's use shows up).
+# rewritten file must reach Prometheus (a new job's use and the file's
+# mtime show up).
 # Missing packages fail the test, saying to run contrib/setup.sh.
 # Uses wait_idle from t-sbudget.sh (run.sh sources every t-*.sh).
 
@@ -30,7 +31,10 @@ prom_port_free() {
 
 # prom_start DIR - node_exporter (textfile collector only, DIR/textfile)
 # and Prometheus (1 s scrapes of it, data in DIR/data; both directories
-# exist) in the background;
+# exist) in the background.  Prometheus scrapes it twice, as jobs sbudget
+# and sbudget-second-writer: every series comes twice, as when a site runs
+# the cron job on two nodes, and the dashboard must cope (one series: add
+# job="sbudget");
 # their pids in DIR/*.pid, their logs in DIR/*.log.  prom_stop DIR ends them.
 prom_start() {
 	local d=$1
@@ -42,6 +46,9 @@ global:
   evaluation_interval: 1s
 scrape_configs:
   - job_name: sbudget
+    static_configs:
+      - targets: ['127.0.0.1:$PROM_EXPORTER_PORT']
+  - job_name: sbudget-second-writer
     static_configs:
       - targets: ['127.0.0.1:$PROM_EXPORTER_PORT']
 EOF
@@ -66,10 +73,11 @@ prom_stop() {
 	done
 }
 
-# prom_target_up - Prometheus's one target has been scraped and is up.
+# prom_target_up - Prometheus's two targets have been scraped and are up.
 prom_target_up() {
 	curl -fsS "$PROM_URL/api/v1/targets" 2>&1 |
-		jq -e -r '.data.activeTargets[0] | (.health == "up") or error("target: \(.health) \(.lastError)")' 2>&1
+		jq -e -r '.data.activeTargets | (length == 2 and all(.health == "up")) or
+			error("targets: \(map("\(.scrapePool) \(.health) \(.lastError)"))")' 2>&1
 }
 
 # prom_value QUERY - the value of the single series QUERY returns now.
@@ -80,11 +88,10 @@ prom_value() {
 
 # prom_check_dashboard DASHBOARD CLUSTER BUDGETS - evaluate every
 # expression of DASHBOARD through Prometheus and check it against BUDGETS
-# (`sbudget -P -n show budget format=Account,User,ClusterPct,DeliveredRaw,
-# OwedRaw,RawUsage` of the moment the metrics were written).
+# (prom_budget_rows: show budget of the moment the metrics were written).
 prom_check_dashboard() {
 	python3 - "$PROM_URL" "$@" <<'PY'
-import json, re, sys, time, urllib.parse, urllib.request
+import json, re, sys, time, urllib.error, urllib.parse, urllib.request
 
 url, dashboard, cluster, budgets = sys.argv[1:5]
 fails = []
@@ -93,12 +100,20 @@ def fail(msg):
     fails.append(msg)
     print("FAIL " + msg)
 
+class PromError(Exception):
+    pass
+
 def api(path, **params):
+    """The data of a successful answer; PromError with Prometheus's
+    message (a bad expression answers 400 or 422) otherwise."""
     q = urllib.parse.urlencode(params, doseq=True)
-    with urllib.request.urlopen("%s/api/v1/%s?%s" % (url, path, q), timeout=10) as r:
-        doc = json.load(r)
+    try:
+        with urllib.request.urlopen("%s/api/v1/%s?%s" % (url, path, q), timeout=10) as r:
+            doc = json.load(r)
+    except urllib.error.HTTPError as e:
+        doc = json.load(e)
     if doc.get("status") != "success":
-        raise RuntimeError("%s: %s" % (path, doc))
+        raise PromError("%s: %s" % (doc.get("errorType"), doc.get("error")))
     return doc["data"]
 
 # show budget's rows: the account associations (User empty) and users
@@ -151,12 +166,15 @@ for panel, t in targets(doc.get("panels", [])):
             continue
         count += 1
         # a table's instant query, a time series panel's range query
-        if t.get("instant"):
-            data = api("query", query=expr)
-            series = data["result"]
-        else:
-            data = api("query_range", query=expr, start=now - 30, end=now, step=1)
-            series = [s for s in data["result"] if s["values"]]
+        try:
+            if t.get("instant"):
+                series = api("query", query=expr)["result"]
+            else:
+                series = [s for s in api("query_range", query=expr, start=now - 30,
+                                         end=now, step=1)["result"] if s["values"]]
+        except PromError as e:
+            fail("%s [%s]: Prometheus refuses %s: %s" % (where, label, expr, e))
+            continue
         if not series:
             fail("%s [%s]: no series for %s" % (where, label, expr))
             continue
@@ -196,7 +214,7 @@ for name, v in variables.items():
 # the figures are show budget's: share of the cluster (ClusterPct, %, as
 # printed), delivered and owed (GPU-seconds), charged usage (RawUsage)
 def value(metric, account):
-    r = api("query", query='%s{cluster="%s",account="%s",user=""}' % (metric, cluster, account))["result"]
+    r = api("query", query='%s{job="sbudget",cluster="%s",account="%s",user=""}' % (metric, cluster, account))["result"]
     return float(r[0]["value"][1]) if len(r) == 1 else None
 
 def close(a, b, tol):
@@ -215,6 +233,25 @@ for a in funded:
         if not close(None if got is None else got * scale, want, tol):
             fail("%s{account=%s}: Prometheus %s (x %g), show budget %s" % (metric, a, got, scale, want))
     count += 1
+# the quota the dashboard computes (share x capacity x window) is show
+# budget's QuotaRaw
+quota = [t["expr"] for _, t in targets(doc.get("panels", []))
+         if "sbudget_window_seconds" in t["expr"]]
+if len(quota) != 1:
+    fail("%d dashboard expressions use sbudget_window_seconds, want the quota's" % len(quota))
+else:
+    try:
+        result = api("query", query=substitute(quota[0], {"cluster": cluster, "account": all_value}))["result"]
+    except PromError as e:
+        fail("the dashboard's quota: Prometheus refuses %s: %s" % (quota[0], e))
+        result = []
+    got = {s["metric"]["account"]: float(s["value"][1]) * 3600 for s in result
+           if s["metric"].get("user", "") == "" and s["metric"]["job"] == "sbudget"}
+    for a in funded:
+        want = float(accounts[a][6])
+        if not close(got.get(a), want, 1e-6 * max(1, want)):
+            fail("quota of %s: the dashboard's %s GPU-s, show budget's QuotaRaw %s" % (a, got.get(a), want))
+    count += 1
 if not any(float(accounts[a][3]) > 0 for a in funded):
     fail("no budget has delivered use: the comparison proves nothing")
 print("%d checks, %d failed; budgets %s" % (count, len(fails), ",".join(funded)))
@@ -224,7 +261,7 @@ PY
 
 # prom_budget_rows - show budget's figures the Prometheus check compares.
 prom_budget_rows() {
-	"$PROM_SBUDGET" -P -n show budget format=Account,User,ClusterPct,DeliveredRaw,OwedRaw,RawUsage
+	"$PROM_SBUDGET" -P -n show budget format=Account,User,ClusterPct,DeliveredRaw,OwedRaw,RawUsage,QuotaRaw
 }
 
 # prom_write_metrics DIR OUT - write the textfile (contrib/sbudget-textfile.sh)
@@ -273,14 +310,14 @@ test_prometheus_scrapes_dashboard() {
 	prom_start "$d" || return 1
 	wait_for 60 "Prometheus ($PROM_URL) to scrape node_exporter (127.0.0.1:$PROM_EXPORTER_PORT) up" prom_target_up ||
 		{ say "prometheus.log: $(tail -n 5 "$d/prometheus.log")"; say "node-exporter.log: $(tail -n 5 "$d/node-exporter.log")"; return 1; }
-	wait_eq 30 "the textfile scraped without error" 0 prom_value 'node_textfile_scrape_error'
+	wait_eq 30 "the textfile scraped without error" 0 prom_value 'node_textfile_scrape_error{job="sbudget"}'
 	# the file's capacity (the cluster's 32 GPUs), through Prometheus
 	want=$(awk '/^sbudget_capacity_gpus[{ ]/ { print $2 }' "$d/textfile/sbudget.prom")
 	[ "$want" = 32 ] || { say "sbudget_capacity_gpus in the file: '$want', the cluster has 32 GPUs"; return 1; }
 	wait_eq 30 "sbudget_capacity_gpus in Prometheus" "$want" \
-		prom_value "sbudget_capacity_gpus{cluster=\"$cluster\"}"
+		prom_value "sbudget_capacity_gpus{job=\"sbudget\",cluster=\"$cluster\"}"
 	wait_eq 30 "one pending allocated job in Prometheus" 1 \
-		prom_value "sbudget_jobs{cluster=\"$cluster\",state=\"pending\",tier=\"allocated\"}"
+		prom_value "sbudget_jobs{job=\"sbudget\",cluster=\"$cluster\",state=\"pending\",tier=\"allocated\"}"
 	# a few scrapes, so that the range queries have points
 	wait_for 30 "5 samples of sbudget_window_seconds" _prom_samples 5
 	out=$(prom_check_dashboard "$SB_REPO/contrib/grafana/sbudget-dashboard.json" "$cluster" "$d/budgets") ||
@@ -294,6 +331,17 @@ test_prometheus_scrapes_dashboard() {
 		say "a dashboard with sbudget_standings passed"; return 1
 	fi
 	expect_in "$out" "no series for sbudget_standings"
+	# ... and one whose quota matches capacity on(cluster) without max by
+	# (cluster): refused when two writers give every series twice
+	# shellcheck disable=SC2016  # $cluster is the dashboard's variable
+	sed 's/group_left max by (cluster) (\(sbudget_[a-z_]*{cluster=\\"$cluster\\"}\))/group_left \1/g' \
+		"$SB_REPO/contrib/grafana/sbudget-dashboard.json" >"$d/bad.json"
+	! cmp -s "$d/bad.json" "$SB_REPO/contrib/grafana/sbudget-dashboard.json" ||
+		{ say "could not take max by (cluster) out of the quota expression"; return 1; }
+	if out=$(prom_check_dashboard "$d/bad.json" "$cluster" "$d/budgets"); then
+		say "a quota expression without max by (cluster) passed"; return 1
+	fi
+	expect_in "$out" "many-to-many matching not allowed"
 	# live: a new job of bio, the file rewritten, Prometheus follows
 	scancel "$pending"
 	wait_state "$pending" CANCELLED 60
@@ -305,13 +353,16 @@ test_prometheus_scrapes_dashboard() {
 	want=$(awk -F'|' '$1 == "bio" && $2 == "" { print $4 }' "$d/budgets2")
 	[ "$bio" != "$want" ] || { say "bio's DeliveredRaw did not change ($bio)"; return 1; }
 	wait_eq 30 "bio's new delivered GPU-seconds ($bio before) in Prometheus" "$want" \
-		_prom_seconds "sbudget_delivered_gpu_hours{cluster=\"$cluster\",account=\"bio\",user=\"\"}"
+		_prom_seconds "sbudget_delivered_gpu_hours{job=\"sbudget\",cluster=\"$cluster\",account=\"bio\",user=\"\"}"
+	# ... and the file's age (the dashboard's last panel) is the new file's
+	wait_eq 30 "node_textfile_mtime_seconds of the new file" "$(stat -c %Y "$d/textfile/sbudget.prom")" \
+		prom_value "node_textfile_mtime_seconds{job=\"sbudget\",file=\"$d/textfile/sbudget.prom\"}"
 }
 
 # _prom_samples N - sbudget_window_seconds has N samples or more in Prometheus.
 _prom_samples() {
 	local n
-	n=$(prom_value "count_over_time(sbudget_window_seconds[1m])") || { echo "none"; return 1; }
+	n=$(prom_value 'count_over_time(sbudget_window_seconds{job="sbudget"}[1m])') || { echo "none"; return 1; }
 	[ "$n" -ge "$1" ] || { echo "$n samples"; return 1; }
 }
 
