@@ -8,7 +8,8 @@
 # contrib/grafana/sbudget-dashboard.json (panel targets and template
 # variable queries), with Grafana's variables substituted, is evaluated
 # through Prometheus's HTTP API and must return series for the test
-# cluster's budgets; the figures must be `sbudget show budget`'s; and a
+# cluster's budgets, also with every series twice (two writers); the
+# figures must be `sbudget show budget`'s; and a
 # rewritten file must reach Prometheus (a new job's use and the file's
 # mtime show up).
 # Missing packages fail the test, saying to run contrib/setup.sh.
@@ -33,9 +34,9 @@ prom_port_free() {
 # and Prometheus (1 s scrapes of it, data in DIR/data; both directories
 # exist) in the background.  Prometheus scrapes it twice, as jobs sbudget
 # and sbudget-second-writer: every series comes twice, as when a site runs
-# the cron job on two nodes, and the dashboard must cope (one series: add
-# job="sbudget");
-# their pids in DIR/*.pid, their logs in DIR/*.log.  prom_stop DIR ends them.
+# the cron job on two nodes, and the dashboard must cope (for one series,
+# select job="sbudget").  Their pids in DIR/*.pid, their logs in DIR/*.log;
+# prom_stop DIR ends them.
 prom_start() {
 	local d=$1
 	prom_port_free "$PROM_PORT" && prom_port_free "$PROM_EXPORTER_PORT" || return 1
@@ -64,7 +65,7 @@ EOF
 
 # prom_stop DIR - end what prom_start started (by pid), wait for it.
 prom_stop() {
-	local p pid
+	local p pid i
 	for p in prometheus node-exporter; do
 		pid=$(cat "$1/$p.pid" 2>/dev/null) || continue
 		kill "$pid" 2>/dev/null || continue
