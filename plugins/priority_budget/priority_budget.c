@@ -1044,6 +1044,43 @@ static void start_thread(void)
 	thread_running = true;
 }
 
+/*
+ * priority/multifactor's weights mean nothing here: say so once at start,
+ * naming those set, so a site that switched over does not think they
+ * still order its jobs.
+ */
+static void warn_multifactor_weights(void)
+{
+	const struct {
+		const char *name;
+		uint32_t v;
+	} w[] = {
+		{ "PriorityWeightAge", slurm_conf.priority_weight_age },
+		{ "PriorityWeightAssoc", slurm_conf.priority_weight_assoc },
+		{ "PriorityWeightFairshare", slurm_conf.priority_weight_fs },
+		{ "PriorityWeightJobSize", slurm_conf.priority_weight_js },
+		{ "PriorityWeightPartition", slurm_conf.priority_weight_part },
+		{ "PriorityWeightQOS", slurm_conf.priority_weight_qos },
+	};
+	char *set = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (w[i].v && w[i].v != NO_VAL)
+			xstrfmtcat(set, "%s%s=%u", set ? " " : "", w[i].name,
+				   w[i].v);
+	if (slurm_conf.priority_weight_tres &&
+	    slurm_conf.priority_weight_tres[0])
+		xstrfmtcat(set, "%sPriorityWeightTRES=%s", set ? " " : "",
+			   slurm_conf.priority_weight_tres);
+	if (set)
+		info("%s: warning: %s: priority/multifactor's weights have no "
+		     "effect here; jobs are ordered by tier (allocated first), "
+		     "their budget's standing, then in-team (--nice and the "
+		     "QOS's Priority), see slurm-budget(8)", plugin_type, set);
+	xfree(set);
+}
+
 extern int init(void)
 {
 	/* A bad file must not stop slurmctld: the defaults are the strict
@@ -1074,6 +1111,7 @@ extern int init(void)
 		     xstrcmp(sb_preempt_type(), "preempt/none") ?
 		     "that plugin may preempt jobs inside their minimum runtime" :
 		     "no job is preempted for a better-placed budget");
+	warn_multifactor_weights();
 	/*
 	 * Without 'limits' Slurm never calls priority_p_job_end(), and a
 	 * requeue clears the run's start and end times (batch_requeue_fini()),

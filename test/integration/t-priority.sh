@@ -320,3 +320,23 @@ test_deleted_association_usage_stays_with_budget() {
 	say "phys-a usage before deleting sb-dave's association $before, after $after"
 	[ "$before" = "$after" ]
 }
+
+# priority/multifactor's weights mean nothing under priority/budget: a
+# slurm.conf that still sets them is told so once at start, naming them;
+# without them nothing is said.
+test_multifactor_weights_warned() {
+	local mark line
+	trap '"$SB_REPO/contrib/cluster.sh" up >/dev/null 2>&1' EXIT
+	mark=$(log_mark)
+	SB_SLURM_CONF_EXTRA="PriorityWeightAge=1000
+PriorityWeightQOS=500" "$SB_REPO/contrib/cluster.sh" up >/dev/null
+	line=$(wait_log "$mark" "priority/budget: warning: PriorityWeight" 30) || return 1
+	say "$line"
+	expect_in "$line" "warning: PriorityWeightAge=1000 PriorityWeightQOS=500: priority/multifactor's weights have no effect here"
+	mark=$(log_mark)
+	"$SB_REPO/contrib/cluster.sh" up >/dev/null
+	ctld_alive
+	wait_log "$mark" "slurmctld version .* started" 30 >/dev/null || return 1
+	no_log "$mark" "weights have no effect"
+	trap - EXIT
+}
