@@ -134,7 +134,9 @@ test_multinode_gpu_job() {
 	local out
 	out=$(as sb-alice srun -N 4 --gpus-per-node=8 --min-runtime=0:05 hostname | sort | uniq | wc -l)
 	[ "$out" -eq 1 ] || [ "$out" -eq 4 ] || { say "unexpected hostname count $out"; return 1; }
-	out=$(as sb-alice srun -N 4 --gpus-per-node=8 --min-runtime=0:05 printenv SLURM_JOB_NUM_NODES | head -n 1)
+	# every task's line is read (head would close the pipe early: srun,
+	# still writing, dies of SIGPIPE and the step is aborted)
+	out=$(as sb-alice srun -N 4 --gpus-per-node=8 --min-runtime=0:05 printenv SLURM_JOB_NUM_NODES | sort -u)
 	[ "$out" = 4 ] || { say "SLURM_JOB_NUM_NODES=$out"; return 1; }
 }
 
