@@ -774,6 +774,14 @@ cmd_up() {
 	fi
 	running slurmctld || { start_slurmctld; started=1; }
 	wait_for "$UP_TIMEOUT" ctld_ok || die_log "slurmctld does not answer" "$(logfile_of slurmctld)"
+	if [ "$BACKUP" = 1 ] && [ ! -e "$DIR/state/assoc_usage" ]; then
+		# A backup taking over reads the primary's full state save, which
+		# a new StateSaveLocation lacks until the first one (every 300 s,
+		# and at shutdown); without assoc_usage it stops (fatal).
+		log "no full state save yet in $DIR/state: restarting slurmctld to write one"
+		stop slurmctld
+		start_slurmctld
+	fi
 	if [ "$BACKUP" = 1 ] && ! running slurmctld-backup; then
 		start_backup
 		started=1
