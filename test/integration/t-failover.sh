@@ -43,11 +43,19 @@ failover_jobs() {
 	fresh_budgets "$1" "$1-v:1000:sb-dave" "$1-g:1000:sb-alice"
 	P=$(submit sb-dave -A "$1-v" -w gpu01 -G 8 --min-runtime=5:00 --resumable --wrap 'sleep 600')
 	Q=$(submit sb-dave -A "$1-v" -w gpu02 -G 8 --min-runtime=0:05 --resumable --wrap 'sleep 600')
-	G1=$(submit sb-alice -H -A "$1-g" -w gpu01 -G 8 --min-runtime=0:05 --wrap 'sleep 600')
-	G2=$(submit sb-alice -H -A "$1-g" -w gpu02 -G 8 --min-runtime=0:05 --wrap 'sleep 600')
 	wait_running "$P" "$Q"
 	wait_until $(($(started "$Q") + 6)) "q past its minimum runtime"
-	wait_ctld_saved "$(latest_start "$P" "$Q")"
+	G1=$(submit sb-alice -H -A "$1-g" -w gpu01 -G 8 --min-runtime=0:05 --wrap 'sleep 600')
+	G2=$(submit sb-alice -H -A "$1-g" -w gpu02 -G 8 --min-runtime=0:05 --wrap 'sleep 600')
+	# A kill -9 loses what slurmctld has not saved yet (the held jobs: the
+	# backup would not know them, and slurmctld would give their ids
+	# again).  A change in a later second than the submissions is saved
+	# in a later second than they were.
+	local t
+	t=$(submitted "$G2")
+	wait_until $((t + 1)) "a second after the submissions"
+	scontrol update jobid="$G1" comment=failover
+	wait_ctld_saved "$t"
 }
 
 # controller_checks PARENT WHO - on the controller in control now: p and q
