@@ -29,6 +29,10 @@ failover_setup() {
 	backup_running && restore='SB_BACKUP=1 "$SB_REPO/contrib/cluster.sh" up'
 	# shellcheck disable=SC2064 # expand $1 and $restore now
 	trap "scancel -A '$1-v,$1-g' 2>/dev/null; sacctmgr -i modify account '$1' set fairshare=0 >/dev/null; $restore >/dev/null" EXIT
+	# A backup process that has had control once loses the slurmdbd
+	# records of its next turn (doc/design.md, "A backup slurmctld"): each
+	# test starts from a backup that never had control.
+	"$SB_REPO/contrib/cluster.sh" kill-backup >/dev/null 2>&1
 	SB_BACKUP=1 "$SB_REPO/contrib/cluster.sh" up >/dev/null
 	wait_for 30 "both controllers to answer" eval "scontrol ping | grep -c 'is UP' | grep -qx 2"
 }
@@ -113,6 +117,24 @@ ledger_matches_slurmdbd() {
 	done
 }
 
+# ledger_after_failover - p ran from before the failover to after the
+# primary's return, its start and end recorded by the primary: slurmdbd and
+# the ledger agree on it.  q's requeue and g2's start happened on the
+# backup, whose accounting never reaches slurmdbd on Slurm 26.05.3
+# (doc/design.md, "A backup slurmctld"): the ledger must have charged them,
+# slurmdbd cannot tell how much.
+ledger_after_failover() {
+	local id c
+	ledger_matches_slurmdbd "$P"
+	scancel "$Q" "$G2"
+	for id in "$Q" "$G2"; do
+		wait_for 60 "job $id to end" job_gone "$id"
+		c=$(ledger_charged "$id")
+		say "job $id (run on the backup): ledger $c GPU-s"
+		[ "$c" -gt 0 ] || return 1
+	done
+}
+
 # kill -9 of the primary: the backup takes over; the plugins go on there;
 # the primary comes back and takes control again.
 test_failover_kill9_backup_takes_over() {
@@ -136,7 +158,7 @@ test_failover_kill9_backup_takes_over() {
 	wait_log "$pmark" "priority/budget: loaded the ledger" 30 >/dev/null
 	wait_log "$mark" "slurmctld running in background mode" 30 "$BACKUP_LOG" >/dev/null
 	controller_checks "$F" "primary again"
-	ledger_matches_slurmdbd "$P" "$Q" "$G2"
+	ledger_after_failover
 }
 
 # scontrol takeover: the backup takes control from a running primary (which
@@ -159,5 +181,5 @@ test_failover_takeover_and_primary_return() {
 	SB_BACKUP=1 "$SB_REPO/contrib/cluster.sh" up >/dev/null
 	wait_log "$pmark" "Running as primary controller" 40 >/dev/null
 	controller_checks "$F" "primary again"
-	ledger_matches_slurmdbd "$P" "$Q" "$G2"
+	ledger_after_failover
 }
