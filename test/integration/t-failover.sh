@@ -126,7 +126,7 @@ ledger_matches_slurmdbd() {
 ledger_after_failover() {
 	local id c
 	ledger_matches_slurmdbd "$P"
-	scancel "$Q" "$G2"
+	scancel "$Q" "$G2" "$G1"
 	for id in "$Q" "$G2"; do
 		wait_for 60 "job $id to end" job_gone "$id"
 		c=$(ledger_charged "$id")
