@@ -8,6 +8,8 @@
 #                 tree, wait until all nodes respond; slurm.conf is regenerated
 #                 on every call, and running slurmctld/slurmd are restarted if it
 #                 changed (state is kept)
+#                 --backup      also run a backup slurmctld (as SB_BACKUP=1,
+#                               below); 'up' without it stops a running backup
 #   down          stop every daemon of this cluster (pid files under
 #                 $SB_CLUSTER_DIR), and kill job steps left running on its nodes;
 #                 state stays on disk. Idempotent.
@@ -20,6 +22,7 @@
 #                 eval "$(contrib/cluster.sh env)"
 #   restart-ctld  stop slurmctld, start it again with its state, wait for nodes
 #   kill-ctld     kill -9 slurmctld (simulates a crash; 'up' brings it back)
+#   kill-backup   kill -9 the backup slurmctld, if it runs
 #   --help        this text
 #
 # Environment:
@@ -37,6 +40,10 @@
 #   SB_CLUSTER_DIR      everything of the cluster (default $SB_BUILD_DIR/cluster);
 #                       keep it short (<= 70 chars): Unix socket paths live in it
 #   SB_SLURM_CONF_EXTRA extra lines appended to slurm.conf (a later key wins)
+#   SB_BACKUP           1: 'up' runs a backup slurmctld too (see "Backup
+#                       controller" below); default 0 (none: the cluster and
+#                       its slurm.conf are exactly as without this setting)
+#   SB_BACKUP_ADDR      the backup's address (default 127.0.0.2)
 #   SB_UP_TIMEOUT       seconds to wait for daemons/nodes (default 90)
 #   SB_STOP_TIMEOUT     seconds before kill -9 on stop (default 20)
 #   SB_CTLD_PORT SB_DBD_PORT SB_DB_PORT SB_SLURMD_PORT
@@ -53,6 +60,19 @@
 #   slurmd x4  gpu01..gpu04 (slurmd -N), 8 CPUs and 8 fake GPUs each
 #              (gres File=$DIR/dev/nvidia[0-7], see make_gpu_devices),
 #              spool $DIR/spool/<node>
+# Backup controller (up --backup, or SB_BACKUP=1): slurm.conf gets a second
+#   SlurmctldHost=sbctld-backup(SB_BACKUP_ADDR), SlurmctldTimeout=8 (the
+#   backup takes over about 8-10 s after the primary stops answering) and
+#   CommunicationParameters=NoCtldInAddrAny (each slurmctld listens on its own
+#   address only, SlurmctldPort on both; the primary on the address this
+#   host's name resolves to).  Slurm picks a slurmctld's SlurmctldHost entry
+#   by its hostname, so the backup runs in its own UTS and mount namespaces
+#   (unshare): hostname sbctld-backup, a private /etc/hosts naming
+#   SB_BACKUP_ADDR, $DIR/run-backup mounted over $DIR/run (its own pid file:
+#   a slurmctld kills the one named in its pid file) and its log in
+#   $DIR/log/slurmctld-backup.log.  It shares StateSaveLocation ($DIR/state)
+#   with the primary.  kill-ctld then simulates the primary's crash; 'up'
+#   brings the primary back and it takes control back from the backup.
 # Layout: $DIR/{slurm.conf,gres.conf,slurmdbd.conf,budget.conf,plugstack.conf}
 #   $DIR/log/*.log  $DIR/run/*.pid  $DIR/work (mode 1777, a working dir for jobs)
 #
@@ -98,6 +118,9 @@ DBD_PORT=$((${SB_DBD_PORT:-16819} + PORT_OFFSET))
 DB_PORT=$((${SB_DB_PORT:-16306} + PORT_OFFSET))
 SLURMD_PORT=$((${SB_SLURMD_PORT:-17001} + PORT_OFFSET))
 UP_TIMEOUT=${SB_UP_TIMEOUT:-90}
+BACKUP=${SB_BACKUP:-0}
+BACKUP_HOST=sbctld-backup
+BACKUP_ADDR=${SB_BACKUP_ADDR:-127.0.0.2}
 STOP_TIMEOUT=${SB_STOP_TIMEOUT:-20}
 
 # Derived paths (DIR is made absolute in init_paths).
@@ -117,6 +140,7 @@ init_paths() {
 	DB_DATA=$DIR/mysql/data
 	DB_SOCK=$DIR/mysql/mysqld.sock
 	DB_PASS_FILE=$DIR/mysql/slurm.pass
+	BACKUP_RUN=$DIR/run-backup
 	export SLURM_CONF=$CONF
 }
 
@@ -141,6 +165,7 @@ DAEMONS=(munged mariadb slurmdbd slurmctld "${NODES[@]/#/slurmd-}")
 pidfile_of() {
 	case $1 in
 	mariadb) echo "$RUN/mariadb.pid" ;;
+	slurmctld-backup) echo "$BACKUP_RUN/slurmctld.pid" ;; # see start_backup
 	*) echo "$RUN/$1.pid" ;;
 	esac
 }
@@ -149,6 +174,7 @@ comm_of() {
 	case $1 in
 	mariadb) echo mariadbd ;;
 	slurmd-*) echo slurmd ;;
+	slurmctld-backup) echo slurmctld ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -216,15 +242,16 @@ stop() {
 	fi
 }
 
-# port_free PORT: nothing listens on 127.0.0.1:PORT (else: another cluster?).
+# port_free PORT [ADDR]: nothing listens on ADDR:PORT (default 127.0.0.1;
+# else: another cluster?).
 port_free() {
-	! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+	! (exec 3<>"/dev/tcp/${2:-127.0.0.1}/$1") 2>/dev/null
 }
 
-# need_port WHAT PORT ENVVAR: fail clearly if the port is taken.
+# need_port WHAT PORT ENVVAR [ADDR]: fail clearly if the port is taken.
 need_port() {
-	port_free "$2" && return 0
-	die "port $2 for $1 is already in use (another cluster or a system Slurm?); stop it, or choose another port with $3=..."
+	port_free "$2" "${4:-}" && return 0
+	die "port $2 for $1 is already in use${4:+ on $4} (another cluster or a system Slurm?); stop it, or choose another port with $3=..."
 }
 
 # Run a daemon detached from our stdio, so callers capturing our output do not hang.
@@ -314,10 +341,32 @@ release_conf_lines() {
 	esac
 }
 
+# primary_addr: the primary slurmctld's address.  With a backup, each
+# slurmctld listens only on the address its hostname resolves to
+# (NoCtldInAddrAny), so the primary's is this host's (127.0.0.1 here).
+primary_addr() {
+	local addr
+	if [ "$BACKUP" != 1 ]; then
+		echo 127.0.0.1
+		return 0
+	fi
+	addr=$(getent ahostsv4 "$(hostname)" | awk 'NR == 1 { print $1 }')
+	[ -n "$addr" ] || die "this host's name '$(hostname)' does not resolve to an IPv4 address: the primary slurmctld of a cluster with a backup listens there"
+	[ "$addr" != "$BACKUP_ADDR" ] || die "this host's name resolves to $addr, the backup's address: choose another with SB_BACKUP_ADDR=127.0.0.N"
+	echo "$addr"
+}
+
+# The lines only a cluster with a backup slurmctld has (see --help).
+backup_conf_lines() {
+	printf '%s\n' "SlurmctldHost=$BACKUP_HOST($BACKUP_ADDR)" \
+		"SlurmctldTimeout=8" "CommunicationParameters=NoCtldInAddrAny"
+}
+
 slurm_conf() {
-	local host plugin lines prio_type=priority/multifactor
+	local host plugin lines prio_type=priority/multifactor ctld_addr
 	local -a plugin_lines=()
 	host=$(hostname -s)
+	ctld_addr=$(primary_addr)
 	for plugin in "${BUDGET_PLUGINS[@]}"; do
 		lines=$(plugin_conf_lines "$plugin")
 		[ -n "$lines" ] || continue
@@ -330,7 +379,7 @@ slurm_conf() {
 	cat <<EOF
 # generated by contrib/cluster.sh on each 'up' - edit the script, not this file
 ClusterName=$CLUSTER
-SlurmctldHost=$host(127.0.0.1)
+SlurmctldHost=$host($ctld_addr)
 SlurmctldPort=$CTLD_PORT
 SlurmUser=root
 SlurmdUser=root
@@ -383,6 +432,10 @@ EOF
 		echo "NodeName=${NODES[$i]} NodeAddr=127.0.0.1 NodeHostname=$host Port=$port CPUs=8 Sockets=1 CoresPerSocket=8 ThreadsPerCore=1 RealMemory=4096 Gres=gpu:8 State=UNKNOWN"
 	done
 	echo "PartitionName=gpu Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO"
+	if [ "$BACKUP" = 1 ]; then
+		echo "# backup slurmctld (up --backup; SlurmctldHost lines in order: primary first)"
+		backup_conf_lines
+	fi
 	if [ -n "${SB_SLURM_CONF_EXTRA:-}" ]; then
 		echo "# from SB_SLURM_CONF_EXTRA"
 		printf '%s\n' "$SB_SLURM_CONF_EXTRA"
@@ -532,14 +585,36 @@ start_slurmdbd() {
 	wait_for "$UP_TIMEOUT" dbd_ok || die_log "slurmdbd does not answer on port $DBD_PORT" "$(logfile_of slurmdbd)"
 }
 
-ctld_ok() { scontrol ping | grep -q 'is UP'; }
+ctld_ok() { scontrol ping | grep -q '(primary) at .* is UP'; }
+backup_ok() { scontrol ping | grep -q '(backup) at .* is UP'; }
 
 start_slurmctld() {
-	need_port slurmctld "$CTLD_PORT" SB_CTLD_PORT
+	need_port slurmctld "$CTLD_PORT" SB_CTLD_PORT "$(primary_addr)"
 	log "starting slurmctld on 127.0.0.1:$CTLD_PORT"
 	spawn slurmctld -f "$CONF" || die_log "slurmctld failed to start" "$(logfile_of slurmctld)"
 	wait_for "$UP_TIMEOUT" running slurmctld || die_log "slurmctld did not start" "$(logfile_of slurmctld)"
 	wait_for "$UP_TIMEOUT" ctld_ok || die_log "slurmctld does not answer on port $CTLD_PORT" "$(logfile_of slurmctld)"
+}
+
+# The backup slurmctld: Slurm takes a slurmctld's SlurmctldHost entry from
+# its hostname (controller.c, _controller_index()) and, with NoCtldInAddrAny,
+# listens on the address that name resolves to; both are the namespaces'.
+# $BACKUP_RUN is mounted over $RUN there, so its pid file (the same
+# SlurmctldPidFile, which a starting slurmctld reads to kill the daemon it
+# names) is $BACKUP_RUN/slurmctld.pid.
+start_backup() {
+	need_port "backup slurmctld" "$CTLD_PORT" SB_CTLD_PORT "$BACKUP_ADDR"
+	mkdir -p "$BACKUP_RUN"
+	rm -f "$BACKUP_RUN/slurmctld.pid"
+	{ cat /etc/hosts; echo "$BACKUP_ADDR $BACKUP_HOST"; } >"$BACKUP_RUN/hosts"
+	log "starting the backup slurmctld ($BACKUP_HOST) on $BACKUP_ADDR:$CTLD_PORT"
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	spawn unshare --uts --mount sh -c 'hostname "$1" && mount --bind "$2" "$3" &&
+		mount --bind "$2/hosts" /etc/hosts && exec slurmctld -f "$4" -L "$5"' \
+		sh "$BACKUP_HOST" "$BACKUP_RUN" "$RUN" "$CONF" "$(logfile_of slurmctld-backup)" ||
+		die_log "the backup slurmctld failed to start" "$(logfile_of slurmctld-backup)"
+	wait_for "$UP_TIMEOUT" running slurmctld-backup || die_log "the backup slurmctld did not start" "$(logfile_of slurmctld-backup)"
+	wait_for "$UP_TIMEOUT" backup_ok || die_log "the backup slurmctld does not answer on $BACKUP_ADDR:$CTLD_PORT" "$(logfile_of slurmctld-backup)"
 }
 
 start_slurmd() {
@@ -688,13 +763,29 @@ cmd_up() {
 	fi
 	ensure_tree
 
-	if conf_outdated slurm && any_running slurmctld "${NODES[@]/#/slurmd-}"; then
+	if [ "$BACKUP" != 1 ] && running slurmctld-backup; then
+		stop slurmctld-backup	# first: it must not take over below
+	fi
+	if conf_outdated slurm && any_running slurmctld slurmctld-backup "${NODES[@]/#/slurmd-}"; then
 		log "slurm.conf/gres.conf/plugstack.conf changed: restarting slurmctld and slurmd (state kept)"
+		stop slurmctld-backup
 		stop slurmctld
 		for n in "${NODES[@]}"; do stop "slurmd-$n"; done
 	fi
 	running slurmctld || { start_slurmctld; started=1; }
 	wait_for "$UP_TIMEOUT" ctld_ok || die_log "slurmctld does not answer" "$(logfile_of slurmctld)"
+	if [ "$BACKUP" = 1 ] && [ ! -e "$DIR/state/assoc_usage" ]; then
+		# A backup taking over reads the primary's full state save, which
+		# a new StateSaveLocation lacks until the first one (every 300 s,
+		# and at shutdown); without assoc_usage it stops (fatal).
+		log "no full state save yet in $DIR/state: restarting slurmctld to write one"
+		stop slurmctld
+		start_slurmctld
+	fi
+	if [ "$BACKUP" = 1 ] && ! running slurmctld-backup; then
+		start_backup
+		started=1
+	fi
 	for n in "${NODES[@]}"; do
 		running "slurmd-$n" || { start_slurmd "$n"; started=1; }
 	done
@@ -772,6 +863,7 @@ cmd_down() {
 	done
 	for n in "${NODES[@]}"; do stop "slurmd-$n"; done
 	[ "$keep_jobs" = 1 ] || kill_steps
+	stop slurmctld-backup	# first: it would take over from the primary
 	stop slurmctld
 	stop slurmdbd
 	stop mariadb
@@ -789,6 +881,12 @@ cmd_status() {
 			all=3
 		fi
 	done
+	if pid=$(pid_of slurmctld-backup); then
+		printf '%-16s running  pid %s\n' slurmctld-backup "$pid"
+	elif [ "$BACKUP" = 1 ]; then
+		printf '%-16s stopped\n' slurmctld-backup
+		all=3
+	fi
 	if running slurmctld; then
 		sinfo || true
 	fi
@@ -814,6 +912,14 @@ cmd_restart_ctld() {
 	log "slurmctld restarted"
 }
 
+cmd_kill_backup() {
+	local pid
+	pid=$(pid_of slurmctld-backup) || { log "the backup slurmctld is not running"; return 0; }
+	log "kill -9 the backup slurmctld (pid $pid)"
+	kill -KILL "$pid"
+	wait_for 10 not_running slurmctld-backup || die "the backup slurmctld (pid $pid) survived kill -9"
+}
+
 cmd_kill_ctld() {
 	local pid
 	pid=$(pid_of slurmctld) || { log "slurmctld is not running"; return 0; }
@@ -830,12 +936,16 @@ main() {
 	done
 	case $cmd in
 	'' | -h | --help | help) usage; return 0 ;;
-	up | down | status | env | restart-ctld | kill-ctld) ;;
+	up | down | status | env | restart-ctld | kill-ctld | kill-backup) ;;
 	*)
-		echo "cluster.sh: unknown command '$cmd' (accepted: up, down, status, env, restart-ctld, kill-ctld, --help)" >&2
+		echo "cluster.sh: unknown command '$cmd' (accepted: up, down, status, env, restart-ctld, kill-ctld, kill-backup, --help)" >&2
 		return 2
 		;;
 	esac
+	if [ "$cmd" = up ] && [ "${1:-}" = --backup ]; then
+		BACKUP=1
+		shift
+	fi
 	if [ "$cmd" != down ] && [ $# -gt 0 ]; then
 		echo "cluster.sh $cmd: unexpected argument '$1'" >&2
 		return 2
@@ -852,6 +962,7 @@ main() {
 	env) cmd_env ;;
 	restart-ctld) cmd_restart_ctld ;;
 	kill-ctld) cmd_kill_ctld ;;
+	kill-backup) cmd_kill_backup ;;
 	esac
 }
 
