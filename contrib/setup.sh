@@ -65,6 +65,12 @@ if [ ${#missing[@]} -gt 0 ]; then
 	as_root sh -c 'printf "#!/bin/sh\nexit 101\n" > /usr/sbin/policy-rc.d; chmod +x /usr/sbin/policy-rc.d'
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 	as_root rm -f /usr/sbin/policy-rc.d
+	# Prometheus and node_exporter would start at boot, listening on every
+	# address (9090, 9100): the tests run their own on 127.0.0.1.
+	if command -v systemctl >/dev/null 2>&1; then
+		as_root systemctl disable prometheus.service \
+			prometheus-node-exporter.service >/dev/null 2>&1 || true
+	fi
 fi
 
 # fetch_2411 UPVER: print the path of Debian 13's upstream tarball of

@@ -99,6 +99,36 @@ int64_t sb_time_limit_effective(int64_t given, int64_t time_min,
 				int64_t part_default, int64_t part_max,
 				int64_t max_wall, enum sb_limit_from *from);
 
+/* Which MaxWall Slurm's accounting enforces on a job (sb_max_wall). */
+enum sb_wall_from {
+	SB_WALL_NONE = 0,	/* none set, or not known */
+	SB_WALL_PART_QOS,	/* its partition's QOS */
+	SB_WALL_JOB_QOS,	/* its own QOS */
+	SB_WALL_ASSOC,		/* its association or a parent */
+};
+
+/* The MaxWall values that may apply, seconds (<= 0 = not set). */
+struct sb_wall_limits {
+	int64_t part_qos;	/* the partition's QOS */
+	int64_t job_qos;	/* the job's QOS */
+	int64_t assoc;		/* the first set on the association path */
+	bool over_part_qos;	/* the job's QOS has OverPartQOS */
+	bool job_qos_unknown;	/* the job asked for a list of QOSes: which
+				 * one it gets is not known at submit */
+};
+
+/*
+ * sb_max_wall - the MaxWall Slurm's accounting enforces on a job (seconds,
+ * -1 none): the first set of its partition's QOS and its own QOS (its own
+ * first when it has OverPartQOS), then its association path's.  This is
+ * acct_policy_validate's order (acct_policy_set_qos_order; a QOS's
+ * MaxWall makes Slurm skip the association's, _validate_time_limit), the
+ * same in Slurm 22.05 to 26.05.  With @w->job_qos_unknown only the
+ * partition's QOS is judged (the job's QOS might set one, which would
+ * hide the association's).  @from (may be NULL) says which applies.
+ */
+int64_t sb_max_wall(const struct sb_wall_limits *w, enum sb_wall_from *from);
+
 /*
  * sb_time_cap - the longest time limit a job can be given whatever its
  * --time: the least of the partition's MaxTime and the enforced MaxWall

@@ -123,6 +123,9 @@ struct wall_limits {
 	uint32_t qos;		/* the job's QOS's MaxWall */
 	char qos_name[64];
 	bool qos_over_part;	/* the job's QOS has OverPartQOS */
+	bool qos_part_time;	/* ... PartitionTimeLimit: its jobs may run
+				 * past the partition's MaxTime */
+	bool qos_unknown;	/* --qos gave a list: which one is not known */
 };
 
 /* Slurm minutes: whether @m is a limit (not NO_VAL, INFINITE or 0). */
@@ -133,7 +136,7 @@ static bool wall_set(uint32_t m)
 
 /*
  * The job's QOS as slurmctld will pick it: --qos (one name; a list, which
- * 26.05 allows, names no single QOS and is skipped), else the
+ * 26.05 allows, names no single QOS: qos_unknown), else the
  * association's default (assoc_mgr_get_default_qos_info).  assoc_mgr QOS
  * read lock held.
  */
@@ -142,8 +145,10 @@ static void job_qos_wall(char *qos_req, slurmdb_assoc_rec_t *assoc,
 {
 	slurmdb_qos_rec_t rec, *qos = NULL;
 
-	if (qos_req && strchr(qos_req, ','))
+	if (qos_req && strchr(qos_req, ',')) {
+		w->qos_unknown = true;
 		return;
+	}
 	memset(&rec, 0, sizeof(rec));
 	rec.name = (qos_req && qos_req[0]) ? qos_req : NULL;
 	assoc_mgr_get_default_qos_info(assoc, &rec);
@@ -152,6 +157,7 @@ static void job_qos_wall(char *qos_req, slurmdb_assoc_rec_t *assoc,
 		return;	/* Slurm refuses an unknown QOS itself */
 	w->qos = qos->max_wall_pj;
 	w->qos_over_part = qos->flags & QOS_FLAG_OVER_PART_QOS;
+	w->qos_part_time = qos->flags & QOS_FLAG_PART_TIME_LIMIT;
 	snprintf(w->qos_name, sizeof(w->qos_name), "%s", qos->name);
 }
 
@@ -231,35 +237,42 @@ static int64_t limit_secs(uint32_t minutes)
 }
 
 /*
- * The MaxWall that applies to the job in partition @p (seconds, -1 none),
- * with a phrase for the message in @from.  assoc_mgr QOS read lock held.
+ * The MaxWall that applies to the job in partition @p (seconds, -1 none;
+ * the core's sb_max_wall), with a phrase for the message in @from.
+ * assoc_mgr QOS read lock held.
  */
 static int64_t max_wall(const part_record_t *p, const struct wall_limits *w,
 			char *from, size_t len)
 {
 	const slurmdb_qos_rec_t *pq = p ? p->qos_ptr : NULL;
-	bool part_first = !w->qos_over_part;
-	int i;
+	struct sb_wall_limits in = {
+		.part_qos = pq ? limit_secs(pq->max_wall_pj) : -1,
+		.job_qos = limit_secs(w->qos),
+		.assoc = limit_secs(w->assoc),
+		.over_part_qos = w->qos_over_part,
+		.job_qos_unknown = w->qos_unknown,
+	};
+	enum sb_wall_from f;
+	int64_t v;
 
 	if (!w->enforced)
 		return -1;
-	for (i = 0; i < 2; i++) {
-		if ((i == 0) == part_first) {
-			if (pq && wall_set(pq->max_wall_pj)) {
-				snprintf(from, len, "partition '%s' QOS '%s' "
-					 "MaxWall", p->name, pq->name);
-				return limit_secs(pq->max_wall_pj);
-			}
-		} else if (wall_set(w->qos)) {
-			snprintf(from, len, "QOS '%s' MaxWall", w->qos_name);
-			return limit_secs(w->qos);
-		}
-	}
-	if (wall_set(w->assoc)) {
+	v = sb_max_wall(&in, &f);
+	switch (f) {
+	case SB_WALL_PART_QOS:
+		snprintf(from, len, "partition '%s' QOS '%s' MaxWall", p->name,
+			 pq->name);
+		break;
+	case SB_WALL_JOB_QOS:
+		snprintf(from, len, "QOS '%s' MaxWall", w->qos_name);
+		break;
+	case SB_WALL_ASSOC:
 		snprintf(from, len, "%s", w->assoc_from);
-		return limit_secs(w->assoc);
+		break;
+	default:
+		break;
 	}
-	return -1;
+	return v;
 }
 
 /* The phrase for a limit that decided (sb_time_limit_effective,
@@ -308,7 +321,8 @@ static void part_limit(const job_desc_msg_t *job_desc, const part_record_t *p,
 	out->limit = sb_time_limit_effective(limit_secs(job_desc->time_limit),
 					     limit_secs(job_desc->time_min),
 					     pdef, pmax, wall, &f);
-	out->cap = sb_time_cap(pmax, wall, &cf);
+	/* a QOS with PartitionTimeLimit lifts MaxTime as a cap (job_mgr.c) */
+	out->cap = sb_time_cap(w->qos_part_time ? -1 : pmax, wall, &cf);
 	limit_phrase(f, name, wall_from, out->from, sizeof(out->from));
 	limit_phrase(cf, name, wall_from, out->cap_from, sizeof(out->cap_from));
 	/* MaxTime decides the limit only when no --time was given */
@@ -321,7 +335,10 @@ static void part_limit(const job_desc_msg_t *job_desc, const part_record_t *p,
  * The shortest time limit the job can really be given (the core's
  * sb_time_limit_effective) and the cap no --time can raise (sb_time_cap),
  * over every partition it may run in: its own list, or the default
- * partition; the partition with the least limit decides both.  Slurm
+ * partition.  The least limit counts (the job may start in that
+ * partition), and the largest cap (as Slurm bounds a multi-partition job
+ * by the largest MaxTime, job_mgr.c _valid_job_part; none if one
+ * partition has none), or the least with EnforcePartLimits=ALL.  Slurm
  * applies DefaultTime/MaxTime and MaxWall only after job_submit plugins
  * ran, so they are read here.  Partition read lock held by the caller
  * (validate_job_create_req); takes the assoc_mgr QOS read lock.
@@ -333,6 +350,9 @@ static void effective_limit(const job_desc_msg_t *job_desc,
 	struct part_limit cur;
 	char *names, *tok, *save = NULL;
 	bool any = false;
+	int64_t cap = -1;
+	char cap_from[sizeof(cur.cap_from)] = "";
+	bool all = slurm_conf.enforce_part_limits == PARTITION_ENFORCE_ALL;
 
 	assoc_mgr_lock(&locks);
 	if (!job_desc->partition || !job_desc->partition[0]) {
@@ -347,14 +367,31 @@ static void effective_limit(const job_desc_msg_t *job_desc,
 		if (!p)
 			continue;	/* Slurm refuses the job itself */
 		part_limit(job_desc, p, w, &cur);
+		if (all) {	/* EnforcePartLimits=ALL: every one binds */
+			if (!any || (cur.cap > 0 &&
+				     (cap <= 0 || cur.cap < cap))) {
+				cap = cur.cap;
+				memcpy(cap_from, cur.cap_from,
+				       sizeof(cap_from));
+			}
+		} else if (!any || (cur.cap > 0 && cap > 0 && cur.cap > cap)) {
+			cap = cur.cap;
+			memcpy(cap_from, cur.cap_from, sizeof(cap_from));
+		} else if (cur.cap <= 0) {
+			cap = -1;	/* one partition without a cap */
+		}
 		if (!any || (cur.limit > 0 &&
 			     (best->limit <= 0 || cur.limit < best->limit)))
 			*best = cur;
 		any = true;
 	}
 	xfree(names);
-	if (!any)	/* no known partition: the job's own values */
+	if (!any) {	/* no known partition: the job's own values */
 		part_limit(job_desc, NULL, w, best);
+		goto out;
+	}
+	best->cap = cap;
+	memcpy(best->cap_from, cap_from, sizeof(cap_from));
 out:
 	assoc_mgr_unlock(&locks);
 }

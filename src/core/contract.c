@@ -338,3 +338,31 @@ int64_t sb_time_cap(int64_t part_max, int64_t max_wall,
 		*from = f;
 	return cap;
 }
+
+int64_t sb_max_wall(const struct sb_wall_limits *w, enum sb_wall_from *from)
+{
+	enum sb_wall_from f = SB_WALL_NONE;
+	int64_t v = -1;
+
+	if (!w)
+		goto out;
+	if (w->over_part_qos && !w->job_qos_unknown && w->job_qos > 0) {
+		v = w->job_qos;
+		f = SB_WALL_JOB_QOS;
+	} else if (w->part_qos > 0) {
+		v = w->part_qos;
+		f = SB_WALL_PART_QOS;
+	} else if (w->job_qos_unknown) {
+		/* nothing known: the job's QOS may set one */
+	} else if (w->job_qos > 0) {
+		v = w->job_qos;
+		f = SB_WALL_JOB_QOS;
+	} else if (w->assoc > 0) {
+		v = w->assoc;
+		f = SB_WALL_ASSOC;
+	}
+out:
+	if (from)
+		*from = f;
+	return v;
+}

@@ -117,8 +117,9 @@ int sbc_parse_window(const char *what, const char *s, int64_t *out, char *msg,
 	return 0;
 }
 
-/* Decimal digits of @s[0..@n) into *@out, at most @max; -1 if any is not a
- * digit or the number is larger. */
+/* Decimal digits of @s[0..@n) into *@out; a number above @max gives
+ * @max + 1 (@max * 10 + 9 must fit in 64 bits).  -1 if any is not a
+ * digit. */
 static int decimal(const char *s, size_t n, uint64_t max, uint64_t *out)
 {
 	uint64_t v = 0;
@@ -127,9 +128,10 @@ static int decimal(const char *s, size_t n, uint64_t max, uint64_t *out)
 	for (i = 0; i < n; i++) {
 		if (!isdigit((unsigned char)s[i]))
 			return -1;
-		v = v * 10 + (uint64_t)(s[i] - '0');
+		if (v <= max)	/* beyond @max it stays max + 1: no wrap */
+			v = v * 10 + (uint64_t)(s[i] - '0');
 		if (v > max)
-			return -1;
+			v = max + 1;
 	}
 	*out = v;
 	return 0;
@@ -159,7 +161,7 @@ int sbc_parse_jobid(const char *s, uint32_t *out, uint32_t *task, char *msg,
 	if (us && n == 0)
 		return sbc__fail(msg, msglen, "job id '%s': no array job id "
 			    "before '_'; write ARRAYID_TASKID, e.g. 116_3", q);
-	if (decimal(s, n, UINT64_MAX / 10, &v))
+	if (decimal(s, n, UINT32_MAX, &v))
 		return sbc__fail(msg, msglen, "job id '%s': not a number; %s",
 			    q, form);
 	if (v > UINT32_C(0xFFFFFFFD))
@@ -181,7 +183,7 @@ int sbc_parse_jobid(const char *s, uint32_t *out, uint32_t *task, char *msg,
 		if (*us == '[' || strpbrk(us, "-,"))
 			return sbc__fail(msg, msglen, "job id '%s': one array "
 				    "task at a time, e.g. 116_3", q);
-		if (decimal(us, strlen(us), UINT64_MAX / 10, &t))
+		if (decimal(us, strlen(us), UINT32_MAX, &t))
 			return sbc__fail(msg, msglen, "job id '%s': task id "
 				    "after '_' is not a number; write "
 				    "ARRAYID_TASKID, e.g. 116_3", q);
@@ -391,12 +393,12 @@ static int apply_kv(struct sbc_cmd *cmd, enum clause cl, const char *word,
 		return sbc_parse_window("step", val, &cmd->step, msg, msglen);
 	}
 	if (!strcasecmp(key, "plot")) {
+		char qf[SBC_FILE_QUOTE_MAX];
+
 		if (v != SBC_REPORT)
 			goto not_here;
 		if (cmd->plot[0])
 			return sbc__fail(msg, msglen, "plot given twice");
-		char qf[SBC_FILE_QUOTE_MAX];
-
 		sb_quote_path(val, qf, sizeof(qf));
 		if (!*val || strlen(val) >= sizeof(cmd->plot))
 			return sbc__fail(msg, msglen, "plot '%s': give a file name "

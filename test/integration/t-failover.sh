@@ -28,7 +28,7 @@ failover_setup() {
 	# shellcheck disable=SC2016 # expanded by the trap
 	backup_running && restore='SB_BACKUP=1 "$SB_REPO/contrib/cluster.sh" up'
 	# shellcheck disable=SC2064 # expand $1 and $restore now
-	trap "scancel -A '$1-v,$1-g' 2>/dev/null; sacctmgr -i modify account '$1' set fairshare=0 >/dev/null; $restore >/dev/null" EXIT
+	trap "scancel -A '$1-v' 2>/dev/null; scancel -A '$1-g' 2>/dev/null; sacctmgr -i modify account '$1' set fairshare=0 >/dev/null; $restore >/dev/null" EXIT
 	# A backup process that has had control once loses the slurmdbd
 	# records of its next turn (doc/design.md, "A backup slurmctld"): each
 	# test starts from a backup that never had control.

@@ -36,6 +36,10 @@ _limit_from_partition() {
 	# several partitions: the shortest limit counts
 	expect_fail out as sb-alice sbatch -p gpu,sb-short -G 1 --min-runtime=2 --wrap true
 	expect_in "$out" "partition 'sb-short' DefaultTime"
+	# ... but the longest cap: a --time that one of them allows serves it
+	id=$(submit sb-alice -p sb-short,gpu -G 1 --time=30 --min-runtime=20 --hold --wrap true)
+	expect_in "$(job_field "$id" AdminComment)" "budget:min_runtime=1200,"
+	scancel "$id"
 }
 
 test_min_runtime_within_partition_default_time() {

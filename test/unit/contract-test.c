@@ -394,19 +394,19 @@ static const struct limit_case limits[] = {
 	{ "no --time, no DefaultTime: MaxTime", .part_max = 7200,
 	  .want = 7200, .from = SB_LIMIT_PART_MAX, .cap = 7200,
 	  .cap_from = SB_LIMIT_PART_MAX },
-	{ "--time-min below --time: backfill may cut to it", 
+	{ "--time-min below --time: backfill may cut to it",
 	  .given = 3600, .time_min = 900, .want = 900,
 	  .from = SB_LIMIT_TIME_MIN },
-	{ "--time-min above --time: --time (Slurm refuses such a job)", 
+	{ "--time-min above --time: --time (Slurm refuses such a job)",
 	  .given = 600, .time_min = 900, .want = 600, .from = SB_LIMIT_GIVEN },
 	{ "--time-min with DefaultTime", .time_min = 300,
 	  .part_default = 600, .want = 300, .from = SB_LIMIT_TIME_MIN },
 	{ "--time-min and nothing else", .time_min = 300, .want = 300,
 	  .from = SB_LIMIT_TIME_MIN },
-	{ "--time above MaxTime counts as given; MaxTime is the cap", 
+	{ "--time above MaxTime counts as given; MaxTime is the cap",
 	  .given = 9000, .part_max = 7200, .want = 9000,
 	  .from = SB_LIMIT_GIVEN, .cap = 7200, .cap_from = SB_LIMIT_PART_MAX },
-	{ "no --time, MaxWall alone: Slurm gives the job MaxWall", 
+	{ "no --time, MaxWall alone: Slurm gives the job MaxWall",
 	  .max_wall = 600, .want = 600, .from = SB_LIMIT_MAX_WALL,
 	  .cap = 600, .cap_from = SB_LIMIT_MAX_WALL },
 	{ "--time above MaxWall: MaxWall", .given = 3600,
@@ -419,7 +419,7 @@ static const struct limit_case limits[] = {
 	  .part_max = 7200, .max_wall = 600, .want = 600,
 	  .from = SB_LIMIT_MAX_WALL, .cap = 600,
 	  .cap_from = SB_LIMIT_MAX_WALL },
-	{ "MaxWall above MaxTime: MaxTime is the cap", 
+	{ "MaxWall above MaxTime: MaxTime is the cap",
 	  .part_max = 3600, .max_wall = 7200, .want = 3600,
 	  .from = SB_LIMIT_PART_MAX, .cap = 3600,
 	  .cap_from = SB_LIMIT_PART_MAX },
@@ -450,6 +450,51 @@ START_TEST(test_time_limit_effective)
 		      (long long)cap, from, (long long)c->cap, c->cap_from);
 	ck_assert_int_eq(sb_time_cap(c->part_max, c->max_wall, NULL),
 			 c->cap ? c->cap : -1);
+}
+END_TEST
+
+/* Which MaxWall Slurm enforces: partition QOS, job QOS, association. */
+struct max_wall_case {
+	const char *what;
+	struct sb_wall_limits in;
+	int64_t want;		/* 0 = none (-1) */
+	enum sb_wall_from from;
+};
+
+static const struct max_wall_case max_walls[] = {
+	{ "nothing set", { .part_qos = 0 }, 0, SB_WALL_NONE },
+	{ "association alone", { .assoc = 600 }, 600, SB_WALL_ASSOC },
+	{ "job QOS hides the association's, even when longer",
+	  { .job_qos = 1200, .assoc = 600 }, 1200, SB_WALL_JOB_QOS },
+	{ "partition QOS before the job QOS",
+	  { .part_qos = 1800, .job_qos = 300, .assoc = 600 }, 1800,
+	  SB_WALL_PART_QOS },
+	{ "OverPartQOS: the job QOS first",
+	  { .part_qos = 1800, .job_qos = 300, .over_part_qos = true }, 300,
+	  SB_WALL_JOB_QOS },
+	{ "OverPartQOS without a job QOS MaxWall: the partition QOS",
+	  { .part_qos = 1800, .assoc = 60, .over_part_qos = true }, 1800,
+	  SB_WALL_PART_QOS },
+	{ "a QOS list: the partition QOS still counts",
+	  { .part_qos = 1800, .assoc = 600, .job_qos_unknown = true }, 1800,
+	  SB_WALL_PART_QOS },
+	{ "a QOS list: the association's is not known to apply",
+	  { .assoc = 600, .job_qos_unknown = true }, 0, SB_WALL_NONE },
+	{ "negative values: not set", { .part_qos = -1, .job_qos = -1,
+	  .assoc = -1 }, 0, SB_WALL_NONE },
+};
+
+START_TEST(test_max_wall)
+{
+	const struct max_wall_case *c = &max_walls[_i];
+	enum sb_wall_from from = (enum sb_wall_from)99;
+	int64_t got = sb_max_wall(&c->in, &from);
+
+	ck_assert_msg(got == (c->want ? c->want : -1) && from == c->from,
+		      "%s: %lld from %d, want %lld from %d", c->what,
+		      (long long)got, from, (long long)c->want, c->from);
+	ck_assert_int_eq(sb_max_wall(&c->in, NULL), got);
+	ck_assert_int_eq(sb_max_wall(NULL, NULL), -1);
 }
 END_TEST
 
@@ -568,6 +613,8 @@ static Suite *contract_suite(void)
 	tcase_add_test(tc, test_site_default);
 	tcase_add_loop_test(tc, test_time_limit_effective, 0,
 			    sizeof(limits) / sizeof(limits[0]));
+	tcase_add_loop_test(tc, test_max_wall, 0,
+			    sizeof(max_walls) / sizeof(max_walls[0]));
 	tcase_add_loop_test(tc, test_limit_check, 0,
 			    sizeof(limit_checks) / sizeof(limit_checks[0]));
 	suite_add_tcase(s, tc);

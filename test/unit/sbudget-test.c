@@ -245,6 +245,10 @@ static const struct bad_case bad[] = {
 	{ "show job 0", "job ids start at 1" },
 	{ "show job -5", "unknown option" },
 	{ "show job 4294967294", "too large" },
+	/* 2^64 + 1 and beyond: too large, never wrapped to a small id */
+	{ "show job 18446744073709551617", "too large" },
+	{ "show job 99999999999999999999999999", "too large" },
+	{ "show job 5_18446744073709551617", "task id too large" },
 	{ "show job 12+1", "job id '12+1': heterogeneous components are not supported; give the component's own job id" },
 	/* array tasks: ARRAYID_TASKID, one at a time */
 	{ "show job 116_", "job id '116_': no task id after '_'; write ARRAYID_TASKID, e.g. 116_3" },
