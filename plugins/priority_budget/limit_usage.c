@@ -32,6 +32,7 @@
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "budget_job.h"
 #include "limit_usage.h"
 #include "slurm_compat.h"
 #include "sb/error.h"
@@ -285,12 +286,6 @@ static void apply_job(const job_record_t *job_ptr, const struct job_share *s)
 	apply_assocs(job_ptr->assoc_ptr, s);
 }
 
-/* The job QOS's UsageFactor; negative when unset (counts 1). */
-static double usage_factor(const job_record_t *job_ptr)
-{
-	return job_ptr->qos_ptr ? job_ptr->qos_ptr->usage_factor : -1;
-}
-
 /* Fill @s for @job_ptr's period [@from, @to) with decay factor @d.
  * Return false when the job has nothing to do with the counters. */
 static bool job_share(const job_record_t *job_ptr, time_t from, time_t to,
@@ -306,7 +301,7 @@ static bool job_share(const job_record_t *job_ptr, time_t from, time_t to,
 			 IS_JOB_RESIZING(job_ptr),
 	};
 	struct sb_run_delta delta;
-	double uf = usage_factor(job_ptr), f = uf < 0 ? 1 : uf;
+	double uf = budget_job_usage_factor(job_ptr), f = uf < 0 ? 1 : uf;
 
 	if (!job_ptr->start_time || !job_ptr->assoc_ptr ||
 	    !job_ptr->tres_alloc_cnt ||
@@ -359,7 +354,7 @@ static void correct_restart(time_t tick)
 		s.acct = job_ptr->assoc_ptr->acct;
 		s.uid = job_ptr->user_id;
 		s.tres_cnt = job_ptr->tres_alloc_cnt;
-		s.release = sb_limit_scale(used, usage_factor(job_ptr));
+		s.release = sb_limit_scale(used, budget_job_usage_factor(job_ptr));
 		apply_job(job_ptr, &s);	/* release only */
 		n++;
 	}
@@ -530,8 +525,8 @@ void limit_usage_job_end(job_record_t *job_ptr)
 
 			if (sb_limit_run_delta(&run, 0, now, true, &all) ==
 			    SB_OK)
-				s.release = sb_limit_scale(
-					all.release, usage_factor(job_ptr));
+				s.release = sb_limit_scale(all.release,
+					budget_job_usage_factor(job_ptr));
 		}
 		apply_job(job_ptr, &s);
 	}
