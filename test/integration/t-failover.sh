@@ -135,9 +135,15 @@ ledger_after_failover() {
 	done
 }
 
+# The failover tests run after every other test but the last (test_zy_:
+# tests run in name order).  Slurm 26.05.3's backup in control sends no
+# job records to slurmdbd, so the jobs it ran stay without an end in sacct
+# for good, and wait_idle (t-sbudget.sh) would wait on them in every later
+# test.
+
 # kill -9 of the primary: the backup takes over; the plugins go on there;
 # the primary comes back and takes control again.
-test_failover_kill9_backup_takes_over() {
+test_zy_failover_kill9_backup_takes_over() {
 	local F mark pmark
 	F=fo$(date +%s)
 	failover_setup "$F"
@@ -163,7 +169,7 @@ test_failover_kill9_backup_takes_over() {
 
 # scontrol takeover: the backup takes control from a running primary (which
 # saves and stops), then the primary's return, briefly.
-test_failover_takeover_and_primary_return() {
+test_zy_failover_takeover_and_primary_return() {
 	local F mark pmark
 	F=ft$(date +%s)
 	failover_setup "$F"
