@@ -141,6 +141,13 @@ expect_in() {
 	fi
 }
 
+# cancel_accounts ACCOUNT... - cancel every job of each account (scancel -A
+# takes one account: a comma-separated list matches no job).
+cancel_accounts() {
+	local a
+	for a in "$@"; do scancel -A "$a" 2>/dev/null || true; done
+}
+
 # submit USER ARGS... - sbatch --parsable as USER; prints the job id.
 submit() {
 	local user=$1; shift

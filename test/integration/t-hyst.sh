@@ -25,7 +25,7 @@ test_hyst_equal_teams_no_thrash() {
 	t=$(date +%s); P=hys$t; A=hys$t-a; B=hys$t-b
 	cp "$SB_CLUSTER_DIR/budget.conf" "$SB_CLUSTER_DIR/budget.conf.keep"
 	# shellcheck disable=SC2064 # expand the names now
-	trap "scancel -A '$A,$B' 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null; mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure" EXIT
+	trap "cancel_accounts '$A' '$B'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null; mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure" EXIT
 	conf=$(grep -v -i '^[[:space:]]*PreemptIntervalFactor' "$SB_CLUSTER_DIR/budget.conf.keep")
 	set_budget_conf "$conf
 PreemptIntervalFactor=$f"

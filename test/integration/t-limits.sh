@@ -112,7 +112,7 @@ test_limits_parent_account_subtree() {
 	local t P A B u a t0 t1 mark
 	t=$(date +%s); P=lip$t; A=lip$t-a; B=lip$t-b
 	# shellcheck disable=SC2064 # expand now
-	trap "scancel -A '$A,$B' 2>/dev/null; limits_reset '$P'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	trap "cancel_accounts '$A' '$B'; limits_reset '$P'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
 	fresh_budgets "$P" "$A:1:sb-alice" "$B:1:sb-dave"
 	sacctmgr -i modify account "$P" set GrpTRES=gres/gpu=8 >/dev/null
 	u=$(submit sb-dave -A "$B" --min-runtime=0 --resumable -G 8 --wrap 'sleep 300')
@@ -145,7 +145,7 @@ test_limits_qos() {
 	local t P A B Q u a t0 t1 mark
 	t=$(date +%s); P=liq$t; A=liq$t-a; B=liq$t-b; Q=liq$t
 	# shellcheck disable=SC2064 # expand now
-	trap "scancel -A '$A,$B' 2>/dev/null; sacctmgr -i delete qos '$Q' >/dev/null 2>&1 || sacctmgr -i modify qos '$Q' set GrpTRES=gres/gpu=-1 >/dev/null 2>&1; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	trap "cancel_accounts '$A' '$B'; sacctmgr -i delete qos '$Q' >/dev/null 2>&1 || sacctmgr -i modify qos '$Q' set GrpTRES=gres/gpu=-1 >/dev/null 2>&1; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
 	sacctmgr -i add qos "$Q" GrpTRES=gres/gpu=8 >/dev/null
 	fresh_budgets "$P" "$A:1:sb-alice" "$B:1:sb-dave"
 	sacctmgr -i modify user sb-alice where account="$A" set qos+="$Q" >/dev/null

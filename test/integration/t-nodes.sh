@@ -23,7 +23,7 @@ test_whole_node_job_clears_two_nodes() {
 	local t P V G u=() p o=() big id n=0 nodes i
 	t=$(date +%s); P=nodes$t; V=nodes$t-v; G=nodes$t-g
 	# shellcheck disable=SC2064 # expand now
-	trap "scancel -A '$V,$G' 2>/dev/null; scancel -u sb-carol 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	trap "cancel_accounts '$V' '$G'; scancel -u sb-carol 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
 	for ((i = 0; i < 8; i++)); do
 		u+=("$(submit sb-carol -w gpu01 -G 1 --min-runtime=0 --resumable --wrap 'sleep 300')")
@@ -81,7 +81,7 @@ PreemptGraceTime=15"
 	local t P V G u=() p o=() q=() big id nodes i t_big s
 	t=$(date +%s); P=keep$t; V=keep$t-v; G=keep$t-g
 	# shellcheck disable=SC2064 # expand now
-	trap "scancel -A '$V,$G' 2>/dev/null; scancel -u sb-carol 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null; mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure" EXIT
+	trap "cancel_accounts '$V' '$G'; scancel -u sb-carol 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null; mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure" EXIT
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
 	for ((i = 0; i < 8; i++)); do
 		u+=("$(submit sb-carol -w gpu01 -G 1 --min-runtime=0 --resumable --wrap 'sleep 300')")

@@ -115,7 +115,7 @@ test_preempt_protected_then_standing() {
 	local t P V G W v=() w0 g w id t_start t_first t_g victim= n=0
 	t=$(date +%s); P=pre$t; V=pre$t-v; G=pre$t-g; W=pre$t-w
 	# shellcheck disable=SC2064 # expand $P now
-	trap "scancel -A '$V,$G,$W' 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	trap "cancel_accounts '$V' '$G' '$W'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
 	# G: never used, so ranks first; W: 1/1000 of V's share, with a little
 	# usage, so it ranks below V once V runs; V: the victims.
 	fresh_budgets "$P" "$V:1000:sb-dave" "$G:1000:sb-alice" "$W:1:sb-bob"
@@ -188,7 +188,7 @@ test_preempt_debug_job_starts_fast() {
 	local t P D B u=() d=() b t0 t1 id
 	t=$(date +%s); P=dbg$t; D=dbg$t-d; B=dbg$t-b
 	# shellcheck disable=SC2064
-	trap "scancel -A '$D,$B' 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	trap "cancel_accounts '$D' '$B'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
 	fresh_budgets "$P" "$D:1:sb-dave" "$B:1:sb-bob"
 	mapfile -t u < <(for n in gpu01 gpu02; do submit sb-carol -w "$n" -G 8 --min-runtime=0 --resumable --wrap 'sleep 60'; done)
 	mapfile -t d < <(for n in gpu03 gpu04; do submit sb-dave -A "$D" -w "$n" -G 8 --min-runtime=0:02 --resumable --wrap 'sleep 60'; done)
@@ -311,7 +311,7 @@ PreemptGraceTime=3"
 	local t P V G mark=$WORK/grace.$$ v r u a b c t0 t_a t_c id off line
 	t=$(date +%s); P=grc$t; V=grc$t-v; G=grc$t-g
 	# shellcheck disable=SC2064 # expand now
-	trap "scancel -A '$V,$G' 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null; mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure" EXIT
+	trap "cancel_accounts '$V' '$G'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null; mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure" EXIT
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
 	rm -f "$mark".* "$mark"-ready.*
 	# gpu01: allocated, resumable, trapping TERM and carrying on
@@ -419,7 +419,7 @@ test_preempt_charge_within_one_cycle() {
 CalcPeriod=5"
 	t=$(date +%s); P=chg$t; V=chg$t-v; G=chg$t-g
 	# shellcheck disable=SC2064
-	trap "scancel -A '$V,$G' 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null; mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure" EXIT
+	trap "cancel_accounts '$V' '$G'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null; mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure" EXIT
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
 	mapfile -t o < <(for n in gpu01 gpu02 gpu03; do submit sb-dave -A "$V" -w "$n" -G 8 --min-runtime=1:00 --resumable --wrap 'sleep 60'; done)
 	wait_running "${o[@]}"

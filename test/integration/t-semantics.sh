@@ -197,7 +197,7 @@ test_suspended_time_not_charged_nor_protected() {
 	local t P V G v w g t_start t_sus t_res sus t_g c_v c_w s_v s_w
 	t=$(date +%s); P=sus$t; V=sus$t-v; G=sus$t-g
 	# shellcheck disable=SC2064 # expand now
-	trap "scancel -A '$V,$G' 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	trap "cancel_accounts '$V' '$G'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
 	v=$(submit sb-dave -A "$V" -w gpu01 -G 8 --min-runtime=0:20 --resumable --wrap 'sleep 300')
 	w=$(submit sb-dave -A "$V" -w gpu02 -G 2 --min-runtime=0:20 --wrap 'sleep 300')
@@ -251,7 +251,7 @@ test_admin_priority_keeps_tier_and_standing() {
 	local log=$SB_CLUSTER_DIR/log/slurmctld.log
 	t=$(date +%s); P=adm$t; V=adm$t-v; G=adm$t-g
 	# shellcheck disable=SC2064 # expand now
-	trap "scancel -A '$V,$G' 2>/dev/null; scancel -u sb-carol 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	trap "cancel_accounts '$V' '$G'; scancel -u sb-carol 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
 	fresh_budgets "$P" "$V:1000:sb-dave" "$G:1000:sb-alice"
 	v=$(submit sb-dave -A "$V" -w gpu01 -G 8 --min-runtime=0:05 --resumable --wrap 'sleep 120')
 	wait_running "$v"
