@@ -128,10 +128,12 @@ struct wall_limits {
 	bool qos_unknown;	/* --qos gave a list: which one is not known */
 };
 
-/* Slurm minutes: whether @m is a limit (not NO_VAL, INFINITE or 0). */
-static bool wall_set(uint32_t m)
+/* Slurm minutes (NO_VAL/INFINITE/0 = none) as contract seconds (<= 0 none). */
+static int64_t limit_secs(uint32_t minutes)
 {
-	return m != NO_VAL && m != INFINITE && m != 0;
+	if (minutes == NO_VAL || minutes == INFINITE || minutes == 0)
+		return -1;
+	return (int64_t)minutes * 60;
 }
 
 /*
@@ -203,9 +205,9 @@ static enum budget_state assoc_budget(uint32_t uid, char *account,
 		     a = a->usage ? a->usage->parent_assoc_ptr : NULL)
 			shares[n++] = a->shares_raw;
 		/* acct_policy_validate walks to the root, the first set wins */
-		for (a = assoc; a && !wall_set(w->assoc);
+		for (a = assoc; a && limit_secs(w->assoc) <= 0;
 		     a = a->usage ? a->usage->parent_assoc_ptr : NULL)
-			if (wall_set(a->max_wall_pj)) {
+			if (limit_secs(a->max_wall_pj) > 0) {
 				w->assoc = a->max_wall_pj;
 				if (a->user)
 					snprintf(w->assoc_from,
@@ -226,14 +228,6 @@ static enum budget_state assoc_budget(uint32_t uid, char *account,
 	if (!found)
 		return BUDGET_NO_ASSOC;
 	return sb_path_has_budget(shares, n) ? BUDGET_YES : BUDGET_NO;
-}
-
-/* Slurm minutes (NO_VAL/INFINITE/0 = none) as contract seconds (<= 0 none). */
-static int64_t limit_secs(uint32_t minutes)
-{
-	if (minutes == NO_VAL || minutes == INFINITE || minutes == 0)
-		return -1;
-	return (int64_t)minutes * 60;
 }
 
 /*
