@@ -31,6 +31,9 @@ struct sb_config {
 	struct sb_preempt_policy preempt;	/* PreemptGraceTime,
 						 * PreemptNonResumable,
 						 * RepairReason */
+	int64_t cutover;	/* Cutover: seconds since the epoch when the
+				 * cluster switched to these plugins; 0 =
+				 * none (sb_run_allocated()) */
 };
 
 /* The keys budget.conf accepts, NULL-terminated, in documentation order. */

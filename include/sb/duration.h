@@ -47,4 +47,21 @@ char *sb_quote(const char *s, char *buf, size_t len);
  */
 char *sb_quote_path(const char *s, char *buf, size_t len);
 
+/*
+ * sb_time_parse_iso - a point in time written YYYY-MM-DD[THH:MM[:SS]], in
+ * local time (as Slurm's own commands read dates), into seconds since the
+ * epoch.  No clock is read; the time zone is the process's (TZ).
+ * Return: 0 and *@out set; -1 when NULL, malformed or out of range (year
+ * before 1970, month 13, February 30, hour 24, ...); -2 when the local time
+ * does not exist (a daylight-saving gap).
+ */
+int sb_time_parse_iso(const char *s, int64_t *out);
+
+/*
+ * sb_time_format_iso - @t (seconds since the epoch) as local
+ * "YYYY-MM-DDTHH:MM:SS", the form sb_time_parse_iso() reads.  Always
+ * NUL-terminates a non-empty @buf; returns @buf.
+ */
+char *sb_time_format_iso(int64_t t, char *buf, size_t len);
+
 #endif /* SB_DURATION_H */

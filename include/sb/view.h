@@ -54,6 +54,24 @@ int sb_contract_of_job(const char *tag, bool requeue_ok,
 bool sb_contract_job_allocated(const char *tag);
 
 /*
+ * sb_run_allocated - whether a run of a job is charged to its budget
+ * (allocated usage) or to nobody (unallocated), the one rule for charging
+ * and for sbudget's figures.
+ * @tag:       the job's AdminComment (may be NULL);
+ * @run_start: when the run started, seconds since the epoch;
+ * @cutover:   budget.conf Cutover, when the cluster switched to these
+ *             plugins (seconds since the epoch), 0 for none.
+ * A run with a valid tag is charged as its tag says.  A run without one
+ * that started before the cutover ran under the priority plugin the site
+ * had before (priority/multifactor charges every job to its association),
+ * so it is charged to its budget: the lookback window after the switch
+ * starts from the use that really happened, not empty.  Any other run
+ * without a tag is unallocated (sb_contract_of_job()).  Charging only:
+ * such a run is still unallocated for preemption (no contract protects it).
+ */
+bool sb_run_allocated(const char *tag, int64_t run_start, int64_t cutover);
+
+/*
  * What a job holds of the charged TRES (ChargeTRES, GPUs), the one rule for
  * charging, committed usage, the reclaim rule's delta and sbudget: see
  * "Whole-node jobs" in doc/design.md.  Filled by the caller (Slurm glue)

@@ -61,6 +61,7 @@
 #include "limit_usage.h"
 #include "slurm_compat.h"
 #include "sb/contract.h"
+#include "sb/duration.h"
 #include "sb/error.h"
 #include "sb/ledger.h"
 #include "sb/priority.h"
@@ -146,6 +147,15 @@ static bool job_allocated(const job_record_t *job_ptr)
 
 	(void)budget_job_contract(job_ptr, &c);
 	return c.allocated;
+}
+
+/* Whether the job's current run is charged to its budget
+ * (sb_run_allocated(): its contract, or before budget.conf's Cutover any
+ * run).  state_lock held (cfg). */
+static bool run_allocated(const job_record_t *job_ptr)
+{
+	return sb_run_allocated(job_ptr->admin_comment, job_ptr->start_time,
+				cfg.cutover);
 }
 
 /* The job QOS's normalised Priority (sb_priority_qos_part()); 0 without
@@ -277,7 +287,7 @@ static void accrue_job(job_record_t *job_ptr, time_t now, int pos)
 	tres = sb_charge_rate((double)budget_job_tres(job_ptr, pos),
 			      budget_job_usage_factor(job_ptr));
 	rc = sb_accrual_charge(accrual, ledger, job_ptr->job_id, idx,
-			       job_allocated(job_ptr), tres,
+			       run_allocated(job_ptr), tres,
 			       job_ptr->start_time, to, NULL);
 	if (rc != SB_OK)
 		error("%s: cannot charge %pJ: %s", plugin_type, job_ptr,
@@ -411,6 +421,18 @@ static bool load_state(void)
 		else
 			error("%s: cannot open %s: %m; rebuilding the window "
 			      "from slurmdbd", plugin_type, path);
+		goto out;
+	}
+	if (fstat(fd, &st) == 0 && cfg.cutover > 0 &&
+	    st.st_mtime < cfg.cutover) {
+		char co[32];
+
+		info("%s: %s was saved before Cutover=%s: the cluster ran "
+		     "another priority plugin since; rebuilding the window "
+		     "from slurmdbd (runs without a contract before the "
+		     "cutover charged to their budgets)", plugin_type, path,
+		     sb_time_format_iso(cfg.cutover, co, sizeof(co)));
+		close(fd);
 		goto out;
 	}
 	if (fstat(fd, &st) == 0 && st.st_size > 0) {
@@ -551,7 +573,6 @@ static double charge_records(List jobs, time_t now, int tres_id,
 
 	it = list_iterator_create(jobs);
 	while ((j = list_next(it))) {
-		struct sb_contract c;
 		uint64_t cnt = 0;
 		uint32_t idx, base = j->state & JOB_STATE_BASE;
 		double charged = 0;
@@ -568,10 +589,9 @@ static double charge_records(List jobs, time_t now, int tres_id,
 								tres_id);
 		if (cnt == INFINITE64)
 			cnt = 0;
-		/* requeue_ok does not matter: only allocated is read */
-		(void)sb_contract_of_job(j->admin_comment, false, &c);
 		if (sb_accrual_charge(accrual, ledger, j->jobid, idx,
-				      c.allocated,
+				      sb_run_allocated(j->admin_comment,
+						       j->start, cfg.cutover),
 				      sb_charge_rate((double)cnt,
 						     qos_factor(qf, j->qosid)),
 				      j->start,
@@ -699,11 +719,36 @@ static int adopt_tree(struct sb_tree *t, time_t now)
 }
 
 /*
+ * An account's own usage (what deleted or moved associations below it left
+ * there: sb_ledger_rebind()) as the leaf usage Slurm keeps for it.  At every
+ * association update from slurmdbd, assoc_mgr zeroes each account's
+ * usage_raw and adds up its users' and its own leaf usage (assoc_mgr.c,
+ * assoc_mgr_update_assocs, "reset the limits because since a parent
+ * changed"): with the leaf usage set here, that sum is the subtree usage
+ * published below, so sshare shows the same figure before and after the
+ * update instead of Slurm's until the next recalculation.  assoc_mgr's
+ * assoc lock held (write).
+ */
+static void set_account_leaf_usage(slurmdb_assoc_rec_t *a, double own)
+{
+	if (a->user || a->leaf_usage == a->usage)
+		return;
+	if (!a->leaf_usage) {
+		if (own <= 0)
+			return;
+		a->leaf_usage = slurmdb_create_assoc_usage(g_tres_count);
+	}
+	a->leaf_usage->usage_raw = own;
+}
+
+/*
  * Publish shares, usage and standing to assoc_mgr for sshare.  @charged is
  * the windowed allocated usage per tree index (subtree sums) *without* the
- * committed part, which only steers the standing.
+ * committed part, which only steers the standing; @own the same of each
+ * association alone (set_account_leaf_usage()).
  */
-static void publish_assocs(const double *charged, uint32_t n)
+static void publish_assocs(const double *charged, const double *own,
+			   uint32_t n)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
 	slurmdb_assoc_rec_t *a;
@@ -743,6 +788,7 @@ static void publish_assocs(const double *charged, uint32_t n)
 			a->usage->usage_efctv = a->usage->usage_norm;
 			a->usage->fs_factor = s->factor;
 			a->usage->level_fs = s->level_fs;
+			set_account_leaf_usage(a, own[idx]);
 		}
 		list_iterator_destroy(it);
 	}
@@ -801,7 +847,7 @@ static void recalc(void)
 	job_record_t *job_ptr;
 	ListIterator it;
 	char *doc = NULL;
-	double *usage, *charged;
+	double *usage, *charged, *own;
 	uint32_t nassoc;
 	slurmctld_lock_t conf_read = { .conf = READ_LOCK };
 	struct sb_config next;
@@ -921,6 +967,7 @@ static void recalc(void)
 	slurm_mutex_lock(&state_lock);
 	nassoc = sb_tree_count(tree);
 	charged = xcalloc(nassoc ? nassoc : 1, sizeof(*charged));
+	own = xcalloc(nassoc ? nassoc : 1, sizeof(*own));
 	usage = xcalloc(nassoc ? nassoc : 1, sizeof(*usage));
 	if (!need_reconcile)	/* see above: slurmdbd's records first */
 		charge_ended(last_tres_id);
@@ -936,7 +983,7 @@ static void recalc(void)
 	}
 	list_iterator_destroy(it);
 	sb_accrual_prune(accrual, now - cfg.lookback_window);
-	rc = sb_ledger_usage_all(ledger, now, true, charged, NULL);
+	rc = sb_ledger_usage_all(ledger, now, true, charged, own);
 	if (rc == SB_OK)
 		rc = sb_view_set_charged(&view, charged);
 	if (rc == SB_OK) {
@@ -951,6 +998,7 @@ static void recalc(void)
 	if (rc != SB_OK) {
 		error("%s: standing: %s", plugin_type, sb_strerror(rc));
 		xfree(charged);
+		xfree(own);
 		return;
 	}
 
@@ -980,8 +1028,9 @@ static void recalc(void)
 		last_job_update = now;
 	unlock_slurmctld(job_write);
 
-	publish_assocs(charged, nassoc);
+	publish_assocs(charged, own, nassoc);
 	xfree(charged);
+	xfree(own);
 
 	/* Saving may take long for a large tree (0.5 s for 10k associations):
 	 * no lock (see Ownership), and only as often as costs at most
@@ -1359,7 +1408,7 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 	e = &ended[ended_n++];
 	e->job_id = job_ptr->job_id;
 	e->assoc_id = job_ptr->assoc_id;
-	e->allocated = job_allocated(job_ptr);
+	e->allocated = run_allocated(job_ptr);
 	e->usage_factor = budget_job_usage_factor(job_ptr);
 	e->tres = sb_charge_rate((double)budget_job_tres(job_ptr, tres_pos),
 				 e->usage_factor);

@@ -21,6 +21,7 @@ const char *const sb_config_keys[] = {
 	"RepairReason",
 	"InteractiveWarning",
 	"PreemptIntervalFactor",
+	"Cutover",
 	NULL,
 };
 
@@ -33,6 +34,7 @@ void sb_config_init(struct sb_config *cfg)
 	cfg->bucket_width = 3600;
 	snprintf(cfg->charge_tres, sizeof(cfg->charge_tres), "gres/gpu");
 	sb_preempt_policy_init(&cfg->preempt);
+	cfg->cutover = 0;
 }
 
 /* PreemptNonResumable: requeue | cancel | keep. */
@@ -225,6 +227,33 @@ static int set_warning(const char *value, int64_t *dst, char *msg,
 	return rc;
 }
 
+/* Cutover: a local time YYYY-MM-DD[THH:MM[:SS]] (sb_time_parse_iso()), or
+ * none (stored as 0). */
+static int set_cutover(const char *value, int64_t *dst, char *msg,
+		       size_t msglen)
+{
+	char q[256];
+	int64_t t;
+	int rc;
+
+	if (value && !strcasecmp(value, "none")) {
+		*dst = 0;
+		return SB_OK;
+	}
+	rc = sb_time_parse_iso(value, &t);
+	if (rc == 0 && t > 0) {
+		*dst = t;
+		return SB_OK;
+	}
+	snprintf(msg, msglen, "Cutover='%s' is not accepted: %sgive the local "
+		 "time the cluster switched to priority/budget as "
+		 "YYYY-MM-DDTHH:MM[:SS] (e.g. 2026-12-01T09:00), or none",
+		 sb_quote(value, q, sizeof(q)),
+		 rc == -2 ? "that local time does not exist (a daylight-saving "
+		 "change); " : "");
+	return SB_ESYNTAX;
+}
+
 int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
 		  char *msg, size_t msglen)
 {
@@ -269,10 +298,13 @@ int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
 	if (!strcasecmp(key, "PreemptIntervalFactor"))
 		return set_factor(value, &cfg->preempt.interval_factor, msg,
 				  msglen);
+	if (!strcasecmp(key, "Cutover"))
+		return set_cutover(value, &cfg->cutover, msg, msglen);
 	snprintf(msg, msglen, "unknown key '%s' (accepted: MaxMinRuntime, "
 		 "DefaultMinRuntime, CalcPeriod, LookbackWindow, BucketWidth, "
 		 "ChargeTRES, PreemptGraceTime, PreemptNonResumable, "
-		 "RepairReason, InteractiveWarning, PreemptIntervalFactor)",
+		 "RepairReason, InteractiveWarning, PreemptIntervalFactor, "
+		 "Cutover)",
 		 sb_quote(key, q, sizeof(q)));
 	return SB_EUNKNOWNKEY;
 }
@@ -306,12 +338,12 @@ int sb_config_check(const struct sb_config *cfg, char *msg, size_t msglen)
 
 char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 {
-	char m[32], d[32], w[32], b[32], iw[32];
+	char m[32], d[32], w[32], b[32], iw[32], co[32];
 
 	snprintf(buf, len, "MaxMinRuntime=%s DefaultMinRuntime=%s "
 		 "CalcPeriod=%lld LookbackWindow=%s BucketWidth=%s ChargeTRES=%s "
 		 "PreemptGraceTime=%lld PreemptNonResumable=%s RepairReason=%s "
-		 "InteractiveWarning=%s PreemptIntervalFactor=%u",
+		 "InteractiveWarning=%s PreemptIntervalFactor=%u Cutover=%s",
 		 sb_duration_format(cfg->contract.max_min_runtime, m, sizeof(m)),
 		 cfg->contract.default_min_runtime < 0 ? "none" :
 		 sb_duration_format(cfg->contract.default_min_runtime, d,
@@ -326,7 +358,9 @@ char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 		 cfg->preempt.interactive_warning > 0 ?
 		 sb_duration_format(cfg->preempt.interactive_warning, iw,
 				    sizeof(iw)) : "none",
-		 cfg->preempt.interval_factor);
+		 cfg->preempt.interval_factor,
+		 cfg->cutover > 0 ? sb_time_format_iso(cfg->cutover, co,
+							sizeof(co)) : "none");
 	return buf;
 }
 

@@ -1,6 +1,9 @@
 /* duration.c - Slurm time syntax for durations; quoting of user input. */
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "sb/duration.h"
 #include "sb/error.h"
@@ -150,4 +153,72 @@ char *sb_quote_path(const char *s, char *buf, size_t len)
 {
 	/* room for "..." and the NUL after the bytes kept */
 	return quote_upto(s, buf, len, len > 4 ? len - 4 : 0);
+}
+
+/* Read exactly @n digits at *@p into @out; advance. */
+static bool digits(const char **p, int n, int *out)
+{
+	int v = 0, i;
+
+	for (i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)(*p)[i]))
+			return false;
+		v = v * 10 + ((*p)[i] - '0');
+	}
+	*p += n;
+	*out = v;
+	return true;
+}
+
+int sb_time_parse_iso(const char *s, int64_t *out)
+{
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31,
+				     30, 31 };
+	const char *p = s;
+	int y, mo, d, h = 0, mi = 0, se = 0;
+	struct tm tm;
+	time_t t;
+
+	if (!s || !out)
+		return -1;
+	if (!digits(&p, 4, &y) || *p++ != '-' || !digits(&p, 2, &mo) ||
+	    *p++ != '-' || !digits(&p, 2, &d))
+		return -1;
+	if (*p == 'T') {
+		p++;
+		if (!digits(&p, 2, &h) || *p++ != ':' || !digits(&p, 2, &mi))
+			return -1;
+		if (*p == ':' && (p++, !digits(&p, 2, &se)))
+			return -1;
+	}
+	if (*p || y < 1970 || mo < 1 || mo > 12 || d < 1 ||
+	    d > mdays[mo - 1] || h > 23 || mi > 59 || se > 59 ||
+	    (mo == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400))))
+		return -1;
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = se;
+	tm.tm_isdst = -1;
+	t = mktime(&tm);
+	if (t == (time_t)-1 || tm.tm_hour != h || tm.tm_min != mi)
+		return -2;
+	*out = (int64_t)t;
+	return 0;
+}
+
+char *sb_time_format_iso(int64_t t, char *buf, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!buf || !len)
+		return buf;
+	if (!localtime_r(&tt, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm))
+		snprintf(buf, len, "%lld", (long long)t);
+	return buf;
 }

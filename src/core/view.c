@@ -33,6 +33,15 @@ bool sb_contract_job_allocated(const char *tag)
 	return sb_contract_tag_allocated(tag) == 1;
 }
 
+bool sb_run_allocated(const char *tag, int64_t run_start, int64_t cutover)
+{
+	int a = sb_contract_tag_allocated(tag);
+
+	if (a >= 0)
+		return a == 1;
+	return cutover > 0 && run_start > 0 && run_start < cutover;
+}
+
 uint64_t sb_held_tres(const struct sb_hold *h)
 {
 	uint64_t whole, rest;

@@ -99,11 +99,14 @@ static bool segment_of(const struct sbu_ctx *c, const slurmdb_job_rec_t *j,
 	const slurm_job_info_t *live = sbu_live_job(c, j->jobid);
 	int64_t start = rec_time(j->start, c->now);
 	const char *ts = start ? j->tres_alloc_str : j->tres_req_str;
+	const char *tag = j->admin_comment;
 	struct sb_contract ct;
 	double cnt;
 
-	if (sb_contract_of_job(j->admin_comment, true, &ct) != SB_OK && live)
+	if (sb_contract_of_job(tag, true, &ct) != SB_OK && live) {
 		sbu_job_contract(live, &ct);
+		tag = live->admin_comment;
+	}
 	cnt = sbc_tres_count(ts, tres_id);
 	if (cnt <= 0 && start)	/* a run of no time has no allocation */
 		cnt = sbc_tres_count(j->tres_req_str, tres_id);
@@ -114,7 +117,10 @@ static bool segment_of(const struct sbu_ctx *c, const slurmdb_job_rec_t *j,
 		return false;
 	s->index = record_index(c, j);
 	s->tres = cnt;
-	s->allocated = ct.allocated;
+	/* charged as the plugins charge it: before budget.conf's Cutover, a
+	 * run without a contract counts to its budget (sb_run_allocated) */
+	s->allocated = start ? sb_run_allocated(tag, start, c->cfg.cutover) :
+		       ct.allocated;
 	s->eligible = rec_time(j->eligible, c->now);
 	s->start = start;
 	s->end = rec_time(j->end, c->now);

@@ -15,61 +15,6 @@
 #include "sb/duration.h"
 
 
-/* Read exactly @n digits at *@p into @out; advance. */
-static bool digits(const char **p, int n, int *out)
-{
-	int v = 0, i;
-
-	for (i = 0; i < n; i++) {
-		if (!isdigit((unsigned char)(*p)[i]))
-			return false;
-		v = v * 10 + ((*p)[i] - '0');
-	}
-	*p += n;
-	*out = v;
-	return true;
-}
-
-/* YYYY-MM-DD[THH:MM[:SS]], local time; -1 when malformed or out of range,
- * -2 when the local time does not exist (a DST gap). */
-static int parse_iso(const char *s, int64_t *out)
-{
-	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31,
-				     30, 31 };
-	const char *p = s;
-	int y, mo, d, h = 0, mi = 0, se = 0;
-	struct tm tm;
-	time_t t;
-
-	if (!digits(&p, 4, &y) || *p++ != '-' || !digits(&p, 2, &mo) ||
-	    *p++ != '-' || !digits(&p, 2, &d))
-		return -1;
-	if (*p == 'T') {
-		p++;
-		if (!digits(&p, 2, &h) || *p++ != ':' || !digits(&p, 2, &mi))
-			return -1;
-		if (*p == ':' && (p++, !digits(&p, 2, &se)))
-			return -1;
-	}
-	if (*p || y < 1970 || mo < 1 || mo > 12 || d < 1 ||
-	    d > mdays[mo - 1] || h > 23 || mi > 59 || se > 59 ||
-	    (mo == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400))))
-		return -1;
-	memset(&tm, 0, sizeof(tm));
-	tm.tm_year = y - 1900;
-	tm.tm_mon = mo - 1;
-	tm.tm_mday = d;
-	tm.tm_hour = h;
-	tm.tm_min = mi;
-	tm.tm_sec = se;
-	tm.tm_isdst = -1;
-	t = mktime(&tm);
-	if (t == (time_t)-1 || tm.tm_hour != h || tm.tm_min != mi)
-		return -2;
-	*out = (int64_t)t;
-	return 0;
-}
-
 /* A decimal count of at most 12 digits at *@p; advance. */
 static bool count(const char **p, int64_t *out)
 {
@@ -142,7 +87,7 @@ int sbc_parse_time(const char *what, const char *s, struct sbc_time *out,
 		out->value = v;
 		goto ok;
 	}
-	rc = parse_iso(s, &v);
+	rc = sb_time_parse_iso(s, &v);
 	if (rc == -2)
 		return sbc__fail(msg, msglen, "%s '%s': no such local time (a "
 			    "daylight saving change); write uts<Unix time>",

@@ -21,7 +21,7 @@ START_TEST(test_defaults)
 			 "LookbackWindow=7-00:00:00 BucketWidth=1:00:00 ChargeTRES=gres/gpu "
 			 "PreemptGraceTime=30 PreemptNonResumable=requeue "
 			 "RepairReason=repair* InteractiveWarning=0:05:00 "
-			 "PreemptIntervalFactor=2");
+			 "PreemptIntervalFactor=2 Cutover=none");
 	ck_assert_int_eq(sb_config_check(&cfg, buf, sizeof(buf)), SB_OK);
 }
 END_TEST
@@ -137,7 +137,7 @@ START_TEST(test_keys_listed)
 	for (i = 0; sb_config_keys[i]; i++)
 		ck_assert_int_ne(sb_config_set(&cfg, sb_config_keys[i], "1", msg,
 					       sizeof(msg)), SB_EUNKNOWNKEY);
-	ck_assert_int_eq(i, 11);
+	ck_assert_int_eq(i, 12);
 }
 END_TEST
 
@@ -204,7 +204,7 @@ START_TEST(test_parse_codes)
 			 "(accepted: MaxMinRuntime, DefaultMinRuntime, CalcPeriod, "
 			 "LookbackWindow, BucketWidth, ChargeTRES, PreemptGraceTime, "
 			 "PreemptNonResumable, RepairReason, InteractiveWarning, "
-			 "PreemptIntervalFactor)");
+			 "PreemptIntervalFactor, Cutover)");
 	ck_assert_int_eq(sb_config_parse(&cfg, "CalcPeriod=1\nCalcPeriod=2\n",
 					 "b", msg, sizeof(msg)), SB_EDUPLICATE);
 	ck_assert_int_eq(sb_config_parse(&cfg, "CalcPeriod=x\n", "b", msg,

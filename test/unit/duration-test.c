@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sb/duration.h"
 #include "sb/error.h"
@@ -128,6 +129,63 @@ START_TEST(test_quote)
 }
 END_TEST
 
+/* Points in time, read in UTC (TZ set in main) so the epoch is known. */
+static const struct iso_case {
+	const char *in;
+	int rc;
+	int64_t t;
+} iso[] = {
+	{ "2026-12-01", 0, 1796083200 },
+	{ "2026-12-01T09:00", 0, 1796115600 },
+	{ "2026-12-01T09:00:30", 0, 1796115630 },
+	{ "1970-01-01T00:00:00", 0, 0 },
+	{ "2024-02-29T12:00", 0, 1709208000 },	/* leap year */
+	{ "2026-02-29T12:00", -1, 0 },		/* not one */
+	{ "2100-02-29", -1, 0 },		/* century, not a leap year */
+	{ "2000-02-29", 0, 951782400 },		/* 400th: a leap year */
+	{ "2026-12-01T24:00", -1, 0 },
+	{ "2026-12-01T23:60", -1, 0 },
+	{ "2026-12-01T23:59:60", -1, 0 },
+	{ "2026-13-01", -1, 0 },
+	{ "2026-00-10", -1, 0 },
+	{ "2026-12-32", -1, 0 },
+	{ "1969-12-31", -1, 0 },
+	{ "2026-12-01T09", -1, 0 },
+	{ "2026-12-01 09:00", -1, 0 },
+	{ "2026-12-01T09:00Z", -1, 0 },
+	{ "26-12-01", -1, 0 },
+	{ "1796166958", -1, 0 },
+	{ "", -1, 0 },
+	{ "now", -1, 0 },
+};
+
+START_TEST(test_iso)
+{
+	const struct iso_case *c = &iso[_i];
+	int64_t t = -7;
+	char buf[32];
+
+	ck_assert_msg(sb_time_parse_iso(c->in, &t) == c->rc, "'%s': rc", c->in);
+	if (c->rc)
+		return;
+	ck_assert_msg(t == c->t, "'%s': %lld, want %lld", c->in, (long long)t,
+		      (long long)c->t);
+	/* and back: the form it reads */
+	sb_time_format_iso(t, buf, sizeof(buf));
+	ck_assert_int_eq(sb_time_parse_iso(buf, &t), 0);
+	ck_assert_int_eq(t, c->t);
+}
+END_TEST
+
+START_TEST(test_iso_null)
+{
+	int64_t t;
+
+	ck_assert_int_eq(sb_time_parse_iso(NULL, &t), -1);
+	ck_assert_int_eq(sb_time_parse_iso("2026-12-01", NULL), -1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("duration");
@@ -135,10 +193,14 @@ int main(void)
 	SRunner *sr;
 	int failed;
 
+	setenv("TZ", "UTC", 1);
+	tzset();
 	tcase_add_loop_test(tc, test_parse, 0, sizeof(parse) / sizeof(parse[0]));
 	tcase_add_loop_test(tc, test_format, 0, sizeof(format) / sizeof(format[0]));
 	tcase_add_test(tc, test_format_round_trip);
 	tcase_add_loop_test(tc, test_quote, 0, sizeof(quote) / sizeof(quote[0]));
+	tcase_add_loop_test(tc, test_iso, 0, sizeof(iso) / sizeof(iso[0]));
+	tcase_add_test(tc, test_iso_null);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

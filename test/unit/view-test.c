@@ -76,6 +76,34 @@ START_TEST(test_contract_of_job)
 }
 END_TEST
 
+/* sb_run_allocated: the tag decides; without one, a run that started
+ * before the cutover is charged to its budget. */
+static const struct run_case {
+	const char *what, *tag;
+	int64_t start, cutover;
+	bool allocated;
+} runs[] = {
+	{ "tag allocated", "budget:min_runtime=600,resumable=no,allocated=yes", 100, 0, true },
+	{ "tag allocated, cutover later", "budget:min_runtime=600,resumable=no,allocated=yes", 100, 200, true },
+	{ "tag unallocated before the cutover", "budget:min_runtime=0,resumable=no,allocated=no", 100, 200, false },
+	{ "no tag, no cutover", NULL, 100, 0, false },
+	{ "no tag, before the cutover", NULL, 100, 200, true },
+	{ "no tag, one second before", "", 199, 200, true },
+	{ "no tag, at the cutover", NULL, 200, 200, false },
+	{ "no tag, after the cutover", "a comment", 300, 200, false },
+	{ "damaged tag, before the cutover", "budget:min_runtime=x", 100, 200, true },
+	{ "never started", NULL, 0, 200, false },
+};
+
+START_TEST(test_run_allocated)
+{
+	const struct run_case *c = &runs[_i];
+
+	ck_assert_msg(sb_run_allocated(c->tag, c->start, c->cutover) == c->allocated,
+		      "%s", c->what);
+}
+END_TEST
+
 START_TEST(test_contract_of_job_null)
 {
 	ck_assert_int_eq(sb_contract_of_job("x", true, NULL), SB_EINVAL);
@@ -731,6 +759,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_contract_of_job, 0,
 			    sizeof(contracts) / sizeof(contracts[0]));
 	tcase_add_test(tc, test_contract_of_job_null);
+	tcase_add_loop_test(tc, test_run_allocated, 0,
+			    sizeof(runs) / sizeof(runs[0]));
 	tcase_add_loop_test(tc, test_committed_rest, 0,
 			    sizeof(rests) / sizeof(rests[0]));
 	tcase_add_loop_test(tc, test_held_tres, 0,
