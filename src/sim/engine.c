@@ -65,8 +65,13 @@ void sim_params_init(struct sim_params *p)
 
 void sim_result_free(struct sim_result *r)
 {
+	size_t i;
+
 	free(r->segs);
 	free(r->nodes);
+	if (r->jobs)
+		for (i = 0; i < r->njobs; i++)
+			free(r->jobs[i].why);
 	free(r->jobs);
 	memset(r, 0, sizeof(*r));
 }
@@ -1031,6 +1036,8 @@ int sim_run(const struct sim_workload *w, const struct sim_tree *t,
 	}
 	if (!s.err)
 		finish(&s, p->until != SIM_NEVER ? now : last);
+	if (!s.err)
+		sim__explain_pending(&s, r->t_end);
 out:
 	teardown(&s);
 	return s.err ? -1 : 0;

@@ -14,7 +14,9 @@
  *   victims.c   preemption: candidates through sb_preempt_decide(),
  *               victim order, taking victims only until the job fits;
  *   engine.c    starting and stopping runs, the scheduling pass, the event
- *               loop (sim_run).
+ *               loop (sim_run);
+ *   why.c       why each job still pending at the end waits (the words
+ *               of `sbudget show job`).
  */
 #ifndef SB_SIM_ENGINE_H
 #define SB_SIM_ENGINE_H
@@ -360,6 +362,9 @@ void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now);
  * job in pass order. */
 bool sim__bf_wants(const struct sim *s, uint32_t job);
 
+/* why.c: why each job still pending at @now waits, into its outcome's
+ * why (the words of `sbudget show job`, sb/wait.h) */
+void sim__explain_pending(struct sim *s, int64_t now);
 /* engine.c */
 void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 		uint64_t mask, bool preemptible);

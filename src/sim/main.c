@@ -533,7 +533,10 @@ static int run_metrics(const struct opts *o, const struct sim_workload *w,
 			       r->jobs[i].end,
 			.pending_since = r->jobs[i].pending_since,
 			.pending_until = SIM_NEVER,
+			.why = r->jobs[i].why,
 		};
+		/* the id the segments print (--segments) */
+		snprintf(mj[i].id, sizeof(mj[i].id), "%zu", i + 1);
 	}
 	for (i = 0; i < r->nsegs; i++)
 		ms[i] = (struct sim_mseg){ r->segs[i].job, r->segs[i].eligible,

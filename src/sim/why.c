@@ -1,0 +1,133 @@
+/*
+ * why.c - why each job still pending when the simulation ends waits, in
+ * the words `sbudget show job` prints (WaitsFor, sb_wait_format()): the
+ * pending jobs the next pass takes before it, the GPUs it needs, those
+ * idle, and the core's verdict (sb_preempt_decide(), on the budget view
+ * of the last recalculation) on every running job: how many GPUs it may
+ * take now, how many the reclaim rule or its cost holds back, and the
+ * first protected slice whose end would let it preempt.  Under the
+ * baseline policy a job within its team's cap may take preemptible runs
+ * (victims.c); one over its cap none, which the sentence says.
+ *
+ * Reason: "Priority" when pending jobs come before it in the next pass,
+ * else "Resources" (Slurm's words for the same two cases).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sb/wait.h"
+#include "engine.h"
+
+/* Each pending job's position in the next pass (pass order: the groups
+ * in s->gorder, budget; the three classes, baseline; each in queue
+ * order) into @pos; the first job of the pass into *@first. */
+static void pass_positions(const struct sim *s, uint32_t *pos,
+			   uint32_t *first)
+{
+	const bool bud = sim__is_budget(s);
+	const uint32_t ngr = bud ? s->ngorder : 3;
+	uint32_t gi, i, base = 0;
+
+	*first = UINT32_MAX;
+	for (gi = 0; gi < ngr; gi++) {
+		const struct qv *q = &s->q[bud ? s->gorder[gi] : gi];
+
+		for (i = 0; i < q->n; i++) {
+			if (*first == UINT32_MAX)
+				*first = q->v[i].job;
+			pos[q->v[i].job] = base + i;
+		}
+		base += q->n;
+	}
+}
+
+/* The sentence for pending @job at @now, into @buf. */
+static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
+		    int64_t now, char *buf, size_t len)
+{
+	const struct sim_job *j = &s->w->jobs[job];
+	struct sb_preempt_party me = {
+		.job = { s->js[job].ct, now, 0, j->gpus, 0 },
+		.index = j->assoc,
+		.in_grace = false,
+	};
+	const bool bud = sim__is_budget(s);
+	const bool within = bud || s->used_np[j->team_node] + j->gpus <=
+				   s->cap_np[j->team_node];
+	struct sb_wait_facts f = {
+		.reason = pos ? "Priority" : "Resources",
+		.ahead = pos, .top = (uint64_t)first + 1,
+		.needs = j->gpus, .tres = s->p->cfg.charge_tres,
+		.idle = (double)s->cl.total_free,
+		.allocated = bud ? s->js[job].ct.allocated : within,
+		.note = bud || within ? NULL : "its team is over its cap of "
+			"non-preemptible GPUs (baseline): it takes no "
+			"preemptible runs",
+	};
+	char kept_why[512], why[512], next_at[64];
+	int64_t next = INT64_MAX;
+	size_t i;
+
+	if (bud)
+		me.job.priority = sim__job_priority(s, job, true);
+	for (i = 0; i < s->nrunning; i++) {
+		const struct rrun *rj = &s->rr[i];
+		enum sb_preempt_verdict vd;
+		int64_t until;
+
+		if (!bud) {
+			if (within && rj->preemptible)
+				f.preemptable += rj->pt.job.tres;
+			continue;
+		}
+		vd = sb_preempt_decide(&s->pol, &s->view, &me, &rj->pt, now,
+				       why, sizeof(why));
+		if (vd == SB_PREEMPT_YES)
+			f.preemptable += rj->pt.job.tres;
+		if (vd == SB_PREEMPT_RECLAIM || vd == SB_PREEMPT_COSTLY) {
+			f.kept += rj->pt.job.tres;
+			f.kept_job = (uint64_t)rj->job + 1;
+			snprintf(kept_why, sizeof(kept_why), "%s", why);
+			f.kept_why = kept_why;
+		}
+		/* protected or held now: would the core's rule let it go
+		 * when its slice (or interval) ends? (as show job asks) */
+		until = sb_preempt_hold_until(&s->pol, &rj->pt);
+		if ((vd == SB_PREEMPT_PROTECTED || vd == SB_PREEMPT_INTERVAL) &&
+		    until < next && sb_preempt_check(&s->pol, &me.job,
+						     &rj->pt.job, until) ==
+		    SB_PREEMPT_YES) {
+			next = until;
+			f.next_job = (uint64_t)rj->job + 1;
+		}
+	}
+	if (f.next_job) {
+		snprintf(next_at, sizeof(next_at), "at %" PRId64 " s", next);
+		f.next_at = next_at;
+	}
+	sb_wait_format(&f, buf, len);
+}
+
+void sim__explain_pending(struct sim *s, int64_t now)
+{
+	uint32_t *pos = calloc(s->w->njobs + 1, sizeof(*pos)), first;
+	char buf[1024];
+	size_t i;
+
+	if (!pos) {
+		sim__oom(s);
+		return;
+	}
+	pass_positions(s, pos, &first);
+	for (i = 0; i < s->w->njobs && !s->err; i++) {
+		if (s->js[i].st != J_PENDING)
+			continue;
+		explain(s, (uint32_t)i, pos[i], first, now, buf, sizeof(buf));
+		s->r->jobs[i].why = strdup(buf);
+		if (!s->r->jobs[i].why)
+			sim__oom(s);
+	}
+	free(pos);
+}
