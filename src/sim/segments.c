@@ -338,3 +338,33 @@ out:
 	sim_workload_free(&ids);
 	return rc;
 }
+
+int sim_waits_parse(const char *name, char *text, struct sim_mjob *jobs,
+		    size_t njobs, char *msg, size_t msglen)
+{
+	char *cur = text, *l, *bar;
+	size_t line = 0, i;
+
+	while ((l = sim__next_line(&cur))) {
+		line++;
+		if (!*l || *l == '#')
+			continue;
+		bar = strchr(l, '|');
+		if (!bar) {
+			sim__fail(msg, msglen, name, line, "'%s': not "
+				  "JOB|REASON", l);
+			return -1;
+		}
+		*bar = '\0';
+		for (i = 0; i < njobs; i++)
+			if (!strcmp(jobs[i].id, l))
+				break;
+		if (i == njobs) {
+			sim__fail(msg, msglen, name, line, "job '%s' is not "
+				  "in the segments", l);
+			return -1;
+		}
+		jobs[i].why = *sim__trim(bar + 1) ? sim__trim(bar + 1) : NULL;
+	}
+	return 0;
+}

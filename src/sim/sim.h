@@ -704,6 +704,18 @@ int sim_segments_parse(const char *name, const char *text,
 		       size_t *njobs, struct sim_mseg **segs, size_t *nsegs,
 		       char *msg, size_t msglen);
 
+/*
+ * sim_waits_parse - why jobs waited, as the live cluster said (sbudget-sim
+ * metrics --waits; the demo asks `sbudget -P -n show job ID
+ * format=WaitsFor` of each job still pending before it is cancelled):
+ * lines "JOB|REASON", JOB a job id of the segments; empty lines and '#'
+ * comments are skipped.  Sets the jobs' why, pointing into @text (cut in
+ * place; it must outlive @jobs' use).  Return 0, or -1 with @msg
+ * "file:line: reason" (a line without '|', a job not in @jobs).
+ */
+int sim_waits_parse(const char *name, char *text, struct sim_mjob *jobs,
+		    size_t njobs, char *msg, size_t msglen);
+
 /* Text summary; with @budgets, also every budget's figures in GPU-s; then
  * the verdict (sim_verdict_text()). */
 void sim_report_text(const struct sim_report *rep, bool budgets, FILE *f);

@@ -321,6 +321,22 @@ grep -q '"reason": "Resources: needs 16 gres/gpu' "$tmp/v.json" || bad "no job r
 grep -q '^  job 3 (physics/phys-b, 16 GPUs, allocated): never started, waited 48.0m$' "$tmp/vm.txt" ||
 	bad "metrics: job 3 not named: $(grep '^  job' "$tmp/vm.txt")"
 
+# --waits: the reasons the live cluster gave (the demo: `sbudget show
+# job`), named in the verdict; a job not in the segments, a line without
+# '|', and --waits outside metrics are refused
+printf '3|Resources: needs 16 gres/gpu, 0 idle\n\n# a comment\n' >"$tmp/w.txt"
+"$sim" metrics --segments "$tmp/vseg.csv" --tree "$data/sim-small.tree" \
+	--gpus 16 --window 0:3000 --now 3000 --waits "$tmp/w.txt" >"$tmp/vw.txt" || bad "metrics --waits"
+grep -q '^  job 3 (physics/phys-b, 16 GPUs, allocated): never started, waited 48.0m: Resources: needs 16 gres/gpu, 0 idle$' "$tmp/vw.txt" ||
+	bad "metrics --waits: job 3 not named with its reason: $(grep '^  job' "$tmp/vw.txt")"
+printf '99|x\n' >"$tmp/w2.txt"
+expect2 "w2.txt:1: job '99' is not in the segments" metrics --segments "$tmp/vseg.csv" \
+	--tree "$data/sim-small.tree" --gpus 16 --waits "$tmp/w2.txt"
+printf 'x\n' >"$tmp/w3.txt"
+expect2 "w3.txt:1: 'x': not JOB|REASON" metrics --segments "$tmp/vseg.csv" \
+	--tree "$data/sim-small.tree" --gpus 16 --waits "$tmp/w3.txt"
+expect2 "run: --waits is an option of metrics" --waits "$tmp/w.txt"
+
 # a tree of 200,000 budgets, every one listed
 awk 'BEGIN { for (i = 0; i < 200000; i++) print "a" i, 1 }' >"$tmp/wide.tree"
 n=$(timeout 300 "$sim" tree --tree "$tmp/wide.tree" | wc -l)
