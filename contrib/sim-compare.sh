@@ -45,12 +45,13 @@ echo "== $(sed -n 1p "$out/budget-verdict.txt")"
 awk '
 	# "  TEAM  owed ... GPU-h, delivered ...:  XX.X%  met|MISSED", or
 	# "  TEAM  owed nothing: not judged"
-	function mark(line,   m) {
+	function mark(line,   m, w) {
 		if (line ~ /owed nothing/)
 			return "owed nothing"
 		m = line
 		sub(/^.*: +/, "", m)
-		return m
+		split(m, w, / +/)
+		return sprintf("%6s %s", w[1], w[2])
 	}
 	FNR == 1 { f++ }
 	/^  [^ ]/ && / owed / && !/^  job / && !/^  and / {
