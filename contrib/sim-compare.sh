@@ -60,9 +60,9 @@ awk '
 		v[f, name] = mark($0)
 	}
 	END {
-		printf "  %-32s %-20s %-20s\n", "team", "baseline", "budget"
+		printf "  %-32s %-20s %s\n", "team", "baseline", "budget"
 		for (i = 1; i <= n; i++)
-			printf "  %-32s %-20s %-20s\n", order[i], \
+			printf "  %-32s %-20s %s\n", order[i], \
 				((1, order[i]) in v ? v[1, order[i]] : "-"), \
 				((2, order[i]) in v ? v[2, order[i]] : "-")
 	}' "$out/baseline-verdict.txt" "$out/budget-verdict.txt"
