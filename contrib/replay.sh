@@ -26,8 +26,8 @@
 #   --waits FILE       output: before those are cancelled, why each job
 #                      still pending waits, as `sbudget show job` says
 #                      (WaitsFor; sbudget from PATH, as contrib/cluster.sh
-#                      env sets it): lines JOB|REASON, JOB the segments'
-#                      job id (sbudget-sim metrics --waits)
+#                      env sets it): lines JOB|Slurm job ID: REASON, JOB the
+#                      segments' job id (sbudget-sim metrics --waits)
 #   --user USER        the Linux user that submits (default sb-alice)
 # The cluster must be up (contrib/cluster.sh up; same SB_* variables).  A
 # fresh top-level account (RawShares 1) gets one child per team, RawShares
@@ -167,7 +167,8 @@ ask_waits() {
 	for ((k = 1; k <= n; k++)); do
 		case $pend in *" ${id[k]} "*) ;; *) continue ;; esac
 		w=$(sbudget -P -n show job "${id[k]}" format=WaitsFor 2>/dev/null) || continue
-		printf '%s|%s\n' "$k" "$w" >>"$waits"
+		# the job ids in show job's sentence are Slurm's: say which is this one
+		[ -n "$w" ] && printf '%s|Slurm job %s: %s\n' "$k" "${id[k]}" "$w" >>"$waits"
 	done
 	echo "replay: why the $(grep -c . "$waits" || true) jobs still pending wait: $waits" >&2
 }
