@@ -15,12 +15,16 @@
  *   engine     cluster.c (placement), queue.c (events, pending queues),
  *              charge.c (ledger, recalculation, the budget view),
  *              victims.c (preemption through sb_preempt_decide()),
- *              engine.c (runs, the pass, the event loop); engine.h is
- *              their shared state.
+ *              engine.c (runs, the pass, the event loop), why.c (why each
+ *              job still pending at the end waits); engine.h is their
+ *              shared state.
  *   metrics.c  queue-wait percentiles, owed vs delivered per budget through
  *              sb_figures(), occupancy, preemptions: from run segments, so
  *              the simulator and `sbudget-sim metrics` (observed runs)
- *              share the code; report.c prints it as text and JSON.
+ *              share the code; report.c prints it as text and JSON;
+ *              verdict.c judges it: each team against SIM_TARGET_OWED,
+ *              the jobs that never started or waited long, and whether
+ *              budgets were honoured.
  *   svg.c      the per-GPU chart and the per-team allocation chart.
  *   main.c     the command line (not in the library).
  *
