@@ -28,7 +28,8 @@ struct sb_wait_facts {
 	double idle;		/* TRES no running job holds */
 	double preemptable;	/* TRES of running jobs it may take now
 				 * (sb_preempt_decide() says yes) */
-	bool allocated;		/* its contract: false, it never preempts */
+	bool allocated;		/* its contract; false: it never
+				 * preempts */
 	double kept;		/* TRES the reclaim rule or its cost holds
 				 * back (SB_PREEMPT_RECLAIM, _COSTLY) */
 	uint64_t kept_job;	/* one of those jobs, and the core's */

@@ -228,7 +228,8 @@ struct json_object *sim_verdict_json(const struct sim_report *rep)
 
 		x = json_object_new_object();
 		add(x, "name", json_object_new_string(t->name));
-		add(x, "owed_gpu_hours", sim_json_double(t->fig.owed / HOUR, 3));
+		add(x, "owed_gpu_hours",
+		    sim_json_double(t->fig.owed / HOUR, 3));
 		add(x, "delivered_gpu_hours",
 		    sim_json_double(t->fig.capped / HOUR, 3));
 		add(x, "delivered_over_owed", owed ? sim_json_double(

@@ -61,7 +61,8 @@ static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
 		.ahead = pos, .top = (uint64_t)first + 1,
 		.needs = j->gpus, .tres = s->p->cfg.charge_tres,
 		.idle = (double)s->cl.total_free,
-		/* baseline: no contracts; over its cap it takes nothing (the note) */
+		/* baseline: no contracts; over its cap it takes
+		 * nothing (the note) */
 		.allocated = bud ? s->js[job].ct.allocated : true,
 		.note = bud || within ? NULL : "its team is over its cap of "
 			"non-preemptible GPUs (baseline): it takes no "
