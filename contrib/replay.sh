@@ -162,15 +162,23 @@ echo "replay: $k jobs submitted; the trace starts at $(date -d "@$t0" +%T) (epoc
 # why each job still pending waits (before it is cancelled): show job's
 # WaitsFor, by the table's row (the segments' job id) into --waits
 ask_waits() {
-	local pend k w
-	pend=" $(squeue -h -t PD -j "$ids" -o %i 2>/dev/null | tr '\n' ' ')"
+	local pend k w failed=0 why=''
+	if ! pend=$(squeue -h -t PD -j "$ids" -o %i 2>&1); then
+		echo "replay: --waits: squeue failed ($pend): no reasons written" >&2
+		return 0
+	fi
+	pend=" $(tr '\n' ' ' <<<"$pend")"
 	for ((k = 1; k <= n; k++)); do
 		case $pend in *" ${id[k]} "*) ;; *) continue ;; esac
-		w=$(sbudget -P -n show job "${id[k]}" format=WaitsFor 2>/dev/null) || continue
+		if ! w=$(sbudget -P -n show job "${id[k]}" format=WaitsFor 2>&1); then
+			failed=$((failed + 1)) why=${why:-$w}
+			continue
+		fi
 		# the job ids in show job's sentence are Slurm's: say which is this one
-		[ -n "$w" ] && printf '%s|Slurm job %s: %s\n' "$k" "${id[k]}" "$w" >>"$waits"
+		[ -z "$w" ] || printf '%s|Slurm job %s: %s\n' "$k" "${id[k]}" "$w" >>"$waits"
 	done
 	echo "replay: why the $(grep -c . "$waits" || true) jobs still pending wait: $waits" >&2
+	[ "$failed" -eq 0 ] || echo "replay: --waits: sbudget show job failed for $failed of them: $why" >&2
 }
 ids=$(IFS=,; echo "${id[*]:1}")
 deadline=$((t0 + last + ${max_wall%.*}))
