@@ -170,8 +170,10 @@ ask_waits() {
 	pend=" $(tr '\n' ' ' <<<"$pend")"
 	for ((k = 1; k <= n; k++)); do
 		case $pend in *" ${id[k]} "*) ;; *) continue ;; esac
-		if ! w=$(sbudget -P -n show job "${id[k]}" format=WaitsFor 2>&1); then
-			failed=$((failed + 1)) why=${why:-$w}
+		if ! w=$(sbudget -P -n show job "${id[k]}" format=WaitsFor 2>/dev/null); then
+			failed=$((failed + 1))
+			# the first failure's message, asked again
+			[ -n "$why" ] || why=$(sbudget -P -n show job "${id[k]}" format=WaitsFor 2>&1 >/dev/null)
 			continue
 		fi
 		# the job ids in show job's sentence are Slurm's: say which is this one
