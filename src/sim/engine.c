@@ -1009,6 +1009,10 @@ int sim_run(const struct sim_workload *w, const struct sim_tree *t,
 			tn = w->jobs[s.next_submit].submit;
 		if (s.nheap && s.heap[0].t < tn)
 			tn = s.heap[0].t;
+		/* jobs waiting SIM_LONG_WAIT before then: why (reads only) */
+		sim__probe_long_waits(&s, tn == INT64_MAX ? last + 1 :
+				      p->until != SIM_NEVER && tn > p->until ?
+				      p->until : tn);
 		if (tn == INT64_MAX)
 			break;
 		if (p->until != SIM_NEVER && tn > p->until) {

@@ -329,9 +329,11 @@ struct sim_outcome {
 				 * is eligible; SIM_NEVER otherwise */
 	uint32_t resubmissions;	/* times it was cancelled by preemption
 				 * and resubmitted by its user */
-	char *why;		/* still pending at the end: why it waits,
-				 * in the words of `sbudget show job`'s
-				 * WaitsFor (sb_wait_format()); NULL
+	char *why;		/* why it waits, in the words of `sbudget
+				 * show job`'s WaitsFor (sb_wait_format()):
+				 * still pending at the end, at the end;
+				 * else, if it still waited SIM_LONG_WAIT
+				 * after its submission, then; NULL
 				 * otherwise */
 };
 
@@ -434,10 +436,10 @@ struct sim_mjob {
 				 * counts until the metrics' @now */
 	char id[SIM_JOB_ID_MAX];	/* its id as the segments name it
 					 * (truncated), for the verdict */
-	const char *why;	/* still pending at the end: why it waits, in
-				 * `sbudget show job`'s words (sim_run()'s
-				 * outcome); NULL: not known (observed runs:
-				 * the demo asks the live cluster) */
+	const char *why;	/* why it waits, in `sbudget show job`'s
+				 * words: at the end if it never started,
+				 * else at SIM_LONG_WAIT (sim_run()'s
+				 * outcome; --waits); NULL: not known */
 };
 
 /* One run segment. */

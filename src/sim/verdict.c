@@ -163,10 +163,11 @@ static void fmt_wait(double s, char *buf, size_t len)
 void sim_verdict_text(const struct sim_report *rep, FILE *f)
 {
 	const struct sim_verdict *v = &rep->verdict;
-	char line[512], w[32];
+	char line[512], w[32], lw[32];
 	uint32_t k;
 	size_t i;
 
+	fmt_wait(SIM_LONG_WAIT, lw, sizeof(lw));
 	fprintf(f, "verdict (target: each team gets >= %.0f%% of the GPU-hours "
 		"owed to it, MISSION.md; delivered = capped, of what was "
 		"owed):\n", 100 * SIM_TARGET_OWED);
@@ -193,11 +194,15 @@ void sim_verdict_text(const struct sim_report *rep, FILE *f)
 		const struct sim_verdict_job *j = &v->jobs[i];
 
 		fmt_wait(j->wait, w, sizeof(w));
-		fprintf(f, "  job %s (%s, %u GPUs, %s): %s %s%s%s\n", j->id,
+		fprintf(f, "  job %s (%s, %u GPUs, %s): %s %s%s%s%s", j->id,
 			j->team, j->gpus, j->allocated ? "allocated" :
 			"unallocated", j->started ? "started after" :
-			"never started, waited", w, j->why ? ": " : "",
-			j->why ? j->why : "");
+			"never started, waited", w, !j->why ? "" : j->started ?
+			"; waiting at " : ": ", j->why && j->started ? lw : "",
+			j->why && j->started ? ": " : "");
+		if (j->why)
+			fputs(j->why, f);
+		fputc('\n', f);
 	}
 	if (v->more)
 		fprintf(f, "  and %zu more\n", v->more);

@@ -11,6 +11,13 @@
  *
  * Reason: "Priority" when pending jobs come before it in the next pass,
  * else "Resources" (Slurm's words for the same two cases).
+ *
+ * Also asked of every job still waiting SIM_LONG_WAIT after its
+ * submission, never started (sim__probe_long_waits()), so that a job that
+ * starts late is named with why it was waiting then.  The probe reads the
+ * state only: the simulation runs as without it (between two events the
+ * state is constant, so the state at the next event, before it, is the
+ * state at the probe's time).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -112,6 +119,40 @@ static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
 	sb_wait_format(&f, buf, len);
 }
 
+void sim__probe_long_waits(struct sim *s, int64_t before)
+{
+	const struct sim_workload *w = s->w;
+	uint32_t *pos = NULL, first = UINT32_MAX;
+	char buf[1024];
+
+	/* jobs are in submit order, so their probes (submit +
+	 * SIM_LONG_WAIT) are too */
+	for (; s->next_probe < w->njobs && !s->err; s->next_probe++) {
+		size_t i = s->next_probe;
+		int64_t t = w->jobs[i].submit + SIM_LONG_WAIT;
+
+		if (t >= before)
+			break;
+		if (s->js[i].st != J_PENDING ||
+		    s->r->jobs[i].first_start != SIM_NEVER)
+			continue;	/* started, or not yet submitted */
+		if (!pos) {
+			pos = calloc(w->njobs + 1, sizeof(*pos));
+			if (!pos) {
+				sim__oom(s);
+				break;
+			}
+			pass_positions(s, pos, &first);
+		}
+		explain(s, (uint32_t)i, pos[i], first, t, buf, sizeof(buf));
+		free(s->r->jobs[i].why);
+		s->r->jobs[i].why = strdup(buf);
+		if (!s->r->jobs[i].why)
+			sim__oom(s);
+	}
+	free(pos);
+}
+
 void sim__explain_pending(struct sim *s, int64_t now)
 {
 	uint32_t *pos = calloc(s->w->njobs + 1, sizeof(*pos)), first;
@@ -127,6 +168,7 @@ void sim__explain_pending(struct sim *s, int64_t now)
 		if (s->js[i].st != J_PENDING)
 			continue;
 		explain(s, (uint32_t)i, pos[i], first, now, buf, sizeof(buf));
+		free(s->r->jobs[i].why);	/* its reason at SIM_LONG_WAIT */
 		s->r->jobs[i].why = strdup(buf);
 		if (!s->r->jobs[i].why)
 			sim__oom(s);

@@ -321,6 +321,14 @@ grep -q '"reason": "Resources: needs 16 gres/gpu' "$tmp/v.json" || bad "no job r
 grep -q '^  job 3 (physics/phys-b, 16 GPUs, allocated): never started, waited 48.0m$' "$tmp/vm.txt" ||
 	bad "metrics: job 3 not named: $(grep '^  job' "$tmp/vm.txt")"
 
+# a job that started late is named with why it was waiting 2 h after its
+# submission (the simulation itself unchanged by asking): job 1 holds the
+# 8 GPUs 3 h; job 2 waits behind it
+printf 'submit_time_s,duration_s,gpus,team,user,min_runtime_s,resumable,priority\n0,10800,8,a,u,3600,yes,512\n10,3600,8,a,u,3600,yes,512\n20,3600,8,b,u,3600,yes,512\n' >"$tmp/lw.csv"
+printf 'a 1\nb 1\n' >"$tmp/lw.tree"
+"$sim" --jobs "$tmp/lw.csv" --tree "$tmp/lw.tree" --nodes 1 --gpus-per-node 8 >"$tmp/lw.txt" || bad "long-wait run"
+grep -q '^  job 2 (a, 8 GPUs, allocated): started after 4.00h; waiting at 2.00h: Priority: 1 pending job(s) of higher priority first (top: job 1); needs 8 gres/gpu, 0 idle, 0 preemptable by it now$' "$tmp/lw.txt" ||
+	bad "a late job not named with why it waited: $(grep '^  job' "$tmp/lw.txt")"
 # --waits: the reasons the live cluster gave (the demo: `sbudget show
 # job`), named in the verdict; a job not in the segments, a line without
 # '|', and --waits outside metrics are refused
