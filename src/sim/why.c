@@ -27,27 +27,29 @@
 #include "sb/wait.h"
 #include "engine.h"
 
-/* Each pending job's position in the next pass (pass order: the groups
- * in s->gorder, budget; the three classes, baseline; each in queue
- * order) into @pos; the first job of the pass into *@first. */
-static void pass_positions(const struct sim *s, uint32_t *pos,
-			   uint32_t *first)
+/* Pending @job's position in the next pass (pass order: the groups in
+ * s->gorder, budget; the three classes, baseline; each in queue order:
+ * the jobs the pass takes before it), and the first job of the pass
+ * into *@first. */
+static uint32_t pass_position(const struct sim *s, uint32_t job,
+			      uint32_t *first)
 {
 	const bool bud = sim__is_budget(s);
-	const uint32_t ngr = bud ? s->ngorder : 3;
-	uint32_t gi, i, base = 0;
+	const uint32_t ngr = bud ? s->ngorder : 3, mine = sim__group_of(s, job);
+	uint32_t gi, pos = 0;
 
 	*first = UINT32_MAX;
 	for (gi = 0; gi < ngr; gi++) {
-		const struct qv *q = &s->q[bud ? s->gorder[gi] : gi];
+		const uint32_t g = bud ? s->gorder[gi] : gi;
+		const struct qv *q = &s->q[g];
 
-		for (i = 0; i < q->n; i++) {
-			if (*first == UINT32_MAX)
-				*first = q->v[i].job;
-			pos[q->v[i].job] = base + i;
-		}
-		base += q->n;
+		if (*first == UINT32_MAX && q->n)
+			*first = q->v[0].job;
+		if (g == mine)
+			return pos + sim__q_find(s, q, job);
+		pos += q->n;
 	}
+	return pos;
 }
 
 /* The sentence for pending @job at @now, into @buf. */
@@ -122,7 +124,7 @@ static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
 void sim__probe_long_waits(struct sim *s, int64_t before)
 {
 	const struct sim_workload *w = s->w;
-	uint32_t *pos = NULL, first = UINT32_MAX;
+	uint32_t pos, first;
 	char buf[1024];
 
 	/* jobs are in submit order, so their probes (submit +
@@ -136,42 +138,29 @@ void sim__probe_long_waits(struct sim *s, int64_t before)
 		if (s->js[i].st != J_PENDING ||
 		    s->r->jobs[i].first_start != SIM_NEVER)
 			continue;	/* started, or not yet submitted */
-		if (!pos) {
-			pos = calloc(w->njobs + 1, sizeof(*pos));
-			if (!pos) {
-				sim__oom(s);
-				break;
-			}
-			pass_positions(s, pos, &first);
-		}
-		explain(s, (uint32_t)i, pos[i], first, t, buf, sizeof(buf));
+		pos = pass_position(s, (uint32_t)i, &first);
+		explain(s, (uint32_t)i, pos, first, t, buf, sizeof(buf));
 		free(s->r->jobs[i].why);
 		s->r->jobs[i].why = strdup(buf);
 		if (!s->r->jobs[i].why)
 			sim__oom(s);
 	}
-	free(pos);
 }
 
 void sim__explain_pending(struct sim *s, int64_t now)
 {
-	uint32_t *pos = calloc(s->w->njobs + 1, sizeof(*pos)), first;
+	uint32_t pos, first;
 	char buf[1024];
 	size_t i;
 
-	if (!pos) {
-		sim__oom(s);
-		return;
-	}
-	pass_positions(s, pos, &first);
 	for (i = 0; i < s->w->njobs && !s->err; i++) {
 		if (s->js[i].st != J_PENDING)
 			continue;
-		explain(s, (uint32_t)i, pos[i], first, now, buf, sizeof(buf));
+		pos = pass_position(s, (uint32_t)i, &first);
+		explain(s, (uint32_t)i, pos, first, now, buf, sizeof(buf));
 		free(s->r->jobs[i].why);	/* its reason at SIM_LONG_WAIT */
 		s->r->jobs[i].why = strdup(buf);
 		if (!s->r->jobs[i].why)
 			sim__oom(s);
 	}
-	free(pos);
 }
