@@ -23,6 +23,11 @@
 #                      duration and minimum runtime is divided by F
 #   --max-wall S       stop waiting after S wall seconds past the last
 #                      submission and cancel what is left (default 240)
+#   --waits FILE       output: before those are cancelled, why each job
+#                      still pending waits, as `sbudget show job` says
+#                      (WaitsFor; sbudget from PATH, as contrib/cluster.sh
+#                      env sets it): lines JOB|Slurm job ID: REASON, JOB the
+#                      segments' job id (sbudget-sim metrics --waits)
 #   --user USER        the Linux user that submits (default sb-alice)
 # The cluster must be up (contrib/cluster.sh up; same SB_* variables).  A
 # fresh top-level account (RawShares 1) gets one child per team, RawShares
@@ -37,7 +42,7 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-jobs= tree= out= scale=30 max_wall=240 user=sb-alice account_teams=0
+jobs='' tree='' out='' waits='' scale=30 max_wall=240 user=sb-alice account_teams=0
 die() { echo "replay.sh: $*" >&2; exit 2; }
 need() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (see --help)"; }
 num() { [[ "$2" =~ ^[0-9]+([.][0-9]+)?$ ]] && [ "$(awk -v v="$2" 'BEGIN{print (v > 0)}')" = 1 ] ||
@@ -50,8 +55,9 @@ while [ $# -gt 0 ]; do
 	--time-scale) need "$@"; num "$1" "$2"; scale=$2; shift 2 ;;
 	--max-wall) need "$@"; num "$1" "$2"; max_wall=$2; shift 2 ;;
 	--user) need "$@"; user=$2; shift 2 ;;
+	--waits) need "$@"; waits=$2; shift 2 ;;
 	--account-teams) account_teams=1; shift ;;
-	-h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
@@ -60,6 +66,10 @@ done
 [ -n "$out" ] || die "--segments FILE is required"
 jobs=$(realpath "$jobs"); tree=$(realpath "$tree"); out=$(realpath -m "$out")
 { : >>"$out"; } 2>/dev/null || die "--segments '$out': cannot write there"
+if [ -n "$waits" ]; then
+	waits=$(realpath -m "$waits")
+	{ : >"$waits"; } 2>/dev/null || die "--waits '$waits': cannot write there"
+fi
 hdr=submit_time_s,duration_s,gpus,team,user,min_runtime_s,resumable,priority
 [ "$(head -n 1 "$jobs" | tr -d '\r')" = "$hdr" ] ||
 	die "--jobs '$jobs': not the canonical table (header $hdr)"
@@ -149,6 +159,29 @@ echo "replay: $k jobs submitted; the trace starts at $(date -d "@$t0" +%T) (epoc
 	"time x1/$scale, last submission at +${last}s" >&2
 
 # --- wait: until all ended, or --max-wall past the last submission ---------
+# why each job still pending waits (before it is cancelled): show job's
+# WaitsFor, by the table's row (the segments' job id) into --waits
+ask_waits() {
+	local pend k w failed=0 why=''
+	if ! pend=$(squeue -h -t PD -j "$ids" -o %i 2>&1); then
+		echo "replay: --waits: squeue failed ($pend): no reasons written" >&2
+		return 0
+	fi
+	pend=" $(tr '\n' ' ' <<<"$pend")"
+	for ((k = 1; k <= n; k++)); do
+		case $pend in *" ${id[k]} "*) ;; *) continue ;; esac
+		if ! w=$(sbudget -P -n show job "${id[k]}" format=WaitsFor 2>/dev/null); then
+			failed=$((failed + 1))
+			# the first failure's message, asked again
+			[ -n "$why" ] || why=$(sbudget -P -n show job "${id[k]}" format=WaitsFor 2>&1 >/dev/null)
+			continue
+		fi
+		# the job ids in show job's sentence are Slurm's: say which is this one
+		[ -z "$w" ] || printf '%s|Slurm job %s: %s\n' "$k" "${id[k]}" "$w" >>"$waits"
+	done
+	echo "replay: why the $(grep -c . "$waits" || true) jobs still pending wait: $waits" >&2
+	[ "$failed" -eq 0 ] || echo "replay: --waits: sbudget show job failed for $failed of them: $why" >&2
+}
 ids=$(IFS=,; echo "${id[*]:1}")
 deadline=$((t0 + last + ${max_wall%.*}))
 while :; do
@@ -156,7 +189,9 @@ while :; do
 	[ "$left" -eq 0 ] && break
 	if [ "$(date +%s)" -ge "$deadline" ]; then
 		echo "replay: --max-wall reached: cancelling $left jobs still queued or running" >&2
-		scancel $(squeue -h -j "$ids" -o %i) 2>/dev/null || true
+		[ -n "$waits" ] && ask_waits
+		mapfile -t leftover < <(squeue -h -j "$ids" -o %i 2>/dev/null)
+		[ "${#leftover[@]}" -eq 0 ] || scancel "${leftover[@]}" 2>/dev/null || true
 		sleep 3
 		break
 	fi
@@ -181,7 +216,7 @@ for ((k = 1; k <= n; k++)); do
 	while IFS='|' read -r st en state el; do
 		[ -z "$st$en$state" ] && continue
 		i=$((i + 1))
-		s= e= p=0 ev=
+		s='' e='' p=0 ev=''
 		known "$el" && ev=$(tr_s "$(date -d "$el" +%s)")
 		# not before the job's (scaled) submit time: its first eligibility
 		[ -n "$ev" ] && [ "$ev" -lt "${row_sub[k]%.*}" ] && ev=${row_sub[k]%.*}

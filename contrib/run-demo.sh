@@ -43,7 +43,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=contrib/slurm-release.sh
 . "$repo/contrib/slurm-release.sh"
-do_build=1 trace= tree= scale=20 from= span= max_jobs= seed=1 gpus=32 max_wall=150 out= force=0
+do_build=1 trace='' tree='' scale=20 from='' span='' max_jobs='' seed=1 gpus=32 max_wall=150 out='' force=0
 wall_limit=7200	# seconds of wall time a replay may take without --yes
 die() { echo "run-demo.sh: $*" >&2; exit 2; }
 need() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (see --help)"; }
@@ -176,15 +176,18 @@ fi
 echo
 echo "== replaying through slurmctld (time x1/$scale; contrib/replay.sh)"
 "$repo/contrib/replay.sh" --jobs "$jobs" --tree "$out/tree.txt" --segments "$out/segments.csv" \
-	--time-scale "$scale" --max-wall "$max_wall" 2>&1 | sed 's/^/   /'
+	--waits "$out/waits.txt" --time-scale "$scale" --max-wall "$max_wall" 2>&1 | sed 's/^/   /'
 sleep 2
 
 echo
 echo "== report: sbudget-sim metrics over the runs slurmdbd recorded (trace seconds)"
+echo "   (last, the verdict: each team's delivered of owed against the target, >= 95%;"
+echo "   the jobs never started or started late, named with why: \`sbudget show job\`'s"
+echo "   WaitsFor, asked of slurmctld before --max-wall cancelled them; budgets honoured)"
 "$sim" metrics --segments "$out/segments.csv" --tree "$out/tree.txt" --gpus "$gpus" \
-	--json "$out/report.json" | sed 's/^/   /'
+	--waits "$out/waits.txt" --json "$out/report.json" | sed 's/^/   /'
 echo
-echo "== done in $((SECONDS - t0)) s; files in $out (jobs.csv, segments.csv, report.json)"
+echo "== done in $((SECONDS - t0)) s; files in $out (jobs.csv, segments.csv, waits.txt, report.json)"
 rel=${SB_SLURM:+SB_SLURM=$SB_SLURM }
 echo "   the cluster is still up: eval \"\$(${rel}contrib/cluster.sh env)\"; sshare -a; sacct -X -D"
 echo "   ${rel}contrib/cluster.sh down    # to stop it"

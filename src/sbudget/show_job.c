@@ -27,6 +27,7 @@
 #include "sb/error.h"
 #include "sb/preempt.h"
 #include "sb/priority.h"
+#include "sb/wait.h"
 #include "sbudget.h"
 
 static const struct sbc_fielddef job_fields[] = {
@@ -290,10 +291,9 @@ static int explain_wait(const struct sbu_ctx *c, const slurm_job_info_t *j,
 	struct wait_sum s;
 	struct sb_preempt_party me;
 	struct sb_view v;
-	double idle;
+	struct sb_wait_facts f;
 	uint32_t top;
-	size_t off = 0;
-	char when[64];
+	char when[64], elig[64];
 
 	memset(&s, 0, sizeof(s));
 	s.next_at = INT64_MAX;
@@ -302,29 +302,28 @@ static int explain_wait(const struct sbu_ctx *c, const slurm_job_info_t *j,
 	sbu_job_party(c, j, &me);
 	judge_running(c, &v, j, &me, &s, list, llen);
 	sb_view_free(&v);
-	idle = c->capacity - s.busy > 0 ? c->capacity - s.busy : 0;
 	*ahead_out = jobs_ahead(c, j, &top);
-	add(buf, len, &off, "%s: ", sbs_job_reason(j->state_reason));
-	if (*ahead_out)
-		add(buf, len, &off, "%lld pending job(s) of higher priority "
-		    "first (top: job %u); ", (long long)*ahead_out, top);
-	add(buf, len, &off, "needs %.0f %s, %.0f idle, %.0f preemptable by it "
-	    "now", sbu_job_tres(c, j), c->cfg.charge_tres, idle,
-	    s.preemptable);
-	if (!me.job.contract.allocated)
-		add(buf, len, &off, " (unallocated jobs never preempt)");
-	if (s.kept > 0)
-		add(buf, len, &off, "; %.0f more held back by the reclaim rule or its cost "
-		    "(job %u: %s)", s.kept, s.kept_job, s.kept_why);
+	/* the sentence is the core's (sb/wait.h): sbudget-sim's verdict
+	 * prints the same words */
+	f = (struct sb_wait_facts){
+		.reason = sbs_job_reason(j->state_reason),
+		.ahead = *ahead_out, .top = top,
+		.needs = sbu_job_tres(c, j), .tres = c->cfg.charge_tres,
+		.idle = c->capacity - s.busy > 0 ? c->capacity - s.busy : 0,
+		.preemptable = s.preemptable,
+		.allocated = me.job.contract.allocated,
+		.kept = s.kept, .kept_job = s.kept_job, .kept_why = s.kept_why,
+		.next_job = s.next_job,
+	};
 	if (s.next_job) {
 		sbu_fmt_time(s.next_at, when, sizeof(when));
-		add(buf, len, &off, "; next protected slice of a "
-		    "lower-priority job ends %s (job %u)", when, s.next_job);
+		f.next_at = when;
 	}
 	if (j->state_reason == WAIT_TIME || j->eligible_time > c->now) {
-		sbu_fmt_time(j->eligible_time, when, sizeof(when));
-		add(buf, len, &off, "; eligible at %s", when);
+		sbu_fmt_time(j->eligible_time, elig, sizeof(elig));
+		f.eligible_at = elig;
 	}
+	sb_wait_format(&f, buf, len);
 	return 0;
 }
 

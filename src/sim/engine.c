@@ -65,8 +65,13 @@ void sim_params_init(struct sim_params *p)
 
 void sim_result_free(struct sim_result *r)
 {
+	size_t i;
+
 	free(r->segs);
 	free(r->nodes);
+	if (r->jobs)
+		for (i = 0; i < r->njobs; i++)
+			free(r->jobs[i].why);
 	free(r->jobs);
 	memset(r, 0, sizeof(*r));
 }
@@ -1004,6 +1009,10 @@ int sim_run(const struct sim_workload *w, const struct sim_tree *t,
 			tn = w->jobs[s.next_submit].submit;
 		if (s.nheap && s.heap[0].t < tn)
 			tn = s.heap[0].t;
+		/* jobs waiting SIM_LONG_WAIT before then: why (reads only) */
+		sim__probe_long_waits(&s, tn == INT64_MAX ? last + 1 :
+				      p->until != SIM_NEVER && tn > p->until ?
+				      p->until : tn);
 		if (tn == INT64_MAX)
 			break;
 		if (p->until != SIM_NEVER && tn > p->until) {
@@ -1031,6 +1040,8 @@ int sim_run(const struct sim_workload *w, const struct sim_tree *t,
 	}
 	if (!s.err)
 		finish(&s, p->until != SIM_NEVER ? now : last);
+	if (!s.err)
+		sim__explain_pending(&s, r->t_end);
 out:
 	teardown(&s);
 	return s.err ? -1 : 0;

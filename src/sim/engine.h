@@ -14,7 +14,9 @@
  *   victims.c   preemption: candidates through sb_preempt_decide(),
  *               victim order, taking victims only until the job fits;
  *   engine.c    starting and stopping runs, the scheduling pass, the event
- *               loop (sim_run).
+ *               loop (sim_run);
+ *   why.c       why each job still pending at the end waits (the words
+ *               of `sbudget show job`).
  */
 #ifndef SB_SIM_ENGINE_H
 #define SB_SIM_ENGINE_H
@@ -252,6 +254,8 @@ struct sim {
 				 * as victims.c's victim_maybe() says;
 				 * INT64_MAX when none runs there */
 	int64_t *gsort;		/* per node, its GPUs' gmay sorted */
+	size_t next_probe;	/* why.c: the next job whose long wait is
+				 * to be probed */
 	char *msg;
 	size_t msglen;
 	int err;
@@ -360,6 +364,14 @@ void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now);
  * job in pass order. */
 bool sim__bf_wants(const struct sim *s, uint32_t job);
 
+/* why.c: why each job still pending at @now waits, into its outcome's
+ * why (the words of `sbudget show job`, sb/wait.h) */
+void sim__explain_pending(struct sim *s, int64_t now);
+/* why.c: every job whose submit + SIM_LONG_WAIT is before @before (from
+ * s->next_probe on) and which still waits, never started: why, into its
+ * outcome's why (the state read is that of the probe's time: no event
+ * lies between) */
+void sim__probe_long_waits(struct sim *s, int64_t before);
 /* engine.c */
 void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 		uint64_t mask, bool preemptible);

@@ -112,7 +112,9 @@ static const char usage[] =
 "  --tree FILE --gpus N (the cluster's GPUs: the capacity owed is shared\n"
 "  from), --window A:B (default: first submit to the last end), --now S\n"
 "  (open pending spans end there; default B), --budgets, --json FILE,\n"
-"  --svg-teams FILE, --quiet.\n"
+"  --svg-teams FILE, --quiet, --waits FILE (why jobs waited, lines\n"
+"  JOB|REASON: the verdict names them with it; contrib/replay.sh writes it\n"
+"  from `sbudget show job`).\n"
 "\n"
 "tree: print the budget tree as 'path shares' lines (RawShares as read;\n"
 "a Helios table gives one top-level team per column), the format --tree\n"
@@ -124,6 +126,7 @@ static const char usage[] =
 struct opts {
 	const char *jobs, *tree, *conf, *json, *svg_gpus, *svg_teams;
 	const char *segments, *out;
+	const char *waits;	/* metrics: JOB|REASON lines */
 	struct sim_read_opts ro;
 	struct sim_params p;
 	int64_t win_a, win_b, svg_a, svg_b, now;
@@ -353,11 +356,11 @@ static const char **file_opt(const char *a, struct opts *o)
 {
 	static const char *const names[] = {
 		"--jobs", "--tree", "--conf", "--json", "--svg-gpus",
-		"--svg-teams", "--segments", "--out",
+		"--svg-teams", "--segments", "--out", "--waits",
 	};
 	const char **dst[] = {
 		&o->jobs, &o->tree, &o->conf, &o->json, &o->svg_gpus,
-		&o->svg_teams, &o->segments, &o->out,
+		&o->svg_teams, &o->segments, &o->out, &o->waits,
 	};
 	size_t k;
 
@@ -533,7 +536,10 @@ static int run_metrics(const struct opts *o, const struct sim_workload *w,
 			       r->jobs[i].end,
 			.pending_since = r->jobs[i].pending_since,
 			.pending_until = SIM_NEVER,
+			.why = r->jobs[i].why,
 		};
+		/* the id the segments print (--segments) */
+		snprintf(mj[i].id, sizeof(mj[i].id), "%zu", i + 1);
 	}
 	for (i = 0; i < r->nsegs; i++)
 		ms[i] = (struct sim_mseg){ r->segs[i].job, r->segs[i].eligible,
@@ -874,7 +880,7 @@ static int cmd_metrics(struct opts *o)
 	struct sim_mseg *ms = NULL;
 	struct sim_report rep = { 0 };
 	size_t nj = 0, ns = 0, i;
-	char msg[SIM_MSG], *text = NULL;
+	char msg[SIM_MSG], *text = NULL, *waits = NULL;
 	int64_t a = INT64_MAX, b = 0;
 	int rc = 2;
 
@@ -896,6 +902,14 @@ static int cmd_metrics(struct opts *o)
 					&ns, msg, sizeof(msg))) {
 		bad("%s", msg);
 		goto out;
+	}
+	if (o->waits) {
+		waits = sim_slurp(o->waits, msg, sizeof(msg));
+		if (!waits || sim_waits_parse(o->waits, waits, mj, nj, msg,
+					      sizeof(msg))) {
+			bad("metrics: %s", msg);
+			goto out;
+		}
 	}
 	if (sim_metrics_check_capacity(mj, nj, ms, ns, o->gpus, msg,
 				       sizeof(msg))) {
@@ -959,6 +973,7 @@ static int cmd_metrics(struct opts *o)
 	rc = 0;
 out:
 	free(text);
+	free(waits);
 	free(mj);
 	free(ms);
 	sim_report_free(&rep);
@@ -990,6 +1005,9 @@ int main(int argc, char **argv)
 	rc = parse_opts(argc, argv, i, &o, cmd);
 	if (rc)
 		return rc;
+	if (o.waits && strcmp(cmd, "metrics"))
+		return bad("%s: --waits is an option of metrics (see --help)",
+			   cmd);
 	if (!strcmp(cmd, "convert"))
 		rc = cmd_convert(&o);
 	else if (!strcmp(cmd, "metrics"))

@@ -105,6 +105,7 @@ void sim_report_free(struct sim_report *rep)
 	free(rep->hourly_delivered);
 	free(rep->hourly_owed);
 	free(rep->hourly_quota);
+	sim_verdict_free(&rep->verdict);
 	memset(rep, 0, sizeof(*rep));
 }
 
@@ -332,7 +333,7 @@ static void team_figures(const struct sim_tree *t, const struct sb_fig *tot,
 		if (!(tr->fig.owed > 0))
 			continue;
 		rep->teams_owed++;
-		if (tr->ratio >= 0.95)
+		if (sim_verdict_met(tr->fig.owed, tr->fig.capped))
 			rep->teams_ge95++;
 		if (rep->worst_team == UINT32_MAX ||
 		    tr->ratio < rep->worst_ratio) {
@@ -533,6 +534,8 @@ int sim_metrics_lookback(const struct sim_tree *t, const struct sim_mjob *jobs,
 		goto out;
 	rep->occupancy_of_demand = rep->usable > 0 ? rep->used / rep->usable
 						   : 1;
+	if (sim_verdict(jobs, njobs, rep))
+		goto out;
 	rc = 0;
 out:
 	free(fs);

@@ -139,6 +139,7 @@ void sim_report_text(const struct sim_report *rep, bool budgets, FILE *f)
 			"counted\n", rep->unknown);
 	if (budgets)
 		budgets_text(rep, f);
+	sim_verdict_text(rep, f);
 }
 
 /* ---------------------------------------------------------------- JSON */
@@ -299,5 +300,6 @@ struct json_object *sim_report_json(const struct sim_report *rep)
 	add(w, "delivered_over_owed_window",
 	    sim_json_double(rep->w_worst_ratio, 6));
 	add(o, "worst_team_window", w);
+	add(o, "verdict", sim_verdict_json(rep));
 	return o;
 }

@@ -158,7 +158,8 @@ struct seg_out {
 	size_t nj, ns, capj, caps;
 };
 
-static int add_job(struct seg_out *o, const struct seg_line *l)
+static int add_job(struct seg_out *o, const struct seg_line *l,
+		   const char *id)
 {
 	struct sim_mjob *j;
 	struct sb_contract ct;
@@ -184,6 +185,7 @@ static int add_job(struct seg_out *o, const struct seg_line *l)
 		.allocated = ct.allocated, .submit = l->v[4],
 		.first_start = SIM_NEVER, .end = SIM_NEVER,
 		.pending_since = SIM_NEVER, .pending_until = SIM_NEVER };
+	snprintf(j->id, sizeof(j->id), "%s", id);
 	o->last_end[o->nj] = SIM_NEVER;
 	o->nj++;
 	return 0;
@@ -281,7 +283,7 @@ int sim_segments_parse(const char *name, const char *text,
 		if (id == UINT32_MAX)
 			goto oom;
 		if (id - 1 == o.nj) {	/* a new job */
-			if (add_job(&o, &l))
+			if (add_job(&o, &l, f[0]))
 				goto oom;
 		} else if (o.mj[id - 1].gpus != l.v[2] ||
 			   (o.mj[id - 1].min_runtime != l.v[3] &&
@@ -335,4 +337,34 @@ out:
 	free(copy);
 	sim_workload_free(&ids);
 	return rc;
+}
+
+int sim_waits_parse(const char *name, char *text, struct sim_mjob *jobs,
+		    size_t njobs, char *msg, size_t msglen)
+{
+	char *cur = text, *l, *bar;
+	size_t line = 0, i;
+
+	while ((l = sim__next_line(&cur))) {
+		line++;
+		if (!*l || *l == '#')
+			continue;
+		bar = strchr(l, '|');
+		if (!bar) {
+			sim__fail(msg, msglen, name, line, "'%s': not "
+				  "JOB|REASON", l);
+			return -1;
+		}
+		*bar = '\0';
+		for (i = 0; i < njobs; i++)
+			if (!strcmp(jobs[i].id, l))
+				break;
+		if (i == njobs) {
+			sim__fail(msg, msglen, name, line, "job '%s' is not "
+				  "in the segments", l);
+			return -1;
+		}
+		jobs[i].why = *sim__trim(bar + 1) ? sim__trim(bar + 1) : NULL;
+	}
+	return 0;
 }

@@ -11,6 +11,7 @@
 #include "sb/error.h"
 #include "sb/preempt.h"
 #include "sb/priority.h"
+#include "sb/wait.h"
 
 /* a batch job that allows requeue (requeueable), as most are */
 #define ALLOC(mr, res) { (mr), (res), true, true }
@@ -728,6 +729,59 @@ START_TEST(test_requeue_delay)
 }
 END_TEST
 
+/* ------------------------------------------- why a pending job waits */
+
+/* sb_wait_format(): `sbudget show job`'s WaitsFor and the simulator's
+ * verdict print the same sentence; each part appears only with its fact. */
+struct wait_case {
+	const char *what;
+	struct sb_wait_facts f;
+	size_t len;		/* buffer size, 0: 512 */
+	const char *want;
+};
+
+static const struct wait_case waits[] = {
+	{ .what = "next, nothing free",
+	  .f = { .reason = "Resources", .needs = 16, .tres = "gres/gpu",
+		 .allocated = true },
+	  .want = "Resources: needs 16 gres/gpu, 0 idle, 0 preemptable by it "
+		  "now" },
+	{ .what = "jobs ahead, unallocated",
+	  .f = { .reason = "Priority", .ahead = 3, .top = 42, .needs = 1,
+		 .tres = "gres/gpu", .idle = 0, .preemptable = 0 },
+	  .want = "Priority: 3 pending job(s) of higher priority first (top: "
+		  "job 42); needs 1 gres/gpu, 0 idle, 0 preemptable by it now "
+		  "(unallocated jobs never preempt)" },
+	{ .what = "every part",
+	  .f = { .reason = "Resources", .needs = 8, .tres = "gres/gpu",
+		 .idle = 2, .preemptable = 4, .allocated = true, .kept = 8,
+		 .kept_job = 7, .kept_why = "the reclaim rule", .next_job = 9,
+		 .next_at = "at 4800 s", .eligible_at = "then",
+		 .note = "a note" },
+	  .want = "Resources: needs 8 gres/gpu, 2 idle, 4 preemptable by it "
+		  "now; 8 more held back by the reclaim rule or its cost (job "
+		  "7: the reclaim rule); next protected slice of a "
+		  "lower-priority job ends at 4800 s (job 9); eligible at "
+		  "then; a note" },
+	{ .what = "truncated to the buffer", .len = 11,
+	  .f = { .reason = "Resources", .needs = 8, .tres = "gres/gpu",
+		 .allocated = true },
+	  .want = "Resources: " },
+};
+
+START_TEST(test_wait_format)
+{
+	const struct wait_case *c = &waits[_i];
+	char buf[512];
+	size_t len = c->len ? c->len + 1 : sizeof(buf), n;
+
+	n = sb_wait_format(&c->f, buf, len);
+	ck_assert_msg(!strcmp(buf, c->want) && n == strlen(buf),
+		      "%s: want \"%s\" got \"%s\" (%zu)", c->what, c->want,
+		      buf, n);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("preempt");
@@ -761,6 +815,8 @@ int main(void)
 	tcase_add_test(tc, test_warn_once);
 	tcase_add_loop_test(tc, test_requeue_delay, 0,
 			    sizeof(authinfos) / sizeof(authinfos[0]));
+	tcase_add_loop_test(tc, test_wait_format, 0,
+			    sizeof(waits) / sizeof(waits[0]));
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

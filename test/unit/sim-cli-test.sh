@@ -289,6 +289,62 @@ awk 'BEGIN { print "submit_time_s,duration_s,gpus,team"
 timeout 300 "$sim" convert --jobs "$tmp/big.csv" --tree "$tmp/big.tree" --out "$tmp/big.out" 2>/dev/null ||
 	bad "convert of 100,000 jobs on 20,000 budgets: failed (or hung: 300 s)"
 [ "$(wc -l <"$tmp/big.out")" -eq 100001 ] || bad "convert of 100,000 jobs: $(wc -l <"$tmp/big.out") lines"
+# the verdict (issue 22, item 5): after every other line of the report, a
+# mark per team, the jobs that never started named with `sbudget show
+# job`'s words, and one line; the same in run and metrics, text and JSON
+"$sim" --jobs "$data/sim-small.csv" --tree "$data/sim-small.tree" \
+	--assign-teams --nodes 2 --gpus-per-node 8 --seed 7 --until 3000 \
+	--json "$tmp/v.json" --segments "$tmp/vseg.csv" >"$tmp/v.txt" || bad "run --until 3000"
+"$sim" --jobs "$data/sim-small.csv" --tree "$data/sim-small.tree" \
+	--assign-teams --nodes 2 --gpus-per-node 8 --seed 7 --until 3000 \
+	--policy baseline >"$tmp/vb.txt" || bad "baseline run --until 3000"
+for f in "$tmp/v.txt" "$tmp/vb.txt" "$tmp/m.txt"; do
+	tail -n 1 "$f" | grep -Eq '^budgets honoured: (yes|no) — [0-9]+ of [0-9]+ teams got >= 95% of owed; worst [^ ]+ [0-9.]+%$' ||
+		bad "$f: no 'budgets honoured' last line: $(tail -n 1 "$f")"
+	grep -q '^verdict (target: each team gets >= 95% of the GPU-hours owed' "$f" || bad "$f: no verdict heading"
+	grep -Eq '^  physics/phys-a +owed .*%  (met|MISSED)$' "$f" || bad "$f: no mark for physics/phys-a"
+	# the verdict comes after the report's other lines
+	[ "$(grep -n '^verdict' "$f" | cut -d: -f1)" -gt "$(grep -n '^all teams over the window' "$f" | cut -d: -f1)" ] ||
+		bad "$f: the verdict is not after the report's lines"
+done
+grep -Eq '^  job 3 \(physics/phys-b, 16 GPUs, allocated\): never started, waited 48.0m: Resources: needs 16 gres/gpu, 0 idle, 0 preemptable by it now' "$tmp/v.txt" ||
+	bad "budget: job 3 not named with show job's words: $(grep '^  job' "$tmp/v.txt")"
+grep -Eq '^  job 7 .*: never started, .*: Priority: [0-9]+ pending job\(s\) of higher priority first \(top: job 3\)' "$tmp/vb.txt" ||
+	bad "baseline: job 7 not named with its reason: $(grep '^  job' "$tmp/vb.txt")"
+grep -q '"verdict": {' "$tmp/v.json" || bad "no verdict in the JSON"
+grep -q '"line": "budgets honoured: ' "$tmp/v.json" || bad "no verdict line in the JSON"
+grep -q '"reason": "Resources: needs 16 gres/gpu' "$tmp/v.json" || bad "no job reason in the JSON"
+# metrics on the run's segments: the same teams' marks and jobs (the
+# reason is the live cluster's to give: none here)
+"$sim" metrics --segments "$tmp/vseg.csv" --tree "$data/sim-small.tree" \
+	--gpus 16 --window 0:3000 --now 3000 >"$tmp/vm.txt" || bad "metrics on the --until segments"
+grep -q '^  job 3 (physics/phys-b, 16 GPUs, allocated): never started, waited 48.0m$' "$tmp/vm.txt" ||
+	bad "metrics: job 3 not named: $(grep '^  job' "$tmp/vm.txt")"
+
+# a job that started late is named with why it was waiting 2 h after its
+# submission (the simulation itself unchanged by asking): job 1 holds the
+# 8 GPUs 3 h; job 2 waits behind it
+printf 'submit_time_s,duration_s,gpus,team,user,min_runtime_s,resumable,priority\n0,10800,8,a,u,3600,yes,512\n10,3600,8,a,u,3600,yes,512\n20,3600,8,b,u,3600,yes,512\n' >"$tmp/lw.csv"
+printf 'a 1\nb 1\n' >"$tmp/lw.tree"
+"$sim" --jobs "$tmp/lw.csv" --tree "$tmp/lw.tree" --nodes 1 --gpus-per-node 8 >"$tmp/lw.txt" || bad "long-wait run"
+grep -q '^  job 2 (a, 8 GPUs, allocated): started after 4.00h; waiting at 2.00h: Priority: 1 pending job(s) of higher priority first (top: job 1); needs 8 gres/gpu, 0 idle, 0 preemptable by it now$' "$tmp/lw.txt" ||
+	bad "a late job not named with why it waited: $(grep '^  job' "$tmp/lw.txt")"
+# --waits: the reasons the live cluster gave (the demo: `sbudget show
+# job`), named in the verdict; a job not in the segments, a line without
+# '|', and --waits outside metrics are refused
+printf '3|Resources: needs 16 gres/gpu, 0 idle\n\n# a comment\n' >"$tmp/w.txt"
+"$sim" metrics --segments "$tmp/vseg.csv" --tree "$data/sim-small.tree" \
+	--gpus 16 --window 0:3000 --now 3000 --waits "$tmp/w.txt" >"$tmp/vw.txt" || bad "metrics --waits"
+grep -q '^  job 3 (physics/phys-b, 16 GPUs, allocated): never started, waited 48.0m: Resources: needs 16 gres/gpu, 0 idle$' "$tmp/vw.txt" ||
+	bad "metrics --waits: job 3 not named with its reason: $(grep '^  job' "$tmp/vw.txt")"
+printf '99|x\n' >"$tmp/w2.txt"
+expect2 "w2.txt:1: job '99' is not in the segments" metrics --segments "$tmp/vseg.csv" \
+	--tree "$data/sim-small.tree" --gpus 16 --waits "$tmp/w2.txt"
+printf 'x\n' >"$tmp/w3.txt"
+expect2 "w3.txt:1: 'x': not JOB|REASON" metrics --segments "$tmp/vseg.csv" \
+	--tree "$data/sim-small.tree" --gpus 16 --waits "$tmp/w3.txt"
+expect2 "run: --waits is an option of metrics" --waits "$tmp/w.txt"
+
 # a tree of 200,000 budgets, every one listed
 awk 'BEGIN { for (i = 0; i < 200000; i++) print "a" i, 1 }' >"$tmp/wide.tree"
 n=$(timeout 300 "$sim" tree --tree "$tmp/wide.tree" | wc -l)

@@ -87,9 +87,9 @@ static const struct mcase mcases[] = {
 	 * unallocated 14400 / 21600. */
 	{ "allocated demand only; unallocated runs apart", "a 1\nb 1\n", 4,
 	  0, 7200, 7200, 3, 3,
-	  { { 0, 2, 3600, true, 0, 1800, 5400, NV, NV },
-	    { 1, 4, 0, false, 0, 0, 7200, NV, NV },
-	    { 0, 1, 600, true, 3600, NV, NV, 3600, NV } },
+	  { { 0, 2, 3600, true, 0, 1800, 5400, NV, NV, "", NULL },
+	    { 1, 4, 0, false, 0, 0, 7200, NV, NV, "", NULL },
+	    { 0, 1, 600, true, 3600, NV, NV, 3600, NV, "", NULL } },
 	  { { 0, 0, 1800, 5400, false, false, false },
 	    { 1, 0, 0, 1800, true, false, false },
 	    { 1, 1800, 5400, 7200, false, false, false } },
@@ -101,7 +101,7 @@ static const struct mcase mcases[] = {
 	 * delivered equals owed. */
 	{ "a surplus in one hour does not pay for a shortfall in another",
 	  "a 1\nb 1\n", 4, 0, 7200, 7200, 1, 1,
-	  { { 0, 4, 60, true, 0, 0, NV, 3600, NV } },
+	  { { 0, 4, 60, true, 0, 0, NV, 3600, NV, "", NULL } },
 	  { { 0, 0, 0, 3600, true, true, false } },
 	  { { "a", 14400, 14400, 7200, 0 }, { "b", 0, 0, 0, 0 } },
 	  0.5, 0.5, 0 },
@@ -111,7 +111,7 @@ static const struct mcase mcases[] = {
 	 * delivered 2 x 2000 = 4000 = capped: 0.8. */
 	{ "eligibility: a requeue delay is not owed", "a 1\nb 1\n", 4,
 	  0, 3600, 3600, 1, 2,
-	  { { 0, 2, 60, true, 0, 0, 3000, NV, NV } },
+	  { { 0, 2, 60, true, 0, 0, 3000, NV, NV, "", NULL } },
 	  { { 0, 0, 0, 1000, true, false, false },
 	    { 0, 1500, 2000, 3000, false, false, false } },
 	  { { "a", 5000, 4000, 4000, 0 } },
@@ -121,8 +121,8 @@ static const struct mcase mcases[] = {
 	 * nothing delivered. */
 	{ "pending spans: cut at pending_until and at now", "a 1\nb 1\n", 4,
 	  0, 3600, 3300, 2, 0,
-	  { { 1, 3, 60, true, 600, NV, NV, 600, 2400 },
-	    { 1, 1, 60, true, 3000, NV, NV, 3000, NV } },
+	  { { 1, 3, 60, true, 600, NV, NV, 600, 2400, "", NULL },
+	    { 1, 1, 60, true, 3000, NV, NV, 3000, NV, "", NULL } },
 	  { { 0 } },
 	  { { "b", 5700, 0, 0, 0 }, { "a", 0, 0, 0, 0 } },
 	  0, 0, 0 },
@@ -132,7 +132,7 @@ static const struct mcase mcases[] = {
 	 * teams = top-level p and q: 7200 / 7200. */
 	{ "a parent's figures are over its subtree", "p 1\np/x 1\np/y 1\nq 1\n",
 	  4, 0, 3600, 3600, 1, 1,
-	  { { 1, 4, 60, true, 0, 0, 3600, NV, NV } },
+	  { { 1, 4, 60, true, 0, 0, 3600, NV, NV, "", NULL } },
 	  { { 0, 0, 0, 3600, false, false, false } },
 	  { { "p/x", 3600, 14400, 3600, 0 }, { "p", 7200, 14400, 7200, 0 },
 	    { "q", 0, 0, 0, 0 } },
@@ -144,8 +144,8 @@ static const struct mcase mcases[] = {
 	 * shortfall.  All teams sums the teams' own: 3600 / 7200 = 0.5. */
 	{ "all teams: a sibling's surplus does not hide a shortfall",
 	  "p 1\np/x 1\np/y 1\nq 1\n", 4, 0, 3600, 3600, 2, 1,
-	  { { 1, 2, 60, true, 0, NV, NV, 0, NV },
-	    { 2, 2, 60, true, 0, 0, 3600, NV, NV } },
+	  { { 1, 2, 60, true, 0, NV, NV, 0, NV, "", NULL },
+	    { 2, 2, 60, true, 0, 0, 3600, NV, NV, "", NULL } },
 	  { { 1, 0, 0, 3600, false, false, false } },
 	  { { "p/x", 3600, 0, 0, 0 }, { "p/y", 3600, 7200, 3600, 0 },
 	    { "p", 7200, 7200, 7200, 0 } },
@@ -154,7 +154,7 @@ static const struct mcase mcases[] = {
 	 * 4 GPUs 0-5400: demand 14400 and 7200; owed 7200 + 3600 = 10800,
 	 * delivered 21600, capped 10800. */
 	{ "a shorter last slot", "a 1\nb 1\n", 4, 0, 5400, 5400, 1, 1,
-	  { { 0, 4, 60, true, 0, 0, 5400, NV, NV } },
+	  { { 0, 4, 60, true, 0, 0, 5400, NV, NV, "", NULL } },
 	  { { 0, 0, 0, 5400, false, false, false } },
 	  { { "a", 10800, 21600, 10800, 0 } },
 	  1, 1, 0 },
@@ -273,10 +273,10 @@ END_TEST
 START_TEST(test_cancelled)
 {
 	const struct sim_mjob jobs[4] = {
-		{ 0, 2, 60, true, 0, 0, 2300, NV, NV },
-		{ 0, 1, 60, true, 0, 0, 600, NV, NV },
-		{ 1, 1, 60, true, 0, 0, 1800, 1800, NV },
-		{ 1, 1, 60, true, 0, 0, 2000, NV, NV },
+		{ 0, 2, 60, true, 0, 0, 2300, NV, NV, "", NULL },
+		{ 0, 1, 60, true, 0, 0, 600, NV, NV, "", NULL },
+		{ 1, 1, 60, true, 0, 0, 1800, 1800, NV, "", NULL },
+		{ 1, 1, 60, true, 0, 0, 2000, NV, NV, "", NULL },
 	};
 	const struct sim_mseg segs[6] = {
 		{ 0, 0, 0, 1000, true, true, true },
@@ -318,9 +318,9 @@ END_TEST
 START_TEST(test_max_preempted)
 {
 	const struct sim_mjob jobs[3] = {
-		{ 0, 1, 60, true, 0, 0, 500, NV, NV },
-		{ 0, 1, 60, true, 0, 0, 400, NV, NV },
-		{ 0, 1, 0, false, 0, 0, 3600, NV, NV },
+		{ 0, 1, 60, true, 0, 0, 500, NV, NV, "", NULL },
+		{ 0, 1, 60, true, 0, 0, 400, NV, NV, "", NULL },
+		{ 0, 1, 0, false, 0, 0, 3600, NV, NV, "", NULL },
 	};
 	const struct sim_mseg segs[9] = {
 		{ 0, 0, 0, 100, true, false, false },
@@ -357,7 +357,7 @@ END_TEST
 START_TEST(test_lookback_window)
 {
 	const struct sim_mjob jobs[1] = {
-		{ 0, 8, 3600, true, 0, 3 * 3600, 4 * 3600, NV, NV },
+		{ 0, 8, 3600, true, 0, 3 * 3600, 4 * 3600, NV, NV, "", NULL },
 	};
 	const struct sim_mseg segs[1] = {
 		{ 0, 0, 3 * 3600, 4 * 3600, false, false, false },
@@ -404,12 +404,12 @@ END_TEST
 START_TEST(test_classes)
 {
 	const struct sim_mjob jobs[6] = {
-		{ 0, 8, 900, true, 0, 10, 20, NV, NV },	/* debug */
-		{ 0, 9, 900, true, 0, 20, 30, NV, NV },	/* other: 9 GPUs */
-		{ 0, 8, 901, true, 0, 30, 40, NV, NV },	/* other: min runtime */
-		{ 0, 1, 0, false, 0, 40, 50, NV, NV },	/* other: unallocated */
-		{ 0, 32, 60, true, 0, 50, 60, NV, NV },	/* large */
-		{ 0, 2, 60, true, 100, 150, 160, NV, NV }, /* outside */
+		{ 0, 8, 900, true, 0, 10, 20, NV, NV, "", NULL },	/* debug */
+		{ 0, 9, 900, true, 0, 20, 30, NV, NV, "", NULL },	/* other: 9 GPUs */
+		{ 0, 8, 901, true, 0, 30, 40, NV, NV, "", NULL },	/* other: min runtime */
+		{ 0, 1, 0, false, 0, 40, 50, NV, NV, "", NULL },	/* other: unallocated */
+		{ 0, 32, 60, true, 0, 50, 60, NV, NV, "", NULL },	/* large */
+		{ 0, 2, 60, true, 100, 150, 160, NV, NV, "", NULL }, /* outside */
 	};
 	struct sim_tree t;
 	struct sim_report r;
@@ -436,13 +436,15 @@ END_TEST
 START_TEST(test_classes_by_contract)
 {
 	const struct sim_mjob jobs[7] = {
-		{ 0, 8, 900, true, 0, 10, 20, NV, NV },	/* alloc small (debug) */
-		{ 0, 9, 3600, true, 0, 20, 30, NV, NV },	/* alloc small */
-		{ 0, 32, 60, true, 0, 50, 60, NV, NV },	/* alloc large */
-		{ 0, 64, 60, true, 10, NV, NV, NV, NV },	/* alloc large, never: 90 */
-		{ 0, 1, 0, false, 0, 40, 50, NV, NV },	/* unalloc small */
-		{ 0, 32, 0, false, 20, NV, NV, NV, NV },	/* unalloc large, never: 80 */
-		{ 0, 2, 0, false, 100, 150, 160, NV, NV }, /* outside */
+		{ 0, 8, 900, true, 0, 10, 20, NV, NV, "", NULL },	/* alloc small (debug) */
+		{ 0, 9, 3600, true, 0, 20, 30, NV, NV, "", NULL },	/* alloc small */
+		{ 0, 32, 60, true, 0, 50, 60, NV, NV, "", NULL },	/* alloc large */
+		/* alloc large, never: 90 */
+		{ 0, 64, 60, true, 10, NV, NV, NV, NV, "", NULL },
+		{ 0, 1, 0, false, 0, 40, 50, NV, NV, "", NULL },	/* unalloc small */
+		/* unalloc large, never: 80 */
+		{ 0, 32, 0, false, 20, NV, NV, NV, NV, "", NULL },
+		{ 0, 2, 0, false, 100, 150, 160, NV, NV, "", NULL }, /* outside */
 	};
 	static const struct {
 		int contract, cls;
@@ -486,7 +488,9 @@ END_TEST
 /* The JSON: fixed key order, fixed precision, no "-0", byte-identical. */
 START_TEST(test_json_fixed)
 {
-	const struct sim_mjob jobs[1] = { { 0, 1, 60, true, 0, 0, 100, NV, NV } };
+	const struct sim_mjob jobs[1] = {
+		{ 0, 1, 60, true, 0, 0, 100, NV, NV, "", NULL }
+	};
 	const struct sim_mseg segs[1] = { { 0, 0, 0, 100, false, false, false } };
 	struct sim_tree t;
 	struct sim_report r;
@@ -621,6 +625,185 @@ START_TEST(test_capacity)
 }
 END_TEST
 
+/* ------------------------------------------------------------ verdict */
+
+/* Teams against the target: each row's teams (owed, capped GPU-seconds;
+ * owed 0 = owed nothing), what sim_verdict() must count and the line. */
+struct vteam_case {
+	const char *what;
+	uint32_t nteams;
+	double owed[3], capped[3];
+	uint32_t owed_n, met;
+	bool honoured;
+	const char *line;
+};
+
+static const struct vteam_case vteams[] = {
+	{ .what = "no teams", .nteams = 0, .honoured = true,
+	  .line = "budgets honoured: yes \u2014 no team was owed anything" },
+	{ .what = "exactly the target (19 of 20)", .nteams = 1,
+	  .owed = { 20 }, .capped = { 19 }, .owed_n = 1, .met = 1,
+	  .honoured = true, .line = "budgets honoured: yes \u2014 1 of 1 "
+	  "teams got >= 95% of owed; worst t0 95.0%" },
+	{ .what = "exactly the target (95 of 100)", .nteams = 1,
+	  .owed = { 100 }, .capped = { 95 }, .owed_n = 1, .met = 1,
+	  .honoured = true, .line = "budgets honoured: yes \u2014 1 of 1 "
+	  "teams got >= 95% of owed; worst t0 95.0%" },
+	{ .what = "just below (949999 of 1e6)", .nteams = 1,
+	  .owed = { 1e6 }, .capped = { 949999 }, .owed_n = 1, .met = 0,
+	  .honoured = false, .line = "budgets honoured: no \u2014 0 of 1 "
+	  "teams got >= 95% of owed; worst t0 95.0%" },
+	{ .what = "a team owed nothing is not judged", .nteams = 2,
+	  .owed = { 0, 50 }, .capped = { 0, 50 }, .owed_n = 1, .met = 1,
+	  .honoured = true, .line = "budgets honoured: yes \u2014 1 of 1 "
+	  "teams got >= 95% of owed; worst t1 100.0%" },
+	{ .what = "only teams owed nothing", .nteams = 2,
+	  .owed = { 0, 0 }, .capped = { 0, 0 }, .honoured = true,
+	  .line = "budgets honoured: yes \u2014 no team was owed anything" },
+	{ .what = "the worst of three, one missed", .nteams = 3,
+	  .owed = { 100, 100, 100 }, .capped = { 97, 60, 99 }, .owed_n = 3,
+	  .met = 2, .honoured = false, .line = "budgets honoured: no \u2014 2 "
+	  "of 3 teams got >= 95% of owed; worst t1 60.0%" },
+};
+
+static const char *const vnames[] = { "t0", "t1", "t2" };
+
+/* A report by hand: teams only (t0 = 0, t1 = @t1). */
+static void vreport(struct sim_report *rep, struct sim_team_report *teams,
+		    uint32_t n, const double *owed, const double *capped,
+		    int64_t t1)
+{
+	uint32_t k;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->t1 = t1;
+	rep->teams = teams;
+	rep->nteams = n;
+	for (k = 0; k < n; k++) {
+		memset(&teams[k], 0, sizeof(teams[k]));
+		teams[k].name = vnames[k];
+		teams[k].node = k;
+		teams[k].fig.owed = owed ? owed[k] : 0;
+		teams[k].fig.capped = capped ? capped[k] : 0;
+	}
+}
+
+START_TEST(test_verdict_teams)
+{
+	const struct vteam_case *c = &vteams[_i];
+	struct sim_team_report teams[3];
+	struct sim_report rep;
+	char line[256];
+
+	vreport(&rep, teams, c->nteams, c->owed, c->capped, 1);
+	ck_assert_int_eq(sim_verdict(NULL, 0, &rep), 0);
+	ck_assert_msg(rep.verdict.teams_owed == c->owed_n &&
+		      rep.verdict.teams_met == c->met &&
+		      rep.verdict.honoured == c->honoured,
+		      "%s: want owed %u met %u honoured %d, got %u %u %d",
+		      c->what, c->owed_n, c->met, c->honoured,
+		      rep.verdict.teams_owed, rep.verdict.teams_met,
+		      rep.verdict.honoured);
+	sim_verdict_line(&rep, line, sizeof(line));
+	ck_assert_msg(!strcmp(line, c->line), "%s: want \"%s\" got \"%s\"",
+		      c->what, c->line, line);
+	sim_verdict_free(&rep.verdict);
+}
+END_TEST
+
+/* The jobs named: in a window [0, 100000) of teams t0, t1; each row's
+ * jobs (submit, first start or NV, allocated), the counts, how many are
+ * named and left over, and the first named job's id. */
+struct vjob_case {
+	const char *what;
+	size_t njobs;
+	struct { int64_t submit, start; bool alloc; } j[14];
+	size_t never, never_alloc, waited_long, named, more;
+	const char *first;
+};
+
+#define LW SIM_LONG_WAIT
+
+static const struct vjob_case vjobs[] = {
+	{ .what = "none", .njobs = 0 },
+	{ .what = "a wait of exactly the threshold is not long", .njobs = 2,
+	  .j = { { 0, LW, true }, { 10, 10 + LW + 1, true } },
+	  .waited_long = 1, .named = 1, .first = "2" },
+	{ .what = "never started before waited long, allocated first",
+	  .njobs = 3, .j = { { 0, LW + 5, true }, { 50, NV, false },
+			     { 90, NV, true } },
+	  .never = 2, .never_alloc = 1, .waited_long = 1, .named = 3,
+	  .first = "3" },
+	{ .what = "submitted outside the window: not judged", .njobs = 2,
+	  .j = { { -5, NV, true }, { 100000, NV, true } } },
+	{ .what = "capped at SIM_VERDICT_MAX_JOBS, the longest wait first",
+	  .njobs = 12, .j = { { 1, NV, true }, { 2, NV, true }, { 3, NV, true },
+			      { 4, NV, true }, { 5, NV, true }, { 6, NV, true },
+			      { 7, NV, true }, { 8, NV, true }, { 9, NV, true },
+			      { 10, NV, true }, { 11, NV, true },
+			      { 0, NV, true } },
+	  .never = 12, .never_alloc = 12, .named = SIM_VERDICT_MAX_JOBS,
+	  .more = 2, .first = "12" },
+};
+
+START_TEST(test_verdict_jobs)
+{
+	const struct vjob_case *c = &vjobs[_i];
+	const double owed[2] = { 100, 100 }, capped[2] = { 100, 90 };
+	struct sim_team_report teams[3];
+	struct sim_mjob jobs[14];
+	struct sim_report rep;
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	vreport(&rep, teams, 2, owed, capped, 100000);
+	for (i = 0; i < c->njobs; i++) {
+		jobs[i] = (struct sim_mjob){
+			.node = (uint32_t)(i % 2), .gpus = 8,
+			.allocated = c->j[i].alloc, .submit = c->j[i].submit,
+			.first_start = c->j[i].start, .end = NV,
+			.pending_since = NV, .pending_until = NV,
+			.why = c->j[i].start == NV ? "Priority: needs 8" : NULL,
+		};
+		snprintf(jobs[i].id, sizeof(jobs[i].id), "%zu", i + 1);
+	}
+	ck_assert_int_eq(sim_verdict(jobs, c->njobs, &rep), 0);
+	ck_assert_msg(rep.verdict.never == c->never &&
+		      rep.verdict.never_allocated == c->never_alloc &&
+		      rep.verdict.waited_long == c->waited_long &&
+		      rep.verdict.njobs == c->named &&
+		      rep.verdict.more == c->more,
+		      "%s: want never %zu (%zu allocated) long %zu named %zu "
+		      "more %zu, got %zu (%zu) %zu %zu %zu", c->what, c->never,
+		      c->never_alloc, c->waited_long, c->named, c->more,
+		      rep.verdict.never, rep.verdict.never_allocated,
+		      rep.verdict.waited_long, rep.verdict.njobs,
+		      rep.verdict.more);
+	if (c->first)
+		ck_assert_msg(!strcmp(rep.verdict.jobs[0].id, c->first),
+			      "%s: first named: want job %s got %s", c->what,
+			      c->first, rep.verdict.jobs[0].id);
+	/* the text: a mark per team, the jobs with their reason, the cap */
+	f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	sim_verdict_text(&rep, f);
+	fclose(f);
+	ck_assert_msg(strstr(text, "  t0 ") && strstr(text, "100.0%  met\n") &&
+		      strstr(text, " 90.0%  MISSED\n") &&
+		      strstr(text, "budgets honoured: no \u2014 1 of 2 teams"),
+		      "%s: teams' lines wrong:\n%s", c->what, text);
+	if (c->never)
+		ck_assert_msg(strstr(text, "never started, waited") &&
+			      strstr(text, ": Priority: needs 8\n"),
+			      "%s: no reason named:\n%s", c->what, text);
+	ck_assert_msg(!c->more == !strstr(text, "  and 2 more\n"),
+		      "%s: \"and N more\" wrong:\n%s", c->what, text);
+	free(text);
+	sim_verdict_free(&rep.verdict);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim-metrics");
@@ -643,6 +826,10 @@ int main(void)
 			    sizeof(caps) / sizeof(caps[0]));
 	tcase_add_loop_test(tc, test_window_size, 0,
 			    sizeof(sizes) / sizeof(sizes[0]));
+	tcase_add_loop_test(tc, test_verdict_teams, 0,
+			    sizeof(vteams) / sizeof(vteams[0]));
+	tcase_add_loop_test(tc, test_verdict_jobs, 0,
+			    sizeof(vjobs) / sizeof(vjobs[0]));
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
