@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "draw.h"
 
 static int find_def(const struct sbc_fielddef *defs, size_t n, const char *name)
 {
@@ -328,122 +329,115 @@ void sbc_prom_label(FILE *out, const char *s)
 
 /* ------------------------------------------------------------------ SVG */
 
-static void svg_text(FILE *out, const char *s)
+/* The plot's layout: a header (title, what the axes are, the line styles)
+ * above a grid of one panel per budget (src/draw/draw.h), as many columns
+ * as fit, the image as tall as the rows need. */
+#define PLOT_W 1200.0
+#define PLOT_MARGIN 20.0
+#define PLOT_GAP 18.0	/* between panels */
+#define PLOT_HEAD 74.0	/* title, axes line, style legend */
+#define PLOT_PANEL_H 160.0
+
+double sbc_plot_height(size_t n)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
-		}
-	}
+	size_t cols = sbd_grid_columns(n), rows = (n + cols - 1) / cols;
+
+	return PLOT_HEAD + (double)rows * (PLOT_PANEL_H + PLOT_GAP) +
+	       PLOT_MARGIN;
 }
 
-double sbc_nice_max(double v)
+/* The style legend: a filled swatch and a dotted line. */
+static void plot_legend(FILE *out, double y)
 {
-	double p, m;
-
-	if (!(v > 0))
-		return 1;
-	p = pow(10, floor(log10(v)));
-	m = v / p;
-	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+	fprintf(out, "<rect x=\"%.0f\" y=\"%.1f\" width=\"22\" "
+		"height=\"10\" fill=\"#3a7bd5\" fill-opacity=\"0.45\" "
+		"stroke=\"#3a7bd5\"/><text x=\"%.0f\" y=\"%.1f\">delivered "
+		"(allocated jobs), the budget's colour</text>\n", PLOT_MARGIN,
+		y - 9, PLOT_MARGIN + 28, y);
+	fprintf(out, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" "
+		"y2=\"%.1f\" stroke=\"#666\" stroke-width=\"1.4\" "
+		"stroke-dasharray=\"1 3\"/><text x=\"%.0f\" y=\"%.1f\">quota "
+		"(a full step's, from today's shares; a note when far above "
+		"use)</text>\n", PLOT_MARGIN + 300, y - 4, PLOT_MARGIN + 322,
+		y - 4, PLOT_MARGIN + 328, y);
 }
 
-int sbc_svg_plot(FILE *out, const char *title, int64_t from, int64_t step,
-		 size_t nsteps, const struct sbc_plot_series *s, size_t n)
+int sbc_svg_plot(FILE *out, const char *title, int64_t from, int64_t to,
+		 int64_t step, size_t nsteps, const struct sbc_plot_series *s,
+		 size_t n)
 {
-	static const char *const colours[] = {
-		"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-		"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
-	};
-	const double W = 900, H = 480, L = 70, R = 200, T = 40, B = 50;
-	double pw = W - L - R, ph = H - T - B, ymax = 0;
-	size_t i, k;
+	size_t cols = sbd_grid_columns(n), i, k;
+	double pw = (PLOT_W - 2 * PLOT_MARGIN - (double)(cols - 1) * PLOT_GAP) /
+		    (double)cols;
+	char (*colours)[8] = NULL, buf[512], t0[32], t1[32];
+	long *parent = NULL;
+	double *quota = NULL;
+	int rc = -1;
 
-	if (!out || step <= 0 || nsteps == 0 || (n && !s))
+	if (!out || step <= 0 || nsteps == 0 || to <= from || (n && !s))
 		return -1;
-	for (i = 0; i < n; i++) {
-		if (s[i].quota > ymax)
-			ymax = s[i].quota;
-		for (k = 0; k < nsteps; k++)
-			if (s[i].values[k] > ymax)
-				ymax = s[i].values[k];
-	}
-	ymax = sbc_nice_max(ymax * 1.05);
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-		"font-family=\"sans-serif\" font-size=\"12\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-		W, H, W, H);
-	fprintf(out, "<text x=\"%.0f\" y=\"24\" font-size=\"15\">", L);
-	svg_text(out, title);
+	colours = calloc(n ? n : 1, sizeof(*colours));
+	parent = calloc(n ? n : 1, sizeof(*parent));
+	quota = calloc(nsteps, sizeof(*quota));
+	if (!colours || !parent || !quota)
+		goto out;
+	for (i = 0; i < n; i++)
+		parent[i] = s[i].parent;
+	if (sbd_assign_colours(n, parent, colours))
+		goto out;
+	sbd_svg_open(out, PLOT_W, sbc_plot_height(n), 12);
+	sbd_fit(title, 15, PLOT_W - 2 * PLOT_MARGIN, buf, sizeof(buf));
+	fprintf(out, "<text x=\"%.0f\" y=\"24\" font-size=\"15\">",
+		PLOT_MARGIN);
+	sbd_xml(out, buf);
 	fputs("</text>\n", out);
-	/* axes and grid: 5 horizontal lines */
-	for (k = 0; k <= 5; k++) {
-		double y = T + ph - ph * (double)k / 5;
-
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			"y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, y, L + pw, y);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
-			"%.4g</text>\n", L - 6, y + 4, ymax * (double)k / 5);
-	}
-	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		"stroke=\"black\"/>\n", L, T + ph, L + pw, T + ph);
-	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		"stroke=\"black\"/>\n", L, T, L, T + ph);
-	fprintf(out, "<text x=\"16\" y=\"%.1f\" transform=\"rotate(-90 16 "
-		"%.1f)\" text-anchor=\"middle\">GPU-hours per step (%lld s)"
-		"</text>\n", T + ph / 2, T + ph / 2, (long long)step);
-	/* x labels: start, middle, end as hours from the start */
-	for (k = 0; k <= 4; k++) {
-		double x = L + pw * (double)k / 4;
-		double hours = (double)nsteps * (double)step * (double)k / 4 /
-			       3600;
-
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\""
-			">+%.3gh</text>\n", x, T + ph + 18, hours);
-	}
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-		"hours since %lld (Unix time)</text>\n", L + pw / 2,
-		T + ph + 38, (long long)from);
+	sbd_utc(from, t0, sizeof(t0));
+	sbd_utc(to, t1, sizeof(t1));
+	snprintf(buf, sizeof(buf), "%s to %s (UTC), GPU-hours per step of "
+		 "%lld s; each budget on its own scale", t0, t1,
+		 (long long)step);
+	fprintf(out, "<text x=\"%.0f\" y=\"44\" fill=\"#444\">",
+		PLOT_MARGIN);
+	sbd_xml(out, buf);
+	fputs("</text>\n", out);
+	plot_legend(out, 64);
+	if (!n)
+		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\">No budget.</text>\n",
+			PLOT_MARGIN, PLOT_HEAD + 16);
 	for (i = 0; i < n; i++) {
-		const char *col = colours[i % (sizeof(colours) /
-					       sizeof(colours[0]))];
-		double yq = T + ph - ph * s[i].quota / ymax;
-		double ly = T + 10 + (double)i * 36;
+		double x = PLOT_MARGIN + (double)(i % cols) * (pw + PLOT_GAP);
+		double y = PLOT_HEAD + (double)(i / cols) *
+			   (PLOT_PANEL_H + PLOT_GAP);
+		double deliv = 0, q = 0;
 
-		fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" "
-			"stroke-width=\"2\" points=\"", col);
+		/* a short last step has its share of a full step's quota */
 		for (k = 0; k < nsteps; k++) {
-			double x0 = L + pw * (double)k / (double)nsteps;
-			double x1 = L + pw * (double)(k + 1) / (double)nsteps;
-			double y = T + ph - ph * s[i].values[k] / ymax;
+			int64_t a = from + (int64_t)k * step;
+			int64_t b = a + step < to ? a + step : to;
 
-			fprintf(out, "%.1f,%.1f %.1f,%.1f ", x0, y, x1, y);
+			quota[k] = s[i].quota * (double)(b - a) / (double)step;
+			deliv += s[i].values[k];
+			q += quota[k];
 		}
-		fputs("\"/>\n", out);
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			"y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"6 4\"/>\n",
-			L, yq, L + pw, yq, col);
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			"y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>\n",
-			L + pw + 12, ly, L + pw + 36, ly, col);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", L + pw + 42,
-			ly + 4);
-		svg_text(out, s[i].name);
-		fputs(" used</text>\n", out);
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			"y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"6 4\"/>\n",
-			L + pw + 12, ly + 16, L + pw + 36, ly + 16, col);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", L + pw + 42,
-			ly + 20);
-		svg_text(out, s[i].name);
-		fputs(" quota</text>\n", out);
+		if (q > 0)
+			snprintf(buf, sizeof(buf), "delivered %.1f of quota %.1f "
+				 "GPU-h (%.0f%%)", deliv, q, 100 * deliv / q);
+		else
+			snprintf(buf, sizeof(buf), "delivered %.1f GPU-h, no "
+				 "quota", deliv);
+		if (sbd_panel_svg(out, &(struct sbd_panel){
+			.x = x, .y = y, .w = pw, .h = PLOT_PANEL_H,
+			.title = s[i].name, .subtitle = buf,
+			.colour = colours[i], .clock = SBD_UTC, .from = from,
+			.to = to, .step = step, .nsteps = nsteps,
+			.fill = s[i].values, .dotted = quota,
+			.unit = "GPU-h per step" }))
+			goto out;
 	}
-	fputs("</svg>\n", out);
-	return ferror(out) ? -1 : 0;
+	rc = sbd_svg_close(out);
+out:
+	free(colours);
+	free(parent);
+	free(quota);
+	return rc;
 }
