@@ -223,7 +223,13 @@ void sbd_tick_label(enum sbd_clock clock, int64_t t, int64_t step,
 		return;
 	}
 	if (step >= 86400) {
-		utc_fmt(t, "%Y-%m-%d", label, llen);
+		/* "MM-DD", the year under the first and where it changes */
+		utc_fmt(t, "%m-%d", label, llen);
+		utc_fmt(t, "%Y", d1, sizeof(d1));
+		if (!first)
+			utc_fmt(prev, "%Y", d0, sizeof(d0));
+		if (first || strcmp(d0, d1))
+			snprintf(date, dlen, "%s", d1);
 		return;
 	}
 	utc_fmt(t, "%H:%M", label, llen);
@@ -526,6 +532,47 @@ int sbd_panel_svg(FILE *out, const struct sbd_panel *p)
 	});
 	fputs("</g>\n", out);
 	return ferror(out) ? -1 : 0;
+}
+
+size_t sbd_style_legend(FILE *out, const struct sbd_legend *lg, double y,
+			const struct sbd_style_item *items, size_t n)
+{
+	const char *labels[8] = { 0 };
+	double x[8] = { 0 };
+	size_t row[8] = { 0 }, i, rows;
+
+	if (n > 8)
+		n = 8;
+	for (i = 0; i < n; i++)
+		labels[i] = items[i].label;
+	rows = sbd_legend_layout(lg, labels, n, x, row);
+	for (i = 0; i < n; i++) {
+		double ly = y + (double)row[i] * lg->row_h;
+		double mid = ly - lg->font_px / 3;
+
+		switch (items[i].style) {
+		case SBD_STYLE_FILL:
+			fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\""
+				" height=\"10\" fill=\"%s\" fill-opacity=\"0.45\" "
+				"stroke=\"%s\"/>", x[i], mid - 5, lg->swatch,
+				items[i].colour, items[i].colour);
+			break;
+		case SBD_STYLE_DASHED:
+		case SBD_STYLE_DOTTED:
+			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+				"y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.4\" "
+				"stroke-dasharray=\"%s\"/>", x[i], mid,
+				x[i] + lg->swatch, mid, items[i].colour,
+				items[i].style == SBD_STYLE_DASHED ? "5 3" :
+				"1 3");
+			break;
+		}
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\">",
+			x[i] + lg->swatch + 4, ly, lg->font_px);
+		sbd_xml(out, labels[i]);
+		fputs("</text>\n", out);
+	}
+	return rows;
 }
 
 size_t sbd_grid_columns(size_t n)

@@ -92,9 +92,10 @@ size_t sbd_time_ticks(int64_t from, int64_t to, size_t maxn, int64_t *out,
 
 /*
  * sbd_tick_label - the label of tick @t of an axis of @step seconds.
- * SBD_UTC: "YYYY-MM-DD" for steps of a day or more; "HH:MM" below, with
- * the date "YYYY-MM-DD" in @date for the first tick and where the day
- * changes from the previous tick's, @prev ("" otherwise).
+ * SBD_UTC: "MM-DD" for steps of a day or more, with the year "YYYY" in
+ * @date for the first tick and where the year changes from the previous
+ * tick's, @prev; "HH:MM" below, with the date "YYYY-MM-DD" in @date for
+ * the first tick and where the day changes ("" otherwise).
  * SBD_TRACE: "day N" for steps of a day or more; "hh:mm" below, with "day
  * N" in @date on the first tick and where the day changes.  @first: this
  * is the axis' first tick.
@@ -201,6 +202,21 @@ struct sbd_panel {
 /* sbd_panel_svg - draw @p (SVG elements, no <svg>).  Return 0, -1 on bad
  * arguments or a write error. */
 int sbd_panel_svg(FILE *out, const struct sbd_panel *p);
+
+/* A style legend's item: a filled box or a dashed or dotted line, and
+ * what it means. */
+enum sbd_style { SBD_STYLE_FILL, SBD_STYLE_DASHED, SBD_STYLE_DOTTED };
+struct sbd_style_item {
+	enum sbd_style style;
+	const char *colour;
+	const char *label;
+};
+
+/* sbd_style_legend - up to 8 @items laid out by sbd_legend_layout() (the
+ * swatch: a box or a line @lg->swatch wide), the first row's baseline at
+ * @y.  Return the rows. */
+size_t sbd_style_legend(FILE *out, const struct sbd_legend *lg, double y,
+			const struct sbd_style_item *items, size_t n);
 
 /* sbd_grid_columns - panels per row in a picture 1200 pixels wide of @n
  * small multiples: 1, 2 up to 4, 3 up to 9, else 4 (about 280 pixels

@@ -346,20 +346,20 @@ double sbc_plot_height(size_t n)
 	       PLOT_MARGIN;
 }
 
-/* The style legend: a filled swatch and a dotted line. */
+/* The style legend: what the fill and the dotted line are. */
 static void plot_legend(FILE *out, double y)
 {
-	fprintf(out, "<rect x=\"%.0f\" y=\"%.1f\" width=\"22\" "
-		"height=\"10\" fill=\"#3a7bd5\" fill-opacity=\"0.45\" "
-		"stroke=\"#3a7bd5\"/><text x=\"%.0f\" y=\"%.1f\">delivered "
-		"(allocated jobs), the budget's colour</text>\n", PLOT_MARGIN,
-		y - 9, PLOT_MARGIN + 28, y);
-	fprintf(out, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" "
-		"y2=\"%.1f\" stroke=\"#666\" stroke-width=\"1.4\" "
-		"stroke-dasharray=\"1 3\"/><text x=\"%.0f\" y=\"%.1f\">quota "
-		"(a full step's, from today's shares; a note when far above "
-		"use)</text>\n", PLOT_MARGIN + 300, y - 4, PLOT_MARGIN + 322,
-		y - 4, PLOT_MARGIN + 328, y);
+	static const struct sbd_style_item items[] = {
+		{ SBD_STYLE_FILL, "#3a7bd5",
+		  "delivered (allocated jobs), in the budget's colour" },
+		{ SBD_STYLE_DOTTED, "#666", "quota (a full step's, from today's "
+		  "shares; a note when far above use)" },
+	};
+	const struct sbd_legend lg = {
+		.x0 = PLOT_MARGIN, .width = PLOT_W - 2 * PLOT_MARGIN,
+		.font_px = 12, .swatch = 22, .gap = 24, .row_h = 16 };
+
+	sbd_style_legend(out, &lg, y, items, 2);
 }
 
 int sbc_svg_plot(FILE *out, const char *title, int64_t from, int64_t to,

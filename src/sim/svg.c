@@ -303,19 +303,19 @@ static double teams_layout(const struct sim_report *rep, bool grouped,
 /* The style legend: what the fill and the two lines are. */
 static void teams_legend(FILE *f, double y)
 {
-	fprintf(f, "<rect x=\"%.0f\" y=\"%.1f\" width=\"22\" height=\"10\" "
-		"fill=\"#3a7bd5\" fill-opacity=\"0.45\" stroke=\"#3a7bd5\"/>"
-		"<text x=\"%.0f\" y=\"%.1f\">delivered (allocated runs), the "
-		"team's colour</text>\n", MARGIN, y - 9, MARGIN + 28, y);
-	fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
-		"stroke=\"#222\" stroke-dasharray=\"5 3\"/><text x=\"%.0f\" "
-		"y=\"%.1f\">owed = min(quota, allocated demand)</text>\n",
-		MARGIN + 300, y - 4, MARGIN + 322, y - 4, MARGIN + 328, y);
-	fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" "
-		"stroke=\"#666\" stroke-width=\"1.4\" stroke-dasharray=\"1 3\"/>"
-		"<text x=\"%.0f\" y=\"%.1f\">quota (share x GPUs; a note when far "
-		"above use)</text>\n", MARGIN + 580, y - 4, MARGIN + 602, y - 4,
-		MARGIN + 608, y);
+	static const struct sbd_style_item items[] = {
+		{ SBD_STYLE_FILL, "#3a7bd5",
+		  "delivered (allocated runs), in the team's colour" },
+		{ SBD_STYLE_DASHED, "#222",
+		  "owed = min(quota, allocated demand)" },
+		{ SBD_STYLE_DOTTED, "#666",
+		  "quota (share x GPUs; a note when far above use)" },
+	};
+	const struct sbd_legend lg = {
+		.x0 = MARGIN, .width = W - 2 * MARGIN, .font_px = FONT,
+		.swatch = 22, .gap = 24, .row_h = 16 };
+
+	sbd_style_legend(f, &lg, y, items, 3);
 }
 
 int sim_svg_teams(FILE *f, const struct sim_report *rep,
