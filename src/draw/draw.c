@@ -335,7 +335,7 @@ static void axis_text(FILE *out, double x, double y, const char *s,
 }
 
 /* Whether @nt ticks' labels at @xs fit side by side: each label (and
- * each date, on its own line) at least 4 pixels from the next. */
+ * each date, on its own line) at least 2 pixels from the next. */
 static bool labels_fit(const struct sbd_axis *a, const int64_t *ticks,
 		       size_t nt, int64_t tstep, const double *xs)
 {
@@ -349,12 +349,12 @@ static bool labels_fit(const struct sbd_axis *a, const int64_t *ticks,
 		sbd_tick_label(a->clock, ticks[k], tstep, k ? ticks[k - 1] : 0,
 			       k == 0, lab, sizeof(lab), date, sizeof(date));
 		w = sbd_text_width(lab, a->font_px);
-		if (xs[k] - w / 2 < lab_end + 4)
+		if (xs[k] - w / 2 < lab_end + 2)
 			return false;
 		lab_end = xs[k] + w / 2;
 		if (date[0]) {
 			w = sbd_text_width(date, a->font_px);
-			if (xs[k] - w / 2 < date_end + 4)
+			if (xs[k] - w / 2 < date_end + 2)
 				return false;
 			date_end = xs[k] + w / 2;
 		}

@@ -162,7 +162,7 @@ struct sbd_axis {
 
 /*
  * sbd_time_axis - ticks (sbd_time_ticks(), as many up to @maxn as leave
- * every label and date 4 pixels from the next) with their labels under the
+ * every label and date 2 pixels from the next) with their labels under the
  * axis (sbd_tick_label(): a time, then the date or day where it changes,
  * on a second line, font_px + 3 and 2 font_px + 5 below @y); a label that
  * would pass @left or @right is anchored at its tick's side instead of
