@@ -394,8 +394,12 @@ int sbc_svg_plot(FILE *out, const char *title, int64_t from, int64_t to,
 	sbd_utc(from, t0, sizeof(t0));
 	sbd_utc(to, t1, sizeof(t1));
 	snprintf(buf, sizeof(buf), "%s to %s (UTC), GPU-hours per step of "
-		 "%lld s; each budget on its own scale", t0, t1,
-		 (long long)step);
+		 "%lld %s; each budget on its own scale", t0, t1,
+		 (long long)(step % 86400 == 0 ? step / 86400 :
+			     step % 3600 == 0 ? step / 3600 :
+			     step % 60 == 0 ? step / 60 : step),
+		 step % 86400 == 0 ? "d" : step % 3600 == 0 ? "h" :
+		 step % 60 == 0 ? "min" : "s");
 	fprintf(out, "<text x=\"%.0f\" y=\"44\" fill=\"#444\">",
 		PLOT_MARGIN);
 	sbd_xml(out, buf);
