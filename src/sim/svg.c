@@ -70,7 +70,7 @@ int sim_svg_gpus(FILE *f, const struct sim_result *r,
 		 uint32_t nteams, uint32_t nodes, uint32_t gpn, int64_t from,
 		 int64_t to, const struct sim_axis *ax)
 {
-	const double left = 70, top = 56;
+	const double left = 70, top = 66;
 	struct team_use *use = calloc(nteams + 1, sizeof(*use));
 	char (*colour)[8] = calloc(nteams + 1, sizeof(*colour));
 	const char **labels = calloc(SBD_PALETTE_SIZE + 1, sizeof(*labels));
@@ -149,17 +149,20 @@ int sim_svg_gpus(FILE *f, const struct sim_result *r,
 	sbd_time(ax->clock, from + ax->offset, t0, sizeof(t0));
 	sbd_time(ax->clock, to + ax->offset, t1, sizeof(t1));
 	snprintf(buf, sizeof(buf), "GPUs from %s to %s: one row per GPU, "
-		 "colour = team, hatched = preemptible, red border = preempted",
+		 "colour = team, hatched = preemptible, black border = preempted",
 		 t0, t1);
 	fprintf(f, "<text x=\"%.0f\" y=\"20\" font-size=\"13\">", left);
 	sbd_xml(f, buf);
 	fputs("</text>\n", f);
-	snprintf(buf, sizeof(buf), "%s.  Colours: the %u teams with the "
-		 "most GPU time here%s.", ax->note, shown, others ?
-		 "; the others grey" : "");
-	sbd_fit(buf, 11, W - left - MARGIN, line, sizeof(line));
+	sbd_fit(ax->note, 11, W - left - MARGIN, line, sizeof(line));
 	fprintf(f, "<text x=\"%.0f\" y=\"38\" fill=\"#444\">", left);
 	sbd_xml(f, line);
+	fputs("</text>\n", f);
+	snprintf(buf, sizeof(buf), "Colours: the %u team%s with the most GPU "
+		 "time here, in the legend below%s.", shown, shown == 1 ? "" :
+		 "s", others ? "; the others grey" : "");
+	fprintf(f, "<text x=\"%.0f\" y=\"54\" fill=\"#444\">", left);
+	sbd_xml(f, buf);
 	fputs("</text>\n", f);
 	fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.1f\" height=\"%.1f\" "
 		"fill=\"#f4f4f4\" stroke=\"#888\"/>\n", left, top,
@@ -202,8 +205,8 @@ int sim_svg_gpus(FILE *f, const struct sim_result *r,
 				fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width="
 					"\"%.2f\" height=\"%.2f\" fill=\"%s\"%s>"
 					"<title>", x, y, wd, ht, colour[team],
-					s->preempted ? " stroke=\"red\" "
-					"stroke-width=\"2\"" : "");
+					s->preempted ? " stroke=\"black\" "
+					"stroke-width=\"1.5\"" : "");
 				sbd_xml(f, team < nteams ? team_names[team] :
 					"(no team)");
 				fputs("</title></rect>\n", f);
