@@ -580,6 +580,29 @@ size_t sbd_grid_columns(size_t n)
 	return n <= 1 ? 1 : n <= 4 ? 2 : n <= 9 ? 3 : 4;
 }
 
+double sbd_grid_layout(const struct sbd_grid *g, const bool *new_group,
+		       size_t n, double *x, double *y)
+{
+	double cy = g->top;
+	size_t col = 0, i;
+
+	for (i = 0; i < n; i++) {
+		if (new_group && new_group[i]) {
+			if (col)
+				cy += g->panel_h + g->gap;
+			col = 0;
+			cy += g->head_h;
+		} else if (col == g->cols) {
+			col = 0;
+			cy += g->panel_h + g->gap;
+		}
+		x[i] = g->x0 + (double)col * (g->panel_w + g->gap);
+		y[i] = cy;
+		col++;
+	}
+	return cy + (n ? g->panel_h : 0) + g->gap;
+}
+
 int sbd_svg_open(FILE *out, double w, double h, double font_px)
 {
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -224,6 +224,22 @@ size_t sbd_style_legend(FILE *out, const struct sbd_legend *lg, double y,
 size_t sbd_grid_columns(size_t n);
 
 /*
+ * A grid of panels in groups: rows of @cols panels @panel_w x @panel_h
+ * from (@x0, @top), @gap apart; a group starts a new row under a heading
+ * @head_h high.
+ */
+struct sbd_grid {
+	double x0, top, panel_w, panel_h, gap, head_h;
+	size_t cols;
+};
+
+/* sbd_grid_layout - each of @n panels' top-left into @x, @y (@new_group
+ * [i]: panel i starts a group; NULL: none does); return the y below the
+ * last row (its gap included; @top + @gap for no panel). */
+double sbd_grid_layout(const struct sbd_grid *g, const bool *new_group,
+		       size_t n, double *x, double *y);
+
+/*
  * sbd_svg_open - the start of a standalone SVG picture of @w x @h pixels
  * (XML declaration, <svg> with width, height and viewBox, a white
  * background, sans-serif @font_px); sbd_svg_close() its end.  Return 0, -1

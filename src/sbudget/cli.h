@@ -316,12 +316,13 @@ struct sbc_plot_series {
  * scale (the quota joins it only when close, else a note), delivered
  * GPU-hours filled in the budget's colour (sbd_assign_colours() down the
  * tree), the quota dotted, UTC date ticks; sbd_grid_columns() panels a
- * row, sbc_plot_height() tall, so any number of budgets fits.  Return 0,
+ * row, grouped as the budget page groups them ("Top level", then "Under
+ * X" for each plotted parent's children) when some budget's parent is
+ * plotted; the image as tall as the rows need, so any number fits.  Return 0,
  * -1 on bad arguments or a write error.
  */
 int sbc_svg_plot(FILE *out, const char *title, int64_t from, int64_t to,
 		 int64_t step, size_t nsteps, const struct sbc_plot_series *s,
 		 size_t n);
-double sbc_plot_height(size_t n);
 
 #endif /* SBC_CLI_H */

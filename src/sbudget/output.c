@@ -338,12 +338,31 @@ void sbc_prom_label(FILE *out, const char *s)
 #define PLOT_HEAD 74.0	/* title, axes line, style legend */
 #define PLOT_PANEL_H 160.0
 
-double sbc_plot_height(size_t n)
-{
-	size_t cols = sbd_grid_columns(n), rows = (n + cols - 1) / cols;
+#define PLOT_GROUP_HEAD 24.0	/* "Under X" above a group */
 
-	return PLOT_HEAD + (double)rows * (PLOT_PANEL_H + PLOT_GAP) +
-	       PLOT_MARGIN;
+/*
+ * The panels' order when budgets have parents, as the budget page groups
+ * them: the top level (parent -1) first, then each panel's children after
+ * it, depth first over the groups.  @order gets the series' indices,
+ * @head[k] the parent whose group panel k starts (-2: none starts).
+ */
+static void plot_group(const struct sbc_plot_series *s, size_t n, long g,
+		       size_t *order, long *head, size_t *k)
+{
+	size_t i, first = *k;
+
+	for (i = 0; i < n; i++) {
+		long p = s[i].parent;
+
+		if (p >= (long)i || p < -1)
+			p = -1;	/* not a parent before it: top level */
+		if (p != g)
+			continue;
+		head[*k] = *k == first ? g : -2;
+		order[(*k)++] = i;
+	}
+	for (i = first; i < *k && i < n; i++)
+		plot_group(s, n, (long)order[i], order, head, k);
 }
 
 /* The style legend: what the fill and the dotted line are. */
@@ -366,26 +385,52 @@ int sbc_svg_plot(FILE *out, const char *title, int64_t from, int64_t to,
 		 int64_t step, size_t nsteps, const struct sbc_plot_series *s,
 		 size_t n)
 {
-	size_t cols = sbd_grid_columns(n), i, k;
+	size_t cols = sbd_grid_columns(n), i, j, k;
 	double pw = (PLOT_W - 2 * PLOT_MARGIN - (double)(cols - 1) * PLOT_GAP) /
-		    (double)cols;
-	char (*colours)[8] = NULL, buf[512], t0[32], t1[32];
-	long *parent = NULL;
-	double *quota = NULL;
+		    (double)cols, bottom;
+	char (*colours)[8] = NULL, buf[512], line[512], t0[32], t1[32];
+	long *parent = NULL, *head = NULL;
+	size_t *order = NULL;
+	double *quota = NULL, *px = NULL, *py = NULL;
+	bool *group = NULL, grouped = false;
 	int rc = -1;
 
 	if (!out || step <= 0 || nsteps == 0 || to <= from || (n && !s))
 		return -1;
 	colours = calloc(n ? n : 1, sizeof(*colours));
 	parent = calloc(n ? n : 1, sizeof(*parent));
+	head = calloc(n ? n : 1, sizeof(*head));
+	order = calloc(n ? n : 1, sizeof(*order));
+	group = calloc(n ? n : 1, sizeof(*group));
+	px = calloc(n ? n : 1, sizeof(*px));
+	py = calloc(n ? n : 1, sizeof(*py));
 	quota = calloc(nsteps, sizeof(*quota));
-	if (!colours || !parent || !quota)
+	if (!colours || !parent || !head || !order || !group || !px || !py ||
+	    !quota)
 		goto out;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		parent[i] = s[i].parent;
+		if (parent[i] >= 0 && parent[i] < (long)i)
+			grouped = true;
+	}
 	if (sbd_assign_colours(n, parent, colours))
 		goto out;
-	sbd_svg_open(out, PLOT_W, sbc_plot_height(n), 12);
+	k = 0;
+	if (grouped)
+		plot_group(s, n, -1, order, head, &k);
+	for (i = 0; i < n; i++) {
+		if (!grouped) {
+			order[i] = i;
+			head[i] = -2;
+		}
+		group[i] = head[i] != -2;
+	}
+	bottom = sbd_grid_layout(&(struct sbd_grid){
+		.x0 = PLOT_MARGIN, .top = PLOT_HEAD, .panel_w = pw,
+		.panel_h = PLOT_PANEL_H, .gap = PLOT_GAP,
+		.head_h = PLOT_GROUP_HEAD, .cols = cols }, group, n, px, py);
+	sbd_svg_open(out, PLOT_W, (n ? bottom : PLOT_HEAD + 24) + PLOT_MARGIN,
+		     12);
 	sbd_fit(title, 15, PLOT_W - 2 * PLOT_MARGIN, buf, sizeof(buf));
 	fprintf(out, "<text x=\"%.0f\" y=\"24\" font-size=\"15\">",
 		PLOT_MARGIN);
@@ -408,12 +453,22 @@ int sbc_svg_plot(FILE *out, const char *title, int64_t from, int64_t to,
 	if (!n)
 		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\">No budget.</text>\n",
 			PLOT_MARGIN, PLOT_HEAD + 16);
-	for (i = 0; i < n; i++) {
-		double x = PLOT_MARGIN + (double)(i % cols) * (pw + PLOT_GAP);
-		double y = PLOT_HEAD + (double)(i / cols) *
-			   (PLOT_PANEL_H + PLOT_GAP);
+	for (j = 0; j < n; j++) {
 		double deliv = 0, q = 0;
 
+		i = order[j];
+		if (head[j] != -2) {
+			snprintf(buf, sizeof(buf), "%s%s", head[j] < 0 ?
+				 "Top level" : "Under ", head[j] < 0 ? "" :
+				 s[head[j]].name);
+			fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" "
+				"font-size=\"13\" fill=\"#333\">", PLOT_MARGIN,
+				py[j] - 8);
+			sbd_fit(buf, 13, PLOT_W - 2 * PLOT_MARGIN, line,
+				sizeof(line));
+			sbd_xml(out, line);
+			fputs("</text>\n", out);
+		}
 		/* a short last step has its share of a full step's quota */
 		for (k = 0; k < nsteps; k++) {
 			int64_t a = from + (int64_t)k * step;
@@ -430,7 +485,7 @@ int sbc_svg_plot(FILE *out, const char *title, int64_t from, int64_t to,
 			snprintf(buf, sizeof(buf), "delivered %.1f GPU-h, no "
 				 "quota", deliv);
 		if (sbd_panel_svg(out, &(struct sbd_panel){
-			.x = x, .y = y, .w = pw, .h = PLOT_PANEL_H,
+			.x = px[j], .y = py[j], .w = pw, .h = PLOT_PANEL_H,
 			.title = s[i].name, .subtitle = buf,
 			.colour = colours[i], .clock = SBD_UTC, .from = from,
 			.to = to, .step = step, .nsteps = nsteps,
@@ -442,6 +497,11 @@ int sbc_svg_plot(FILE *out, const char *title, int64_t from, int64_t to,
 out:
 	free(colours);
 	free(parent);
+	free(head);
+	free(order);
+	free(group);
+	free(px);
+	free(py);
 	free(quota);
 	return rc;
 }

@@ -275,34 +275,6 @@ static bool starts_group(const struct sim_report *rep, uint32_t k,
 			   team_parent(rep, k - 1));
 }
 
-/* Lay the panels out: each one's top-left into @px/@py (NULL: only
- * measure); return the picture's height. */
-static double teams_layout(const struct sim_report *rep, bool grouped,
-			   size_t cols, double pw, double *px, double *py)
-{
-	double y = TEAMS_HEAD;
-	size_t col = 0;
-	uint32_t k;
-
-	for (k = 0; k < rep->nteams; k++) {
-		if (starts_group(rep, k, grouped)) {
-			if (col)
-				y += PANEL_H + PANEL_GAP;
-			col = 0;
-			y += GROUP_HEAD;
-		} else if (col == cols) {
-			col = 0;
-			y += PANEL_H + PANEL_GAP;
-		}
-		if (px) {
-			px[k] = MARGIN + (double)col * (pw + PANEL_GAP);
-			py[k] = y;
-		}
-		col++;
-	}
-	return y + (rep->nteams ? PANEL_H + PANEL_GAP : 24) + MARGIN;
-}
-
 /* The style legend: what the fill and the two lines are. */
 static void teams_legend(FILE *f, double y)
 {
@@ -332,17 +304,27 @@ int sim_svg_teams(FILE *f, const struct sim_report *rep,
 	double *py = calloc(rep->nteams + 1, sizeof(*py));
 	double *v = calloc(3 * (size_t)(nh ? nh : 1), sizeof(*v));
 	char (*colours)[8] = calloc(rep->nteams + 1, sizeof(*colours));
+	bool *group = calloc(rep->nteams + 1, sizeof(*group));
+	const struct sbd_grid grid = {
+		.x0 = MARGIN, .top = TEAMS_HEAD, .panel_w = pw,
+		.panel_h = PANEL_H, .gap = PANEL_GAP, .head_h = GROUP_HEAD,
+		.cols = cols };
 	char t0[40], t1[40], buf[512];
 	bool grouped = false;
+	double bottom;
 	int rc = -1;
 
-	if (!px || !py || !v || !colours ||
+	if (!px || !py || !v || !colours || !group ||
 	    sbd_assign_colours(rep->nteams, NULL, colours))
 		goto out;
 	for (k = 0; k < rep->nteams; k++)
 		if (team_parent(rep, k) != SB_NONE)
 			grouped = true;
-	sbd_svg_open(f, W, teams_layout(rep, grouped, cols, pw, px, py), FONT);
+	for (k = 0; k < rep->nteams; k++)
+		group[k] = starts_group(rep, k, grouped);
+	bottom = sbd_grid_layout(&grid, group, rep->nteams, px, py);
+	sbd_svg_open(f, W, (rep->nteams ? bottom : TEAMS_HEAD + 24) + MARGIN,
+		     FONT);
 	sbd_time(ax->clock, rep->t0 + ax->offset, t0, sizeof(t0));
 	sbd_time(ax->clock, rep->t1 + ax->offset, t1, sizeof(t1));
 	snprintf(buf, sizeof(buf), "GPUs per hour by team, %s to %s; each "
@@ -405,5 +387,6 @@ out:
 	free(py);
 	free(v);
 	free(colours);
+	free(group);
 	return rc;
 }

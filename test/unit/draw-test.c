@@ -594,15 +594,20 @@ START_TEST(test_report_plot)
 	read_svg(buf, &sf);
 	printf("report plot of %zu budgets: %.0f x %.0f, %zu texts\n", n,
 	       sf.w, sf.h, sf.texts);
-	ck_assert(sf.h >= sbc_plot_height(n) - 0.5);
-	/* one swatch per budget, in order; distinct up to 36, else among
-	 * 36 in a row of the same parent (siblings) */
+	/* grouped as the page: the top level, then under each parent */
+	ck_assert_uint_eq(count(buf, ">Top level<"), 1);
+	ck_assert_uint_eq(count(buf, ">Under b"), pc->ntop);
+	/* one swatch per budget, in the page's order (the top level, then
+	 * each parent's children); distinct up to 36, else within each group
+	 * (siblings) */
 	ck_assert_uint_eq(sf.swatches, n);
-	if (n <= SBD_PALETTE_SIZE)
+	if (n <= SBD_PALETTE_SIZE) {
 		distinct(&sf, 0, n, SIZE_MAX);
-	else
-		for (i = 0; i < n; i += 1 + pc->nkids)
-			distinct(&sf, i, i + 1 + pc->nkids, SIZE_MAX);
+	} else {
+		distinct(&sf, 0, pc->ntop, SIZE_MAX);
+		for (i = pc->ntop; i < n; i += pc->nkids)
+			distinct(&sf, i, i + pc->nkids, SIZE_MAX);
+	}
 	/* real UTC dates, never Unix seconds */
 	ck_assert(strstr(buf, ">03-0") && strstr(buf, ">2026<"));
 	ck_assert(!strstr(buf, "Unix time") && !strstr(buf, "1772361000"));
