@@ -477,6 +477,21 @@ int sbd_panel_svg(FILE *out, const struct sbd_panel *p)
 		fputs("</text>\n", out);
 		top += f + 3;
 	}
+	if (p->dotted && off) {
+		/* the quota in words on a line of its own, over no data */
+		char v[32], note[128];
+
+		num_label(qmax, v, sizeof(v));
+		snprintf(note, sizeof(note), "quota %s %s: above the scale", v,
+			 p->unit ? p->unit : "");
+		sbd_fit(note, f, p->w, buf, sizeof(buf));
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\" "
+			"font-style=\"italic\" fill=\"#777\">", p->x,
+			top + f - 1, f);
+		sbd_xml(out, buf);
+		fputs("</text>\n", out);
+		top += f + 3;
+	}
 	cx0 = p->x + SBD_PANEL_LEFT;
 	cx1 = p->x + p->w - SBD_PANEL_RIGHT;
 	cy0 = top + 2;
@@ -511,18 +526,6 @@ int sbd_panel_svg(FILE *out, const struct sbd_panel *p)
 		      "stroke-dasharray=\"1 3\" d=\"", out);
 		step_path(out, p, p->dotted, cx0, cx1, cy1, ch, ymax, false);
 		fputs("\"/>\n", out);
-	}
-	if (p->dotted && off) {
-		char v[32];
-
-		num_label(qmax, v, sizeof(v));
-		snprintf(buf, sizeof(buf), "quota %s %s: above the scale", v,
-			 p->unit ? p->unit : "");
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
-			"font-style=\"italic\" fill=\"#777\">", cx1 - 2,
-			cy0 + f);
-		sbd_xml(out, buf);
-		fputs("</text>\n", out);
 	}
 	sbd_time_axis(out, &(struct sbd_axis){
 		.clock = p->clock, .from = p->from, .to = p->to, .x0 = cx0,

@@ -173,8 +173,9 @@ size_t sbd_time_axis(FILE *out, const struct sbd_axis *a);
 /*
  * One small multiple: a title (bold) and a subtitle above a chart of
  * values per step, each panel on its own scale (sbd_scale_max(): the
- * dotted line joins it only when close; otherwise a note says it is above
- * the scale), y labels 0, half and max, a time axis.
+ * dotted line joins it only when close; otherwise a line under the
+ * subtitles says "quota N UNIT: above the scale", over no data), y labels
+ * 0, half and max, a time axis.
  * values[k] covers [from + k step, min(from + (k + 1) step, to)).
  */
 struct sbd_panel {
