@@ -712,7 +712,7 @@ static int run_svg(const struct opts *o, const struct sim_workload *w,
 			b = rep->t1;
 		}
 		sim_svg_axis(&ax, rep->t0, o->ro.from, o->ro.time_scale,
-			     "trace");
+			     "trace's");
 		sim_svg_gpus(f, r, job_team, rep->team_names, rep->nteams,
 			     o->p.nodes, o->p.gpus_per_node, a, b, &ax);
 		free(job_team);
@@ -726,7 +726,7 @@ static int run_svg(const struct opts *o, const struct sim_workload *w,
 		if (!f)
 			return 2;
 		sim_svg_axis(&ax, rep->t0, o->ro.from, o->ro.time_scale,
-			     "trace");
+			     "trace's");
 		sim_svg_teams(f, rep, &ax);
 		if (close_out("--svg-teams", o->svg_teams, f))
 			return 2;
@@ -959,7 +959,7 @@ static int cmd_metrics(struct opts *o)
 
 		if (!f)
 			goto out;
-		sim_svg_axis(&ax, rep.t0, 0, 1.0, "segments");
+		sim_svg_axis(&ax, rep.t0, 0, 1.0, "segments'");
 		sim_svg_teams(f, &rep, &ax);
 		if (close_out("--svg-teams", o->svg_teams, f))
 			goto out;

@@ -646,10 +646,11 @@ struct sim_axis {
  * times (simulated time + @from, --from), UTC dates when they are Unix
  * seconds (sbd_clock_of() of the window's start @t0 + @from), else "day N
  * hh:mm" of the trace's clock; another scale: simulated time from 0, "day
- * N hh:mm".  @what names the input in the note ("trace", "segments").
+ * N hh:mm".  @whose names the input in the note ("trace's",
+ * "segments'").
  */
 void sim_svg_axis(struct sim_axis *ax, int64_t t0, int64_t from,
-		  double time_scale, const char *what);
+		  double time_scale, const char *whose);
 
 /* Per-GPU chart of [from, to) (simulated time): one row per GPU, a colour
  * per team (@job_team[job] < @nteams) for the SBD_PALETTE_SIZE teams with

@@ -19,7 +19,7 @@
 /* --------------------------------------------------------- the clock */
 
 void sim_svg_axis(struct sim_axis *ax, int64_t t0, int64_t from,
-		  double time_scale, const char *what)
+		  double time_scale, const char *whose)
 {
 	char f[64] = "";
 
@@ -30,19 +30,19 @@ void sim_svg_axis(struct sim_axis *ax, int64_t t0, int64_t from,
 		/* compressed: the trace's clock is gone; the simulation's */
 		ax->clock = SBD_TRACE;
 		snprintf(ax->note, sizeof(ax->note), "Time: simulated, day 0 = "
-			 "the start of the %s%s, times x %g", what, f,
+			 "the start of the %s slice%s, times x %g", whose, f,
 			 time_scale);
 		return;
 	}
 	ax->offset = from;
 	ax->clock = sbd_clock_of(t0 + from);
 	if (ax->clock == SBD_UTC)
-		snprintf(ax->note, sizeof(ax->note), "Time: UTC (the %s's "
-			 "times are Unix seconds)", what);
+		snprintf(ax->note, sizeof(ax->note), "Time: UTC (the %s times "
+			 "are Unix seconds)", whose);
 	else
-		snprintf(ax->note, sizeof(ax->note), "Time: the %s's own "
-			 "clock, day 0 = its time 0 (not dates: its times are "
-			 "seconds from its start)", what);
+		snprintf(ax->note, sizeof(ax->note), "Time: the %s own clock, "
+			 "day 0 = time 0 (not dates: the times are seconds from "
+			 "the start)", whose);
 }
 
 /* ---------------------------------------------------- the per-GPU chart */

@@ -365,6 +365,43 @@ START_TEST(test_assign_colours)
 }
 END_TEST
 
+/* sim_svg_axis: the inputs decide how the pictures read time. */
+static const struct axis_case {
+	const char *what;
+	int64_t t0, from;
+	double scale;
+	enum sbd_clock want;
+	int64_t want_offset;
+	const char *want_note;
+} axes[] = {
+	{ .what = "Alibaba slice: the trace's days", .t0 = 0,
+	  .from = 9938242, .scale = 1, .want = SBD_TRACE,
+	  .want_offset = 9938242, .want_note = "own clock, day 0" },
+	{ .what = "Unix seconds: UTC", .t0 = T1030, .from = 0, .scale = 1,
+	  .want = SBD_UTC, .want_offset = 0, .want_note = "Time: UTC" },
+	{ .what = "a Unix --from, times from it: UTC", .t0 = 60,
+	  .from = T0000, .scale = 1, .want = SBD_UTC,
+	  .want_offset = T0000, .want_note = "Time: UTC" },
+	{ .what = "compressed: the simulation's days", .t0 = 0,
+	  .from = 86400, .scale = 0.01, .want = SBD_TRACE, .want_offset = 0,
+	  .want_note = "simulated, day 0 = the start of the trace's slice "
+		       "from --from 86400, times x 0.01" },
+};
+
+START_TEST(test_sim_axis)
+{
+	const struct axis_case *ac = &axes[_i];
+	struct sim_axis ax;
+
+	sim_svg_axis(&ax, ac->t0, ac->from, ac->scale, "trace's");
+	ck_assert_msg(ax.clock == ac->want && ax.offset == ac->want_offset &&
+		      strstr(ax.note, ac->want_note), "%s: want clock %d "
+		      "offset %lld note '%s', got %d %lld '%s'", ac->what,
+		      ac->want, (long long)ac->want_offset, ac->want_note,
+		      ax.clock, (long long)ax.offset, ax.note);
+}
+END_TEST
+
 /* ------------------------------------------------- pictures read back */
 
 /* A picture read back: its size, and what the checks found. */
@@ -717,7 +754,7 @@ START_TEST(test_sim_teams)
 	make_tree(&t, tc->ntop, tc->nkids);
 	make_report(&rep, &t, tc->nkids > 0, 30);
 	ck_assert_uint_eq(rep.nteams, tc->want_teams);
-	sim_svg_axis(&ax, rep.t0, 115 * DAY + 89 * 60, 1.0, "trace");
+	sim_svg_axis(&ax, rep.t0, 115 * DAY + 89 * 60, 1.0, "trace's");
 	ck_assert(ax.clock == SBD_TRACE && strstr(ax.note, "day 0"));
 	f = render_begin(&buf, &len);
 	ck_assert_int_eq(sim_svg_teams(f, &rep, &ax), 0);
@@ -778,7 +815,7 @@ START_TEST(test_sim_gpus)
 		snprintf(nm[i], sizeof(nm[i]), "team-%03zu", i);
 		names[i] = nm[i];
 	}
-	sim_svg_axis(&ax, T0000, 0, 1.0, "trace");
+	sim_svg_axis(&ax, T0000, 0, 1.0, "trace's");
 	ck_assert(ax.clock == SBD_UTC && strstr(ax.note, "UTC"));
 	f = render_begin(&buf, &len);
 	ck_assert_int_eq(sim_svg_gpus(f, &r, job_team, names, nteams, nodes,
@@ -829,6 +866,8 @@ int main(void)
 			    sizeof(scales) / sizeof(scales[0]));
 	tcase_add_loop_test(tc, test_fit, 0, sizeof(fits) / sizeof(fits[0]));
 	tcase_add_loop_test(tc, test_legend, 0, 2);
+	tcase_add_loop_test(tc, test_sim_axis, 0,
+			    sizeof(axes) / sizeof(axes[0]));
 	tcase_add_loop_test(tc, test_report_plot, 0,
 			    sizeof(plots) / sizeof(plots[0]));
 	tcase_add_loop_test(tc, test_sim_teams, 0,
