@@ -300,26 +300,29 @@ void sbc_json_string(FILE *out, const char *s);
  */
 void sbc_prom_label(FILE *out, const char *s);
 
-/* One line of a plot: a budget's delivered use per step, and its quota. */
+/* One budget of a plot: its delivered use per step, and its quota. */
 struct sbc_plot_series {
 	const char *name;
 	const double *values;	/* nsteps values, GPU-hours per step */
 	double quota;		/* GPU-hours per full step (a flat line) */
+	long parent;		/* index of its parent's series, below its
+				 * own; -1: none plotted */
 };
 
 /*
- * sbc_nice_max - an axis maximum for values up to @v: 1, 2 or 5 times a
- * power of ten, >= @v; 1 when @v is not above 0.
+ * sbc_svg_plot - an SVG picture of budgets over [@from, @to) in @nsteps
+ * steps of @step seconds (the last may be short): one small multiple per
+ * budget (src/draw/draw.h's sbd_panel_svg()), named, each on its own
+ * scale (the quota joins it only when close, else a note), delivered
+ * GPU-hours filled in the budget's colour (sbd_assign_colours() down the
+ * tree), the quota dotted, UTC date ticks; sbd_grid_columns() panels a
+ * row, grouped as the budget page groups them ("Top level", then "Under
+ * X" for each plotted parent's children) when some budget's parent is
+ * plotted; the image as tall as the rows need, so any number fits.  Return 0,
+ * -1 on bad arguments or a write error.
  */
-double sbc_nice_max(double v);
-
-/*
- * sbc_svg_plot - an SVG line chart: x = time from @from in @nsteps steps of
- * @step seconds, y = GPU-hours per step; one colour per series, its
- * delivered use solid and its quota dashed; a legend; axes with labels.
- * Return 0, -1 on bad arguments.
- */
-int sbc_svg_plot(FILE *out, const char *title, int64_t from, int64_t step,
-		 size_t nsteps, const struct sbc_plot_series *s, size_t n);
+int sbc_svg_plot(FILE *out, const char *title, int64_t from, int64_t to,
+		 int64_t step, size_t nsteps, const struct sbc_plot_series *s,
+		 size_t n);
 
 #endif /* SBC_CLI_H */

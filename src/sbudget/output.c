@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "draw.h"
 
 static int find_def(const struct sbc_fielddef *defs, size_t n, const char *name)
 {
@@ -328,122 +329,179 @@ void sbc_prom_label(FILE *out, const char *s)
 
 /* ------------------------------------------------------------------ SVG */
 
-static void svg_text(FILE *out, const char *s)
+/* The plot's layout: a header (title, what the axes are, the line styles)
+ * above a grid of one panel per budget (src/draw/draw.h), as many columns
+ * as fit, the image as tall as the rows need. */
+#define PLOT_W 1200.0
+#define PLOT_MARGIN 20.0
+#define PLOT_GAP 18.0	/* between panels */
+#define PLOT_HEAD 74.0	/* title, axes line, style legend */
+#define PLOT_PANEL_H 160.0
+
+#define PLOT_GROUP_HEAD 24.0	/* "Under X" above a group */
+
+/*
+ * The panels' order when budgets have parents, as the budget page groups
+ * them: the top level (parent -1) first, then each panel's children after
+ * it, depth first over the groups.  @order gets the series' indices,
+ * @head[k] the parent whose group panel k starts (-2: none starts).
+ */
+static void plot_group(const struct sbc_plot_series *s, size_t n, long g,
+		       size_t *order, long *head, size_t *k)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
-		}
+	size_t i, first = *k;
+
+	for (i = 0; i < n; i++) {
+		long p = s[i].parent;
+
+		if (p >= (long)i || p < -1)
+			p = -1;	/* not a parent before it: top level */
+		if (p != g)
+			continue;
+		head[*k] = *k == first ? g : -2;
+		order[(*k)++] = i;
 	}
+	for (i = first; i < *k && i < n; i++)
+		plot_group(s, n, (long)order[i], order, head, k);
 }
 
-double sbc_nice_max(double v)
+/* The style legend: what the fill and the dotted line are. */
+static void plot_legend(FILE *out, double y)
 {
-	double p, m;
-
-	if (!(v > 0))
-		return 1;
-	p = pow(10, floor(log10(v)));
-	m = v / p;
-	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
-}
-
-int sbc_svg_plot(FILE *out, const char *title, int64_t from, int64_t step,
-		 size_t nsteps, const struct sbc_plot_series *s, size_t n)
-{
-	static const char *const colours[] = {
-		"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-		"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+	static const struct sbd_style_item items[] = {
+		{ SBD_STYLE_FILL, "#3a7bd5",
+		  "delivered (allocated jobs), in the budget's colour" },
+		{ SBD_STYLE_DOTTED, "#666", "quota (a full step's, from today's "
+		  "shares; a note when far above use)" },
 	};
-	const double W = 900, H = 480, L = 70, R = 200, T = 40, B = 50;
-	double pw = W - L - R, ph = H - T - B, ymax = 0;
-	size_t i, k;
+	const struct sbd_legend lg = {
+		.x0 = PLOT_MARGIN, .width = PLOT_W - 2 * PLOT_MARGIN,
+		.font_px = 12, .swatch = 22, .gap = 24, .row_h = 16 };
 
-	if (!out || step <= 0 || nsteps == 0 || (n && !s))
+	sbd_style_legend(out, &lg, y, items, 2);
+}
+
+int sbc_svg_plot(FILE *out, const char *title, int64_t from, int64_t to,
+		 int64_t step, size_t nsteps, const struct sbc_plot_series *s,
+		 size_t n)
+{
+	size_t cols = sbd_grid_columns(n), i, j, k;
+	double pw = (PLOT_W - 2 * PLOT_MARGIN - (double)(cols - 1) * PLOT_GAP) /
+		    (double)cols, bottom;
+	char (*colours)[8] = NULL, buf[512], line[512], t0[32], t1[32];
+	long *parent = NULL, *head = NULL;
+	size_t *order = NULL;
+	double *quota = NULL, *px = NULL, *py = NULL;
+	bool *group = NULL, grouped = false;
+	int rc = -1;
+
+	if (!out || step <= 0 || nsteps == 0 || to <= from || (n && !s))
 		return -1;
+	colours = calloc(n ? n : 1, sizeof(*colours));
+	parent = calloc(n ? n : 1, sizeof(*parent));
+	head = calloc(n ? n : 1, sizeof(*head));
+	order = calloc(n ? n : 1, sizeof(*order));
+	group = calloc(n ? n : 1, sizeof(*group));
+	px = calloc(n ? n : 1, sizeof(*px));
+	py = calloc(n ? n : 1, sizeof(*py));
+	quota = calloc(nsteps, sizeof(*quota));
+	if (!colours || !parent || !head || !order || !group || !px || !py ||
+	    !quota)
+		goto out;
 	for (i = 0; i < n; i++) {
-		if (s[i].quota > ymax)
-			ymax = s[i].quota;
-		for (k = 0; k < nsteps; k++)
-			if (s[i].values[k] > ymax)
-				ymax = s[i].values[k];
+		parent[i] = s[i].parent;
+		if (parent[i] >= 0 && parent[i] < (long)i)
+			grouped = true;
 	}
-	ymax = sbc_nice_max(ymax * 1.05);
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-		"font-family=\"sans-serif\" font-size=\"12\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-		W, H, W, H);
-	fprintf(out, "<text x=\"%.0f\" y=\"24\" font-size=\"15\">", L);
-	svg_text(out, title);
-	fputs("</text>\n", out);
-	/* axes and grid: 5 horizontal lines */
-	for (k = 0; k <= 5; k++) {
-		double y = T + ph - ph * (double)k / 5;
-
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			"y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, y, L + pw, y);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
-			"%.4g</text>\n", L - 6, y + 4, ymax * (double)k / 5);
-	}
-	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		"stroke=\"black\"/>\n", L, T + ph, L + pw, T + ph);
-	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		"stroke=\"black\"/>\n", L, T, L, T + ph);
-	fprintf(out, "<text x=\"16\" y=\"%.1f\" transform=\"rotate(-90 16 "
-		"%.1f)\" text-anchor=\"middle\">GPU-hours per step (%lld s)"
-		"</text>\n", T + ph / 2, T + ph / 2, (long long)step);
-	/* x labels: start, middle, end as hours from the start */
-	for (k = 0; k <= 4; k++) {
-		double x = L + pw * (double)k / 4;
-		double hours = (double)nsteps * (double)step * (double)k / 4 /
-			       3600;
-
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\""
-			">+%.3gh</text>\n", x, T + ph + 18, hours);
-	}
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-		"hours since %lld (Unix time)</text>\n", L + pw / 2,
-		T + ph + 38, (long long)from);
+	if (sbd_assign_colours(n, parent, colours))
+		goto out;
+	k = 0;
+	if (grouped)
+		plot_group(s, n, -1, order, head, &k);
 	for (i = 0; i < n; i++) {
-		const char *col = colours[i % (sizeof(colours) /
-					       sizeof(colours[0]))];
-		double yq = T + ph - ph * s[i].quota / ymax;
-		double ly = T + 10 + (double)i * 36;
-
-		fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" "
-			"stroke-width=\"2\" points=\"", col);
-		for (k = 0; k < nsteps; k++) {
-			double x0 = L + pw * (double)k / (double)nsteps;
-			double x1 = L + pw * (double)(k + 1) / (double)nsteps;
-			double y = T + ph - ph * s[i].values[k] / ymax;
-
-			fprintf(out, "%.1f,%.1f %.1f,%.1f ", x0, y, x1, y);
+		if (!grouped) {
+			order[i] = i;
+			head[i] = -2;
 		}
-		fputs("\"/>\n", out);
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			"y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"6 4\"/>\n",
-			L, yq, L + pw, yq, col);
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			"y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>\n",
-			L + pw + 12, ly, L + pw + 36, ly, col);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", L + pw + 42,
-			ly + 4);
-		svg_text(out, s[i].name);
-		fputs(" used</text>\n", out);
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			"y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"6 4\"/>\n",
-			L + pw + 12, ly + 16, L + pw + 36, ly + 16, col);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", L + pw + 42,
-			ly + 20);
-		svg_text(out, s[i].name);
-		fputs(" quota</text>\n", out);
+		group[i] = head[i] != -2;
 	}
-	fputs("</svg>\n", out);
-	return ferror(out) ? -1 : 0;
+	bottom = sbd_grid_layout(&(struct sbd_grid){
+		.x0 = PLOT_MARGIN, .top = PLOT_HEAD, .panel_w = pw,
+		.panel_h = PLOT_PANEL_H, .gap = PLOT_GAP,
+		.head_h = PLOT_GROUP_HEAD, .cols = cols }, group, n, px, py);
+	sbd_svg_open(out, PLOT_W, (n ? bottom : PLOT_HEAD + 24) + PLOT_MARGIN,
+		     12);
+	sbd_fit(title, 15, PLOT_W - 2 * PLOT_MARGIN, buf, sizeof(buf));
+	fprintf(out, "<text x=\"%.0f\" y=\"24\" font-size=\"15\">",
+		PLOT_MARGIN);
+	sbd_xml(out, buf);
+	fputs("</text>\n", out);
+	sbd_utc(from, t0, sizeof(t0));
+	sbd_utc(to, t1, sizeof(t1));
+	snprintf(buf, sizeof(buf), "%s to %s (UTC), GPU-hours per step of "
+		 "%lld %s; each budget on its own scale", t0, t1,
+		 (long long)(step % 86400 == 0 ? step / 86400 :
+			     step % 3600 == 0 ? step / 3600 :
+			     step % 60 == 0 ? step / 60 : step),
+		 step % 86400 == 0 ? "d" : step % 3600 == 0 ? "h" :
+		 step % 60 == 0 ? "min" : "s");
+	fprintf(out, "<text x=\"%.0f\" y=\"44\" fill=\"#444\">",
+		PLOT_MARGIN);
+	sbd_xml(out, buf);
+	fputs("</text>\n", out);
+	plot_legend(out, 64);
+	if (!n)
+		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\">No budget.</text>\n",
+			PLOT_MARGIN, PLOT_HEAD + 16);
+	for (j = 0; j < n; j++) {
+		double deliv = 0, q = 0;
+
+		i = order[j];
+		if (head[j] != -2) {
+			snprintf(buf, sizeof(buf), "%s%s", head[j] < 0 ?
+				 "Top level" : "Under ", head[j] < 0 ? "" :
+				 s[head[j]].name);
+			fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" "
+				"font-size=\"13\" fill=\"#333\">", PLOT_MARGIN,
+				py[j] - 8);
+			sbd_fit(buf, 13, PLOT_W - 2 * PLOT_MARGIN, line,
+				sizeof(line));
+			sbd_xml(out, line);
+			fputs("</text>\n", out);
+		}
+		/* a short last step has its share of a full step's quota */
+		for (k = 0; k < nsteps; k++) {
+			int64_t a = from + (int64_t)k * step;
+			int64_t b = a + step < to ? a + step : to;
+
+			quota[k] = s[i].quota * (double)(b - a) / (double)step;
+			deliv += s[i].values[k];
+			q += quota[k];
+		}
+		if (q > 0)
+			snprintf(buf, sizeof(buf), "delivered %.1f of quota %.1f "
+				 "GPU-h (%.0f%%)", deliv, q, 100 * deliv / q);
+		else
+			snprintf(buf, sizeof(buf), "delivered %.1f GPU-h, no "
+				 "quota", deliv);
+		if (sbd_panel_svg(out, &(struct sbd_panel){
+			.x = px[j], .y = py[j], .w = pw, .h = PLOT_PANEL_H,
+			.title = s[i].name, .subtitle = buf,
+			.colour = colours[i], .clock = SBD_UTC, .from = from,
+			.to = to, .step = step, .nsteps = nsteps,
+			.fill = s[i].values, .dotted = quota,
+			.unit = "GPU-h per step" }))
+			goto out;
+	}
+	rc = sbd_svg_close(out);
+out:
+	free(colours);
+	free(parent);
+	free(head);
+	free(order);
+	free(group);
+	free(px);
+	free(py);
+	free(quota);
+	return rc;
 }

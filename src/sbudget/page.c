@@ -22,121 +22,7 @@
 
 void sbp_html(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default: fputc(*s, out);
-		}
-	}
-}
-
-/* ------------------------------------------------------------- colours */
-
-/* HSL (h in degrees, s and l in [0,1]) to 8-bit RGB. */
-static void hsl_rgb(double h, double s, double l, int rgb[3])
-{
-	double c = (1 - fabs(2 * l - 1)) * s;
-	double hp = fmod(h, 360) / 60;
-	double x = c * (1 - fabs(fmod(hp, 2) - 1)), m = l - c / 2;
-	double r = 0, g = 0, b = 0;
-
-	if (hp < 1) { r = c; g = x; }
-	else if (hp < 2) { r = x; g = c; }
-	else if (hp < 3) { g = c; b = x; }
-	else if (hp < 4) { g = x; b = c; }
-	else if (hp < 5) { r = x; b = c; }
-	else { r = c; b = x; }
-	rgb[0] = (int)lround((r + m) * 255);
-	rgb[1] = (int)lround((g + m) * 255);
-	rgb[2] = (int)lround((b + m) * 255);
-}
-
-void sbp_colour(size_t i, char out[8])
-{
-	/* 12 hues, each next one 150 degrees on; then darker, then lighter */
-	static const unsigned hue_order[12] = { 0, 5, 10, 3, 8, 1, 6, 11, 4,
-						9, 2, 7 };
-	static const double light[3] = { 0.42, 0.27, 0.62 };
-	size_t k = i % SBP_PALETTE_SIZE;
-	int rgb[3];
-
-	/* hue 0 = 210 degrees (blue) */
-	hsl_rgb(210 + 30.0 * hue_order[k % 12], 0.70, light[k / 12], rgb);
-	snprintf(out, 8, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
-}
-
-/* ---------------------------------------------------------- time axis */
-
-size_t sbp_time_ticks(int64_t from, int64_t to, size_t maxn, int64_t *out,
-		      size_t cap, int64_t *step)
-{
-	static const int64_t steps[] = {
-		60, 300, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400,
-		2 * 86400, 7 * 86400, 14 * 86400, 28 * 86400,
-	};
-	size_t i, n = 0;
-	int64_t s = 0, t;
-
-	if (to <= from || maxn == 0)
-		return 0;
-	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-		int64_t first;
-
-		s = steps[i];
-		/* the first multiple of s at or after from (from may be
-		 * negative: floor division) */
-		first = (from / s + (from % s > 0)) * s;
-		if (first > to || (size_t)((to - first) / s + 1) <= maxn)
-			break;
-	}
-	if (i == sizeof(steps) / sizeof(steps[0]))
-		return 0;	/* longer than maxn x 28 days: no ticks */
-	*step = s;
-	for (t = (from / s + (from % s > 0)) * s; t <= to; t += s) {
-		if (n < cap)
-			out[n] = t;
-		n++;
-	}
-	return n < cap ? n : cap;
-}
-
-static void utc_fmt(int64_t t, const char *fmt, char *buf, size_t len)
-{
-	struct tm tm;
-	time_t tt = (time_t)t;
-
-	if (!gmtime_r(&tt, &tm) || !strftime(buf, len, fmt, &tm))
-		snprintf(buf, len, "?");
-}
-
-void sbp_utc(int64_t t, char *buf, size_t len)
-{
-	if (t <= 0)
-		snprintf(buf, len, "none");
-	else
-		utc_fmt(t, "%Y-%m-%dT%H:%MZ", buf, len);
-}
-
-void sbp_tick_label(int64_t t, int64_t step, int64_t prev, char *label,
-		    size_t llen, char *date, size_t dlen)
-{
-	char d0[16], d1[16];
-
-	date[0] = '\0';
-	if (step >= 86400) {
-		utc_fmt(t, "%Y-%m-%d", label, llen);
-		return;
-	}
-	utc_fmt(t, "%H:%M", label, llen);
-	utc_fmt(t, "%Y-%m-%d", d1, sizeof(d1));
-	if (prev > 0)
-		utc_fmt(prev, "%Y-%m-%d", d0, sizeof(d0));
-	if (prev <= 0 || strcmp(d0, d1))
-		snprintf(date, dlen, "%s", d1);
+	sbd_xml(out, s);
 }
 
 /* -------------------------------------------------------------- panels */
@@ -166,11 +52,8 @@ int sbp_panel_svg(FILE *out, const struct sbp_panel *p, int64_t from,
 		if (p->quota_steps[k] > qmax)
 			qmax = p->quota_steps[k];
 	}
-	/* the scale is use's and owed's; the quota joins it only when it is
-	 * at most twice as high, so that use never lies flat under it */
-	if (qmax <= 2 * ymax || ymax == 0)
-		ymax = ymax > qmax ? ymax : qmax;
-	ymax = sbc_nice_max(ymax * 1.05);
+	/* use's and owed's scale; the quota's only when close (draw.h) */
+	ymax = sbd_scale_max(ymax, qmax, NULL);
 	fprintf(out, "<svg class=\"chart\" viewBox=\"0 0 %.0f %.0f\" "
 		"width=\"%.0f\" height=\"%.0f\" role=\"img\">", PW, PH, PW, PH);
 	/* y grid and labels: 0, half, max */
@@ -183,14 +66,14 @@ int sbp_panel_svg(FILE *out, const struct sbp_panel *p, int64_t from,
 			y, PL - 3, y + 3.5, ymax * (double)k / 2);
 	}
 	/* x ticks: UTC dates */
-	nt = sbp_time_ticks(from, to, 4, ticks, 16, &tstep);
+	nt = sbd_time_ticks(from, to, 4, ticks, 16, &tstep);
 	for (k = 0; k < nt; k++) {
 		double x = PL + w * (double)(ticks[k] - from) / span;
 		char lab[32], date[32], iso[32];
 
-		sbp_tick_label(ticks[k], tstep, k ? ticks[k - 1] : 0, lab,
-			       sizeof(lab), date, sizeof(date));
-		sbp_utc(ticks[k], iso, sizeof(iso));
+		sbd_tick_label(SBD_UTC, ticks[k], tstep, k ? ticks[k - 1] : 0,
+			       k == 0, lab, sizeof(lab), date, sizeof(date));
+		sbd_utc(ticks[k], iso, sizeof(iso));
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 			"y2=\"%.1f\" class=\"tick\"/><text class=\"xlab\" "
 			"data-utc=\"%s\" x=\"%.1f\" y=\"%.1f\">%s", x, PT + h, x,
@@ -486,7 +369,7 @@ static void write_preempted(FILE *out, const struct sbp_page *pg)
 	for (i = 0; i < pg->npreempted; i++) {
 		const struct sbp_preemption *p = &pg->preempted[i];
 
-		sbp_utc(p->at, at, sizeof(at));
+		sbd_utc(p->at, at, sizeof(at));
 		fprintf(out, "<tr data-job=\"%u\"><td class=\"num\">%u</td><td>",
 			p->id, p->id);
 		sbp_html(out, p->account);
@@ -517,42 +400,21 @@ static void legend_item(FILE *out, const char *cls, const char *extra,
 		extra, what);
 }
 
-/*
- * Each panel's colour.  Up to SBP_PALETTE_SIZE budgets: one colour each,
- * in tree order.  More: palette index = the parent's + 1 + the rank among
- * its siblings (top level: the rank), so siblings, and a parent and its
- * children, get distinct colours (up to SBP_PALETTE_SIZE - 1 siblings).
- * Parents come before their children (tree order).  Return -1 when out of
- * memory.
- */
+/* Each panel's colour: sbd_assign_colours() down the tree of panels.
+ * Return -1 when out of memory. */
 static int assign_colours(const struct sbp_page *pg, char (*colours)[8])
 {
-	size_t n = pg->npanels, i;
-	size_t *nkids = NULL, *index = NULL;	/* per panel; [n]: the top */
+	long *parent = calloc(pg->npanels ? pg->npanels : 1, sizeof(*parent));
+	size_t i;
+	int rc;
 
-	if (n <= SBP_PALETTE_SIZE) {
-		for (i = 0; i < n; i++)
-			sbp_colour(i, colours[i]);
-		return 0;
-	}
-	nkids = calloc(n + 1, sizeof(*nkids));
-	index = calloc(n, sizeof(*index));
-	if (!nkids || !index) {
-		free(nkids);
-		free(index);
+	if (!parent)
 		return -1;
-	}
-	for (i = 0; i < n; i++) {
-		long g = pg->panels[i].parent;
-		bool top = g < 0 || (size_t)g >= i;
-		size_t slot = top ? n : (size_t)g;
-
-		index[i] = (top ? 0 : index[slot] + 1) + nkids[slot]++;
-		sbp_colour(index[i], colours[i]);
-	}
-	free(nkids);
-	free(index);
-	return 0;
+	for (i = 0; i < pg->npanels; i++)
+		parent[i] = pg->panels[i].parent;
+	rc = sbd_assign_colours(pg->npanels, parent, colours);
+	free(parent);
+	return rc;
 }
 
 int sbp_write_page(FILE *out, const struct sbp_page *pg)
@@ -567,9 +429,9 @@ int sbp_write_page(FILE *out, const struct sbp_page *pg)
 	colours = calloc(pg->npanels ? pg->npanels : 1, sizeof(*colours));
 	if (!colours || assign_colours(pg, colours))
 		goto out;
-	sbp_utc(pg->from, t0, sizeof(t0));
-	sbp_utc(pg->to, t1, sizeof(t1));
-	sbp_utc(pg->now, tn, sizeof(tn));
+	sbd_utc(pg->from, t0, sizeof(t0));
+	sbd_utc(pg->to, t1, sizeof(t1));
+	sbd_utc(pg->now, tn, sizeof(tn));
 	if (pg->step % 3600 == 0)
 		snprintf(st, sizeof(st), "%lld h",
 			 (long long)(pg->step / 3600));

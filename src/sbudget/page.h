@@ -5,8 +5,9 @@
  * from file:// and behind any web server.  No Slurm: page_cmd.c fills a
  * struct sbp_page from the cluster (the figures and verdicts are the
  * core's, as `show budget` and `show job` print them) and sbp_write_page()
- * writes it.  Unit-tested in test/unit/sbudget-test.c (escaping, palette,
- * time ticks, the page's structure at 27 and 300 budgets).
+ * writes it, with the palette, scale and time ticks every picture shares
+ * (src/draw/draw.h).  Unit-tested in test/unit/page-test.c (escaping, the
+ * page's structure at 27 and 300 budgets).
  *
  * Naming: sbp_ for this file.  Times are Unix seconds; every date on the
  * page is UTC.
@@ -20,44 +21,11 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "draw.h"
 
-/* sbp_html - write @s escaped for HTML text and attribute values (& < > "
- * ' escaped; other bytes as they are; NULL writes nothing). */
+/* sbp_html - write @s escaped for HTML text and attribute values:
+ * sbd_xml() (& < > " ' escaped; NULL writes nothing). */
 void sbp_html(FILE *out, const char *s);
-
-/*
- * sbp_colour - the colour of the @i-th of a group of siblings as "#rrggbb"
- * (8 bytes with the NUL): 12 hues 30 degrees apart, taken in an order that
- * puts neighbours far apart on the wheel, then the same hues at a darker
- * and a lighter step (36 colours), then again.  Siblings up to 36 get
- * distinct colours; a page labels every panel by name, so colour only
- * tells neighbours apart.
- */
-#define SBP_PALETTE_SIZE 36
-void sbp_colour(size_t i, char out[8]);
-
-/*
- * sbp_time_ticks - tick marks for a time axis over [@from, @to]: the
- * smallest step of 1, 5, 15, 30 minutes, 1, 2, 3, 6, 12 hours, 1, 2, 7,
- * 14, 28 days that gives at most @maxn ticks, each tick a multiple of the
- * step in UTC (whole hours, midnights).  Writes at most @cap ticks into
- * @out and the step into *@step.  Return the number of ticks (0 when
- * @to <= @from or @maxn == 0).
- */
-size_t sbp_time_ticks(int64_t from, int64_t to, size_t maxn, int64_t *out,
-		      size_t cap, int64_t *step);
-
-/*
- * sbp_tick_label - the label of tick @t of an axis of @step seconds:
- * "YYYY-MM-DD" for steps of a day or more; "HH:MM" below, with the date
- * "YYYY-MM-DD" in @date for the first tick (@prev <= 0) and where the day
- * changes from @prev's ("" otherwise).  UTC.
- */
-void sbp_tick_label(int64_t t, int64_t step, int64_t prev, char *label,
-		    size_t llen, char *date, size_t dlen);
-
-/* sbp_utc - "YYYY-MM-DDTHH:MMZ" (@t in UTC), "none" for t <= 0. */
-void sbp_utc(int64_t t, char *buf, size_t len);
 
 /* One budget's small multiple: its figures per step, GPU-hours. */
 struct sbp_panel {

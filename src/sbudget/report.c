@@ -93,8 +93,8 @@ static int budget_rows(const struct sbu_ctx *c, struct sbc_table *t,
 	return 0;
 }
 
-static int write_plot(const struct sbu_ctx *c, int64_t from, int64_t step,
-		      size_t nsteps, const struct sbc_plot_series *ps,
+static int write_plot(const struct sbu_ctx *c, int64_t from, int64_t to,
+		      int64_t step, size_t nsteps, const struct sbc_plot_series *ps,
 		      size_t np)
 {
 	const char *path = c->cmd->plot;
@@ -107,7 +107,7 @@ static int write_plot(const struct sbu_ctx *c, int64_t from, int64_t step,
 	}
 	snprintf(title, sizeof(title), "Use against quota per budget, cluster "
 		 "%s (%.0f %s)", c->cluster, c->capacity, c->cfg.charge_tres);
-	if (sbc_svg_plot(f, title, from, step, nsteps, ps, np) || fclose(f)) {
+	if (sbc_svg_plot(f, title, from, to, step, nsteps, ps, np) || fclose(f)) {
 		sbu_error("plot '%s': cannot write", path);
 		return -1;
 	}
@@ -120,6 +120,7 @@ int sbu_cmd_report(struct sbu_ctx *c)
 	struct sbc_table t;
 	struct sb_fig *tot = NULL, *ser = NULL;
 	struct sbc_plot_series *ps = NULL;
+	long *series_of = NULL;	/* per tree index: its series, -1 none */
 	char m[SBC_MSG_MAX * 4];
 	int64_t from, to, step, slot;
 	size_t nslots, per, nsteps, k, np = 0;
@@ -147,8 +148,11 @@ int sbu_cmd_report(struct sbu_ctx *c)
 	    sbu_figures(c, from, to, slot, &tot, &ser))
 		goto out;
 	n = sb_tree_count(c->tree);
-	if (!(ps = calloc(n ? n : 1, sizeof(*ps))))
+	if (!(ps = calloc(n ? n : 1, sizeof(*ps))) ||
+	    !(series_of = malloc((n ? n : 1) * sizeof(*series_of))))
 		goto oom;
+	for (i = 0; i < n; i++)
+		series_of[i] = -1;
 	for (i = 0; i < n; i++) {
 		const struct sb_tree_node *nd = sb_tree_node(c->tree, i);
 		double *vals;
@@ -159,6 +163,15 @@ int sbu_cmd_report(struct sbu_ctx *c)
 			goto oom;
 		ps[np].name = nd->name;
 		ps[np].values = vals;
+		/* the nearest plotted ancestor (tree order: plotted before) */
+		ps[np].parent = -1;
+		for (uint32_t up = nd->parent; up != SB_NONE && up < n;
+		     up = sb_tree_node(c->tree, up)->parent)
+			if (series_of[up] >= 0) {
+				ps[np].parent = series_of[up];
+				break;
+			}
+		series_of[i] = (long)np;
 		/* a full step's quota (the first step always is one) */
 		ps[np].quota = sbu_hours(sbu_step_fig(&ser[(size_t)i * nslots], 0,
 						  per, nslots).quota);
@@ -167,7 +180,7 @@ int sbu_cmd_report(struct sbu_ctx *c)
 				per, from, to, step, vals))
 			goto oom;
 	}
-	if (cmd->plot[0] && write_plot(c, from, step, nsteps, ps, np))
+	if (cmd->plot[0] && write_plot(c, from, to, step, nsteps, ps, np))
 		goto out;
 	sbc_table_print(&t, stdout, cmd->style, cmd->noheader, false,
 			"report");
@@ -179,6 +192,7 @@ out:
 	for (k = 0; ps && k < np; k++)
 		free((void *)ps[k].values);
 	free(ps);
+	free(series_of);
 	free(tot);
 	free(ser);
 	sbc_table_free(&t);

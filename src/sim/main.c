@@ -700,6 +700,7 @@ static int run_svg(const struct opts *o, const struct sim_workload *w,
 		FILE *f = open_out("--svg-gpus", o->svg_gpus);
 		uint32_t *job_team = calloc(w->njobs + 1, sizeof(*job_team));
 		int64_t a = rep->t0, b = rep->t0 + 86400;
+		struct sim_axis ax;
 		size_t i;
 
 		if (!f || !job_team) {
@@ -716,18 +717,23 @@ static int run_svg(const struct opts *o, const struct sim_workload *w,
 		} else if (b > rep->t1) {
 			b = rep->t1;
 		}
+		sim_svg_axis(&ax, rep->t0, o->ro.from, o->ro.time_scale,
+			     "trace's");
 		sim_svg_gpus(f, r, job_team, rep->team_names, rep->nteams,
-			     o->p.nodes, o->p.gpus_per_node, a, b);
+			     o->p.nodes, o->p.gpus_per_node, a, b, &ax);
 		free(job_team);
 		if (close_out("--svg-gpus", o->svg_gpus, f))
 			return 2;
 	}
 	if (o->svg_teams) {
 		FILE *f = open_out("--svg-teams", o->svg_teams);
+		struct sim_axis ax;
 
 		if (!f)
 			return 2;
-		sim_svg_teams(f, rep);
+		sim_svg_axis(&ax, rep->t0, o->ro.from, o->ro.time_scale,
+			     "trace's");
+		sim_svg_teams(f, rep, &ax);
 		if (close_out("--svg-teams", o->svg_teams, f))
 			return 2;
 	}
@@ -963,10 +969,12 @@ static int cmd_metrics(struct opts *o)
 	}
 	if (o->svg_teams) {
 		FILE *f = open_out("--svg-teams", o->svg_teams);
+		struct sim_axis ax;
 
 		if (!f)
 			goto out;
-		sim_svg_teams(f, &rep);
+		sim_svg_axis(&ax, rep.t0, 0, 1.0, "segments'");
+		sim_svg_teams(f, &rep, &ax);
 		if (close_out("--svg-teams", o->svg_teams, f))
 			goto out;
 	}

@@ -41,6 +41,7 @@
 #include "sb/config.h"
 #include "sb/contract.h"
 #include "sb/tree.h"
+#include "draw.h"
 
 /* Longest message written by the functions below. */
 #define SIM_MSG 512
@@ -739,14 +740,40 @@ struct json_object *sim_json_double(double v, int prec);
 
 /* ------------------------------------------------------------------ SVG */
 
-/* Per-GPU chart of [from, to): one row per GPU, colour family per team
- * (@job_team[job] < @nteams), hatching on preemptible runs, a red border
- * on preempted ones. */
+/* How the pictures show the simulation's times: shown time = simulated
+ * time + @offset, on @clock (src/draw/draw.h); @note says so in the
+ * picture. */
+struct sim_axis {
+	enum sbd_clock clock;
+	int64_t offset;
+	char note[256];
+};
+
+/*
+ * sim_svg_axis - decide from the inputs: @time_scale 1: the trace's own
+ * times (simulated time + @from, --from), UTC dates when they are Unix
+ * seconds (sbd_clock_of() of the window's start @t0 + @from), else "day N
+ * hh:mm" of the trace's clock; another scale: simulated time from 0, "day
+ * N hh:mm".  @whose names the input in the note ("trace's",
+ * "segments'").
+ */
+void sim_svg_axis(struct sim_axis *ax, int64_t t0, int64_t from,
+		  double time_scale, const char *whose);
+
+/* Per-GPU chart of [from, to) (simulated time): one row per GPU, a colour
+ * per team (@job_team[job] < @nteams) for the SBD_PALETTE_SIZE teams with
+ * the most GPU time in the range, grey for the others, hatching on
+ * preemptible runs, a black border on preempted ones (red was a team's
+ * colour); a time axis and a
+ * legend that wraps (the image grows). */
 int sim_svg_gpus(FILE *f, const struct sim_result *r,
 		 const uint32_t *job_team, const char *const *team_names,
 		 uint32_t nteams, uint32_t nodes, uint32_t gpn, int64_t from,
-		 int64_t to);
-/* Each team's delivered GPUs per hour against its quota and owed. */
-int sim_svg_teams(FILE *f, const struct sim_report *rep);
+		 int64_t to, const struct sim_axis *ax);
+/* One small multiple per team (grouped under their parents when the tree
+ * has any): delivered GPUs per hour against owed and quota, its share,
+ * delivered/owed and peak in the title, a time axis in each. */
+int sim_svg_teams(FILE *f, const struct sim_report *rep,
+		  const struct sim_axis *ax);
 
 #endif /* SB_SIM_H */

@@ -491,7 +491,7 @@ test_sbudget_show_job_names_preemptor() {
 }
 
 # report: use per step against quota; its steps add up to show budget's
-# figures for the same window; the plot is an SVG with one line per budget.
+# figures for the same window; the plot is an SVG with one panel per budget.
 test_sbudget_report_and_plot() {
 	local id out svg total shown
 	id=$(submit sb-bob --min-runtime=0:05 -G 4 --wrap 'sleep 3')
@@ -511,8 +511,13 @@ test_sbudget_report_and_plot() {
 	expect_in "$(grep '^bio|' <<<"$out" | head -n 1)" "|1.333|"
 	head -c 5 "$svg" | grep -q '<?xml'
 	grep -q '</svg>' "$svg"
-	[ "$(grep -c '<polyline' "$svg")" -ge 3 ]	# physics, bio, nobudget, ...
-	grep -q 'bio used' "$svg"
+	# one panel per budget (physics, bio, nobudget, ...), each named, with
+	# UTC time ticks (an hour in 10-minute steps: HH:MM, and the date)
+	[ "$(grep -c '<path fill="#' "$svg")" -ge 3 ]
+	grep -q 'font-weight="bold">bio</text>' "$svg"
+	grep -Eq '>[0-2][0-9]:[0-5][0-9]</text>' "$svg"
+	grep -Eq '>20[0-9][0-9]-[01][0-9]-[0-3][0-9]</text>' "$svg"
+	! grep -q 'Unix time' "$svg"
 	rm -f "$svg"
 }
 

@@ -1,8 +1,9 @@
 /*
  * page-test.c - the budget page's writer (src/sbudget/page.h; no Slurm):
- * HTML escaping, the palette, the UTC time ticks and their labels, and
- * whole pages of 27 and 300 budgets (one panel per budget, a group per
- * parent, sibling colours distinct, every name escaped, nothing fetched).
+ * HTML escaping and whole pages of 27 and 300 budgets (one panel per
+ * budget, a group per parent, sibling colours distinct, every name
+ * escaped, nothing fetched).  The palette and time ticks it draws with
+ * are src/draw's, tested in draw-test.c.
  * With SB_PAGE_DEMO_DIR set, the two pages are also written there
  * (page-27.html, page-300.html) to look at in a browser.
  */
@@ -14,10 +15,8 @@
 
 #include "page.h"
 
-/* 2026-03-01T10:30:00Z and 2026-03-01T00:00:00Z (worked out with
- * timegm()). */
+/* 2026-03-01T10:30:00Z (worked out with timegm()). */
 #define T1030 INT64_C(1772361000)
-#define T0000 INT64_C(1772323200)
 #define HOUR 3600
 #define DAY 86400
 
@@ -61,164 +60,6 @@ START_TEST(test_escape_null)
 
 	ck_assert_str_eq(got, "");
 	free(got);
-}
-END_TEST
-
-static void rgb_of(const char *hex, int rgb[3])
-{
-	unsigned r, g, b;
-
-	ck_assert_int_eq(sscanf(hex, "#%02x%02x%02x", &r, &g, &b), 3);
-	rgb[0] = (int)r;
-	rgb[1] = (int)g;
-	rgb[2] = (int)b;
-}
-
-/* Distance of two colours, "redmean" weighted RGB (close to perceived
- * difference without a colour library). */
-static double colour_dist(const char *a, const char *b)
-{
-	int x[3], y[3];
-	double rm, dr, dg, db;
-
-	rgb_of(a, x);
-	rgb_of(b, y);
-	rm = (x[0] + y[0]) / 2.0;
-	dr = x[0] - y[0];
-	dg = x[1] - y[1];
-	db = x[2] - y[2];
-	return sqrt((2 + rm / 256) * dr * dr + 4 * dg * dg +
-		    (2 + (255 - rm) / 256) * db * db);
-}
-
-/* The palette: 36 colours, pairwise distinct by a visible margin; each
- * next colour far from the one before; then it cycles. */
-START_TEST(test_palette)
-{
-	char c[SBP_PALETTE_SIZE][8], again[8];
-	double min_all = 1e9, min_next = 1e9;
-	size_t i, j;
-
-	for (i = 0; i < SBP_PALETTE_SIZE; i++) {
-		sbp_colour(i, c[i]);
-		ck_assert_msg(strlen(c[i]) == 7 && c[i][0] == '#',
-			      "colour %zu: '%s'", i, c[i]);
-	}
-	for (i = 0; i < SBP_PALETTE_SIZE; i++)
-		for (j = i + 1; j < SBP_PALETTE_SIZE; j++) {
-			double d = colour_dist(c[i], c[j]);
-
-			ck_assert_msg(strcmp(c[i], c[j]), "colours %zu and "
-				      "%zu are both %s", i, j, c[i]);
-			if (d < min_all)
-				min_all = d;
-			if (j == i + 1 && d < min_next)
-				min_next = d;
-		}
-	printf("palette: smallest distance %.0f, between neighbours %.0f\n",
-	       min_all, min_next);
-	/* 60 redmean units apart at least: different side by side */
-	ck_assert_msg(min_all >= 60, "two colours only %.0f apart", min_all);
-	ck_assert_msg(min_next >= 200, "neighbours only %.0f apart", min_next);
-	sbp_colour(SBP_PALETTE_SIZE, again);
-	ck_assert_str_eq(again, c[0]);
-}
-END_TEST
-
-static const struct tick_case {
-	const char *what;
-	int64_t from, to;
-	size_t maxn;
-	int64_t want_step;
-	size_t want_n;
-	const char *want_first;	/* sbp_utc of the first tick */
-} ticks[] = {
-	{ .what = "a day from 10:30, 4 ticks: every 6 h from 12:00",
-	  .from = T1030, .to = T1030 + DAY, .maxn = 4,
-	  .want_step = 6 * HOUR, .want_n = 4,
-	  .want_first = "2026-03-01T12:00Z" },
-	{ .what = "a day from 10:30, 10 ticks: every 3 h (2 h makes 12)",
-	  .from = T1030, .to = T1030 + DAY, .maxn = 10,
-	  .want_step = 3 * HOUR, .want_n = 8,
-	  .want_first = "2026-03-01T12:00Z" },
-	{ .what = "a week from midnight, 4 ticks: every 2 days, on even "
-		  "days since the epoch (day 20513 is odd)",
-	  .from = T0000, .to = T0000 + 7 * DAY, .maxn = 4,
-	  .want_step = 2 * DAY, .want_n = 4,
-	  .want_first = "2026-03-02T00:00Z" },
-	{ .what = "an hour from 10:30, 4 ticks: both ends on 30 min",
-	  .from = T1030, .to = T1030 + HOUR, .maxn = 4,
-	  .want_step = 1800, .want_n = 3,
-	  .want_first = "2026-03-01T10:30Z" },
-	{ .what = "an aligned day, 2 ticks: every 12 h would make 3, so 1 d",
-	  .from = T0000, .to = T0000 + DAY, .maxn = 2,
-	  .want_step = DAY, .want_n = 2,
-	  .want_first = "2026-03-01T00:00Z" },
-	{ .what = "empty span", .from = T1030, .to = T1030, .maxn = 4,
-	  .want_n = 0 },
-	{ .what = "inverted span", .from = T1030, .to = T1030 - 1,
-	  .maxn = 4, .want_n = 0 },
-	{ .what = "no ticks wanted", .from = T1030, .to = T1030 + DAY,
-	  .maxn = 0, .want_n = 0 },
-};
-
-START_TEST(test_ticks)
-{
-	const struct tick_case *tc = &ticks[_i];
-	int64_t t[32], step = -1;
-	size_t n = sbp_time_ticks(tc->from, tc->to, tc->maxn, t, 32, &step);
-	char first[32];
-	size_t k;
-
-	ck_assert_msg(n == tc->want_n, "%s: want %zu ticks, got %zu", tc->what,
-		      tc->want_n, n);
-	if (!n)
-		return;
-	ck_assert_msg(step == tc->want_step, "%s: want step %lld, got %lld",
-		      tc->what, (long long)tc->want_step, (long long)step);
-	sbp_utc(t[0], first, sizeof(first));
-	ck_assert_msg(!strcmp(first, tc->want_first), "%s: want first %s, got "
-		      "%s", tc->what, tc->want_first, first);
-	for (k = 0; k < n; k++) {
-		ck_assert(t[k] >= tc->from && t[k] <= tc->to);
-		ck_assert(t[k] % step == 0);
-		if (k)
-			ck_assert(t[k] - t[k - 1] == step);
-	}
-}
-END_TEST
-
-static const struct label_case {
-	int64_t t, step, prev;
-	const char *label, *date;
-} labels[] = {
-	{ T0000 + DAY, DAY, T0000, "2026-03-02", "" },
-	{ T0000 + 12 * HOUR, 6 * HOUR, 0, "12:00", "2026-03-01" },
-	{ T0000 + 18 * HOUR, 6 * HOUR, T0000 + 12 * HOUR, "18:00", "" },
-	{ T0000 + DAY, 6 * HOUR, T0000 + 18 * HOUR, "00:00", "2026-03-02" },
-	{ T1030, 1800, 0, "10:30", "2026-03-01" },
-};
-
-START_TEST(test_labels)
-{
-	const struct label_case *lc = &labels[_i];
-	char label[32], date[32];
-
-	sbp_tick_label(lc->t, lc->step, lc->prev, label, sizeof(label), date,
-		       sizeof(date));
-	ck_assert_str_eq(label, lc->label);
-	ck_assert_str_eq(date, lc->date);
-}
-END_TEST
-
-START_TEST(test_utc)
-{
-	char b[32];
-
-	sbp_utc(T1030, b, sizeof(b));
-	ck_assert_str_eq(b, "2026-03-01T10:30Z");
-	sbp_utc(0, b, sizeof(b));
-	ck_assert_str_eq(b, "none");
 }
 END_TEST
 
@@ -369,19 +210,19 @@ static void check_group_colours(const char *page)
 	}
 }
 
-/* Up to SBP_PALETTE_SIZE budgets, every panel has its own colour. */
+/* Up to SBD_PALETTE_SIZE budgets, every panel has its own colour. */
 static void check_all_colours(const char *page, size_t n)
 {
-	char seen[SBP_PALETTE_SIZE][8];
+	char seen[SBD_PALETTE_SIZE][8];
 	size_t ns = 0, k;
 	const char *p = page;
 
-	if (n > SBP_PALETTE_SIZE)
+	if (n > SBD_PALETTE_SIZE)
 		return;
 	while ((p = strstr(p, "<figure class=\"panel\""))) {
 		const char *bg = strstr(p, "background:");
 
-		ck_assert(bg && ns < SBP_PALETTE_SIZE);
+		ck_assert(bg && ns < SBD_PALETTE_SIZE);
 		for (k = 0; k < ns; k++)
 			ck_assert_msg(strncmp(seen[k], bg + 11, 7), "two panels "
 				      "in %.7s", bg + 11);
@@ -465,12 +306,6 @@ int main(void)
 	tcase_add_loop_test(tc, test_escape, 0,
 			    sizeof(escapes) / sizeof(escapes[0]));
 	tcase_add_test(tc, test_escape_null);
-	tcase_add_test(tc, test_palette);
-	tcase_add_loop_test(tc, test_ticks, 0,
-			    sizeof(ticks) / sizeof(ticks[0]));
-	tcase_add_loop_test(tc, test_labels, 0,
-			    sizeof(labels) / sizeof(labels[0]));
-	tcase_add_test(tc, test_utc);
 	tcase_add_loop_test(tc, test_page, 0,
 			    sizeof(pages) / sizeof(pages[0]));
 	tcase_add_test(tc, test_page_bad);

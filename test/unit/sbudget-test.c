@@ -841,7 +841,11 @@ START_TEST(test_prom_and_svg)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	const double a[] = { 1, 2, 3 }, b[] = { 0, 0.5, 0 };
-	const struct sbc_plot_series s[] = { { "a<&>", a, 2 }, { "b", b, 1 } };
+	const struct sbc_plot_series s[] = {
+		{ .name = "a<&>", .values = a, .quota = 2, .parent = -1 },
+		{ .name = "b", .values = b, .quota = 1, .parent = 0 },
+	};
+	const int64_t t0 = INT64_C(1772361000);	/* 2026-03-01T10:30Z */
 	size_t n = 0;
 	const char *p;
 
@@ -852,17 +856,22 @@ START_TEST(test_prom_and_svg)
 
 	buf = NULL;
 	f = open_memstream(&buf, &len);
-	ck_assert_int_eq(sbc_svg_plot(f, "T", 0, 3600, 3, s, 2), 0);
+	ck_assert_int_eq(sbc_svg_plot(f, "T", t0, t0 + 3 * 3600, 3600, 3, s,
+				      2), 0);
 	fclose(f);
 	ck_assert(!strncmp(buf, "<?xml", 5));
 	ck_assert(strstr(buf, "</svg>\n"));
-	ck_assert(strstr(buf, "a&lt;&amp;&gt; used"));
-	for (p = buf; (p = strstr(p, "<polyline")); p++)
+	ck_assert(strstr(buf, ">a&lt;&amp;&gt;</text>"));
+	for (p = buf; (p = strstr(p, "<path fill=\"#")); p++)
 		n++;
-	ck_assert_uint_eq(n, 2);	/* one line per series */
+	ck_assert_uint_eq(n, 2);	/* one filled panel per series */
+	ck_assert(strstr(buf, "2026-03-01T10:30Z to 2026-03-01T13:30Z (UTC)"));
 	free(buf);
-	ck_assert_int_eq(sbc_svg_plot(stdout, "T", 0, 0, 3, s, 2), -1);
-	ck_assert_int_eq(sbc_svg_plot(stdout, "T", 0, 60, 0, s, 2), -1);
+	ck_assert_int_eq(sbc_svg_plot(stdout, "T", t0, t0 + 3600, 0, 3, s, 2),
+			 -1);
+	ck_assert_int_eq(sbc_svg_plot(stdout, "T", t0, t0 + 3600, 60, 0, s, 2),
+			 -1);
+	ck_assert_int_eq(sbc_svg_plot(stdout, "T", t0, t0, 60, 1, s, 2), -1);
 }
 END_TEST
 
