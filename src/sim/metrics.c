@@ -54,6 +54,13 @@
 
 #define HOUR 3600
 
+double sim_mjob_wait(const struct sim_mjob *j, int64_t t1)
+{
+	if (j->first_start == SIM_NEVER)
+		return (double)((t1 > j->submit ? t1 : j->submit) - j->submit);
+	return (double)(j->first_start - j->submit);
+}
+
 /* sb_figures() reads a time of 0 as "none" (never eligible, never started,
  * still open); the simulator's times start at 0, so every time handed to
  * it is shifted by TOFF seconds, the window too: the figures are the same. */
@@ -130,9 +137,7 @@ static int waits(const struct sim_mjob *jobs, size_t njobs,
 
 		if (j->submit < rep->t0 || j->submit >= rep->t1)
 			continue;
-		wait = never ? (double)((rep->t1 > j->submit ? rep->t1 :
-					 j->submit) - j->submit)
-			     : (double)(j->first_start - j->submit);
+		wait = sim_mjob_wait(j, rep->t1);
 		c = j->gpus <= SIM_DEBUG_MAX_GPUS && j->min_runtime > 0 &&
 		    j->min_runtime <= SIM_DEBUG_MAX_MR ? 1 :
 		    j->gpus >= SIM_LARGE_MIN_GPUS ? 2 : 3;

@@ -14,7 +14,7 @@
 
 /* ---------------------------------------------------------------- text */
 
-static void fmt_dur(double s, char *buf, size_t len)
+void sim_fmt_duration(double s, char *buf, size_t len)
 {
 	if (s < 120)
 		snprintf(buf, len, "%.0fs", s);
@@ -28,10 +28,10 @@ static void wait_line(FILE *f, const char *what, const struct sim_wait *w)
 {
 	char a[32], b[32], c[32], m[32];
 
-	fmt_dur(w->p50, a, sizeof(a));
-	fmt_dur(w->p90, b, sizeof(b));
-	fmt_dur(w->p99, c, sizeof(c));
-	fmt_dur(w->mean, m, sizeof(m));
+	sim_fmt_duration(w->p50, a, sizeof(a));
+	sim_fmt_duration(w->p90, b, sizeof(b));
+	sim_fmt_duration(w->p99, c, sizeof(c));
+	sim_fmt_duration(w->mean, m, sizeof(m));
 	fprintf(f, "  %-6s %7zu jobs  p50 %8s  p90 %8s  p99 %8s  mean %8s"
 		"  never started %zu\n", what, w->n, a, b, c, m, w->never);
 }

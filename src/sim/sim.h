@@ -443,6 +443,18 @@ struct sim_mjob {
 				 * outcome; --waits); NULL: not known */
 };
 
+/*
+ * sim_mjob_wait - seconds job @j waited, as the metrics count it: to its
+ * first start, or (never started) to @t1, the end of the report's window.
+ */
+double sim_mjob_wait(const struct sim_mjob *j, int64_t t1);
+
+/*
+ * sim_fmt_duration - @s seconds as the reports print waits: "42s" below
+ * 2 minutes, "12.5m" below 2 hours, else "3.25h".
+ */
+void sim_fmt_duration(double s, char *buf, size_t len);
+
 /* One run segment. */
 struct sim_mseg {
 	uint32_t job;

@@ -88,10 +88,7 @@ int sim_verdict(const struct sim_mjob *jobs, size_t njobs,
 
 		if (j->submit < rep->t0 || j->submit >= rep->t1)
 			continue;
-		/* as the waits count it (metrics.c) */
-		wait = never ? (double)((rep->t1 > j->submit ? rep->t1 :
-					 j->submit) - j->submit)
-			     : (double)(j->first_start - j->submit);
+		wait = sim_mjob_wait(j, rep->t1);
 		if (!never && !(wait > SIM_LONG_WAIT))
 			continue;
 		if (never) {
@@ -150,15 +147,6 @@ void sim_verdict_line(const struct sim_report *rep, char *buf, size_t len)
 		 100 * v->worst_ratio);
 }
 
-static void fmt_wait(double s, char *buf, size_t len)
-{
-	if (s < 120)
-		snprintf(buf, len, "%.0fs", s);
-	else if (s < 7200)
-		snprintf(buf, len, "%.1fm", s / 60);
-	else
-		snprintf(buf, len, "%.2fh", s / 3600);
-}
 
 void sim_verdict_text(const struct sim_report *rep, FILE *f)
 {
@@ -167,7 +155,7 @@ void sim_verdict_text(const struct sim_report *rep, FILE *f)
 	uint32_t k;
 	size_t i;
 
-	fmt_wait(SIM_LONG_WAIT, lw, sizeof(lw));
+	sim_fmt_duration(SIM_LONG_WAIT, lw, sizeof(lw));
 	fprintf(f, "verdict (target: each team gets >= %.0f%% of the GPU-hours "
 		"owed to it, MISSION.md; delivered = capped, of what was "
 		"owed):\n", 100 * SIM_TARGET_OWED);
@@ -186,14 +174,14 @@ void sim_verdict_text(const struct sim_report *rep, FILE *f)
 			sim_verdict_met(t->fig.owed, t->fig.capped) ? "met" :
 			"MISSED");
 	}
-	fmt_wait(SIM_LONG_WAIT, w, sizeof(w));
+	sim_fmt_duration(SIM_LONG_WAIT, w, sizeof(w));
 	fprintf(f, "jobs never started: %zu (%zu allocated); started after "
 		"waiting more than %s: %zu%s\n", v->never, v->never_allocated,
 		w, v->waited_long, v->njobs ? ":" : "");
 	for (i = 0; i < v->njobs; i++) {
 		const struct sim_verdict_job *j = &v->jobs[i];
 
-		fmt_wait(j->wait, w, sizeof(w));
+		sim_fmt_duration(j->wait, w, sizeof(w));
 		fprintf(f, "  job %s (%s, %u GPUs, %s): %s %s%s%s%s", j->id,
 			j->team, j->gpus, j->allocated ? "allocated" :
 			"unallocated", j->started ? "started after" :
