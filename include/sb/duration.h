@@ -48,11 +48,13 @@ char *sb_quote(const char *s, char *buf, size_t len);
 char *sb_quote_path(const char *s, char *buf, size_t len);
 
 /*
- * sb_time_parse_iso - a point in time written YYYY-MM-DD[THH:MM[:SS]], in
- * local time (as Slurm's own commands read dates), into seconds since the
- * epoch.  No clock is read; the time zone is the process's (TZ).
- * Return: 0 and *@out set; -1 when NULL, malformed or out of range (year
- * before 1970, month 13, February 30, hour 24, ...); -2 when the local time
+ * sb_time_parse_iso - a point in time written YYYY-MM-DD[THH:MM[:SS][Z]]
+ * into seconds since the epoch: in UTC with the Z, else in local time (as
+ * Slurm's own commands read dates; the time zone is the process's, TZ).
+ * A local time that occurs twice (the hour a clock is set back) is one of
+ * the two, as mktime() picks.  No clock is read.
+ * Return: 0 and *@out set; -1 when NULL, malformed or out of range (before
+ * the epoch, month 13, February 30, hour 24, ...); -2 when the local time
  * does not exist (a daylight-saving gap).
  */
 int sb_time_parse_iso(const char *s, int64_t *out);

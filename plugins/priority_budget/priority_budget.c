@@ -107,6 +107,9 @@ static bool state_loaded, need_rebuild;
  * queued end lost with the process) is read back from slurmdbd, from
  * reconcile_from on, before anything else is charged (recalc()). */
 static bool need_reconcile;
+/* budget.conf's Cutover changed at a reconfigure: charge the window again
+ * (recalc()).  Thread only. */
+static bool recharge;
 static time_t reconcile_from;
 /* What the thread needs from slurm_conf, copied under the slurmctld conf
  * read lock at each recalculation (a 22.05 reconfigure frees and replaces
@@ -378,6 +381,45 @@ static char *state_path(void)
 	return xstrdup_printf("%s/%s", state_dir, STATE_FILE);
 }
 
+/*
+ * The Cutover the window was charged by, kept beside the ledger in
+ * StateSaveLocation/budget_cutover (seconds since the epoch, 0 = none), so a
+ * changed Cutover is seen across restarts too (24.11 and later replace the
+ * process at every reconfigure).  Read: the value, or -1 when there is no
+ * such file (a ledger from before it existed: the saved-before-Cutover
+ * rule alone decides).
+ */
+static int64_t cutover_read(void)
+{
+	char *path = xstrdup_printf("%s/budget_cutover", state_dir);
+	long long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1 || v < 0)
+			v = -1;
+		fclose(f);
+	}
+	xfree(path);
+	return v;
+}
+
+/* Keep @cutover as the window's (cutover_read()); logged on failure. */
+static void cutover_write(int64_t cutover)
+{
+	char *path = xstrdup_printf("%s/budget_cutover", state_dir);
+	char *tmp = xstrdup_printf("%s.new", path);
+	FILE *f = fopen(tmp, "w");
+
+	if (!f || fprintf(f, "%lld\n", (long long)cutover) < 0 ||
+	    fclose(f) != 0 || rename(tmp, path) < 0) {
+		error("%s: cannot write %s: %m", plugin_type, path);
+		unlink(tmp);
+	}
+	xfree(tmp);
+	xfree(path);
+}
+
 /* Copy what the thread reads of slurm_conf (see conf_env).  slurmctld conf
  * read lock held, or init(). */
 static void copy_conf(void)
@@ -406,6 +448,7 @@ static void free_conf(void)
  */
 static bool load_state(void)
 {
+	int64_t saved_cutover;
 	bool ok = false;
 	char *path = state_path(), *buf = NULL;
 	size_t dropped_n = 0;
@@ -421,6 +464,18 @@ static bool load_state(void)
 		else
 			error("%s: cannot open %s: %m; rebuilding the window "
 			      "from slurmdbd", plugin_type, path);
+		goto out;
+	}
+	saved_cutover = cutover_read();
+	if (saved_cutover >= 0 && saved_cutover != cfg.cutover) {
+		char co[32];
+
+		info("%s: Cutover is now %s, not as when %s was charged: "
+		     "rebuilding the window from slurmdbd", plugin_type,
+		     cfg.cutover > 0 ? sb_time_format_iso(cfg.cutover, co,
+							  sizeof(co)) : "none",
+		     path);
+		close(fd);
 		goto out;
 	}
 	if (fstat(fd, &st) == 0 && cfg.cutover > 0 &&
@@ -461,6 +516,8 @@ static bool load_state(void)
 	need_reconcile = true;
 	reconcile_from = st.st_mtime - cfg.calc_period - 60;
 	ok = true;
+	if (saved_cutover != cfg.cutover)	/* no file yet */
+		cutover_write(cfg.cutover);
 out:
 	xfree(buf);
 	xfree(path);
@@ -734,7 +791,7 @@ static void set_account_leaf_usage(slurmdb_assoc_rec_t *a, double own)
 	if (a->user || a->leaf_usage == a->usage)
 		return;
 	if (!a->leaf_usage) {
-		if (own <= 0)
+		if (own <= 0 || !g_tres_count)
 			return;
 		a->leaf_usage = slurmdb_create_assoc_usage(g_tres_count);
 	}
@@ -750,7 +807,8 @@ static void set_account_leaf_usage(slurmdb_assoc_rec_t *a, double own)
 static void publish_assocs(const double *charged, const double *own,
 			   uint32_t n)
 {
-	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
+	/* TRES: g_tres_count, for a new leaf usage record */
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .tres = READ_LOCK };
 	slurmdb_assoc_rec_t *a;
 	ListIterator it;
 	double total = 0;
@@ -837,6 +895,52 @@ static void charge_ended(int tres_id)
 	ended_n = 0;
 }
 
+/*
+ * Empty the window to charge it again from slurmdbd (a changed Cutover
+ * changes which past runs are charged): a new ledger on the same tree and
+ * shape, and a new accrual record, so the rebuild charges every run once.
+ * Runs still going are charged from their start by the next accrual pass.
+ * state_lock held; on error nothing changed.
+ */
+static int restart_window(void)
+{
+	struct sb_ledger *nl = NULL;
+	struct sb_accrual *na = sb_accrual_new();
+	int rc;
+
+	if (!na)
+		return SB_ENOMEM;
+	if ((rc = sb_ledger_new(tree, cfg.lookback_window, cfg.bucket_width,
+				&nl))) {
+		sb_accrual_free(na);
+		return rc;
+	}
+	sb_ledger_free(ledger);
+	ledger = nl;
+	sb_accrual_free(accrual);
+	accrual = na;
+	return SB_OK;
+}
+
+/*
+ * A Cutover in the future charges every run without a contract until then,
+ * and makes each restart before it rebuild the window: say so once per
+ * value (the core reads no clock, so the check is here).
+ */
+static void warn_future_cutover(time_t now)
+{
+	static int64_t warned;
+	char co[32];
+
+	if (cfg.cutover <= now || cfg.cutover == warned)
+		return;
+	warned = cfg.cutover;
+	error("%s: Cutover=%s is in the future: until then every run without "
+	      "a contract is charged to its budget and every restart rebuilds "
+	      "the window; set it to the time of the switch", plugin_type,
+	      sb_time_format_iso(cfg.cutover, co, sizeof(co)));
+}
+
 /* One recalculation; see the top of the file. */
 static void recalc(void)
 {
@@ -862,9 +966,13 @@ static void recalc(void)
 	if (budget_conf_refresh(&conf_env, &cfg_seen, &next, &parsed,
 				plugin_type) == 1) {
 		slurm_mutex_lock(&state_lock);
+		/* another Cutover: the window charged runs by the old one */
+		if (state_loaded && next.cutover != cfg.cutover)
+			recharge = true;
 		cfg = next;
 		slurm_mutex_unlock(&state_lock);
 	}
+	warn_future_cutover(now);
 	slurm_mutex_lock(&state_lock);
 	pending = keep_pending;
 	keep_pending = NULL;
@@ -897,6 +1005,27 @@ static void recalc(void)
 		sb_tree_free(t);
 		return;
 	}
+	if (recharge) {
+		char co[32];
+
+		slurm_mutex_lock(&state_lock);
+		rc = restart_window();
+		slurm_mutex_unlock(&state_lock);
+		recharge = false;
+		if (rc != SB_OK) {
+			error("%s: Cutover changed, but the window cannot be "
+			      "rebuilt: %s; restart slurmctld", plugin_type,
+			      sb_strerror(rc));
+			rc = SB_OK;
+		} else {
+			info("%s: Cutover is now %s: rebuilding the window "
+			     "from slurmdbd", plugin_type,
+			     cfg.cutover > 0 ? sb_time_format_iso(cfg.cutover,
+						co, sizeof(co)) : "none");
+			need_rebuild = true;
+			need_reconcile = false;
+		}
+	}
 	if (need_rebuild) {	/* retried every cycle until slurmdbd answers */
 		List jobs = fetch_finished_jobs(now - cfg.lookback_window, now,
 					"the window starts empty (retried "
@@ -919,6 +1048,7 @@ static void recalc(void)
 			FREE_NULL_LIST(jobs);
 			need_rebuild = false;
 			need_reconcile = false;
+			cutover_write(cfg.cutover);
 		}
 	}
 	/*
@@ -1247,7 +1377,7 @@ extern int fini(void)
 	 * time: a plugin initialised again in the same process must load the
 	 * saved ledger again (state_loaded), look ChargeTRES up again, and
 	 * not inherit a pending rebuild or the save schedule. */
-	state_loaded = need_rebuild = need_reconcile = false;
+	state_loaded = need_rebuild = need_reconcile = recharge = false;
 	tres_stale = false;
 	last_tres_id = -1;
 	run_now = stop_thread = false;

@@ -247,7 +247,8 @@ static int set_cutover(const char *value, int64_t *dst, char *msg,
 	}
 	snprintf(msg, msglen, "Cutover='%s' is not accepted: %sgive the local "
 		 "time the cluster switched to priority/budget as "
-		 "YYYY-MM-DDTHH:MM[:SS] (e.g. 2026-12-01T09:00), or none",
+		 "YYYY-MM-DD[THH:MM[:SS]] (e.g. 2026-12-01T09:00; a Z after "
+		 "the time for UTC), or none",
 		 sb_quote(value, q, sizeof(q)),
 		 rc == -2 ? "that local time does not exist (a daylight-saving "
 		 "change); " : "");

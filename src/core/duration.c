@@ -170,12 +170,28 @@ static bool digits(const char **p, int n, int *out)
 	return true;
 }
 
+/* Days from 1970-01-01 to the civil date @y-@m-@d (proleptic Gregorian;
+ * H. Hinnant, "chrono-Compatible Low-Level Date Algorithms",
+ * days_from_civil). */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+	int64_t era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
 int sb_time_parse_iso(const char *s, int64_t *out)
 {
 	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31,
 				     30, 31 };
 	const char *p = s;
 	int y, mo, d, h = 0, mi = 0, se = 0;
+	bool utc = false;
 	struct tm tm;
 	time_t t;
 
@@ -190,11 +206,20 @@ int sb_time_parse_iso(const char *s, int64_t *out)
 			return -1;
 		if (*p == ':' && (p++, !digits(&p, 2, &se)))
 			return -1;
+		if (*p == 'Z') {
+			utc = true;
+			p++;
+		}
 	}
 	if (*p || y < 1970 || mo < 1 || mo > 12 || d < 1 ||
 	    d > mdays[mo - 1] || h > 23 || mi > 59 || se > 59 ||
 	    (mo == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400))))
 		return -1;
+	if (utc) {
+		*out = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 +
+		       se;
+		return 0;
+	}
 	memset(&tm, 0, sizeof(tm));
 	tm.tm_year = y - 1900;
 	tm.tm_mon = mo - 1;
@@ -204,7 +229,9 @@ int sb_time_parse_iso(const char *s, int64_t *out)
 	tm.tm_sec = se;
 	tm.tm_isdst = -1;
 	t = mktime(&tm);
-	if (t == (time_t)-1 || tm.tm_hour != h || tm.tm_min != mi)
+	if (t < 0)	/* before the epoch (local 1970-01-01 east of UTC) */
+		return -1;
+	if (tm.tm_hour != h || tm.tm_min != mi)
 		return -2;
 	*out = (int64_t)t;
 	return 0;

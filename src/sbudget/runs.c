@@ -81,7 +81,8 @@ static uint32_t record_index(const struct sbu_ctx *c,
  * One job record as a segment.  The contract comes from the record's
  * AdminComment or, for a job still in slurmctld, from the live job (Slurm
  * 22.05 sends AdminComment to slurmdbd only at completion); no valid tag
- * in either = unallocated (sb_contract_of_job).  A run holds the TRES it
+ * in either = unallocated (sb_contract_of_job), unless the run started
+ * before budget.conf's Cutover (sb_run_allocated).  A run holds the TRES it
  * was allocated (a run of no time, which slurmdbd records without an
  * allocation, and a job that never started: those it asked for).  Lost
  * (sb_run_work_lost): slurmdbd records a run that a preemption ended as

@@ -347,9 +347,7 @@ void sim__preempt(struct sim *s, uint32_t job, int64_t now)
 
 /* ------------------------------------------------------------- the pass */
 
-/* Whether @j (baseline) stays within its team's cap of non-preemptible
- * GPUs if it starts. */
-static bool within_cap(const struct sim *s, const struct sim_job *j)
+bool sim__within_cap(const struct sim *s, const struct sim_job *j)
 {
 	return s->used_np[j->team_node] + j->gpus <= s->cap_np[j->team_node];
 }
@@ -378,7 +376,7 @@ static bool try_job(struct sim *s, struct qv *q, uint32_t i, int64_t now,
 {
 	uint32_t job = q->v[i].job, nn;
 	const struct sim_job *j = &s->w->jobs[job];
-	bool within = sim__is_budget(s) || within_cap(s, j), blocked = false;
+	bool within = sim__is_budget(s) || sim__within_cap(s, j), blocked = false;
 	uint64_t mask;
 
 	if (j->gpus < *pf) {
@@ -637,7 +635,7 @@ static void pass_arrivals(struct sim *s, int64_t now)
 		uint32_t job = s->arrivals[k], lo, nn;
 		const struct sim_job *j = &s->w->jobs[job];
 		struct qv *q = &s->q[sim__group_of(s, job)];
-		bool within = sim__is_budget(s) || within_cap(s, j);
+		bool within = sim__is_budget(s) || sim__within_cap(s, j);
 		bool blocked;
 		uint64_t mask;
 

@@ -377,4 +377,8 @@ void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 		uint64_t mask, bool preemptible);
 void sim__preempt(struct sim *s, uint32_t job, int64_t now);
 
+/* Whether @j (baseline) stays within its team's cap of non-preemptible
+ * GPUs if it starts (the pass's rule; why.c reads it). */
+bool sim__within_cap(const struct sim *s, const struct sim_job *j);
+
 #endif /* SB_SIM_ENGINE_H */

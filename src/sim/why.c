@@ -63,8 +63,7 @@ static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
 		.in_grace = false,
 	};
 	const bool bud = sim__is_budget(s);
-	const bool within = bud || s->used_np[j->team_node] + j->gpus <=
-				   s->cap_np[j->team_node];
+	const bool within = bud || sim__within_cap(s, j);
 	struct sb_wait_facts f = {
 		.reason = pos ? "Priority" : "Resources",
 		.ahead = pos, .top = (uint64_t)first + 1,

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # t-cutover.sh - a running cluster moved from priority/multifactor to
 # priority/budget with its history, and back (budget.conf Cutover;
-# slurm-budget(8), "CUTOVER AND BACKOUT").  Uses with_extra_conf and
+# slurm-budget(8), "Cutover and backout").  Uses with_extra_conf and
 # partner_log_* (t-partner.sh), SL_MULTIFACTOR (t-slurmlimits.sh),
 # clear_cluster and fresh_budgets (t-preempt.sh), sb (t-sbudget.sh).  Named
 # test_zx_: the rebuild charges every run without a contract in the window
@@ -26,12 +26,13 @@ _cut_delivered() {
 # History made under multifactor counts after the cutover: an 8-GPU job A
 # ran without a contract.  With Cutover= in budget.conf (multifactor
 # ignores it) sbudget already counts it as A's (the dry run); priority/budget
-# then starts, finds its saved ledger older than the cutover, rebuilds the
+# then starts, finds its ledger charged without that Cutover, rebuilds the
 # window from slurmdbd with the job charged to A, and A's next job queues
 # behind B's.  Backout: multifactor runs again, jobs without contracts run;
 # back to priority/budget with the same Cutover, the ledger saved after it
 # is loaded: A's history is counted once, and the job that ran under
-# multifactor after the cutover is nobody's.
+# multifactor after the cutover is nobody's, until a reconfigure moves the
+# Cutover past it: then the window is charged again, with that job as A's.
 test_zx_cutover_from_multifactor_and_back() {
 	clear_cluster
 	local t P A B a b c want cut off got keep=$SB_CLUSTER_DIR/budget.conf.cut-keep
@@ -62,9 +63,8 @@ test_zx_cutover_from_multifactor_and_back() {
 	# the cutover
 	off=$(partner_log_mark)
 	with_extra_conf ""
-	partner_log_wait "$off" "was saved before Cutover=$cut" 30 >/dev/null ||
-		{ say "priority/budget did not see its ledger as older than the cutover"; return 1; }
-	partner_log_wait "$off" "rebuilt the window from" 60 || return 1
+	partner_log_wait "$off" "rebuilt the window from" 60 ||
+		{ say "priority/budget did not rebuild its window at the cutover"; return 1; }
 	wait_eq 30 "$A's RawUsage after the cutover" "$want" raw_usage "$A" || return 1
 	got=$(raw_usage "$B")
 	[ "$got" = 0 ] || { say "$B RawUsage $got, want 0"; return 1; }
@@ -98,4 +98,18 @@ test_zx_cutover_from_multifactor_and_back() {
 	[ "$got" = "$want" ] || return 1
 	got=$(_cut_delivered "$A")
 	[ "$got" = "$want" ] || { say "sbudget: $got, want $want"; return 1; }
+
+	# a Cutover moved at a reconfigure: the window is charged again, now
+	# with $c (before the new cutover, no contract) as A's
+	want=$((want + 8 * $(elapsed "$c")))
+	sleep 1
+	cut=$(date +%Y-%m-%dT%H:%M:%S)
+	off=$(partner_log_mark)
+	set_budget_conf "$(cat "$keep")
+Cutover=$cut"
+	partner_log_wait "$off" "Cutover is now $cut" 30 >/dev/null ||
+		{ say "no rebuild logged after Cutover changed to $cut"; return 1; }
+	wait_eq 30 "$A's RawUsage after Cutover=$cut" "$want" raw_usage "$A" || return 1
+	got=$(_cut_delivered "$A")
+	[ "$got" = "$want" ] || { say "sbudget with Cutover=$cut: $got, want $want"; return 1; }
 }
