@@ -56,6 +56,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "budget_conf.h"
+#include "conf_file.h"
 #include "budget_job.h"
 #include "budget_ops.h"
 #include "limit_usage.h"
@@ -392,14 +393,14 @@ static char *state_path(void)
 static int64_t cutover_read(void)
 {
 	char *path = xstrdup_printf("%s/budget_cutover", state_dir);
+	char *text = NULL, msg[256];
 	long long v = -1;
-	FILE *f = fopen(path, "r");
+	size_t len;
 
-	if (f) {
-		if (fscanf(f, "%lld", &v) != 1 || v < 0)
-			v = -1;
-		fclose(f);
-	}
+	if (conf_file_read(path, &text, &len, msg, sizeof(msg)) == 0 &&
+	    (sscanf(text, "%lld", &v) != 1 || v < 0))
+		v = -1;
+	free(text);
 	xfree(path);
 	return v;
 }
@@ -408,15 +409,12 @@ static int64_t cutover_read(void)
 static void cutover_write(int64_t cutover)
 {
 	char *path = xstrdup_printf("%s/budget_cutover", state_dir);
-	char *tmp = xstrdup_printf("%s.new", path);
-	FILE *f = fopen(tmp, "w");
+	char text[32], msg[512];
 
-	if (!f || fprintf(f, "%lld\n", (long long)cutover) < 0 ||
-	    fclose(f) != 0 || rename(tmp, path) < 0) {
-		error("%s: cannot write %s: %m", plugin_type, path);
-		unlink(tmp);
-	}
-	xfree(tmp);
+	snprintf(text, sizeof(text), "%lld\n", (long long)cutover);
+	if (conf_file_keep(path, text, strlen(text), "new", 0600, msg,
+			   sizeof(msg)) < 0)
+		error("%s: %s", plugin_type, msg);
 	xfree(path);
 }
 
@@ -776,8 +774,8 @@ static int adopt_tree(struct sb_tree *t, time_t now)
 }
 
 /*
- * An account's own usage (what deleted or moved associations below it left
- * there: sb_ledger_rebind()) as the leaf usage Slurm keeps for it.  At every
+ * An account's own usage (what deleted associations below it left there:
+ * sb_ledger_rebind()) as the leaf usage Slurm keeps for it.  At every
  * association update from slurmdbd, assoc_mgr zeroes each account's
  * usage_raw and adds up its users' and its own leaf usage (assoc_mgr.c,
  * assoc_mgr_update_assocs, "reset the limits because since a parent
