@@ -5,6 +5,8 @@
  *   sbudget [OPTIONS] show|list budget [where] [account=A[,B]] [user=U[,V]]
  *                  [start=WHEN] [end=WHEN] [window=TIME] [format=F[%W],...]
  *   sbudget [OPTIONS] modify budget where account=A [user=U] set share=N
+ *   sbudget [OPTIONS] add budget account=A[,B] [parent=P] share=N
+ *                  [description=TEXT] [organization=TEXT]
  *   sbudget [OPTIONS] show|list job JOBID [format=...]
  *   sbudget [OPTIONS] report [account=...] [start=WHEN] [end=WHEN]
  *                  [window=TIME] [step=TIME] [plot=FILE.svg] [format=...]
@@ -51,6 +53,7 @@ static bool is_one_of(const char *word, const char *const *names)
 
 static const char *const w_show[] = { "show", "list", NULL };
 static const char *const w_modify[] = { "modify", "update", NULL };
+static const char *const w_add[] = { "add", "create", NULL };
 static const char *const w_budget[] = { "budget", "budgets", NULL };
 static const char *const w_job[] = { "job", "jobs", NULL };
 static const char *const k_account[] = { "account", "accounts", "acct",
@@ -315,6 +318,52 @@ static int parse_format(struct sbc_cmd *cmd, const char *val, char *msg,
 /* Which keys each verb takes, and in which clause. */
 enum clause { C_ANY, C_WHERE, C_SET };
 
+/* add budget's own keys: parent=P, description=TEXT, organization=TEXT. */
+static int apply_add_kv(struct sbc_cmd *cmd, const char *key, const char *val,
+			const char *q, char *msg, size_t msglen)
+{
+	char (*dst)[SBC_NAME_MAX];
+	const char *what;
+	size_t n = 0, i;
+
+	if (!strcasecmp(key, "parent")) {
+		if (cmd->parent[0])
+			return sbc__fail(msg, msglen, "parent given twice");
+		if (parse_names("parent", val, &n, &cmd->parent, true, msg,
+				msglen))
+			return -1;
+		if (n != 1)
+			return sbc__fail(msg, msglen, "parent '%s': give one "
+				    "account (the budget the new ones go under)",
+				    q);
+		return 0;
+	}
+	if (!strcasecmp(key, "description")) {
+		dst = &cmd->description;
+		what = "description";
+	} else if (!strcasecmp(key, "organization")) {
+		dst = &cmd->organization;
+		what = "organization";
+	} else {
+		return sbc__fail(msg, msglen, "'%s': unknown key '%s' for add "
+			    "budget; accepted: account=, parent=, share=, "
+			    "description=, organization=", q, key);
+	}
+	if ((*dst)[0])
+		return sbc__fail(msg, msglen, "%s given twice", what);
+	if (!*val || strlen(val) >= SBC_NAME_MAX)
+		return sbc__fail(msg, msglen, "'%s': the %s must be 1 to %d "
+			    "characters", q, what, SBC_NAME_MAX - 1);
+	for (i = 0; val[i]; i++)
+		if (iscntrl((unsigned char)val[i]) || val[i] == '\'' ||
+		    val[i] == '"')
+			return sbc__fail(msg, msglen, "'%s': the %s may not "
+				    "contain quotes or control characters", q,
+				    what);
+	memcpy(*dst, val, strlen(val) + 1);
+	return 0;
+}
+
 static int apply_kv(struct sbc_cmd *cmd, enum clause cl, const char *word,
 		    char *msg, size_t msglen)
 {
@@ -334,9 +383,11 @@ static int apply_kv(struct sbc_cmd *cmd, enum clause cl, const char *word,
 	val = eq + 1;
 
 	if (is_one_of(key, k_share)) {
-		if (v != SBC_MODIFY_BUDGET || cl != C_SET)
+		if ((v != SBC_MODIFY_BUDGET || cl != C_SET) &&
+		    v != SBC_ADD_BUDGET)
 			return sbc__fail(msg, msglen, "'%s': share is set only by "
-				    "'modify budget where ... set share=N'", q);
+				    "'modify budget where ... set share=N' and "
+				    "'add budget ... share=N'", q);
 		if (cmd->has_share)
 			return sbc__fail(msg, msglen, "share given twice");
 		if (sbc_parse_share(val, &cmd->share, msg, msglen))
@@ -353,11 +404,18 @@ static int apply_kv(struct sbc_cmd *cmd, enum clause cl, const char *word,
 				   cmd->accounts, true, msg, msglen);
 	}
 	if (is_one_of(key, k_user)) {
+		if (v == SBC_ADD_BUDGET)
+			return sbc__fail(msg, msglen, "'%s': add budget adds "
+				    "account budgets; add a user to one with "
+				    "'sacctmgr add user U account=A fairshare=N', "
+				    "then 'sbudget modify budget' changes it", q);
 		if (v != SBC_SHOW_BUDGET && v != SBC_MODIFY_BUDGET)
 			goto not_here;
 		return parse_names("user", val, &cmd->nusers, cmd->users,
 				   false, msg, msglen);
 	}
+	if (v == SBC_ADD_BUDGET)
+		return apply_add_kv(cmd, key, val, q, msg, msglen);
 	if (v == SBC_MODIFY_BUDGET)
 		goto not_here;
 	if (!strcasecmp(key, "format")) {
@@ -503,7 +561,7 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 		   size_t msglen)
 {
 	const char *words[256];
-	size_t nwords = 0, i = 0;
+	size_t nwords = 0, i = 0, k;
 	bool help = false, version = false, opts_done = false;
 	enum clause cl = C_ANY;
 	int a, rc;
@@ -562,6 +620,19 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 				    modify ? "" : ", job");
 		}
 		i = 2;
+	} else if (is_one_of(words[0], w_add)) {
+		if (nwords < 2 || !is_one_of(words[1], w_budget)) {
+			if (nwords >= 2)
+				sb_quote(words[1], q, sizeof(q));
+			return sbc__fail(msg, msglen, "%s%s%s: write 'sbudget add "
+				    "budget account=A parent=P share=N'",
+				    nwords < 2 ? "'add' needs an entity" :
+				    "'add ", nwords < 2 ? "" : q,
+				    nwords < 2 ? "" : "': only budgets can be "
+				    "added");
+		}
+		cmd->verb = SBC_ADD_BUDGET;
+		i = 2;
 	} else if (!strcasecmp(words[0], "report")) {
 		cmd->verb = SBC_REPORT;
 		i = 1;
@@ -579,8 +650,8 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 		return 0;
 	} else {
 		return sbc__fail(msg, msglen, "unknown command '%s'; accepted: "
-			    "show, list, modify, report, metrics, page, help, "
-			    "version", q);
+			    "show, list, modify, add, report, metrics, page, "
+			    "help, version", q);
 	}
 
 	for (; i < nwords; i++) {
@@ -645,6 +716,23 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 		if (!cmd->has_share)
 			return sbc__fail(msg, msglen, "modify budget needs 'set "
 				    "share=N' (the new RawShares)");
+	}
+	if (cmd->verb == SBC_ADD_BUDGET) {
+		if (!cmd->naccounts)
+			return sbc__fail(msg, msglen, "add budget needs "
+				    "'account=A' (the new budget's account)");
+		if (!cmd->has_share)
+			return sbc__fail(msg, msglen, "add budget needs 'share=N'"
+				    " (its RawShares among its siblings) or "
+				    "'share=parent'");
+		for (k = 0; k < cmd->naccounts; k++)
+			if (!strcmp(cmd->accounts[k], "root") ||
+			    (cmd->parent[0] &&
+			     !strcmp(cmd->accounts[k], cmd->parent)))
+				return sbc__fail(msg, msglen, "account '%s': "
+					    "cannot be added %s", cmd->accounts[k],
+					    strcmp(cmd->accounts[k], "root") ?
+					    "under itself" : "(the root exists)");
 	}
 	if (cmd->verb == SBC_REPORT && cmd->step && cmd->window &&
 	    cmd->step > cmd->window)

@@ -42,6 +42,7 @@ enum sbc_verb {
 	SBC_NONE = 0,
 	SBC_SHOW_BUDGET,	/* show|list budget [where] ... */
 	SBC_MODIFY_BUDGET,	/* modify budget where ... set share=N */
+	SBC_ADD_BUDGET,		/* add budget account=A parent=P share=N */
 	SBC_SHOW_JOB,		/* show|list job JOBID */
 	SBC_REPORT,		/* report [window=] [step=] [plot=] */
 	SBC_METRICS,		/* metrics [window=] */
@@ -85,9 +86,15 @@ struct sbc_cmd {
 	char accounts[SBC_MAX_NAMES][SBC_NAME_MAX];
 	size_t nusers;
 	char users[SBC_MAX_NAMES][SBC_NAME_MAX];
-	/* set share=N */
+	/* set share=N (modify budget), share=N (add budget) */
 	bool has_share;
 	uint32_t share;		/* SB_SHARES_USE_PARENT for "parent" */
+	/* add budget: parent=P ("" = root), description=, organization=
+	 * ("" = slurmdbd's defaults as sacctmgr's: the account's name, the
+	 * parent's name) */
+	char parent[SBC_NAME_MAX];
+	char description[SBC_NAME_MAX];
+	char organization[SBC_NAME_MAX];
 	/* show job */
 	uint32_t job_id;
 	uint32_t task_id;	/* show job 116_3: 3; SBC_NO_TASK without */

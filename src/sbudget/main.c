@@ -27,6 +27,9 @@ static void usage(FILE *o)
 "      and unallocated GPU-hours in the span, delivered/owed, standing\n"
 "  modify budget where account=A [user=U] set share=N|parent\n"
 "      change RawShares through slurmdbd (coordinators: their sub-tree only)\n"
+"  add budget account=A[,B] [parent=P] share=N|parent [description=TEXT]\n"
+"      [organization=TEXT]\n"
+"      new account budgets under P (default root), through slurmdbd\n"
 "  show job JOBID|ARRAYID_TASKID [format=F,...]\n"
 "      the contract, protected time left, the priority in parts, the\n"
 "      budget's standing, what a pending job waits for and may preempt,\n"
@@ -126,6 +129,7 @@ int main(int argc, char **argv)
 	switch (cmd.verb) {
 	case SBC_SHOW_BUDGET: rc = sbu_cmd_show_budget(&c); break;
 	case SBC_MODIFY_BUDGET: rc = sbu_cmd_modify_budget(&c); break;
+	case SBC_ADD_BUDGET: rc = sbu_cmd_add_budget(&c); break;
 	case SBC_SHOW_JOB: rc = sbu_cmd_show_job(&c); break;
 	case SBC_REPORT: rc = sbu_cmd_report(&c); break;
 	case SBC_METRICS: rc = sbu_cmd_metrics(&c); break;

@@ -1,8 +1,10 @@
 /*
- * modify.c - `sbudget modify budget where account=A [user=U] set share=N`:
- * RawShares through slurmdbd, as sacctmgr modifies them (slurmdbd checks
- * who may: administrators anywhere, coordinators in their sub-tree), asking
- * for confirmation unless -i.  See sbudget(1), "modify budget".
+ * modify.c - `sbudget modify budget where account=A [user=U] set share=N`
+ * and `sbudget add budget account=A parent=P share=N`: RawShares and new
+ * account budgets through slurmdbd, as sacctmgr modifies and adds them
+ * (slurmdbd checks who may: administrators anywhere, coordinators in their
+ * sub-tree), asking for confirmation unless -i.  See sbudget(1), "modify
+ * budget" and "add budget".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -118,3 +120,117 @@ out:
 	return rc;
 }
 
+
+/* The account association of @acct on the cluster (user-less, partition-
+ * less), or NULL. */
+static const slurmdb_assoc_rec_t *account_assoc(const struct sbu_ctx *c,
+						const char *acct)
+{
+	const slurmdb_assoc_rec_t *a, *found = NULL;
+	ListIterator it = slurm_list_iterator_create(c->assocs);
+
+	while ((a = slurm_list_next(it)))
+		if (a->acct && !strcmp(a->acct, acct) &&
+		    (!a->user || !a->user[0])) {
+			found = a;
+			break;
+		}
+	slurm_list_iterator_destroy(it);
+	return found;
+}
+
+int sbu_cmd_add_budget(struct sbu_ctx *c)
+{
+	const struct sbc_cmd *cmd = c->cmd;
+	const char *parent = cmd->parent[0] ? cmd->parent : "root";
+	slurmdb_account_rec_t accts[SBC_MAX_NAMES];
+	slurmdb_assoc_rec_t assocs[SBC_MAX_NAMES];
+	List acct_list = NULL, assoc_lists[SBC_MAX_NAMES] = { 0 };
+	char share[32];
+	size_t k;
+	int rc = 1, r;
+
+	if (sbu_load_tree(c))
+		return 1;
+	if (!account_assoc(c, parent)) {
+		sbu_error("parent '%s': no such account on cluster %s; see "
+			  "'sbudget show budget' for the budgets (or add it "
+			  "first)", parent, c->cluster);
+		return 1;
+	}
+	for (k = 0; k < cmd->naccounts; k++) {
+		const slurmdb_assoc_rec_t *a = account_assoc(c,
+							     cmd->accounts[k]);
+
+		if (a) {
+			sbu_error("account '%s' already has a budget on cluster "
+				  "%s (under '%s'); change its share with "
+				  "'sbudget modify budget where account=%s set "
+				  "share=N'", cmd->accounts[k], c->cluster,
+				  a->parent_acct ? a->parent_acct : "root",
+				  cmd->accounts[k]);
+			return 1;
+		}
+	}
+	if (cmd->share == SB_SHARES_USE_PARENT)
+		snprintf(share, sizeof(share), "parent");
+	else
+		snprintf(share, sizeof(share), "%u", cmd->share);
+
+	/* Records on the stack, lists without destructors: libslurm packs
+	 * them for slurmdbd and takes nothing. */
+	acct_list = slurm_list_create(NULL);
+	for (k = 0; k < cmd->naccounts; k++) {
+		memset(&accts[k], 0, sizeof(accts[k]));
+		slurmdb_init_assoc_rec(&assocs[k], 0);
+		assocs[k].acct = (char *)cmd->accounts[k];
+		assocs[k].cluster = c->cluster;
+		assocs[k].parent_acct = (char *)parent;
+		assocs[k].shares_raw = cmd->share;
+		assoc_lists[k] = slurm_list_create(NULL);
+		slurm_list_append(assoc_lists[k], &assocs[k]);
+		accts[k].name = (char *)cmd->accounts[k];
+		/* sacctmgr's defaults: the description is the name, the
+		 * organization the parent's name (the account's own under
+		 * root). */
+		accts[k].description = (char *)(cmd->description[0] ?
+			cmd->description : cmd->accounts[k]);
+		accts[k].organization = (char *)(cmd->organization[0] ?
+			cmd->organization : strcmp(parent, "root") ?
+			parent : cmd->accounts[k]);
+		accts[k].assoc_list = assoc_lists[k];
+		slurm_list_append(acct_list, &accts[k]);
+	}
+
+	errno = 0;
+	r = slurmdb_accounts_add(c->db, acct_list);
+	if (r != SLURM_SUCCESS) {
+		sbu_error("add budget refused by slurmdbd: %s; nothing was "
+			  "added", slurm_strerror(errno ? errno : r));
+		goto out;	/* nothing to roll back */
+	}
+	if (!cmd->quiet) {
+		printf(" Adding budget(s) under %s (share=%s)\n", parent,
+		       share);
+		for (k = 0; k < cmd->naccounts; k++)
+			printf("  C = %-10s A = %s\n", c->cluster,
+			       cmd->accounts[k]);
+	}
+	if (cmd->immediate || confirm()) {
+		if (slurmdb_connection_commit(c->db, 1) != SLURM_SUCCESS) {
+			sbu_error("slurmdbd did not commit: %s",
+				  slurm_strerror(errno));
+			goto out;
+		}
+		rc = 0;
+	} else {
+		slurmdb_connection_commit(c->db, 0);
+		printf(" Changes Discarded\n");
+	}
+out:
+	slurm_list_destroy(acct_list);
+	for (k = 0; k < cmd->naccounts; k++)
+		if (assoc_lists[k])
+			slurm_list_destroy(assoc_lists[k]);
+	return rc;
+}

@@ -199,6 +199,7 @@ int sbu_preempt_reason(const struct sbu_ctx *c, const slurm_job_info_t *j,
 
 int sbu_cmd_show_budget(struct sbu_ctx *c);	/* show_budget.c */
 int sbu_cmd_modify_budget(struct sbu_ctx *c);	/* modify.c */
+int sbu_cmd_add_budget(struct sbu_ctx *c);	/* modify.c */
 int sbu_cmd_show_job(struct sbu_ctx *c);	/* show_job.c */
 int sbu_cmd_report(struct sbu_ctx *c);		/* report.c */
 int sbu_cmd_metrics(struct sbu_ctx *c);		/* metrics.c */

@@ -219,6 +219,45 @@ test_sbudget_modify_coordinator_rights() {
 	[ "$(shares_of phys-b)" = "$before_b" ]
 }
 
+# add budget: a new account budget under a parent through slurmdbd, with the
+# rights sacctmgr has (the coordinator of physics under physics only, a
+# plain user nowhere); an existing budget and an unknown parent refused;
+# without -i it asks.  priority/budget's tree has it at once.
+test_sbudget_add_budget() {
+	local out
+	trap 'sacctmgr -i delete account name=sb-new-a,sb-new-b,sb-new-c >/dev/null 2>&1 || true' EXIT
+	out=$(sb -i add budget account=sb-new-a parent=physics share=3 description=new-a)
+	say "$out"
+	expect_in "$out" "A = sb-new-a"
+	out=$(sacctmgr -n -P show assoc where cluster=sbcluster account=sb-new-a format=user,parentname,fairshare)
+	[ "$out" = "|physics|3" ] || { say "association: '$out', expected '|physics|3'"; return 1; }
+	out=$(sacctmgr -n -P show account sb-new-a format=descr,org)
+	[ "$out" = "new-a|physics" ] || { say "account: '$out', expected 'new-a|physics'"; return 1; }
+	# the priority plugin's tree: sbudget reads sshare's columns from it
+	wait_eq 30 "sshare's row of sb-new-a" "sb-new-a|3" sshare -n -P -A sb-new-a -o Account,RawShares
+	out=$(sb -P -n show budget account=sb-new-a format=Account,User,RawShares)
+	expect_in "$out" "sb-new-a||3"
+	# again: it exists; an unknown parent
+	expect_fail out sb -i add budget account=sb-new-a parent=bio share=1
+	expect_in "$out" "account 'sb-new-a' already has a budget on cluster sbcluster (under 'physics')"
+	expect_fail out sb -i add budget account=sb-new-b parent=nosuch share=1
+	expect_in "$out" "parent 'nosuch': no such account"
+	# coordinators: under their account only; plain users: nowhere
+	out=$(as sb-dave "$SBUDGET" -i add budget account=sb-new-b parent=physics share=1)
+	expect_in "$out" "A = sb-new-b"
+	[ "$(shares_of sb-new-b)" = 1 ] || { say "sb-new-b shares '$(shares_of sb-new-b)'"; return 1; }
+	expect_fail out as sb-dave "$SBUDGET" -i add budget account=sb-new-c parent=bio share=1
+	expect_in "$out" "add budget refused by slurmdbd: Access/permission denied; nothing was added"
+	expect_fail out as sb-alice "$SBUDGET" -i add budget account=sb-new-c parent=phys-a share=1
+	expect_in "$out" "Access/permission denied"
+	[ -z "$(shares_of sb-new-c)" ] || { say "sb-new-c was added"; return 1; }
+	# without -i it asks; anything but y discards
+	out=$(echo n | sb add budget account=sb-new-c share=1) && { say "discard exited 0"; return 1; }
+	expect_in "$out" "Changes Discarded"
+	[ -z "$(shares_of sb-new-c)" ] || { say "discarded add applied"; return 1; }
+	sacctmgr -i delete account name=sb-new-a,sb-new-b >/dev/null
+}
+
 # Every bad argument: a clear message, a non-zero exit, nothing changed.
 test_sbudget_bad_arguments_change_nothing() {
 	local out before=() after=() a
@@ -237,6 +276,9 @@ test_sbudget_bad_arguments_change_nothing() {
 		"modify budget where account=bio set share=99999999999|too large"
 		"modify budget where account=bio set colour=3|only share=N can be set"
 		"modify budget where account=bio|needs 'set share=N'"
+		"add budget account=bio share=2|account 'bio' already has a budget"
+		"add budget account=sb-x parent=nosuch share=2|parent 'nosuch': no such account"
+		"add budget account=sb-x share=2 user=sb-alice|sacctmgr add user"
 		"show job 999999|job 999999: no such job"
 		"show job abc|job id 'abc': not a number"
 		"show job 0|job ids start at 1"

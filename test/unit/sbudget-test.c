@@ -67,6 +67,9 @@ static const struct good_case good[] = {
 	{ "modify budget where account=bio set share=5", SBC_MODIFY_BUDGET, SBC_STYLE_TABLE, false, false, 1, "bio", 5, 0, 0, 0, 0 },
 	{ "-i modify budget where name=bio set fairshare=0", SBC_MODIFY_BUDGET, SBC_STYLE_TABLE, false, true, 1, "bio", 0, 0, 0, 0, 0 },
 	{ "update budget where account=x user=u set share=parent --immediate", SBC_MODIFY_BUDGET, SBC_STYLE_TABLE, false, true, 1, "x", SB_SHARES_USE_PARENT, 0, 0, 0, 0 },
+	{ "add budget account=chem parent=sci share=3", SBC_ADD_BUDGET, SBC_STYLE_TABLE, false, false, 1, "chem", 3, 0, 0, 0, 0 },
+	{ "-i create budgets name=A,b share=parent", SBC_ADD_BUDGET, SBC_STYLE_TABLE, false, true, 2, "a", SB_SHARES_USE_PARENT, 0, 0, 0, 0 },
+	{ "add budget share=0 account=x description=X-ray organization=physics", SBC_ADD_BUDGET, SBC_STYLE_TABLE, false, false, 1, "x", 0, 0, 0, 0, 0 },
 	{ "show job 42", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 42, 0, 0, 0 },
 	{ "show job jobid=42 format=JobId,WaitsFor", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 42, 0, 0, 2 },
 	{ "show job 116_3", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 116, 0, 0, 0 },
@@ -105,7 +108,7 @@ START_TEST(test_good)
 	ck_assert_uint_eq(cmd.naccounts, g->naccounts);
 	if (g->account0)
 		ck_assert_str_eq(cmd.accounts[0], g->account0);
-	if (g->verb == SBC_MODIFY_BUDGET) {
+	if (g->verb == SBC_MODIFY_BUDGET || g->verb == SBC_ADD_BUDGET) {
 		ck_assert(cmd.has_share);
 		ck_assert_uint_eq(cmd.share, g->share);
 	}
@@ -113,6 +116,26 @@ START_TEST(test_good)
 	ck_assert_int_eq(cmd.window, g->window);
 	ck_assert_int_eq(cmd.step, g->step);
 	ck_assert_uint_eq(cmd.nfields, g->nfields);
+}
+END_TEST
+
+/* add budget's own keys: parent (lower-cased as account names are), and
+ * description and organization as typed; unset ones stay empty. */
+START_TEST(test_add_budget_keys)
+{
+	struct sbc_cmd cmd;
+	char msg[SBC_MSG_MAX];
+
+	ck_assert_int_eq(parse("add budget account=x parent=Sci share=2 "
+			       "description=X-ray organization=Physics", &cmd,
+			       msg), 0);
+	ck_assert_str_eq(cmd.parent, "sci");
+	ck_assert_str_eq(cmd.description, "X-ray");
+	ck_assert_str_eq(cmd.organization, "Physics");
+	ck_assert_int_eq(parse("add budget account=x share=2", &cmd, msg), 0);
+	ck_assert_str_eq(cmd.parent, "");
+	ck_assert_str_eq(cmd.description, "");
+	ck_assert_str_eq(cmd.organization, "");
 }
 END_TEST
 
@@ -225,6 +248,22 @@ static const struct bad_case bad[] = {
 	{ "show budget set share=1", "'set' applies only" },
 	{ "show budget share=1", "share is set only by" },
 	{ "modify budget", "needs 'where account=A'" },
+	{ "add", "'add' needs an entity" },
+	{ "add job 5", "'add job': only budgets" },
+	{ "add budget share=1", "add budget needs 'account=A'" },
+	{ "add budget account=a", "add budget needs 'share=N'" },
+	{ "add budget account=a share=1 user=u", "sacctmgr add user" },
+	{ "add budget account=a share=1 parent=a", "cannot be added under itself" },
+	{ "add budget account=root share=1", "the root exists" },
+	{ "add budget account=a share=1 parent=b,c", "give one account" },
+	{ "add budget account=a share=1 parent=b parent=c", "parent given twice" },
+	{ "add budget account=a share=1 parent=", "parent '': empty" },
+	{ "add budget account=a share=x", "not a whole number" },
+	{ "add budget account=a share=1 window=7-0", "unknown key 'window' for add budget" },
+	{ "add budget account=a share=1 description=", "must be 1 to 127" },
+	{ "add budget account=a share=1 organization=o organization=p", "organization given twice" },
+	{ "add budget where account=a share=1", "'where' does not apply" },
+	{ "add budget account=a set share=1", "'set' applies only" },
 	{ "modify budget account=a set share=1", "write 'modify budget where" },
 	{ "modify budget where set share=1", "needs 'where account=A'" },
 	{ "modify budget where account=a", "needs 'set share=N'" },
@@ -889,6 +928,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_good, 0, sizeof(good) / sizeof(good[0]));
 	tcase_add_loop_test(tc, test_jobid, 0, sizeof(jobids) / sizeof(jobids[0]));
 	tcase_add_test(tc, test_format_width);
+	tcase_add_test(tc, test_add_budget_keys);
 	tcase_add_test(tc, test_verbose);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_loop_test(tc, test_share, 0, sizeof(shares) / sizeof(shares[0]));
