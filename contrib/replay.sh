@@ -107,6 +107,23 @@ for t in "${teams[@]}"; do	# all checked before the first sacctmgr call
 	[ -z "${seen[$a]:-}" ] || die "teams '${seen[$a]}' and '$t' would both be account $a: rename one"
 	seen[$a]=$t acct[$t]=$a
 done
+# Earlier replays' accounts (rpNNNNNN under root, with their teams and
+# users) go now, not at the end of theirs: the last replay's budgets stay
+# for `sbudget show budget` until the next one.  Any still with a job in
+# the queue stay (sacctmgr would refuse), said once.
+mapfile -t old < <(sacctmgr -n -P show assoc where cluster=sbcluster format=account,parentname,user |
+	awk -F'|' '$3 == "" && $2 == "root" && $1 ~ /^rp[0-9][0-9][0-9][0-9][0-9][0-9]$/ { print $1 }')
+for p in "${old[@]}"; do
+	mapfile -t sub < <(sacctmgr -n -P show assoc where cluster=sbcluster format=account,parentname,user |
+		awk -F'|' -v p="$p" '$3 == "" && $2 == p { print $1 }')
+	all=$(IFS=,; echo "$p${sub[*]:+,${sub[*]}}")
+	if [ -n "$(squeue -h -A "$all" -o %i 2>/dev/null)" ]; then
+		echo "replay: keeping an earlier replay's accounts $p: jobs of them are still queued or running" >&2
+		continue
+	fi
+	sacctmgr -i delete account name="$all" >/dev/null 2>&1 ||
+		echo "replay: could not delete an earlier replay's accounts ($all); remove them with sacctmgr delete account" >&2
+done
 sacctmgr -i add account "$parent" parent=root fairshare=1 cluster=sbcluster >/dev/null
 trap 'sacctmgr -i modify account "$parent" set fairshare=0 >/dev/null 2>&1 || true' EXIT
 accts=()

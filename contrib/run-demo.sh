@@ -22,7 +22,9 @@
 #   --max-wall S       wall seconds to let jobs finish after the last
 #                      submission (default 150)
 #   --out DIR          where the job table, segments and report go
-#                      (default <cluster dir>/demo)
+#                      (default <cluster dir>/demo/NAME-<UTC time>, NAME
+#                      the trace's file name or 'scenario'; demo/latest
+#                      links the newest)
 #   --slurm RELEASE    run it on Slurm 22.05 (default; $SB_SLURM), 24.11,
 #                      25.11 or 26.05 (built once by contrib/setup.sh --slurm
 #                      RELEASE; its own build tree <repo>/_build-RELEASE,
@@ -102,7 +104,15 @@ sim=$SB_BUILD_DIR/src/sim/sbudget-sim
 # the cluster path (cluster.sh env only prints it), then everything that can
 # be refused without a cluster: the trace and the tree, before bringing it up
 eval "$("$repo/contrib/cluster.sh" env)"
-out=${out:-$SB_CLUSTER_DIR/demo}
+# Each run its own directory (a trace demo does not overwrite the
+# scenario's), named by what it replays and when; demo/latest points at it.
+if [ -z "$out" ]; then
+	name=scenario
+	[ -z "$trace" ] || name=$(basename "$trace" | sed 's/\.[^.]*$//' | tr -c 'A-Za-z0-9_.\n-' '_')
+	out=$SB_CLUSTER_DIR/demo/$name-$(date -u +%Y%m%dT%H%M%SZ)
+	mkdir -p "$out"
+	ln -sfn "$(basename "$out")" "$SB_CLUSTER_DIR/demo/latest"
+fi
 mkdir -p "$out"
 out=$(realpath "$out")
 echo

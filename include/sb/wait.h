@@ -25,7 +25,11 @@ struct sb_wait_facts {
 	uint64_t top;		/* the first of them (when ahead > 0) */
 	double needs;		/* the TRES it asks for */
 	const char *tres;	/* their name ("gres/gpu") */
-	double idle;		/* TRES no running job holds */
+	double idle;		/* TRES no running job holds, on nodes that
+				 * take jobs */
+	double unusable;	/* TRES no running job holds on nodes that
+				 * take none (down, drained, failed, not
+				 * responding): not in @idle, said apart */
 	double preemptable;	/* TRES of running jobs it may take now
 				 * (sb_preempt_decide() says yes) */
 	bool allocated;		/* its contract; false: it never

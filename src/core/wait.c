@@ -40,6 +40,9 @@ size_t sb_wait_format(const struct sb_wait_facts *f, char *buf, size_t len)
 	add(buf, len, &off, "needs %.0f %s, %.0f idle, %.0f preemptable by it "
 	    "now", f->needs, f->tres ? f->tres : "?", f->idle,
 	    f->preemptable);
+	if (f->unusable > 0)
+		add(buf, len, &off, " (%.0f more on nodes down or drained)",
+		    f->unusable);
 	if (!f->allocated)
 		add(buf, len, &off, " (unallocated jobs never preempt)");
 	if (f->kept > 0)

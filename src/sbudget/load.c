@@ -217,6 +217,19 @@ const struct sbs_share *sbu_share_of(const struct sbu_ctx *c, uint32_t id)
 }
 
 /* Each node's ChargeTRES (c->node_tres) and their sum (c->capacity). */
+/* Whether a node in @state takes no new job: down, future, or flagged
+ * drain (drained or draining), fail(ing) or not responding.  Powered-down
+ * nodes are resumed for a job, and reservations are the scheduler's
+ * business: both count as taking jobs. */
+static bool node_takes_no_jobs(uint32_t state)
+{
+	uint32_t base = state & NODE_STATE_BASE;
+
+	return base == NODE_STATE_DOWN || base == NODE_STATE_FUTURE ||
+	       (state & (NODE_STATE_DRAIN | NODE_STATE_FAIL |
+			 NODE_STATE_NO_RESPOND));
+}
+
 static int load_nodes(struct sbu_ctx *c)
 {
 	node_info_msg_t *nodes = NULL;
@@ -232,7 +245,8 @@ static int load_nodes(struct sbu_ctx *c)
 	c->capacity = 0;
 	c->nnodes = nodes->record_count;
 	c->node_tres = calloc(c->nnodes ? c->nnodes : 1, sizeof(double));
-	if (!c->node_tres) {
+	c->node_off = calloc(c->nnodes ? c->nnodes : 1, sizeof(bool));
+	if (!c->node_tres || !c->node_off) {
 		slurm_free_node_info_msg(nodes);
 		sbu_error("out of memory");
 		return -1;
@@ -246,6 +260,8 @@ static int load_nodes(struct sbu_ctx *c)
 			c->capacity += v;
 			c->node_tres[i] = v;
 		}
+		c->node_off[i] = node_takes_no_jobs(
+			nodes->node_array[i].node_state);
 	}
 	slurm_free_node_info_msg(nodes);
 	c->capacity_loaded = true;

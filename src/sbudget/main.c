@@ -92,6 +92,7 @@ static void ctx_free(struct sbu_ctx *c)
 	if (c->parts)
 		slurm_free_partition_info_msg(c->parts);
 	free(c->node_tres);
+	free(c->node_off);
 	sbs_free_shares(c->shares, c->nshares);
 	free(c->by_index);
 	sb_tree_free(c->tree);

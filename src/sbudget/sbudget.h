@@ -78,6 +78,8 @@ struct sbu_ctx {
 	double *node_tres;	/* ChargeTRES of each node, node table
 				 * order (node_inx); loaded with the jobs
 				 * when one pending job takes whole nodes */
+	bool *node_off;		/* node takes no jobs: down, drained (or
+				 * draining), failed, not responding, future */
 	uint32_t nnodes;
 	partition_info_msg_t *parts;	/* likewise: the partitions */
 };

@@ -171,6 +171,7 @@ out:
 /* What the running jobs mean to a pending one. */
 struct wait_sum {
 	double busy;		/* TRES held by running/suspended jobs */
+	double busy_off;	/* of which on nodes that take no jobs */
 	double preemptable;	/* of which it may take now (verdict YES) */
 	double kept;		/* of which the reclaim rule (or its cost
 				 * margin) holds back */
@@ -182,6 +183,25 @@ struct wait_sum {
 	unsigned unallocated;	/* verdicts SB_PREEMPT_UNALLOCATED */
 	char first_why[512];	/* the first verdict's sentence */
 };
+
+/* The part of job @o's nodes that take no jobs (0..1; its TRES are
+ * taken as spread evenly over its nodes). */
+static double off_share(const struct sbu_ctx *c, const slurm_job_info_t *o)
+{
+	uint32_t n = 0, off = 0;
+	size_t k;
+	int32_t i;
+
+	if (!c->node_off || !o->node_inx)
+		return 0;
+	for (k = 0; o->node_inx[k] >= 0 && o->node_inx[k + 1] >= 0; k += 2)
+		for (i = o->node_inx[k]; i <= o->node_inx[k + 1]; i++) {
+			n++;
+			if ((uint32_t)i < c->nnodes && c->node_off[i])
+				off++;
+		}
+	return n ? (double)off / n : 0;
+}
 
 /*
  * Ask sb_preempt_decide() about every running job as @me's victim; sum the
@@ -209,6 +229,7 @@ static void judge_running(const struct sbu_ctx *c, const struct sb_view *v,
 			continue;
 		sbu_job_party(c, o, &vic);
 		s->busy += (double)vic.job.tres;
+		s->busy_off += (double)vic.job.tres * off_share(c, o);
 		vd = sb_preempt_decide(&c->cfg.preempt, v, me, &vic, c->now,
 				       why, sizeof(why));
 		if (!s->listed && !s->unlisted)
@@ -292,7 +313,8 @@ static int explain_wait(const struct sbu_ctx *c, const slurm_job_info_t *j,
 	struct sb_preempt_party me;
 	struct sb_view v;
 	struct sb_wait_facts f;
-	uint32_t top;
+	uint32_t top, i;
+	double off_cap = 0;	/* TRES of nodes that take no jobs */
 	char when[64], elig[64];
 
 	memset(&s, 0, sizeof(s));
@@ -302,6 +324,9 @@ static int explain_wait(const struct sbu_ctx *c, const slurm_job_info_t *j,
 	sbu_job_party(c, j, &me);
 	judge_running(c, &v, j, &me, &s, list, llen);
 	sb_view_free(&v);
+	for (i = 0; c->node_off && i < c->nnodes; i++)
+		if (c->node_off[i])
+			off_cap += c->node_tres[i];
 	*ahead_out = jobs_ahead(c, j, &top);
 	/* the sentence is the core's (sb/wait.h): sbudget-sim's verdict
 	 * prints the same words */
@@ -309,7 +334,9 @@ static int explain_wait(const struct sbu_ctx *c, const slurm_job_info_t *j,
 		.reason = sbs_job_reason(j->state_reason),
 		.ahead = *ahead_out, .top = top,
 		.needs = sbu_job_tres(c, j), .tres = c->cfg.charge_tres,
-		.idle = c->capacity - s.busy > 0 ? c->capacity - s.busy : 0,
+		.idle = c->capacity - off_cap - (s.busy - s.busy_off) > 0 ?
+			c->capacity - off_cap - (s.busy - s.busy_off) : 0,
+		.unusable = off_cap - s.busy_off > 0 ? off_cap - s.busy_off : 0,
 		.preemptable = s.preemptable,
 		.allocated = me.job.contract.allocated,
 		.kept = s.kept, .kept_job = s.kept_job, .kept_why = s.kept_why,

@@ -446,6 +446,32 @@ test_sbudget_show_job_running_and_pending() {
 		[ "$sp_site" -eq $(( ${team%% *} << 1 )) ] && [ "$sp_tier" -eq $((1 << 31)) ]
 }
 
+# WaitsFor counts as idle only GPUs on nodes that take jobs: a drained
+# node's GPUs are said apart, not offered as free.
+test_sbudget_waits_for_without_drained_gpus() {
+	local a b pend out
+	trap 'scancel -u sb-alice 2>/dev/null; scancel -u sb-bob 2>/dev/null; scontrol update nodename=gpu[03-04] state=resume 2>/dev/null || true' EXIT
+	scontrol update nodename=gpu[03-04] state=drain reason="sbudget test: drained"
+	a=$(submit sb-alice --min-runtime=2:00 -G 8 --wrap 'sleep 120')
+	b=$(submit sb-alice --min-runtime=2:00 -G 4 --wrap 'sleep 120')
+	wait_state "$a" RUNNING 30
+	wait_state "$b" RUNNING 30
+	pend=$(submit sb-bob --min-runtime=0:30 -G 8 --wrap 'sleep 1')
+	wait_eq 30 "job $pend to wait for Resources" Resources job_field "$pend" Reason
+	out=$(sb -P -n show job "$pend" format=WaitsFor)
+	say "$out"
+	expect_in "$out" "needs 8 gres/gpu, 4 idle, 0 preemptable by it now (16 more on nodes down or drained)"
+	# back in service: the same GPUs are idle (or the job starts on them)
+	scontrol update nodename=gpu[03-04] state=resume
+	wait_for 30 "WaitsFor without drained GPUs, or job $pend started" _undrained "$pend"
+}
+_undrained() {
+	local out
+	out=$(sb -P -n show job "$1" format=State,WaitsFor)
+	echo "$out"
+	[[ "$out" != PENDING* ]] || [[ "$out" == *", 20 idle,"* && "$out" != *"down or drained"* ]]
+}
+
 # The contract as the job runs (sb_contract_of_job): an administrator who
 # clears a job's requeue flag makes it not resumable whatever its tag says.
 # (A job without a valid tag cannot be made here: job_submit/budget keeps

@@ -763,6 +763,11 @@ static const struct wait_case waits[] = {
 		  "7: the reclaim rule); next protected slice of a "
 		  "lower-priority job ends at 4800 s (job 9); eligible at "
 		  "then; a note" },
+	{ .what = "GPUs on drained nodes apart",
+	  .f = { .reason = "Resources", .needs = 8, .tres = "gres/gpu",
+		 .idle = 0, .unusable = 16, .allocated = true },
+	  .want = "Resources: needs 8 gres/gpu, 0 idle, 0 preemptable by it "
+		  "now (16 more on nodes down or drained)" },
 	{ .what = "truncated to the buffer", .len = 11,
 	  .f = { .reason = "Resources", .needs = 8, .tres = "gres/gpu",
 		 .allocated = true },
