@@ -127,12 +127,16 @@ static bool segment_of(const struct sbu_ctx *c, const slurmdb_job_rec_t *j,
 	s->end = rec_time(j->end, c->now);
 	s->suspended = j->suspended;
 	/* the job ran or asked again after this run (a later record, or
-	 * slurmctld's job pending again or started later: slurmdbd may not
-	 * have the record of the requeue yet): a PREEMPTED run was requeued
-	 * by the preemption, not cancelled */
+	 * slurmctld's job pending again, started later, or submitted again:
+	 * a requeue gives the job a new submit time once its nodes are
+	 * clean, and a job cancelled while pending after that keeps it;
+	 * slurmdbd records that later incarnation asynchronously, so its
+	 * record may not be there yet): a PREEMPTED run was requeued by the
+	 * preemption, not cancelled */
 	if (live && live->user_id == j->uid && live->assoc_id == j->associd &&
 	    (SBU_PENDING(live) ||
-	     (int64_t)live->start_time > (int64_t)j->start))
+	     (int64_t)live->start_time > (int64_t)j->start ||
+	     (int64_t)live->submit_time > (int64_t)j->submit))
 		again = true;
 	s->lost = s->start && s->end &&
 		  sb_run_work_lost((j->state & JOB_REQUEUE) ||
