@@ -3,6 +3,10 @@
 # it; not run alone).  A bench cluster has its own ports, so the test cluster
 # may stay up, and parks its pending jobs in a DOWN partition.
 # shellcheck shell=bash
+# The sourcing script sets $repo (the project's root) before it sources
+# this file; bench_setup's callers also set $build (where the bench
+# clusters live).
+: "${repo:?bench-lib.sh: the sourcing script sets repo}"
 #
 # bench-ctld.sh uses the ports, bench_conf_base, bench_tree and
 # bench_accounts.  bench-tick.sh and bench-load.sh share one whole set-up
@@ -81,6 +85,7 @@ bench_check_count() {
 # lines every plugin set shares (bench_conf_base, SlurmctldDebug=verbose for
 # the tick summaries, then EXTRA); bench_conf_base gets the same lines.
 bench_init() {
+	# shellcheck disable=SC2154 # $build: set by bench-tick.sh and bench-load.sh
 	export SB_CLUSTER_DIR=$build/$1 SB_BUILD_DIR=$build/$1-stage
 	export SB_STOP_TIMEOUT=300 SB_UP_TIMEOUT=300	# saving 50k jobs takes a while
 	bench_conf_base="$bench_conf_base

@@ -7,7 +7,8 @@
 #   1. builds against Slurm 22.05 with AddressSanitizer and UBSan
 #      (contrib/build.sh --sanitizers), runs the unit tests (`make check`,
 #      Check), and again under valgrind from a plain build, and runs every
-#      libFuzzer target briefly on its corpus (test/fuzz/run.sh, clang);
+#      libFuzzer target briefly on its corpus (test/fuzz/run.sh, clang),
+#      and shellcheck on every script of contrib/ and test/;
 #      these cover the Slurm-free core, simulator and sbudget logic, so
 #      they run once, not per release;
 #   2. for each release (26.05, then 25.11, 24.11, 22.05): builds the plugins
@@ -99,6 +100,15 @@ run_unit_tests() {
 	echo "== fuzzers (libFuzzer, ASan/UBSan: a quick pass on each corpus)"
 	SB_BUILD_DIR=$build "$repo/test/fuzz/run.sh" || unit_rc=1
 	took "fuzzers" "$t0"
+
+	t0=$SECONDS
+	echo "== shellcheck (every script of contrib/ and test/; warnings and errors)"
+	if (cd "$repo" && shellcheck -x -S warning contrib/*.sh test/*/*.sh); then
+		echo "shellcheck: clean"
+	else
+		echo "shellcheck: FAILED"; unit_rc=1
+	fi
+	took "shellcheck" "$t0"
 }
 
 # Integration results over all releases, for the closing lines (the names

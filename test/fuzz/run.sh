@@ -18,7 +18,7 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 all=(duration contract-tag budget-conf trace tree segments sbudget-args)
-runs=20000 time= build_only=0 targets=()
+runs=20000 time='' build_only=0 targets=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--runs) runs=${2:-}; shift 2 || true

@@ -84,7 +84,7 @@ fill_nodes() {
 # and is charged nothing.
 test_preempt_unallocated_at_once() {
 	clear_cluster
-	local v=() id a t0 t1 victim= n=0 before after
+	local v=() id a t0 t1 victim="" n=0 before after
 	before=$(raw_usage nobudget sb-carol)
 	mapfile -t v < <(fill_nodes sb-carol --min-runtime=0 --resumable --wrap 'sleep 25')
 	wait_running "${v[@]}"
@@ -112,7 +112,7 @@ test_preempt_unallocated_at_once() {
 # never does.  Its charge is exactly what it ran in all segments.
 test_preempt_protected_then_standing() {
 	clear_cluster
-	local t P V G W v=() w0 g w id t_start t_first t_g victim= n=0
+	local t P V G W v=() w0 g w id t_start t_first t_g victim="" n=0
 	t=$(date +%s); P=pre$t; V=pre$t-v; G=pre$t-g; W=pre$t-w
 	# shellcheck disable=SC2064 # expand $P now
 	trap "cancel_accounts '$V' '$G' '$W'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
