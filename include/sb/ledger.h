@@ -49,6 +49,10 @@
 #define SB_LEDGER_DEFAULT_WIDTH ((int64_t)3600)		/* 1 hour */
 /* Most buckets per window (window / width); bounds memory per association. */
 #define SB_LEDGER_MAX_BUCKETS 100000
+/* Most memory the ledger may need for the site's associations: a window
+ * and bucket width whose ledger would take more at the tree's size are not
+ * adopted (sb_ledger_fit_width). */
+#define SB_LEDGER_MAX_BYTES ((uint64_t)1 << 30)	/* 1 GiB */
 /* Latest time accepted, about 34,800 years after the epoch. */
 #define SB_TIME_MAX ((int64_t)1 << 40)
 /* Largest TRES count one charge may carry (a sanity bound, not a policy). */
@@ -58,6 +62,28 @@
 
 struct sb_ledger;
 struct sb_accrual;
+
+/*
+ * sb_ledger_bytes - the most memory a ledger of @nassoc associations takes
+ * with LookbackWindow @window and BucketWidth @width (seconds): every
+ * association's ring of window/width + 1 buckets of two doubles (allocated
+ * and unallocated) and its row, as sb_ledger_new() and the first charge of
+ * each association allocate them.  A row gets its ring at its first
+ * charge, so a ledger with idle associations takes less.
+ * Return: bytes; 0 when window or width is not positive.
+ */
+uint64_t sb_ledger_bytes(uint32_t nassoc, int64_t window, int64_t width);
+
+/*
+ * sb_ledger_fit_width - the bucket width to use for @nassoc associations:
+ * @width when sb_ledger_bytes() of it is at most @max, else the narrowest
+ * multiple of @width that divides @window and fits (@window itself at
+ * most: a window of one bucket).
+ * Return: that width, seconds; 0 when none fits or an argument is not
+ * positive.
+ */
+int64_t sb_ledger_fit_width(uint32_t nassoc, int64_t window, int64_t width,
+			    uint64_t max);
 
 /*
  * sb_ledger_new - an empty ledger for the associations of @tree.

@@ -38,6 +38,7 @@
 #define _GNU_SOURCE	/* pthread_setname_np */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -921,6 +922,53 @@ static int restart_window(void)
 }
 
 /*
+ * The ledger's memory bound (sb_ledger_fit_width, SB_LEDGER_MAX_BYTES) at
+ * @nassoc associations: a LookbackWindow and BucketWidth whose ledger would
+ * take more are not adopted; the ledger keeps its shape if that fits, else
+ * the buckets widen to the narrowest width that fits.  Logged as an error
+ * once per budget.conf read (cfg keeps the shape in force until the next
+ * read).  state_lock held.
+ */
+static void fit_ledger_shape(uint32_t nassoc)
+{
+	char w[32], b[32], nw[32], nb[32];
+	uint64_t need = sb_ledger_bytes(nassoc, cfg.lookback_window,
+					cfg.bucket_width);
+	int64_t fit;
+
+	if (need <= SB_LEDGER_MAX_BYTES)
+		return;
+	sb_duration_format(cfg.lookback_window, w, sizeof(w));
+	sb_duration_format(cfg.bucket_width, b, sizeof(b));
+	if (ledger && sb_ledger_bytes(nassoc, sb_ledger_window(ledger),
+				      sb_ledger_width(ledger)) <=
+		      SB_LEDGER_MAX_BYTES) {
+		cfg.lookback_window = sb_ledger_window(ledger);
+		cfg.bucket_width = sb_ledger_width(ledger);
+	} else if ((fit = sb_ledger_fit_width(nassoc, cfg.lookback_window,
+					      cfg.bucket_width,
+					      SB_LEDGER_MAX_BYTES))) {
+		cfg.bucket_width = fit;
+	} else {
+		error("%s: LookbackWindow=%s BucketWidth=%s: the ledger of %u "
+		      "associations needs %"PRIu64" MiB, above its %"PRIu64
+		      " MiB bound, and no bucket width fits: using them anyway",
+		      plugin_type, w, b, nassoc, need >> 20,
+		      SB_LEDGER_MAX_BYTES >> 20);
+		return;
+	}
+	error("%s: LookbackWindow=%s BucketWidth=%s: the ledger of %u "
+	      "associations would need %"PRIu64" MiB, above its %"PRIu64" MiB "
+	      "bound: using LookbackWindow=%s BucketWidth=%s (%"PRIu64" MiB); "
+	      "set a wider BucketWidth in budget.conf", plugin_type, w, b,
+	      nassoc, need >> 20, SB_LEDGER_MAX_BYTES >> 20,
+	      sb_duration_format(cfg.lookback_window, nw, sizeof(nw)),
+	      sb_duration_format(cfg.bucket_width, nb, sizeof(nb)),
+	      sb_ledger_bytes(nassoc, cfg.lookback_window,
+			      cfg.bucket_width) >> 20);
+}
+
+/*
  * A Cutover in the future charges every run without a contract until then,
  * and makes each restart before it rebuild the window: say so once per
  * value (the core reads no clock, so the check is here).
@@ -986,6 +1034,7 @@ static void recalc(void)
 	last_tres_id = charge_tres_id(pos);	/* for ends queued unresolved */
 
 	slurm_mutex_lock(&state_lock);
+	fit_ledger_shape(sb_tree_count(t));
 	/* The same associations and a ledger of the configured shape: keep
 	 * the tree, and the view preempt/budget reads, as they are. */
 	if (ledger && same_tree(tree, t) &&

@@ -138,6 +138,30 @@ void sb_ledger_free(struct sb_ledger *ledger)
 	free(ledger);
 }
 
+uint64_t sb_ledger_bytes(uint32_t nassoc, int64_t window, int64_t width)
+{
+	uint64_t slots;
+
+	if (window <= 0 || width <= 0)
+		return 0;
+	slots = (uint64_t)(window / width) + 1;
+	return (uint64_t)nassoc * (slots * 2 * sizeof(double) +
+				   sizeof(struct row) + sizeof(uint32_t));
+}
+
+int64_t sb_ledger_fit_width(uint32_t nassoc, int64_t window, int64_t width,
+			    uint64_t max)
+{
+	int64_t w;
+
+	if (window <= 0 || width <= 0)
+		return 0;
+	for (w = width; w <= window; w += width)
+		if (window % w == 0 && sb_ledger_bytes(nassoc, window, w) <= max)
+			return w;
+	return 0;
+}
+
 int64_t sb_ledger_window(const struct sb_ledger *ledger)
 {
 	return ledger ? ledger->window : 0;

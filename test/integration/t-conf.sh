@@ -235,3 +235,31 @@ sys.exit(1 if bad or len(core) < 2000 or oks < 200 else 0)
 PY
 	rm -rf "$tmp"
 }
+
+# The ledger's memory bound at the site's association count: 800 more
+# accounts and a day of 1-second buckets (1.4 MB an association) would take
+# over 1 GiB; priority/budget says so and keeps a shape that fits (its
+# ledger's on 22.05, which reconfigures in the process; wider buckets on
+# 24.11 and later, which start a new process), and goes on recalculating.
+# With the shape restored nothing is said.
+test_conf_ledger_memory_bound() {
+	local accts mark
+	accts=$(seq -f 'sbm%03g' 1 800 | paste -sd,)
+	keep_budget_conf
+	# shellcheck disable=SC2064 # expanded now
+	trap "sacctmgr -i delete account name=$accts >/dev/null 2>&1 || true
+		mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure" EXIT
+	sacctmgr -i add account "$accts" parent=root fairshare=0 >/dev/null
+	wait_for 30 "slurmctld to know sbm800" bash -c "sshare -n -P -A sbm800 -o Account | grep -qx sbm800"
+	mark=$(log_mark)
+	set_budget_conf "$(sed 's/^BucketWidth=.*/BucketWidth=0:01/' "$SB_CLUSTER_DIR/budget.conf.keep")"
+	wait_log "$mark" "priority/budget: LookbackWindow=1-00:00:00 BucketWidth=0:00:01: the ledger of [0-9]+ associations would need [0-9]+ MiB, above its 1024 MiB bound: using LookbackWindow=1-00:00:00 BucketWidth=(0:00:02|0:01:00) \([0-9]+ MiB\)" 30 >/dev/null
+	wait_recalc_after "$(date +%s)"
+	ctld_alive
+	# the shape restored: no word about the bound
+	mark=$(log_mark)
+	set_budget_conf "$(cat "$SB_CLUSTER_DIR/budget.conf.keep")"
+	wait_recalc_after "$(date +%s)"
+	no_log "$mark" "above its 1024 MiB bound"
+	sacctmgr -i delete account name="$accts" >/dev/null
+}

@@ -1262,6 +1262,66 @@ START_TEST(test_accrual_many)
 }
 END_TEST
 
+/* sb_ledger_bytes() and sb_ledger_fit_width(): the memory bound a site's
+ * association count puts on LookbackWindow / BucketWidth. */
+struct fit_case {
+	const char *what;
+	uint32_t nassoc;
+	int64_t window, width;
+	int64_t max_delta;	/* max = bytes(nassoc, window, width) + this */
+	bool absolute;		/* max = SB_LEDGER_MAX_BYTES instead */
+	int64_t want;
+};
+
+static const struct fit_case fits[] = {
+	{ .what = "fits exactly", .nassoc = 10, .window = 604800,
+	  .width = 3600, .max_delta = 0, .want = 3600 },
+	{ .what = "one byte short: the next width dividing the window",
+	  .nassoc = 10, .window = 604800, .width = 3600, .max_delta = -1,
+	  .want = 7200 },
+	{ .what = "10,000 associations, a day of 1 s buckets, 1 GiB: 15 s "
+		  "(13 and 14 do not divide a day, 12 s needs 1.15 GB)",
+	  .nassoc = 10000, .window = 86400, .width = 1, .absolute = true,
+	  .want = 15 },
+	{ .what = "the default shape fits 100,000 associations",
+	  .nassoc = 100000, .window = 604800, .width = 3600,
+	  .absolute = true, .want = 3600 },
+	{ .what = "nothing fits", .nassoc = UINT32_MAX, .window = 86400,
+	  .width = 1, .absolute = true, .want = 0 },
+	{ .what = "no window", .nassoc = 1, .window = 0, .width = 1,
+	  .absolute = true, .want = 0 },
+	{ .what = "no width", .nassoc = 1, .window = 60, .width = 0,
+	  .absolute = true, .want = 0 },
+};
+
+START_TEST(test_ledger_fit_width)
+{
+	const struct fit_case *c = &fits[_i];
+	uint64_t max = c->absolute ? SB_LEDGER_MAX_BYTES :
+		(uint64_t)((int64_t)sb_ledger_bytes(c->nassoc, c->window,
+						    c->width) + c->max_delta);
+	int64_t got = sb_ledger_fit_width(c->nassoc, c->window, c->width, max);
+
+	ck_assert_msg(got == c->want, "%s: width %lld, want %lld", c->what,
+		      (long long)got, (long long)c->want);
+	if (got)	/* what it returns fits, and is the first that does */
+		ck_assert(sb_ledger_bytes(c->nassoc, c->window, got) <= max);
+}
+END_TEST
+
+/* Memory grows with associations and buckets: two doubles a bucket. */
+START_TEST(test_ledger_bytes)
+{
+	uint64_t one = sb_ledger_bytes(1, 604800, 3600);
+
+	ck_assert_uint_eq(sb_ledger_bytes(2000, 604800, 3600), 2000 * one);
+	ck_assert_uint_eq(sb_ledger_bytes(1, 604800, 1800) - one,
+			  168 * 2 * sizeof(double));
+	ck_assert_uint_eq(sb_ledger_bytes(0, 604800, 3600), 0);
+	ck_assert_uint_eq(sb_ledger_bytes(1, -1, 3600), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ledger");
@@ -1303,6 +1363,9 @@ int main(void)
 	tcase_add_test(ta, test_accrual_restart);
 	tcase_add_test(ta, test_accrual_errors);
 	tcase_add_test(ta, test_accrual_many);
+	tcase_add_loop_test(ta, test_ledger_fit_width, 0,
+			    sizeof(fits) / sizeof(fits[0]));
+	tcase_add_test(ta, test_ledger_bytes);
 	suite_add_tcase(s, ta);
 
 	sr = srunner_create(s);
