@@ -121,7 +121,7 @@ for p in "${old[@]}"; do
 		echo "replay: keeping an earlier replay's accounts $p: jobs of them are still queued or running" >&2
 		continue
 	fi
-	sacctmgr -i delete account name="$all" >/dev/null 2>&1 ||
+	sacctmgr -i delete account name="$all" cluster=sbcluster >/dev/null 2>&1 ||
 		echo "replay: could not delete an earlier replay's accounts ($all); remove them with sacctmgr delete account" >&2
 done
 sacctmgr -i add account "$parent" parent=root fairshare=1 cluster=sbcluster >/dev/null

@@ -102,8 +102,9 @@ run_unit_tests() {
 	took "fuzzers" "$t0"
 
 	t0=$SECONDS
-	echo "== shellcheck (every script of contrib/ and test/; warnings and errors)"
-	if (cd "$repo" && shellcheck -x -S warning contrib/*.sh test/*/*.sh); then
+	echo "== shellcheck (every script of contrib/, test/ and .ci/; warnings and errors)"
+	shellcheck --version | sed -n 's/^version: /shellcheck /p'
+	if (cd "$repo" && shellcheck -x -S warning contrib/*.sh contrib/*/*.sh test/*/*.sh .ci/run); then
 		echo "shellcheck: clean"
 	else
 		echo "shellcheck: FAILED"; unit_rc=1

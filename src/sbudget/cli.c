@@ -323,19 +323,22 @@ static int apply_add_kv(struct sbc_cmd *cmd, const char *key, const char *val,
 			const char *q, char *msg, size_t msglen)
 {
 	char (*dst)[SBC_NAME_MAX];
+	char names[SBC_MAX_NAMES][SBC_NAME_MAX], qv[80];
 	const char *what;
 	size_t n = 0, i;
 
 	if (!strcasecmp(key, "parent")) {
+		sb_quote(val, qv, sizeof(qv));
 		if (cmd->parent[0])
-			return sbc__fail(msg, msglen, "parent given twice");
-		if (parse_names("parent", val, &n, &cmd->parent, true, msg,
-				msglen))
+			return sbc__fail(msg, msglen, "parent given twice ('%s' "
+				    "and '%s'); give one", cmd->parent, qv);
+		if (parse_names("parent", val, &n, names, true, msg, msglen))
 			return -1;
 		if (n != 1)
 			return sbc__fail(msg, msglen, "parent '%s': give one "
 				    "account (the budget the new ones go under)",
-				    q);
+				    qv);
+		memcpy(cmd->parent, names[0], sizeof(cmd->parent));
 		return 0;
 	}
 	if (!strcasecmp(key, "description")) {
@@ -356,10 +359,10 @@ static int apply_add_kv(struct sbc_cmd *cmd, const char *key, const char *val,
 			    "characters", q, what, SBC_NAME_MAX - 1);
 	for (i = 0; val[i]; i++)
 		if (iscntrl((unsigned char)val[i]) || val[i] == '\'' ||
-		    val[i] == '"')
+		    val[i] == '"' || val[i] == '\\')
 			return sbc__fail(msg, msglen, "'%s': the %s may not "
-				    "contain quotes or control characters", q,
-				    what);
+				    "contain quotes, backslashes or control "
+				    "characters", q, what);
 	memcpy(*dst, val, strlen(val) + 1);
 	return 0;
 }

@@ -109,6 +109,13 @@ int sbu_load_cluster(struct sbu_ctx *c)
 	return 0;
 }
 
+void sbu_db_error(const char *what)
+{
+	sbu_error("accounting is unreachable: slurmdbd did not return %s (%s); "
+		  "nothing is printed, as figures without slurmdbd's records "
+		  "would be wrong", what, slurm_strerror(errno));
+}
+
 int sbu_open_db(struct sbu_ctx *c)
 {
 	uint16_t flags = 0;
@@ -116,7 +123,7 @@ int sbu_open_db(struct sbu_ctx *c)
 	if (c->db)
 		return 0;
 	if (!(c->db = slurmdb_connection_get(&flags))) {
-		sbu_error("cannot reach slurmdbd: %s", slurm_strerror(errno));
+		sbu_db_error("a connection");
 		return -1;
 	}
 	return 0;
@@ -155,8 +162,7 @@ int sbu_load_tree(struct sbu_ctx *c)
 	c->assocs = slurmdb_associations_get(c->db, &cond);
 	slurm_list_destroy(cond.cluster_list);
 	if (!c->assocs) {
-		sbu_error("slurmdbd did not return the associations: %s",
-			  slurm_strerror(errno));
+		sbu_db_error("the associations");
 		return -1;
 	}
 	root_id = root_id_of(c->assocs);

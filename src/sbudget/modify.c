@@ -121,8 +121,7 @@ out:
 }
 
 
-/* The account association of @acct on the cluster (user-less, partition-
- * less), or NULL. */
+/* The account association of @acct on the cluster (user-less), or NULL. */
 static const slurmdb_assoc_rec_t *account_assoc(const struct sbu_ctx *c,
 						const char *acct)
 {
@@ -139,13 +138,57 @@ static const slurmdb_assoc_rec_t *account_assoc(const struct sbu_ctx *c,
 	return found;
 }
 
+/* Which of @cmd's accounts slurmdbd already has (on any cluster): their
+ * records are not sent again (slurmdbd would overwrite their description
+ * and organization), only the association.  Return 0 or -1 (said). */
+static int accounts_known(struct sbu_ctx *c, bool *known)
+{
+	const struct sbc_cmd *cmd = c->cmd;
+	slurmdb_account_cond_t acond;
+	slurmdb_assoc_cond_t ascond;
+	slurmdb_account_rec_t *a;
+	ListIterator it;
+	List have;
+	size_t k;
+
+	memset(&acond, 0, sizeof(acond));
+	memset(&ascond, 0, sizeof(ascond));
+	ascond.acct_list = slurm_list_create(NULL);
+	for (k = 0; k < cmd->naccounts; k++)
+		slurm_list_append(ascond.acct_list, (void *)cmd->accounts[k]);
+	acond.assoc_cond = &ascond;
+	errno = 0;
+	have = slurmdb_accounts_get(c->db, &acond);
+	slurm_list_destroy(ascond.acct_list);
+	if (!have) {
+		sbu_db_error("the accounts");
+		return -1;
+	}
+	it = slurm_list_iterator_create(have);
+	while ((a = slurm_list_next(it)))
+		for (k = 0; k < cmd->naccounts; k++)
+			if (a->name && !strcmp(a->name, cmd->accounts[k]))
+				known[k] = true;
+	slurm_list_iterator_destroy(it);
+	slurm_list_destroy(have);
+	return 0;
+}
+
+/* slurmdbd's reason for a refusal: its return code, else errno. */
+static const char *db_reason(int r)
+{
+	return slurm_strerror(r != SLURM_ERROR ? r : errno ? errno : r);
+}
+
 int sbu_cmd_add_budget(struct sbu_ctx *c)
 {
 	const struct sbc_cmd *cmd = c->cmd;
 	const char *parent = cmd->parent[0] ? cmd->parent : "root";
 	slurmdb_account_rec_t accts[SBC_MAX_NAMES];
 	slurmdb_assoc_rec_t assocs[SBC_MAX_NAMES];
-	List acct_list = NULL, assoc_lists[SBC_MAX_NAMES] = { 0 };
+	bool known[SBC_MAX_NAMES] = { false };
+	List new_accts = NULL, old_assocs = NULL;
+	List assoc_lists[SBC_MAX_NAMES] = { 0 };
 	char share[32];
 	size_t k;
 	int rc = 1, r;
@@ -172,21 +215,28 @@ int sbu_cmd_add_budget(struct sbu_ctx *c)
 			return 1;
 		}
 	}
+	if (accounts_known(c, known))
+		return 1;
 	if (cmd->share == SB_SHARES_USE_PARENT)
 		snprintf(share, sizeof(share), "parent");
 	else
 		snprintf(share, sizeof(share), "%u", cmd->share);
 
 	/* Records on the stack, lists without destructors: libslurm packs
-	 * them for slurmdbd and takes nothing. */
-	acct_list = slurm_list_create(NULL);
+	 * them for slurmdbd and keeps nothing. */
+	new_accts = slurm_list_create(NULL);
+	old_assocs = slurm_list_create(NULL);
 	for (k = 0; k < cmd->naccounts; k++) {
-		memset(&accts[k], 0, sizeof(accts[k]));
 		slurmdb_init_assoc_rec(&assocs[k], 0);
 		assocs[k].acct = (char *)cmd->accounts[k];
 		assocs[k].cluster = c->cluster;
 		assocs[k].parent_acct = (char *)parent;
 		assocs[k].shares_raw = cmd->share;
+		if (known[k]) {
+			slurm_list_append(old_assocs, &assocs[k]);
+			continue;
+		}
+		memset(&accts[k], 0, sizeof(accts[k]));
 		assoc_lists[k] = slurm_list_create(NULL);
 		slurm_list_append(assoc_lists[k], &assocs[k]);
 		accts[k].name = (char *)cmd->accounts[k];
@@ -199,27 +249,37 @@ int sbu_cmd_add_budget(struct sbu_ctx *c)
 			cmd->organization : strcmp(parent, "root") ?
 			parent : cmd->accounts[k]);
 		accts[k].assoc_list = assoc_lists[k];
-		slurm_list_append(acct_list, &accts[k]);
+		slurm_list_append(new_accts, &accts[k]);
 	}
 
 	errno = 0;
-	r = slurmdb_accounts_add(c->db, acct_list);
+	r = slurm_list_count(new_accts) ?
+		slurmdb_accounts_add(c->db, new_accts) : SLURM_SUCCESS;
+	if (r == SLURM_SUCCESS && slurm_list_count(old_assocs)) {
+		errno = 0;
+		r = slurmdb_associations_add(c->db, old_assocs);
+	}
 	if (r != SLURM_SUCCESS) {
-		sbu_error("add budget refused by slurmdbd: %s; nothing was "
-			  "added", slurm_strerror(errno ? errno : r));
-		goto out;	/* nothing to roll back */
+		sbu_error("add budget account=%s%s parent=%s refused by "
+			  "slurmdbd: %s; nothing was added", cmd->accounts[0],
+			  cmd->naccounts > 1 ? ",..." : "", parent,
+			  db_reason(r));
+		goto out;	/* rolled back when the connection closes */
 	}
 	if (!cmd->quiet) {
 		printf(" Adding budget(s) under %s (share=%s)\n", parent,
 		       share);
 		for (k = 0; k < cmd->naccounts; k++)
-			printf("  C = %-10s A = %s\n", c->cluster,
-			       cmd->accounts[k]);
+			printf("  C = %-10s A = %s%s\n", c->cluster,
+			       cmd->accounts[k], known[k] ?
+			       " (account exists in slurmdbd: its description "
+			       "and organization are kept)" : "");
 	}
 	if (cmd->immediate || confirm()) {
-		if (slurmdb_connection_commit(c->db, 1) != SLURM_SUCCESS) {
-			sbu_error("slurmdbd did not commit: %s",
-				  slurm_strerror(errno));
+		errno = 0;
+		if ((r = slurmdb_connection_commit(c->db, 1)) !=
+		    SLURM_SUCCESS) {
+			sbu_error("slurmdbd did not commit: %s", db_reason(r));
 			goto out;
 		}
 		rc = 0;
@@ -228,7 +288,8 @@ int sbu_cmd_add_budget(struct sbu_ctx *c)
 		printf(" Changes Discarded\n");
 	}
 out:
-	slurm_list_destroy(acct_list);
+	slurm_list_destroy(new_accts);
+	slurm_list_destroy(old_assocs);
 	for (k = 0; k < cmd->naccounts; k++)
 		if (assoc_lists[k])
 			slurm_list_destroy(assoc_lists[k]);

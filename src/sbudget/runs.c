@@ -28,8 +28,7 @@ static int charge_tres_id(struct sbu_ctx *c, char *id, size_t len)
 	id[0] = '\0';
 	slurmdb_init_tres_cond(&tcond, 0);
 	if (!(tres = slurmdb_tres_get(c->db, &tcond))) {
-		sbu_error("slurmdbd did not return the TRES list: %s",
-			  slurm_strerror(errno));
+		sbu_db_error("the TRES list");
 		return -1;
 	}
 	it = slurm_list_iterator_create(tres);
@@ -136,7 +135,8 @@ static bool segment_of(const struct sbu_ctx *c, const slurmdb_job_rec_t *j,
 	if (live && live->user_id == j->uid && live->assoc_id == j->associd &&
 	    (SBU_PENDING(live) ||
 	     (int64_t)live->start_time > (int64_t)j->start ||
-	     (int64_t)live->submit_time > (int64_t)j->submit))
+	     (live->restart_cnt > 0 &&
+	      (int64_t)live->submit_time > (int64_t)j->submit)))
 		again = true;
 	s->lost = s->start && s->end &&
 		  sb_run_work_lost((j->state & JOB_REQUEUE) ||
@@ -207,8 +207,7 @@ static int load_segments(struct sbu_ctx *c, int64_t from, int64_t to,
 	jobs = slurmdb_jobs_get(c->db, &cond);
 	slurm_list_destroy(cond.cluster_list);
 	if (!jobs) {
-		sbu_error("slurmdbd did not return the job records: %s",
-			  slurm_strerror(errno));
+		sbu_db_error("the job records");
 		return -1;
 	}
 	cap = slurm_list_count(jobs) + 1;

@@ -86,6 +86,10 @@ struct sbu_ctx {
 
 /* sbu_error - "sbudget: error: <text>" on stderr. */
 void sbu_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* sbu_db_error - slurmdbd (or its database) did not answer a request for
+ * @what ("the associations"): say accounting is unreachable, with errno's
+ * reason, and that nothing is printed.  The command then exits 1. */
+void sbu_db_error(const char *what);
 
 /* ------------------------------------------------------------ load.c */
 

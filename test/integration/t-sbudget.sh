@@ -225,7 +225,7 @@ test_sbudget_modify_coordinator_rights() {
 # without -i it asks.  priority/budget's tree has it at once.
 test_sbudget_add_budget() {
 	local out
-	trap 'sacctmgr -i delete account name=sb-new-a,sb-new-b,sb-new-c >/dev/null 2>&1 || true' EXIT
+	trap 'sacctmgr -i delete account name=sb-new-a,sb-new-b,sb-new-c,sb-new-d >/dev/null 2>&1 || true' EXIT
 	out=$(sb -i add budget account=sb-new-a parent=physics share=3 description=new-a)
 	say "$out"
 	expect_in "$out" "A = sb-new-a"
@@ -247,15 +247,26 @@ test_sbudget_add_budget() {
 	expect_in "$out" "A = sb-new-b"
 	[ "$(shares_of sb-new-b)" = 1 ] || { say "sb-new-b shares '$(shares_of sb-new-b)'"; return 1; }
 	expect_fail out as sb-dave "$SBUDGET" -i add budget account=sb-new-c parent=bio share=1
-	expect_in "$out" "add budget refused by slurmdbd: Access/permission denied; nothing was added"
+	expect_in "$out" "add budget account=sb-new-c parent=bio refused by slurmdbd: Access/permission denied; nothing was added"
 	expect_fail out as sb-alice "$SBUDGET" -i add budget account=sb-new-c parent=phys-a share=1
 	expect_in "$out" "Access/permission denied"
 	[ -z "$(shares_of sb-new-c)" ] || { say "sb-new-c was added"; return 1; }
+	# an account slurmdbd has without an association on this cluster: the
+	# association is added, its description and organization are kept
+	sacctmgr -i add account sb-new-d description=keepme organization=org-d cluster=sbcluster >/dev/null
+	sacctmgr -i delete account name=sb-new-d cluster=sbcluster >/dev/null
+	[ "$(sacctmgr -n -P show account sb-new-d format=descr,org)" = "keepme|org-d" ] ||
+		{ say "set-up: sb-new-d is $(sacctmgr -n -P show account sb-new-d format=descr,org)"; return 1; }
+	out=$(sb -i add budget account=sb-new-d parent=physics share=2)
+	expect_in "$out" "A = sb-new-d (account exists in slurmdbd: its description and organization are kept)"
+	[ "$(shares_of sb-new-d)" = 2 ] || { say "sb-new-d shares '$(shares_of sb-new-d)'"; return 1; }
+	out=$(sacctmgr -n -P show account sb-new-d format=descr,org)
+	[ "$out" = "keepme|org-d" ] || { say "sb-new-d's account became '$out'"; return 1; }
 	# without -i it asks; anything but y discards
 	out=$(echo n | sb add budget account=sb-new-c share=1) && { say "discard exited 0"; return 1; }
 	expect_in "$out" "Changes Discarded"
 	[ -z "$(shares_of sb-new-c)" ] || { say "discarded add applied"; return 1; }
-	sacctmgr -i delete account name=sb-new-a,sb-new-b >/dev/null
+	sacctmgr -i delete account name=sb-new-a,sb-new-b,sb-new-d >/dev/null
 }
 
 # Every bad argument: a clear message, a non-zero exit, nothing changed.
@@ -450,7 +461,9 @@ test_sbudget_show_job_running_and_pending() {
 # node's GPUs are said apart, not offered as free.
 test_sbudget_waits_for_without_drained_gpus() {
 	local a b pend out
-	trap 'scancel -u sb-alice 2>/dev/null; scancel -u sb-bob 2>/dev/null; scontrol update nodename=gpu[03-04] state=resume 2>/dev/null || true' EXIT
+	clear_cluster
+	trap 'scontrol update nodename=gpu[03-04] state=resume 2>/dev/null || true
+		scancel -u sb-alice 2>/dev/null || true; scancel -u sb-bob 2>/dev/null || true' EXIT
 	scontrol update nodename=gpu[03-04] state=drain reason="sbudget test: drained"
 	a=$(submit sb-alice --min-runtime=2:00 -G 8 --wrap 'sleep 120')
 	b=$(submit sb-alice --min-runtime=2:00 -G 4 --wrap 'sleep 120')
@@ -727,6 +740,11 @@ test_sbudget_lost_runs() {
 	b=$(submit sb-alice -A "$G" -w gpu02 --min-runtime=0:03 -G 8 --wrap 'sleep 3')
 	wait_eq 30 "$r requeued" 1 restarts "$r" || return 1
 	wait_eq 30 "$n requeued" 1 restarts "$n" || return 1
+	# the requeue finished (nodes clean, the job submitted again: a new
+	# SubmitTime) before the cancel: cancelled while still completing,
+	# Slurm never makes the later incarnation that says "requeued"
+	wait_eq 30 "$r and $n pending again, not completing" PENDING \
+		bash -c "squeue -h -j $r,$n -o %T | sort -u"
 	scancel "$r" "$n"
 	wait_state "$a" COMPLETED 60 && wait_state "$b" COMPLETED 60 || return 1
 	# slurmdbd's record of each job's preempted run, with its length; the

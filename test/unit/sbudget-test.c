@@ -132,6 +132,12 @@ START_TEST(test_add_budget_keys)
 	ck_assert_str_eq(cmd.parent, "sci");
 	ck_assert_str_eq(cmd.description, "X-ray");
 	ck_assert_str_eq(cmd.organization, "Physics");
+	/* a list of parents is refused and writes nothing past parent */
+	ck_assert_int_eq(parse("add budget account=x share=2 "
+			       "parent=p,dd,oo,j1,j2,j3", &cmd, msg), -1);
+	ck_assert_str_eq(cmd.description, "");
+	ck_assert_str_eq(cmd.organization, "");
+	ck_assert_uint_eq(cmd.job_id, 0);
 	ck_assert_int_eq(parse("add budget account=x share=2", &cmd, msg), 0);
 	ck_assert_str_eq(cmd.parent, "");
 	ck_assert_str_eq(cmd.description, "");
@@ -256,7 +262,9 @@ static const struct bad_case bad[] = {
 	{ "add budget account=a share=1 parent=a", "cannot be added under itself" },
 	{ "add budget account=root share=1", "the root exists" },
 	{ "add budget account=a share=1 parent=b,c", "give one account" },
-	{ "add budget account=a share=1 parent=b parent=c", "parent given twice" },
+	{ "add budget account=a share=1 parent=b parent=c", "parent given twice ('b' and 'c')" },
+	{ "add budget account=a share=1 description=a\"b", "may not contain quotes" },
+	{ "add budget account=a share=1 organization=a\\b", "backslashes" },
 	{ "add budget account=a share=1 parent=", "parent '': empty" },
 	{ "add budget account=a share=x", "not a whole number" },
 	{ "add budget account=a share=1 window=7-0", "unknown key 'window' for add budget" },
