@@ -401,16 +401,30 @@ static const struct note_case notes[] = {
 	{ "budget:preempted_by=0,at=5", -1, false, false, 0, 0, 0, 0, "" },
 	{ "budget:preempted_by=4294967296", -1, false, false, 0, 0, 0, 0, "" },
 	{ "budget:preempted_by=5,victim_priority=-1", -1, false, false, 0, 0, 0, 0, "" },
-	{ "budget:at=5", -1, false, false, 0, 0, 0, 0, "" },
-	{ "budget:garbage", -1, false, false, 0, 0, 0, 0, "" },
+	/* a budget: word that is not a stop note is not one */
+	{ "budget:at=5", 0, false, false, 0, 0, 0, 0, "" },
+	{ "budget:garbage", 0, false, false, 0, 0, 0, 0, "" },
+	{ "budget:preempted_by=5,preempted_by=x", -1, false, false, 0, 0, 0, 0, "" },
+	{ "budget:preempted_by=5,released_for_repair=n", -1, false, false, 0, 0, 0, 0, "" },
+	/* an AdminComment: the contract tag first, then the notes */
+	{ "budget:min_runtime=600,resumable=no,allocated=yes", 0, false, false, 0, 0, 0, 0, "" },
+	{ "budget:min_runtime=600,resumable=no,allocated=yes admin text "
+	  "budget:preempted_by=41,at=1700000000,preemptor_priority=9,victim_priority=8",
+	  1, true, false, 41, 9, 8, 1700000000, "" },
+	{ "budget:min_runtime=600,resumable=no,allocated=yes "
+	  "budget:preempted_by=41,at=10 budget:released_for_repair=gpu01,at=20",
+	  1, false, true, 0, 0, 0, 20, "gpu01" },
+	{ "budget:min_runtime=0,resumable=no,allocated=no;budget:preempted_by=3,at=4",
+	  1, true, false, 3, 0, 0, 4, "" },
+	{ "xbudget:preempted_by=3,at=4", 0, false, false, 0, 0, 0, 0, "" },
 	{ "budget:released_for_repair=,at=5", -1, false, false, 0, 0, 0, 0, "" },
 };
 
 START_TEST(test_note)
 {
 	const struct note_case *c = &notes[_i];
-	struct sbc_preempt_note n;
-	int rc = sbc_parse_system_comment(c->s, &n);
+	struct sb_stop_note n;
+	int rc = sb_stop_note_parse(c->s, &n);
 
 	ck_assert_msg(rc == c->rc, "'%s': rc %d, expected %d",
 		      c->s ? c->s : "(null)", rc, c->rc);
