@@ -5,13 +5,13 @@
  *   sbudget [OPTIONS] show|list budget [where] [account=A[,B]] [user=U[,V]]
  *                  [start=WHEN] [end=WHEN] [window=TIME] [format=F[%W],...]
  *   sbudget [OPTIONS] modify budget where account=A [user=U] set share=N
- *   sbudget [OPTIONS] show|list job JOBID [format=...]
+ *   sbudget [OPTIONS] show|list job JOBID [-D] [format=...]
  *   sbudget [OPTIONS] report [account=...] [start=WHEN] [end=WHEN]
  *                  [window=TIME] [step=TIME] [plot=FILE.svg] [format=...]
  *   sbudget [OPTIONS] metrics [window=TIME]
  *   sbudget [OPTIONS] page FILE.html|- [account=A[,B]] [start=WHEN]
  *                  [end=WHEN] [window=TIME] [step=TIME]
- *   OPTIONS: -p -P -n -i -Q --parsable --parsable2 --noheader --immediate
+ *   OPTIONS: -p -P -n -i -Q -D --parsable --parsable2 --noheader --immediate
  *            --quiet --json -h --help -V --version (anywhere, as sacctmgr)
  */
 #include <ctype.h>
@@ -458,7 +458,7 @@ static int apply_option(struct sbc_cmd *cmd, const char *arg, bool *help,
 		{ "--noheader", 'n' }, { "--immediate", 'i' },
 		{ "--quiet", 'Q' }, { "--json", 'j' }, { "--help", 'h' },
 		{ "--version", 'V' }, { "--usage", 'h' },
-		{ "--verbose", 'v' },
+		{ "--verbose", 'v' }, { "--duplicates", 'D' },
 	};
 	char q[80], shorts[64];
 	size_t i;
@@ -489,6 +489,7 @@ static int apply_option(struct sbc_cmd *cmd, const char *arg, bool *help,
 		case 'i': cmd->immediate = true; break;
 		case 'Q': cmd->quiet = true; break;
 		case 'v': cmd->verbose = true; break;
+		case 'D': cmd->duplicates = true; break;
 		case 'h': *help = true; break;
 		case 'V': *version = true; break;
 		default:
@@ -627,6 +628,12 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 			return -1;
 	}
 
+	if (cmd->duplicates && cmd->verb != SBC_SHOW_JOB)
+		return sbc__fail(msg, msglen, "-D (--duplicates) applies only "
+			    "to 'show job'");
+	if (cmd->duplicates && cmd->task_id != SBC_NO_TASK)
+		return sbc__fail(msg, msglen, "-D (--duplicates) takes a job "
+			    "id, not an array task");
 	if (cmd->verb == SBC_SHOW_JOB && !cmd->job_id)
 		return sbc__fail(msg, msglen, "show job needs a job id, for example "
 			    "'sbudget show job 42'");

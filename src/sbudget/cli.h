@@ -92,6 +92,7 @@ struct sbc_cmd {
 	/* show job */
 	uint32_t job_id;
 	uint32_t task_id;	/* show job 116_3: 3; SBC_NO_TASK without */
+	bool duplicates;	/* -D: show job from slurmdbd, every run */
 	/* window=TIME step=TIME: 0 = not given */
 	int64_t window;
 	int64_t step;

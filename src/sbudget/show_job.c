@@ -690,8 +690,8 @@ static int record_row(const struct sbu_ctx *c, struct sbc_table *t,
 }
 
 /*
- * `show job JOBID` for a job slurmctld no longer knows: one row per run
- * from slurmdbd's records (each requeued run has its own, as sacct -D
+ * `show job JOBID` for a job slurmctld no longer knows, or `show job -D
+ * JOBID` for any: one row per run from slurmdbd's records (each requeued run has its own, as sacct -D
  * lists them), oldest first.  slurmdbd shows a user the records it shows
  * with sacct (all, or with PrivateData=jobs only the user's own unless an
  * operator or coordinator), AdminComment included.  Return: 0, or 1 with
@@ -780,6 +780,10 @@ int sbu_cmd_show_job(struct sbu_ctx *c)
 			   job_defaults, cmd, m, sizeof(m))) {
 		sbu_error("%s", m);
 		return 1;
+	}
+	if (cmd->duplicates) {
+		rc = show_records(c, &t);
+		goto out;
 	}
 	if (!(j = load_one(c, &msg, &gone))) {
 		if (gone)

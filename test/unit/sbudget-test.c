@@ -69,6 +69,9 @@ static const struct good_case good[] = {
 	{ "update budget where account=x user=u set share=parent --immediate", SBC_MODIFY_BUDGET, SBC_STYLE_TABLE, false, true, 1, "x", SB_SHARES_USE_PARENT, 0, 0, 0, 0 },
 	{ "show job 42", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 42, 0, 0, 0 },
 	{ "show job jobid=42 format=JobId,WaitsFor", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 42, 0, 0, 2 },
+	{ "show job -D 42", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 42, 0, 0, 0 },
+	{ "-PnD show job 42 format=JobId,PreemptedBy", SBC_SHOW_JOB, SBC_STYLE_PARSABLE2, true, false, 0, NULL, 0, 42, 0, 0, 2 },
+	{ "show job 42 --duplicates", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 42, 0, 0, 0 },
 	{ "show job 116_3", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 116, 0, 0, 0 },
 	{ "show job 116_0 format=JobId", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 116, 0, 0, 1 },
 	{ "show job jobid=7_4000000", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 7, 0, 0, 0 },
@@ -113,6 +116,8 @@ START_TEST(test_good)
 	ck_assert_int_eq(cmd.window, g->window);
 	ck_assert_int_eq(cmd.step, g->step);
 	ck_assert_uint_eq(cmd.nfields, g->nfields);
+	ck_assert_int_eq(cmd.duplicates, strstr(g->line, "D ") != NULL ||
+			 strstr(g->line, "--duplicates") != NULL);
 }
 END_TEST
 
@@ -200,6 +205,8 @@ static const struct bad_case bad[] = {
 	{ "modify job 4", "jobs cannot be modified" },
 	{ "modify qos where account=a set share=1", "unknown entity 'qos'" },
 	{ "-x show budget", "unknown option '-x'" },
+	{ "show budget -D", "-D (--duplicates) applies only to 'show job'" },
+	{ "show job -D 116_3", "takes a job id, not an array task" },
 	{ "show budget --parsable3", "unknown option '--parsable3'" },
 	{ "-Pz show budget", "unknown option '-z'" },
 	{ "show budget colour=red", "unknown key 'colour'" },
