@@ -665,8 +665,8 @@ static int record_row(const struct sbu_ctx *c, struct sbc_table *t,
 		sbc_table_text(t, "Allocated", ct.allocated ? "yes" : "no");
 	} else {
 		sbc_table_text(t, "Contract", trc == SB_ESYNTAX ?
-			       "damaged tag in AdminComment" : r->admin_comment ?
-			       "none" : "none, or AdminComment not shown");
+			       "damaged tag in AdminComment" :
+			       "none (not submitted through job_submit/budget)");
 	}
 	if (r->start > 0) {
 		sbu_fmt_time(r->start, buf, sizeof(buf));
