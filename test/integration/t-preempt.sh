@@ -287,6 +287,11 @@ test_preempt_repair_drains_node() {
 	wait_eq 8 "the past-min-runtime job requeued at once" 1 restarts "$past" ||
 		{ say "past-min-runtime job not requeued at once"; return 1; }
 	expect_in "$(job_field "$past" SystemComment)" "budget:released_for_repair=gpu02"
+	# the same note ends its AdminComment, after the contract tag, and
+	# reaches slurmdbd with the released run's record
+	expect_in "$(admin_comment "$past")" "budget:min_runtime=2,resumable=yes,allocated=yes budget:released_for_repair=gpu02,at="
+	wait_for 20 "the released run's record of $past carrying the repair note" \
+		record_has "$past" 1 "budget:released_for_repair=gpu02,at=" || return 1
 	[ "$(restarts "$inside")" = 0 ] || { say "job inside its min runtime was released"; return 1; }
 	wait_eq 40 "the job inside its min runtime released at its end" 1 restarts "$inside"
 	t_rel=$(date +%s)
@@ -490,6 +495,16 @@ admin_comment() { scontrol show job "$1" 2>/dev/null | sed -n 's/^ *AdminComment
 # runs_of JOBID - the job's records in slurmdbd, one per run (sacct -D),
 # as State|Start|End|AdminComment.
 runs_of() { sacct -n -X -D -P -j "$1" -o State,Start,End,AdminComment 2>/dev/null; }
+# record_has JOBID N TEXT - the job's Nth record in slurmdbd (sacct -D,
+# oldest first) has TEXT in its AdminComment; prints the records otherwise.
+record_has() {
+	local r
+	r=$(runs_of "$1" | sed -n "$2p")
+	[[ "${r#*|*|*|}" == *"$3"* ]] && return 0
+	runs_of "$1"
+	return 1
+}
+
 # two_runs JOBID - the job has two records in slurmdbd, a stopped run
 # (PREEMPTED or REQUEUED: releases differ) and a COMPLETED one; prints
 # their states otherwise.
