@@ -176,8 +176,10 @@ int sb_contract_format(const struct sb_contract *c, char *buf, size_t len);
  * @s may continue after the tag with a space and other text (an admin's own
  * comment).  The tag does not say whether the job can be requeued:
  * out->requeueable is false (sb_contract_of_job() sets it from the job).
- * Return: SB_OK, SB_EMISSING (no tag at the start of @s, or NULL),
- * SB_ESYNTAX (a damaged tag).
+ * The other text may end with preempt/budget's stop notes (sb/view.h,
+ * sb_note_merge()); an AdminComment that starts with one has no tag.
+ * Return: SB_OK, SB_EMISSING (no tag at the start of @s, or NULL, or a
+ * stop note there), SB_ESYNTAX (a damaged tag).
  */
 int sb_contract_parse_tag(const char *s, struct sb_contract *out);
 

@@ -284,6 +284,71 @@ bool sb_preempted_note_at(const char *system_comment, int64_t *at);
 const char *sb_preempted_note(const char *system_comment, size_t *len);
 
 /*
+ * Stop notes: the words preempt/budget writes when it stops a running job,
+ * "budget:preempted_by=<job>,at=<epoch>,preemptor_priority=<p>,
+ * victim_priority=<p>" and "budget:released_for_repair=<node>,at=<epoch>"
+ * (keys in any order; unknown keys are a newer plugin's and ignored).  It
+ * writes them into the job's SystemComment (read by the holds, above) and
+ * the same words at the end of its AdminComment, after the contract tag
+ * and any administrator's text: slurmctld sends the AdminComment, not the
+ * SystemComment, with each run's completion record to slurmdbd, so the
+ * record of the run that was stopped carries them.  A requeued job keeps
+ * its AdminComment, so a later run's record carries the note too: its
+ * at= says which run it belongs to (sb_stop_note_of_run()).
+ */
+#define SB_STOP_NOTE_NODE_MAX 128
+
+struct sb_stop_note {
+	bool preempted;		/* budget:preempted_by=... */
+	uint32_t by_job;	/* the preemptor's job id, > 0 */
+	int64_t at;		/* seconds since the epoch; 0 if not given */
+	uint32_t preemptor_priority;
+	uint32_t victim_priority;
+	bool repair;		/* budget:released_for_repair=... */
+	char node[SB_STOP_NOTE_NODE_MAX];	/* the node, NUL-terminated */
+};
+
+/*
+ * sb_stop_note_parse - the last stop note in @s (a SystemComment or an
+ * AdminComment: a word, after the start, white space or ';', that begins
+ * "budget:preempted_by=" or "budget:released_for_repair="; other words,
+ * the contract tag among them, are skipped) into *@out (zeroed first).
+ * Return: 1 when one was found, 0 when none (or @s NULL), -1 when the last
+ * one is damaged (a value not a number in range, a job id 0, an empty or
+ * too long node name).
+ */
+int sb_stop_note_parse(const char *s, struct sb_stop_note *out);
+
+/*
+ * sb_stop_note_of_run - whether @n was written during the run that started
+ * at @start and ended at @end (seconds since the epoch; @end <= 0: still
+ * running): start <= at <= end.  A requeued job's later run inherits the
+ * note in its AdminComment; this tells the run that was stopped from the
+ * ones after it.  False for a NULL @n, no note, an at= of 0 or an unknown
+ * start (<= 0).
+ */
+bool sb_stop_note_of_run(const struct sb_stop_note *n, int64_t start,
+			 int64_t end);
+
+/*
+ * sb_note_merge - @text with its stop-note words taken out (a word here
+ * runs up to white space; each goes with the white space in front of it;
+ * other text is kept byte for byte but for white space at its start and
+ * end, dropped), then the
+ * stop-note words of @from appended, each after one space (none in front
+ * of the first if nothing is left of @text).  preempt/budget writes a
+ * victim's AdminComment as sb_note_merge(AdminComment, new SystemComment);
+ * job_submit/budget keeps the notes through an administrator's new
+ * AdminComment as sb_note_merge(new, old).  The contract tag, at the start
+ * of @text, stays there.  NULL @text or @from read as "".
+ * Return: as snprintf: the length of the whole result (without the NUL);
+ * at most @len - 1 bytes and a NUL are written to @buf (nothing if @len is
+ * 0, so sb_note_merge(t, f, NULL, 0) + 1 is the size to allocate).
+ */
+size_t sb_note_merge(const char *text, const char *from, char *buf,
+		     size_t len);
+
+/*
  * sb_preempt_hold_until - the first second at which @victim may be
  * preempted under @pol: sb_preempt_protected_until() of its job, or, for
  * an allocated job that was preempted before, the later of that and

@@ -39,6 +39,7 @@
 #include "slurm_compat.h"
 #include "sb/contract.h"
 #include "sb/error.h"
+#include "sb/view.h"
 
 const char plugin_name[] = "Budget contract job_submit plugin";
 const char plugin_type[] = "job_submit/budget";
@@ -466,9 +467,35 @@ static int refuse(int rc, char **err_msg, uint32_t uid,
 }
 
 /*
+ * preempt/budget's stop notes (sb/view.h) at the end of the job's
+ * AdminComment are facts of its runs, not an administrator's text: a new
+ * AdminComment keeps them, in place of any it gives (sb_note_merge(new,
+ * old)), so the next completion record still says who preempted the job.
+ */
+static void keep_stop_notes(job_desc_msg_t *job_desc,
+			    const job_record_t *job_ptr)
+{
+	struct sb_stop_note note;
+	size_t n;
+	char *merged;
+
+	if (sb_stop_note_parse(job_ptr->admin_comment, &note) == 0 &&
+	    sb_stop_note_parse(job_desc->admin_comment, &note) == 0)
+		return;	/* no notes on either side: as given */
+	n = sb_note_merge(job_desc->admin_comment, job_ptr->admin_comment,
+			  NULL, 0);
+	merged = xmalloc(n + 1);
+	(void)sb_note_merge(job_desc->admin_comment, job_ptr->admin_comment,
+			    merged, n + 1);
+	xfree(job_desc->admin_comment);
+	job_desc->admin_comment = merged;
+}
+
+/*
  * Modifications that would change or break the contract:
  *   - AdminComment (administrators only, Slurm checks that) must keep a
- *     well-formed contract tag at its start on a job that has one;
+ *     well-formed contract tag at its start on a job that has one; the
+ *     job's stop notes stay at its end (keep_stop_notes());
  *   - Requeue of a resumable job may be changed by administrators only
  *     (a non-resumable job's is its user's: restart or cancel on
  *     preemption);
@@ -501,6 +528,8 @@ static int modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 		return refuse(ESLURM_ACCESS_DENIED, err_msg, submit_uid,
 			      job_ptr, msg);
 	}
+	if (job_desc->admin_comment)
+		keep_stop_notes(job_desc, job_ptr);
 
 	if (job_desc->requeue != NO_VAL16 && !is_admin && job_ptr->details &&
 	    job_desc->requeue != job_ptr->details->requeue && has_contract &&

@@ -332,14 +332,25 @@ static void grace_track(uint32_t job_id)
 }
 
 /*
- * SystemComment: why the job stopped (`sbudget show job`).  It stays in
- * slurmctld: on no supported release does slurmctld send a job's
- * SystemComment to slurmdbd (neither its job-start nor its job-complete
- * record carries it; only an administrator's `sacctmgr modify job` sets
- * it there).
+ * Why the job stopped (`sbudget show job`), a stop note (sb/view.h): the
+ * SystemComment becomes @text (taken over), and the AdminComment keeps its
+ * contract tag and other text with the stop notes of @text at its end in
+ * place of earlier ones (sb_note_merge()).  The SystemComment stays in
+ * slurmctld: on no supported release (22.05 to 26.05) does slurmctld send
+ * it to slurmdbd; the AdminComment goes with every completion record
+ * (jobacct_storage_p_job_complete, accounting_storage/slurmdbd), so the
+ * record of the run stopped here carries the note (sacct -D -o
+ * AdminComment).  Out of memory aborts in xmalloc, as everywhere in
+ * slurmctld.
  */
 static void set_reason(job_record_t *job_ptr, char *text)
 {
+	size_t n = sb_note_merge(job_ptr->admin_comment, text, NULL, 0);
+	char *admin = xmalloc(n + 1);
+
+	(void)sb_note_merge(job_ptr->admin_comment, text, admin, n + 1);
+	xfree(job_ptr->admin_comment);
+	job_ptr->admin_comment = admin;
 	xfree(job_ptr->system_comment);
 	job_ptr->system_comment = text;
 	last_job_update = time(NULL);	/* saved with the job state */

@@ -9,6 +9,8 @@
 #include "sb/duration.h"
 #include "sb/error.h"
 
+#include "internal.h"
+
 #define TAG_PREFIX "budget:"
 
 #define SYNTAX_HELP "use Slurm time syntax as for --time (M, M:S, H:M:S, " \
@@ -180,7 +182,9 @@ int sb_contract_parse_tag(const char *s, struct sb_contract *out)
 	char *end;
 	long long mr;
 
-	if (!s || strncmp(s, TAG_PREFIX, strlen(TAG_PREFIX)))
+	/* a stop note (sb/view.h) alone is an AdminComment without a tag */
+	if (!s || strncmp(s, TAG_PREFIX, strlen(TAG_PREFIX)) ||
+	    sb__stop_note_word(s))
 		return SB_EMISSING;
 	p = s + strlen(TAG_PREFIX);
 	if (field(&p, "min_runtime", v[0], sizeof(v[0])) || *p++ != ',' ||

@@ -49,4 +49,11 @@ int sb__accrual_from_json(struct json_object *arr, struct sb_accrual **out);
 /* sb__accrual_swap - exchange the contents of @a and @b. */
 void sb__accrual_swap(struct sb_accrual *a, struct sb_accrual *b);
 
+/*
+ * sb__stop_note_word - the length of the stop-note prefix @s begins with
+ * ("budget:preempted_by=" or "budget:released_for_repair=", sb/view.h),
+ * 0 if it begins with neither (or is NULL).
+ */
+size_t sb__stop_note_word(const char *s);
+
 #endif /* SB_CORE_INTERNAL_H */

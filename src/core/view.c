@@ -1,5 +1,6 @@
 /* view.c - the budget view: contract as run, committed usage, the full
  * preemption verdict; see sb/view.h. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,8 @@
 
 #include "sb/error.h"
 #include "sb/view.h"
+
+#include "internal.h"
 
 int sb_contract_of_job(const char *tag, bool requeue_ok,
 		       struct sb_contract *out)
@@ -401,4 +404,182 @@ bool sb_preempted_note_at(const char *system_comment, int64_t *at)
 		return false;
 	*at = v;
 	return true;
+}
+
+static const char repair_note[] = "budget:released_for_repair=";
+
+size_t sb__stop_note_word(const char *s)
+{
+	if (!s)
+		return 0;
+	if (!strncmp(s, preempted_note, sizeof(preempted_note) - 1))
+		return sizeof(preempted_note) - 1;
+	if (!strncmp(s, repair_note, sizeof(repair_note) - 1))
+		return sizeof(repair_note) - 1;
+	return 0;
+}
+
+/* Where a note word may start: the start, after white space or ';'. */
+static bool word_start(const char *s, const char *p)
+{
+	return p == s || isspace((unsigned char)p[-1]) || p[-1] == ';';
+}
+
+/* The end of the word at @p: white space, ';' or the end. */
+static const char *word_end(const char *p)
+{
+	while (*p && !isspace((unsigned char)*p) && *p != ';')
+		p++;
+	return p;
+}
+
+/* A decimal number of @len bytes at @val, at most @max. */
+static int note_u64(const char *val, size_t len, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (len == 0 || len > 20)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (val[i] < '0' || val[i] > '9')
+			return -1;
+		if (v > (max - (uint64_t)(val[i] - '0')) / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(val[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+int sb_stop_note_parse(const char *s, struct sb_stop_note *out)
+{
+	const char *p, *last = NULL, *end;
+	struct sb_stop_note n;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
+	if (!s || !out)
+		return 0;
+	for (p = s; *p; p++)
+		if (word_start(s, p) && sb__stop_note_word(p))
+			last = p;
+	if (!last)
+		return 0;
+	memset(&n, 0, sizeof(n));
+	p = last + strlen("budget:");
+	end = word_end(p);
+	while (p < end) {
+		const char *e = p, *eq;
+		size_t len, klen;
+		uint64_t v;
+
+		while (e < end && *e != ',')
+			e++;
+		len = (size_t)(e - p);
+		eq = memchr(p, '=', len);
+		if (!eq)
+			return -1;
+		klen = (size_t)(eq - p);
+		eq++;
+#define KEY(k) (klen == sizeof(k) - 1 && !strncmp(p, k, klen))
+		if (KEY("preempted_by")) {
+			if (note_u64(eq, (size_t)(e - eq), UINT32_MAX, &v) ||
+			    v == 0)
+				return -1;
+			n.preempted = true;
+			n.by_job = (uint32_t)v;
+		} else if (KEY("at")) {
+			if (note_u64(eq, (size_t)(e - eq), (uint64_t)1 << 40,
+				     &v))
+				return -1;
+			n.at = (int64_t)v;
+		} else if (KEY("preemptor_priority")) {
+			if (note_u64(eq, (size_t)(e - eq), UINT32_MAX, &v))
+				return -1;
+			n.preemptor_priority = (uint32_t)v;
+		} else if (KEY("victim_priority")) {
+			if (note_u64(eq, (size_t)(e - eq), UINT32_MAX, &v))
+				return -1;
+			n.victim_priority = (uint32_t)v;
+		} else if (KEY("released_for_repair")) {
+			size_t nl = (size_t)(e - eq);
+
+			if (nl == 0 || nl >= sizeof(n.node))
+				return -1;
+			memcpy(n.node, eq, nl);
+			n.node[nl] = '\0';
+			n.repair = true;
+		}	/* other keys: a newer plugin's, ignored */
+#undef KEY
+		p = e;
+		if (p < end)
+			p++;	/* the ',' */
+	}
+	if (n.preempted == n.repair)	/* both in one word: not ours */
+		return -1;
+	*out = n;
+	return 1;
+}
+
+bool sb_stop_note_of_run(const struct sb_stop_note *n, int64_t start,
+			 int64_t end)
+{
+	if (!n || (!n->preempted && !n->repair) || n->at <= 0 || start <= 0)
+		return false;
+	return n->at >= start && (end <= 0 || n->at <= end);
+}
+
+/* snprintf-like appending: counts all, writes what fits. */
+struct merge_out {
+	char *buf;
+	size_t len, off;
+};
+
+static void put(struct merge_out *o, const char *s, size_t n)
+{
+	if (o->off < o->len) {
+		size_t room = o->len - 1 - o->off;
+
+		memcpy(o->buf + o->off, s, n < room ? n : room);
+	}
+	o->off += n;
+}
+
+size_t sb_note_merge(const char *text, const char *from, char *buf,
+		     size_t len)
+{
+	struct merge_out o = { buf, len, 0 };
+	const char *p, *ws, *e;
+
+	text = text ? text : "";
+	from = from ? from : "";
+	/* @text: each word with the white space in front of it, but for
+	 * stop-note words (the white space after a first one goes too) */
+	for (p = text; *p;) {
+		ws = p;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;	/* trailing white space: dropped */
+		e = p;
+		/* a word here ends at white space only: "a;b" is one */
+		while (*e && !isspace((unsigned char)*e))
+			e++;
+		if (!sb__stop_note_word(p))
+			put(&o, o.off ? ws : p, (size_t)(e - (o.off ? ws : p)));
+		p = e;
+	}
+	for (p = from; *p; p++) {
+		if (!word_start(from, p) || !sb__stop_note_word(p))
+			continue;
+		e = word_end(p);
+		if (o.off)
+			put(&o, " ", 1);
+		put(&o, p, (size_t)(e - p));
+		p = e - 1;
+	}
+	if (len)
+		buf[o.off < len ? o.off : len - 1] = '\0';
+	return o.off;
 }

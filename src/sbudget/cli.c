@@ -7,13 +7,13 @@
  *   sbudget [OPTIONS] modify budget where account=A [user=U] set share=N
  *   sbudget [OPTIONS] add budget account=A[,B] [parent=P] share=N
  *                  [description=TEXT] [organization=TEXT]
- *   sbudget [OPTIONS] show|list job JOBID [format=...]
+ *   sbudget [OPTIONS] show|list job JOBID [-D] [format=...]
  *   sbudget [OPTIONS] report [account=...] [start=WHEN] [end=WHEN]
  *                  [window=TIME] [step=TIME] [plot=FILE.svg] [format=...]
  *   sbudget [OPTIONS] metrics [window=TIME]
  *   sbudget [OPTIONS] page FILE.html|- [account=A[,B]] [start=WHEN]
  *                  [end=WHEN] [window=TIME] [step=TIME]
- *   OPTIONS: -p -P -n -i -Q --parsable --parsable2 --noheader --immediate
+ *   OPTIONS: -p -P -n -i -Q -D --parsable --parsable2 --noheader --immediate
  *            --quiet --json -h --help -V --version (anywhere, as sacctmgr)
  */
 #include <ctype.h>
@@ -519,7 +519,7 @@ static int apply_option(struct sbc_cmd *cmd, const char *arg, bool *help,
 		{ "--noheader", 'n' }, { "--immediate", 'i' },
 		{ "--quiet", 'Q' }, { "--json", 'j' }, { "--help", 'h' },
 		{ "--version", 'V' }, { "--usage", 'h' },
-		{ "--verbose", 'v' },
+		{ "--verbose", 'v' }, { "--duplicates", 'D' },
 	};
 	char q[80], shorts[64];
 	size_t i;
@@ -550,6 +550,7 @@ static int apply_option(struct sbc_cmd *cmd, const char *arg, bool *help,
 		case 'i': cmd->immediate = true; break;
 		case 'Q': cmd->quiet = true; break;
 		case 'v': cmd->verbose = true; break;
+		case 'D': cmd->duplicates = true; break;
 		case 'h': *help = true; break;
 		case 'V': *version = true; break;
 		default:
@@ -701,6 +702,12 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 			return -1;
 	}
 
+	if (cmd->duplicates && cmd->verb != SBC_SHOW_JOB)
+		return sbc__fail(msg, msglen, "-D (--duplicates) applies only "
+			    "to 'show job'");
+	if (cmd->duplicates && cmd->task_id != SBC_NO_TASK)
+		return sbc__fail(msg, msglen, "-D (--duplicates) takes a job "
+			    "id, not an array task");
 	if (cmd->verb == SBC_SHOW_JOB && !cmd->job_id)
 		return sbc__fail(msg, msglen, "show job needs a job id, for example "
 			    "'sbudget show job 42'");
@@ -795,96 +802,6 @@ double sbc_tres_count(const char *s, const char *key)
 			p++;
 	}
 	return 0;
-}
-
-/* Parse "key=u32" / "key=i64" members of a note. */
-static int note_u64(const char *val, size_t len, uint64_t max, uint64_t *out)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	if (len == 0 || len > 20)
-		return -1;
-	for (i = 0; i < len; i++) {
-		if (!isdigit((unsigned char)val[i]))
-			return -1;
-		if (v > (max - (uint64_t)(val[i] - '0')) / 10)
-			return -1;
-		v = v * 10 + (uint64_t)(val[i] - '0');
-	}
-	*out = v;
-	return 0;
-}
-
-int sbc_parse_system_comment(const char *s, struct sbc_preempt_note *out)
-{
-	static const char tag[] = "budget:";
-	const char *p, *last = NULL;
-	struct sbc_preempt_note n;
-
-	memset(out, 0, sizeof(*out));
-	if (!s)
-		return 0;
-	/* the last note that starts a word */
-	for (p = s; (p = strstr(p, tag)); p++)
-		if (p == s || isspace((unsigned char)p[-1]) || p[-1] == ';')
-			last = p;
-	if (!last)
-		return 0;
-	memset(&n, 0, sizeof(n));
-	p = last + sizeof(tag) - 1;
-	while (*p && !isspace((unsigned char)*p) && *p != ';') {
-		const char *e = p, *eq;
-		size_t len, klen;
-		uint64_t v;
-
-		while (*e && *e != ',' && !isspace((unsigned char)*e) &&
-		       *e != ';')
-			e++;
-		len = (size_t)(e - p);
-		eq = memchr(p, '=', len);
-		if (!eq)
-			return -1;
-		klen = (size_t)(eq - p);
-		eq++;
-#define KEY(k) (klen == sizeof(k) - 1 && !strncmp(p, k, klen))
-		if (KEY("preempted_by")) {
-			if (note_u64(eq, (size_t)(e - eq), UINT32_MAX, &v) ||
-			    v == 0)
-				return -1;
-			n.preempted = true;
-			n.by_job = (uint32_t)v;
-		} else if (KEY("at")) {
-			if (note_u64(eq, (size_t)(e - eq), (uint64_t)1 << 40,
-				     &v))
-				return -1;
-			n.at = (int64_t)v;
-		} else if (KEY("preemptor_priority")) {
-			if (note_u64(eq, (size_t)(e - eq), UINT32_MAX, &v))
-				return -1;
-			n.preemptor_priority = (uint32_t)v;
-		} else if (KEY("victim_priority")) {
-			if (note_u64(eq, (size_t)(e - eq), UINT32_MAX, &v))
-				return -1;
-			n.victim_priority = (uint32_t)v;
-		} else if (KEY("released_for_repair")) {
-			size_t nl = (size_t)(e - eq);
-
-			if (nl == 0 || nl >= sizeof(n.node))
-				return -1;
-			memcpy(n.node, eq, nl);
-			n.node[nl] = '\0';
-			n.repair = true;
-		}	/* other keys: a newer plugin's, ignored */
-#undef KEY
-		p = e;
-		if (*p == ',')
-			p++;
-	}
-	if (n.preempted == n.repair)	/* neither, or both: not ours */
-		return -1;
-	*out = n;
-	return 1;
 }
 
 int sbc_budget_conf_parse(const char *text, struct sb_config *cfg, char *msg,

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "sb/tree.h"
+#include "sb/view.h"
 
 #define SBC_MSG_MAX 512
 /* No array task given (Slurm's NO_VAL, as array_task_id holds it). */
@@ -98,6 +99,7 @@ struct sbc_cmd {
 	/* show job */
 	uint32_t job_id;
 	uint32_t task_id;	/* show job 116_3: 3; SBC_NO_TASK without */
+	bool duplicates;	/* -D: show job from slurmdbd, every run */
 	/* window=TIME step=TIME: 0 = not given */
 	int64_t window;
 	int64_t step;
@@ -185,26 +187,6 @@ int sbc_parse_jobid(const char *s, uint32_t *out, uint32_t *task, char *msg,
  * malformed.
  */
 double sbc_tres_count(const char *s, const char *key);
-
-/* What preempt/budget writes into a victim's SystemComment. */
-struct sbc_preempt_note {
-	bool preempted;		/* budget:preempted_by=... */
-	uint32_t by_job;
-	int64_t at;
-	uint32_t preemptor_priority;
-	uint32_t victim_priority;
-	bool repair;		/* budget:released_for_repair=... */
-	char node[SBC_NAME_MAX];
-};
-
-/*
- * sbc_parse_system_comment - find the last budget: note in @s (the job's
- * SystemComment may hold other text, and a job preempted twice holds the
- * last note last).  Tolerates absence.
- * Return: 1 when a note was found, 0 when none, -1 when a budget: note is
- * damaged.
- */
-int sbc_parse_system_comment(const char *s, struct sbc_preempt_note *out);
 
 /*
  * sbc_budget_conf_parse - budget.conf's text through sb_config_parse(), the

@@ -276,7 +276,7 @@ static int make_preempted(struct sbu_ctx *c, struct page_data *d,
 	}
 	for (i = 0; i < nj; i++) {
 		const slurm_job_info_t *j = &c->jobs->job_array[i];
-		struct sbc_preempt_note note;
+		struct sb_stop_note note;
 		struct sbp_preemption *o = &d->preempted[n];
 
 		if (!job_in_scope(c, j) ||

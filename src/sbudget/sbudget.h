@@ -196,10 +196,10 @@ int sbu_budget_rows(struct sbu_ctx *c, struct sbc_table *t, int64_t from,
  * loaded.  -1 when the budget view cannot be built. */
 int sbu_waits_for(const struct sbu_ctx *c, const slurm_job_info_t *j,
 		  char *buf, size_t len, int64_t *ahead);
-/* show_job.c: preempt/budget's last note on @j (sbc_parse_system_comment's
+/* show_job.c: preempt/budget's last note on @j (sb_stop_note_parse's
  * 1, 0 or -1) and, when 1, show job's PreemptReason into @buf. */
 int sbu_preempt_reason(const struct sbu_ctx *c, const slurm_job_info_t *j,
-		       struct sbc_preempt_note *note, char *buf, size_t len);
+		       struct sb_stop_note *note, char *buf, size_t len);
 
 /* ----------------------------------------------------- the commands */
 

@@ -474,21 +474,18 @@ static void priority_cells(const struct sbu_ctx *c, struct sbc_table *t,
 		       sbu_status_of(s, entitled_of(c, s->assoc_id)));
 }
 
-int sbu_preempt_reason(const struct sbu_ctx *c, const slurm_job_info_t *j,
-		       struct sbc_preempt_note *note, char *buf, size_t len)
+/* PreemptReason of a stop note (parsed: sb_stop_note_parse() said 1). */
+static void reason_of_note(const struct sbu_ctx *c,
+			   const struct sb_stop_note *note, char *buf,
+			   size_t len)
 {
 	struct sb_priority_parts a, b;
 	const slurm_job_info_t *p;
-	int nrc = sbc_parse_system_comment(j->system_comment, note);
 
-	if (nrc < 0)
-		snprintf(buf, len, "damaged budget: note in SystemComment");
-	if (nrc <= 0)
-		return nrc;
 	if (note->repair) {
 		snprintf(buf, len, "released for repair of node %s after its "
 			 "minimum runtime", note->node);
-		return nrc;
+		return;
 	}
 	p = sbu_live_job(c, note->by_job);
 	if (sb_priority_decode(note->preemptor_priority, &a) == SB_OK &&
@@ -510,6 +507,17 @@ int sbu_preempt_reason(const struct sbu_ctx *c, const slurm_job_info_t *j,
 		snprintf(buf, len, "job %u had priority %u, this job %u",
 			 note->by_job, note->preemptor_priority,
 			 note->victim_priority);
+}
+
+int sbu_preempt_reason(const struct sbu_ctx *c, const slurm_job_info_t *j,
+		       struct sb_stop_note *note, char *buf, size_t len)
+{
+	int nrc = sb_stop_note_parse(j->system_comment, note);
+
+	if (nrc < 0)
+		snprintf(buf, len, "damaged budget: note in SystemComment");
+	if (nrc > 0)
+		reason_of_note(c, note, buf, len);
 	return nrc;
 }
 
@@ -518,7 +526,7 @@ int sbu_preempt_reason(const struct sbu_ctx *c, const slurm_job_info_t *j,
 static void preempted_cells(const struct sbu_ctx *c, struct sbc_table *t,
 			    const slurm_job_info_t *j)
 {
-	struct sbc_preempt_note note;
+	struct sb_stop_note note;
 	char buf[1024], when[64];
 	int nrc = sbu_preempt_reason(c, j, &note, buf, sizeof(buf));
 
@@ -547,13 +555,15 @@ static const char *job_name(const struct sbc_cmd *cmd, char *buf, size_t len)
 
 /*
  * The job from slurmctld (*@msg, freed by the caller), or NULL with a
- * message (a finished job stays there for MinJobAge only).  ARRAYID_TASKID
+ * message (a finished job stays there for MinJobAge only); NULL without
+ * one and *@gone true when slurmctld does not know job JOBID (not an
+ * array task): its records are in slurmdbd (show_records()).  ARRAYID_TASKID
  * loads the array (every record of it: slurm_load_job() of the array's
  * id) and picks the record that holds the task, as scontrol does: the
  * task's own once it has one, else the array's record of pending tasks.
  */
 static const slurm_job_info_t *load_one(const struct sbu_ctx *c,
-					job_info_msg_t **msg)
+					job_info_msg_t **msg, bool *gone)
 {
 	const struct sbc_cmd *cmd = c->cmd;
 	const slurm_job_info_t *j0;
@@ -566,7 +576,9 @@ static const slurm_job_info_t *load_one(const struct sbu_ctx *c,
 		int e = errno;
 
 		*msg = NULL;
-		if (e == ESLURM_INVALID_JOB_ID)
+		if (e == ESLURM_INVALID_JOB_ID && cmd->task_id == SBC_NO_TASK)
+			*gone = true;	/* the caller asks slurmdbd */
+		else if (e == ESLURM_INVALID_JOB_ID)
 			sbu_error("job %s: no such job in slurmctld (a "
 				  "finished job stays there for MinJobAge; see "
 				  "'sacct -j %s')", name, name);
@@ -631,6 +643,154 @@ static void array_cells(const struct sbu_ctx *c, struct sbc_table *t,
 	sbc_table_text(t, "ArrayTask", buf);
 }
 
+/* By start (never started last), then submit: a job's runs in order. */
+static int run_cmp(const void *a, const void *b)
+{
+	const slurmdb_job_rec_t *x = *(slurmdb_job_rec_t *const *)a;
+	const slurmdb_job_rec_t *y = *(slurmdb_job_rec_t *const *)b;
+	int64_t xs = x->start > 0 ? (int64_t)x->start : INT64_MAX;
+	int64_t ys = y->start > 0 ? (int64_t)y->start : INT64_MAX;
+
+	if (xs != ys)
+		return xs < ys ? -1 : 1;
+	if (x->submit != y->submit)
+		return x->submit < y->submit ? -1 : 1;
+	return 0;
+}
+
+/* One row of a run's slurmdbd record: who preempted it (or released it for
+ * repair) when the stop note at the end of its AdminComment was written
+ * during this run (sb_stop_note_of_run(): a later run of a requeued job
+ * inherits the note and is not the one it stopped). */
+static int record_row(const struct sbu_ctx *c, struct sbc_table *t,
+		      const slurmdb_job_rec_t *r, uint32_t restarts)
+{
+	struct sb_contract ct;
+	struct sb_stop_note note;
+	char buf[1024], uname[256];
+	int trc, nrc;
+
+	if (sbc_table_row(t))
+		return -1;
+	sbc_table_int(t, "JobId", r->jobid);
+	sbc_table_text(t, "JobName", r->jobname ? r->jobname : "");
+	if (r->user)
+		snprintf(uname, sizeof(uname), "%s", r->user);
+	else
+		user_name(r->uid, uname, sizeof(uname));
+	sbc_table_text(t, "User", uname);
+	sbc_table_text(t, "Account", r->account ? r->account : "");
+	sbc_table_text(t, "State", sbs_job_state(r->state));
+	sbc_table_int(t, "Restarts", restarts);
+	trc = sb_contract_parse_tag(r->admin_comment, &ct);
+	if (trc == SB_OK) {
+		sbc_table_text(t, "Contract", ct.allocated ? "allocated" :
+			       "unallocated");
+		sb_duration_format(ct.min_runtime, buf, sizeof(buf));
+		sbc_table_text(t, "MinRuntime", buf);
+		sbc_table_text(t, "Resumable", ct.resumable ? "yes" : "no");
+		sbc_table_text(t, "Allocated", ct.allocated ? "yes" : "no");
+	} else {
+		sbc_table_text(t, "Contract", trc == SB_ESYNTAX ?
+			       "damaged tag in AdminComment" :
+			       "none (not submitted through job_submit/budget)");
+	}
+	if (r->start > 0) {
+		sbu_fmt_time(r->start, buf, sizeof(buf));
+		sbc_table_text(t, "StartTime", buf);
+		sb_duration_format(r->elapsed, buf, sizeof(buf));
+		sbc_table_text(t, "RunTime", buf);
+	}
+	nrc = sb_stop_note_parse(r->admin_comment, &note);
+	if (nrc < 0)
+		sbc_table_text(t, "PreemptReason",
+			       "damaged budget: note in AdminComment");
+	if (nrc <= 0 || !sb_stop_note_of_run(&note, r->start, r->end))
+		return 0;
+	sbu_fmt_time(note.at, buf, sizeof(buf));
+	sbc_table_text(t, "PreemptedAt", buf);
+	if (note.preempted)
+		sbc_table_int(t, "PreemptedBy", note.by_job);
+	reason_of_note(c, &note, buf, sizeof(buf));
+	sbc_table_text(t, "PreemptReason", buf);
+	return 0;
+}
+
+/*
+ * `show job JOBID` for a job slurmctld no longer knows, or `show job -D
+ * JOBID` for any: one row per run from slurmdbd's records (each requeued run has its own, as sacct -D
+ * lists them), oldest first.  slurmdbd shows a user the records it shows
+ * with sacct (all, or with PrivateData=jobs only the user's own unless an
+ * operator or coordinator), AdminComment included.  Return: 0, or 1 with
+ * a message.
+ */
+static int show_records(struct sbu_ctx *c, struct sbc_table *t)
+{
+	const struct sbc_cmd *cmd = c->cmd;
+	slurmdb_job_cond_t cond;
+	slurm_selected_step_t *step;
+	slurmdb_job_rec_t *r, **recs = NULL;
+	List jobs;
+	ListIterator it;
+	size_t n = 0, k, cap;
+	int rc = 1;
+
+	if (sbu_open_db(c) || sbu_load_jobs(c))
+		return 1;
+	memset(&cond, 0, sizeof(cond));
+	cond.flags = JOBCOND_FLAG_DUP | JOBCOND_FLAG_NO_STEP |
+		     JOBCOND_FLAG_NO_TRUNC;
+	cond.db_flags = SLURMDB_JOB_FLAG_NOTSET;
+	if (!(step = calloc(1, sizeof(*step)))) {
+		sbu_error("out of memory");
+		return 1;
+	}
+	step->step_id.job_id = cmd->job_id;
+	step->step_id.step_id = NO_VAL;
+	step->step_id.step_het_comp = NO_VAL;
+	step->array_task_id = NO_VAL;
+	step->het_job_offset = NO_VAL;
+	cond.step_list = slurm_list_create(free);
+	slurm_list_append(cond.step_list, step);
+	cond.cluster_list = slurm_list_create(NULL);
+	slurm_list_append(cond.cluster_list, c->cluster);
+	jobs = slurmdb_jobs_get(c->db, &cond);
+	slurm_list_destroy(cond.cluster_list);
+	slurm_list_destroy(cond.step_list);
+	if (!jobs) {
+		sbu_error("job %u: no such job in slurmctld, and slurmdbd did "
+			  "not return its records: %s", cmd->job_id,
+			  slurm_strerror(errno));
+		return 1;
+	}
+	cap = slurm_list_count(jobs);
+	if (cap && !(recs = calloc(cap, sizeof(*recs)))) {
+		sbu_error("out of memory");
+		goto out;
+	}
+	it = slurm_list_iterator_create(jobs);
+	while ((r = slurm_list_next(it)) && n < cap)
+		if (r->jobid == cmd->job_id)
+			recs[n++] = r;
+	slurm_list_iterator_destroy(it);
+	if (!n) {
+		sbu_error("job %u: no such job in slurmctld or slurmdbd (or "
+			  "not yours to see: PrivateData=jobs)", cmd->job_id);
+		goto out;
+	}
+	qsort(recs, n, sizeof(*recs), run_cmp);
+	for (k = 0; k < n; k++)
+		if (record_row(c, t, recs[k], (uint32_t)k))
+			goto out;
+	sbc_table_print(t, stdout, cmd->style, cmd->noheader,
+			cmd->style == SBC_STYLE_TABLE, "jobs");
+	rc = 0;
+out:
+	free(recs);
+	slurm_list_destroy(jobs);
+	return rc;
+}
+
 int sbu_cmd_show_job(struct sbu_ctx *c)
 {
 	const struct sbc_cmd *cmd = c->cmd;
@@ -640,7 +800,7 @@ int sbu_cmd_show_job(struct sbu_ctx *c)
 	struct sb_contract ct;
 	char m[SBC_MSG_MAX * 4], buf[2048], list[4096], uname[256];
 	int rc = 1;
-	bool running;
+	bool running, gone = false;
 
 	if (sbc_table_init(&t, job_fields,
 			   sizeof(job_fields) / sizeof(job_fields[0]),
@@ -648,8 +808,15 @@ int sbu_cmd_show_job(struct sbu_ctx *c)
 		sbu_error("%s", m);
 		return 1;
 	}
-	if (!(j = load_one(c, &msg)))
+	if (cmd->duplicates) {
+		rc = show_records(c, &t);
 		goto out;
+	}
+	if (!(j = load_one(c, &msg, &gone))) {
+		if (gone)
+			rc = show_records(c, &t);
+		goto out;
+	}
 	if (sbu_load_jobs(c) || sbu_load_shares(c) || sbu_load_capacity(c) ||
 	    sbu_load_tree(c))
 		goto out;

@@ -1,9 +1,12 @@
 /* fuzz-contract-tag.c - the AdminComment tag (sb_contract_parse_tag and the
- * queue sort's fast reading sb_contract_tag_allocated): never a crash, and
- * the fast reading agrees with the full parse whenever the tag is valid. */
+ * queue sort's fast reading sb_contract_tag_allocated) and the stop notes
+ * preempt/budget ends it with (sb_note_merge, sb_stop_note_parse): never a
+ * crash, the fast reading agrees with the full parse whenever the tag is
+ * valid, and merging notes into an AdminComment keeps its contract. */
 #include "fuzz.h"
 #include "sb/contract.h"
 #include "sb/error.h"
+#include "sb/view.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -23,6 +26,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    again.resumable != c.resumable ||
 		    again.allocated != c.allocated)
 			abort();
+	}
+	{
+		static const char note[] = "budget:preempted_by=7,at=9";
+		char m[4096];
+		struct sb_stop_note n;
+		size_t len = sb_note_merge(s, note, m, sizeof(m));
+
+		if (len != sb_note_merge(s, note, NULL, 0) ||
+		    strlen(m) != (len < sizeof(m) ? len : sizeof(m) - 1))
+			abort();
+		if (len < sizeof(m)) {
+			/* the note is the last one; the tag stays */
+			if (sb_stop_note_parse(m, &n) != 1 || n.by_job != 7 ||
+			    n.at != 9)
+				abort();
+			if (sb_contract_parse_tag(s, &c) == SB_OK &&
+			    (sb_contract_parse_tag(m, &again) != SB_OK ||
+			     again.min_runtime != c.min_runtime ||
+			     again.resumable != c.resumable))
+				abort();
+		}
+		(void)sb_stop_note_parse(s, &n);
 	}
 	free(s);
 	return 0;

@@ -1,7 +1,7 @@
 /* fuzz-sbudget-args.c - sbudget's command grammar (sbc_parse_args: options,
  * show/modify/report clauses, where/set, format=, window=, start=/end=
  * and the span they mean: sbc_span) and the
- * SystemComment note it reads back (sbc_parse_system_comment): never a
+ * SystemComment note it reads back (sb_stop_note_parse): never a
  * crash.  The input is split into argv words at newlines. */
 #include "fuzz.h"
 #include "cli.h"
@@ -9,12 +9,12 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = fuzz_cstr(data, size), *argv[64], msg[512], *p;
-	struct sbc_preempt_note note;
+	struct sb_stop_note note;
 	struct sbc_cmd cmd;
 	int64_t from, to;
 	int argc = 0;
 
-	(void)sbc_parse_system_comment(s, &note);
+	(void)sb_stop_note_parse(s, &note);
 	argv[argc++] = "sbudget";
 	for (p = s; argc < 63;) {
 		char *nl = strchr(p, '\n');

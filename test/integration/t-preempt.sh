@@ -287,6 +287,11 @@ test_preempt_repair_drains_node() {
 	wait_eq 8 "the past-min-runtime job requeued at once" 1 restarts "$past" ||
 		{ say "past-min-runtime job not requeued at once"; return 1; }
 	expect_in "$(job_field "$past" SystemComment)" "budget:released_for_repair=gpu02"
+	# the same note ends its AdminComment, after the contract tag, and
+	# reaches slurmdbd with the released run's record
+	expect_in "$(admin_comment "$past")" "budget:min_runtime=2,resumable=yes,allocated=yes budget:released_for_repair=gpu02,at="
+	wait_for 20 "the released run's record of $past carrying the repair note" \
+		record_has "$past" 1 "budget:released_for_repair=gpu02,at=" || return 1
 	[ "$(restarts "$inside")" = 0 ] || { say "job inside its min runtime was released"; return 1; }
 	wait_eq 40 "the job inside its min runtime released at its end" 1 restarts "$inside"
 	t_rel=$(date +%s)
@@ -480,4 +485,93 @@ test_preempt_type_switch_at_reconfigure() {
 	expect_in "$(scontrol show config)" "preempt/budget"
 	ctld_alive
 	test_preempt_debug_job_starts_fast	# preempts as before
+}
+
+# admin_comment JOBID - the job's whole AdminComment in slurmctld (it may
+# hold spaces: job_field reads one word; scontrol's multi-line form prints
+# it on a line of its own).
+admin_comment() { scontrol show job "$1" 2>/dev/null | sed -n 's/^ *AdminComment=\(.*[^ ]\) *$/\1/p'; }
+
+# runs_of JOBID - the job's records in slurmdbd, one per run (sacct -D),
+# as State|Start|End|AdminComment.
+runs_of() { sacct -n -X -D -P -j "$1" -o State,Start,End,AdminComment 2>/dev/null; }
+# record_has JOBID N TEXT - the job's Nth record in slurmdbd (sacct -D,
+# oldest first) has TEXT in its AdminComment; prints the records otherwise.
+record_has() {
+	local r
+	r=$(runs_of "$1" | sed -n "$2p")
+	[[ "${r#*|*|*|}" == *"$3"* ]] && return 0
+	runs_of "$1"
+	return 1
+}
+
+# two_runs JOBID - the job has two records in slurmdbd, a stopped run
+# (PREEMPTED or REQUEUED: releases differ) and a COMPLETED one; prints
+# their states otherwise.
+two_runs() {
+	local st
+	st=$(sacct -n -X -D -P -j "$1" -o State 2>/dev/null | paste -sd' ')
+	case $st in "PREEMPTED COMPLETED"|"REQUEUED COMPLETED") return 0 ;; esac
+	echo "$st"
+	return 1
+}
+
+# Who preempted whom reaches slurmdbd: slurmctld never sends the
+# SystemComment, so preempt/budget also ends the victim's AdminComment with
+# its note (the contract tag stays in front); the completion record of the
+# preempted run carries it (sacct -D), the next run's record inherits it
+# with an at= inside the first run, and `sbudget show job -D` says who
+# stopped which run, to the job's owner too.  An administrator's new
+# AdminComment keeps the contract tag and the note.
+test_preempt_note_reaches_slurmdbd() {
+	clear_cluster
+	local runs=$WORK/runs.$$ v a tag note at r1 r2 s1 e1 s2 out want
+	rm -f "$runs"
+	# gpu01: unallocated (preemptable at once), requeueable; its second
+	# run lasts 6 s, long enough for the AdminComment change below
+	v=$(submit sb-carol -w gpu01 -G 8 --min-runtime=0 --wrap "echo run >> $runs; [ \$(wc -l < $runs) -ge 2 ] && { sleep 6; exit 0; }; sleep 120")
+	wait_running "$v"
+	wait_for 20 "the first run of $v to start its script" test -s "$runs"
+	tag=$(admin_comment "$v")
+	expect_in "$tag" "budget:min_runtime=0,resumable=no,allocated=no"
+	a=$(submit sb-alice -w gpu01 --min-runtime=0:03 -G 8 --wrap 'sleep 3')
+	wait_eq 30 "$v requeued (its restart count)" 1 restarts "$v" || return 1
+	# slurmctld: the same note in both comments, the tag in front
+	note=$(job_field "$v" SystemComment)
+	expect_in "$note" "budget:preempted_by=$a,at="
+	[ "$(admin_comment "$v")" = "$tag $note" ] || { say "AdminComment '$(admin_comment "$v")', expected '$tag $note'"; return 1; }
+	at=${note#*,at=}; at=${at%%,*}
+	# an administrator's new AdminComment: the tag checked, the note kept
+	scontrol update jobid="$v" AdminComment="$tag checked by admin" || { say "AdminComment change refused"; return 1; }
+	want="$tag checked by admin $note"
+	[ "$(admin_comment "$v")" = "$want" ] || { say "AdminComment '$(admin_comment "$v")' after the change, expected '$want'"; return 1; }
+	wait_state "$v" COMPLETED 90 || return 1
+	# slurmdbd: two records; the preempted run's carries the note
+	wait_for 20 "two records of $v in slurmdbd, the first PREEMPTED or REQUEUED, the last COMPLETED" \
+		two_runs "$v" || return 1
+	r1=$(runs_of "$v" | sed -n 1p) r2=$(runs_of "$v" | sed -n 2p)
+	say "run 1: $r1"
+	say "run 2: $r2"
+	[ "${r1#*|*|*|}" = "$tag $note" ] || { say "run 1's AdminComment is not '$tag $note'"; return 1; }
+	[ "${r2#*|*|*|}" = "$want" ] || { say "run 2's AdminComment is not '$want'"; return 1; }
+	s1=$(date -d "$(cut -d'|' -f2 <<<"$r1")" +%s) e1=$(date -d "$(cut -d'|' -f3 <<<"$r1")" +%s)
+	s2=$(date -d "$(cut -d'|' -f2 <<<"$r2")" +%s)
+	say "note at $at; run 1 $s1..$e1, run 2 from $s2"
+	if [ "$s1" -gt "$at" ] || [ "$at" -gt "$e1" ] || [ "$at" -ge "$s2" ]; then
+		say "at= is not inside run 1 only"; return 1
+	fi
+	# sbudget: who stopped which run, from slurmdbd; as root and as the
+	# job's owner (no PrivateData=jobs here: slurmdbd shows the records
+	# with their AdminComment to any user)
+	want="$v|${r1%%|*}|$a
+$v|COMPLETED|"
+	out=$("$SBUDGET" -P -n show job -D "$v" format=JobId,State,PreemptedBy) || { say "sbudget: $out"; return 1; }
+	[ "$out" = "$want" ] || { say "sbudget show job -D: '$out', expected '$want'"; return 1; }
+	out=$(as sb-carol "$SBUDGET" -P -n show job -D "$v" format=JobId,State,PreemptedBy) || { say "sbudget as sb-carol: $out"; return 1; }
+	[ "$out" = "$want" ] || { say "sbudget show job -D as sb-carol: '$out', expected '$want'"; return 1; }
+	out=$(as sb-carol "$SBUDGET" show job -D "$v")
+	say "$out"
+	expect_in "$out" "job $a (account "
+	rm -f "$runs"
+	clear_cluster
 }

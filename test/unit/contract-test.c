@@ -240,6 +240,14 @@ static const struct tag_case tags[] = {
 	{ "budget:min_runtime=3600,resumable=yes,allocated=yes", SB_OK, 3600, true, true },
 	{ "budget:min_runtime=0,resumable=no,allocated=no", SB_OK, 0, false, false },
 	{ "budget:min_runtime=60,resumable=no,allocated=yes admin note", SB_OK, 60, false, true },
+	/* preempt/budget's stop notes after the tag (sb_note_merge) */
+	{ "budget:min_runtime=60,resumable=no,allocated=yes budget:preempted_by=9,at=5", SB_OK, 60, false, true },
+	{ "budget:min_runtime=60,resumable=yes,allocated=yes admin note budget:preempted_by=9,at=5 "
+	  "budget:released_for_repair=gpu01,at=6", SB_OK, 60, true, true },
+	/* a stop note alone: no tag (a job submitted without job_submit/budget) */
+	{ "budget:preempted_by=9,at=5,preemptor_priority=1,victim_priority=0", SB_EMISSING, 0, false, false },
+	{ "budget:released_for_repair=gpu01,at=6", SB_EMISSING, 0, false, false },
+	{ "budget:preempted_by=x", SB_EMISSING, 0, false, false },
 	{ NULL, SB_EMISSING, 0, false, false },
 	{ "", SB_EMISSING, 0, false, false },
 	{ "hello", SB_EMISSING, 0, false, false },

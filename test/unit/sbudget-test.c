@@ -72,6 +72,9 @@ static const struct good_case good[] = {
 	{ "add budget share=0 account=x description=X-ray organization=physics", SBC_ADD_BUDGET, SBC_STYLE_TABLE, false, false, 1, "x", 0, 0, 0, 0, 0 },
 	{ "show job 42", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 42, 0, 0, 0 },
 	{ "show job jobid=42 format=JobId,WaitsFor", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 42, 0, 0, 2 },
+	{ "show job -D 42", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 42, 0, 0, 0 },
+	{ "-PnD show job 42 format=JobId,PreemptedBy", SBC_SHOW_JOB, SBC_STYLE_PARSABLE2, true, false, 0, NULL, 0, 42, 0, 0, 2 },
+	{ "show job 42 --duplicates", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 42, 0, 0, 0 },
 	{ "show job 116_3", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 116, 0, 0, 0 },
 	{ "show job 116_0 format=JobId", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 116, 0, 0, 1 },
 	{ "show job jobid=7_4000000", SBC_SHOW_JOB, SBC_STYLE_TABLE, false, false, 0, NULL, 0, 7, 0, 0, 0 },
@@ -116,6 +119,8 @@ START_TEST(test_good)
 	ck_assert_int_eq(cmd.window, g->window);
 	ck_assert_int_eq(cmd.step, g->step);
 	ck_assert_uint_eq(cmd.nfields, g->nfields);
+	ck_assert_int_eq(cmd.duplicates, strstr(g->line, "D ") != NULL ||
+			 strstr(g->line, "--duplicates") != NULL);
 }
 END_TEST
 
@@ -229,6 +234,8 @@ static const struct bad_case bad[] = {
 	{ "modify job 4", "jobs cannot be modified" },
 	{ "modify qos where account=a set share=1", "unknown entity 'qos'" },
 	{ "-x show budget", "unknown option '-x'" },
+	{ "show budget -D", "-D (--duplicates) applies only to 'show job'" },
+	{ "show job -D 116_3", "takes a job id, not an array task" },
 	{ "show budget --parsable3", "unknown option '--parsable3'" },
 	{ "-Pz show budget", "unknown option '-z'" },
 	{ "show budget colour=red", "unknown key 'colour'" },
@@ -448,16 +455,30 @@ static const struct note_case notes[] = {
 	{ "budget:preempted_by=0,at=5", -1, false, false, 0, 0, 0, 0, "" },
 	{ "budget:preempted_by=4294967296", -1, false, false, 0, 0, 0, 0, "" },
 	{ "budget:preempted_by=5,victim_priority=-1", -1, false, false, 0, 0, 0, 0, "" },
-	{ "budget:at=5", -1, false, false, 0, 0, 0, 0, "" },
-	{ "budget:garbage", -1, false, false, 0, 0, 0, 0, "" },
+	/* a budget: word that is not a stop note is not one */
+	{ "budget:at=5", 0, false, false, 0, 0, 0, 0, "" },
+	{ "budget:garbage", 0, false, false, 0, 0, 0, 0, "" },
+	{ "budget:preempted_by=5,preempted_by=x", -1, false, false, 0, 0, 0, 0, "" },
+	{ "budget:preempted_by=5,released_for_repair=n", -1, false, false, 0, 0, 0, 0, "" },
+	/* an AdminComment: the contract tag first, then the notes */
+	{ "budget:min_runtime=600,resumable=no,allocated=yes", 0, false, false, 0, 0, 0, 0, "" },
+	{ "budget:min_runtime=600,resumable=no,allocated=yes admin text "
+	  "budget:preempted_by=41,at=1700000000,preemptor_priority=9,victim_priority=8",
+	  1, true, false, 41, 9, 8, 1700000000, "" },
+	{ "budget:min_runtime=600,resumable=no,allocated=yes "
+	  "budget:preempted_by=41,at=10 budget:released_for_repair=gpu01,at=20",
+	  1, false, true, 0, 0, 0, 20, "gpu01" },
+	{ "budget:min_runtime=0,resumable=no,allocated=no;budget:preempted_by=3,at=4",
+	  1, true, false, 3, 0, 0, 4, "" },
+	{ "xbudget:preempted_by=3,at=4", 0, false, false, 0, 0, 0, 0, "" },
 	{ "budget:released_for_repair=,at=5", -1, false, false, 0, 0, 0, 0, "" },
 };
 
 START_TEST(test_note)
 {
 	const struct note_case *c = &notes[_i];
-	struct sbc_preempt_note n;
-	int rc = sbc_parse_system_comment(c->s, &n);
+	struct sb_stop_note n;
+	int rc = sb_stop_note_parse(c->s, &n);
 
 	ck_assert_msg(rc == c->rc, "'%s': rc %d, expected %d",
 		      c->s ? c->s : "(null)", rc, c->rc);

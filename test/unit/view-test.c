@@ -93,6 +93,10 @@ static const struct run_case {
 	{ "no tag, after the cutover", "a comment", 300, 200, false },
 	{ "damaged tag, before the cutover", "budget:min_runtime=x", 100, 200, true },
 	{ "never started", NULL, 0, 200, false },
+	{ "tag and a stop note", "budget:min_runtime=600,resumable=no,allocated=yes "
+	  "budget:preempted_by=7,at=150", 100, 0, true },
+	{ "stop note alone, before the cutover", "budget:preempted_by=7,at=150", 100, 200, true },
+	{ "stop note alone, after the cutover", "budget:preempted_by=7,at=350", 300, 200, false },
 };
 
 START_TEST(test_run_allocated)
@@ -571,6 +575,91 @@ START_TEST(test_preempted_note_span)
 }
 END_TEST
 
+/* sb_note_merge: the AdminComment preempt/budget and job_submit/budget
+ * write */
+#define TAG "budget:min_runtime=600,resumable=no,allocated=yes"
+#define PRE "budget:preempted_by=12,at=100,preemptor_priority=5,victim_priority=4"
+#define REP "budget:released_for_repair=gpu01,at=300"
+static const struct {
+	const char *what, *text, *from, *want;
+} merges[] = {
+	{ "first note after the tag", TAG, PRE, TAG " " PRE },
+	{ "admin text kept, note after it", TAG " admin  text", PRE,
+	  TAG " admin  text " PRE },
+	{ "an earlier note replaced", TAG " " PRE " admin", "budget:preempted_by=13,at=200",
+	  TAG " admin budget:preempted_by=13,at=200" },
+	{ "repair keeps the preemption in front", TAG " " PRE, PRE " " REP,
+	  TAG " " PRE " " REP },
+	{ "both replaced by one", TAG " " PRE " " REP, "budget:preempted_by=2,at=9",
+	  TAG " budget:preempted_by=2,at=9" },
+	{ "only notes of @from are taken", TAG, "text " PRE ";x budget:other=1",
+	  TAG " " PRE },
+	{ "no tag: the note alone", NULL, PRE, PRE },
+	{ "empty text", "", PRE, PRE },
+	{ "a note first, removed with the space after it", PRE " admin", PRE,
+	  "admin " PRE },
+	{ "an admin's new comment keeps the old notes", TAG " new text",
+	  TAG " old " PRE, TAG " new text " PRE },
+	{ "no notes anywhere: text as is", TAG " x", TAG, TAG " x" },
+	{ "white space at the ends dropped", "  " TAG " x  ", NULL, TAG " x" },
+	{ "both NULL", NULL, NULL, "" },
+	{ "a word that only contains a note stays", TAG " xbudget:preempted_by=1",
+	  NULL, TAG " xbudget:preempted_by=1" },
+};
+
+START_TEST(test_note_merge)
+{
+	char buf[512], small[8];
+	size_t n = sb_note_merge(merges[_i].text, merges[_i].from, buf,
+				 sizeof(buf));
+
+	ck_assert_msg(!strcmp(buf, merges[_i].want), "%s: got '%s'",
+		      merges[_i].what, buf);
+	ck_assert_uint_eq(n, strlen(merges[_i].want));
+	ck_assert_uint_eq(sb_note_merge(merges[_i].text, merges[_i].from,
+					NULL, 0), n);
+	/* truncated as snprintf, NUL-terminated */
+	ck_assert_uint_eq(sb_note_merge(merges[_i].text, merges[_i].from,
+					small, sizeof(small)), n);
+	ck_assert(!strncmp(small, merges[_i].want, sizeof(small) - 1));
+	ck_assert_uint_eq(strlen(small), n < sizeof(small) ? n :
+			  sizeof(small) - 1);
+	/* merging again changes nothing */
+	ck_assert_uint_eq(sb_note_merge(buf, buf, small, sizeof(small)), n);
+}
+END_TEST
+#undef TAG
+#undef PRE
+#undef REP
+
+/* sb_stop_note_of_run: which run's record a note belongs to */
+static const struct {
+	const char *what;
+	struct sb_stop_note n;
+	int64_t start, end;
+	bool want;
+} of_runs[] = {
+	{ "during the run", { true, 7, 150, 0, 0, false, "" }, 100, 200, true },
+	{ "at its start", { true, 7, 100, 0, 0, false, "" }, 100, 200, true },
+	{ "at its end (no grace time)", { true, 7, 200, 0, 0, false, "" }, 100, 200, true },
+	{ "before it: an earlier run's, inherited", { true, 7, 99, 0, 0, false, "" }, 100, 200, false },
+	{ "after it", { true, 7, 201, 0, 0, false, "" }, 100, 200, false },
+	{ "still running", { true, 7, 150, 0, 0, false, "" }, 100, 0, true },
+	{ "repair note", { false, 0, 150, 0, 0, true, "gpu01" }, 100, 200, true },
+	{ "no note", { false, 0, 150, 0, 0, false, "" }, 100, 200, false },
+	{ "no at=", { true, 7, 0, 0, 0, false, "" }, 100, 200, false },
+	{ "never started", { true, 7, 150, 0, 0, false, "" }, 0, 0, false },
+};
+
+START_TEST(test_stop_note_of_run)
+{
+	ck_assert_msg(sb_stop_note_of_run(&of_runs[_i].n, of_runs[_i].start,
+					  of_runs[_i].end) == of_runs[_i].want,
+		      "%s", of_runs[_i].what);
+	ck_assert(!sb_stop_note_of_run(NULL, 1, 2));
+}
+END_TEST
+
 START_TEST(test_hold_until_null)
 {
 	struct sb_preempt_party v = { { ALLOC(600, true), 1000, 0, 1, 0 }, 0,
@@ -777,6 +866,10 @@ int main(void)
 			    sizeof(holds) / sizeof(holds[0]));
 	tcase_add_test(tc, test_hold_until_null);
 	tcase_add_test(tc, test_preempted_note_span);
+	tcase_add_loop_test(tc, test_note_merge, 0,
+			    sizeof(merges) / sizeof(merges[0]));
+	tcase_add_loop_test(tc, test_stop_note_of_run, 0,
+			    sizeof(of_runs) / sizeof(of_runs[0]));
 	tcase_add_loop_test(tc, test_preempted_note, 0,
 			    sizeof(notes) / sizeof(notes[0]));
 	tcase_add_loop_test(tc, test_cost, 0,
