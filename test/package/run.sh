@@ -72,7 +72,7 @@ cleanup() {
 	[ "$keep" = 1 ] && return "$rc"
 	cluster down >/dev/null 2>&1 || echo "package: cluster down failed" >&2
 	if [ "$installed" = 1 ]; then
-		dpkg --purge "$pkg" >/dev/null || { echo "package: FAIL: dpkg --purge $pkg failed" >&2; rc=1; }
+		dpkg --purge --force-remove-reinstreq "$pkg" >/dev/null || { echo "package: FAIL: dpkg --purge $pkg failed" >&2; rc=1; }
 		for p in "${plugins[@]}"; do
 			[ ! -e "$plugindir/$p.so" ] || { echo "package: FAIL: $plugindir/$p.so left after the purge" >&2; rc=1; }
 		done
@@ -119,8 +119,8 @@ depends=$(dpkg-deb -f "$deb" Depends)
 echo "package: Depends: $depends"
 
 # 3. Installed, and its plugins loaded by a cluster of their own.
+installed=1	# purged on exit even if dpkg -i stops half way
 dpkg -i "$deb" >/dev/null
-installed=1
 step "installed"
 cluster up
 eval "$(cluster env)"
