@@ -39,6 +39,12 @@
 #   SB_BUILD_DIR        build tree (default <repo>/_build, <repo>/_build-RELEASE)
 #   SB_CLUSTER_DIR      everything of the cluster (default $SB_BUILD_DIR/cluster);
 #                       keep it short (<= 70 chars): Unix socket paths live in it
+#   SB_PLUGIN_DIR       load the budget plugins installed in this directory
+#                       (a package's, e.g. /usr/lib/x86_64-linux-gnu/slurm-wlm)
+#                       instead of the build tree's: PluginDir is then the
+#                       system plugin dir and this one only, plugstack.conf
+#                       names its spank_budget.so, and `env` leaves the
+#                       build's sbudget off PATH (test/package/run.sh)
 #   SB_SLURM_CONF_EXTRA extra lines appended to slurm.conf (a later key wins)
 #   SB_BACKUP           1: 'up' runs a backup slurmctld too (see "Backup
 #                       controller" below); default 0 (none: the cluster and
@@ -76,9 +82,12 @@
 # Layout: $DIR/{slurm.conf,gres.conf,slurmdbd.conf,budget.conf,plugstack.conf}
 #   $DIR/log/*.log  $DIR/run/*.pid  $DIR/work (mode 1777, a working dir for jobs)
 #
-# Plugins: PluginDir is the system plugin dir followed by every existing
-# $SB_BUILD_DIR/plugins/*/.libs; each budget plugin whose .so is built there is
-# switched on (see plugin_conf_lines).  budget.conf is written only if missing.
+# Plugins: PluginDir is every existing $SB_BUILD_DIR/plugins/*/.libs followed
+# by the system plugin dir (Slurm takes a plugin from the first directory
+# that has it, so an installed slurm-budget package never shadows the build
+# tree's); each budget plugin whose .so is built there is switched on (see
+# plugin_conf_lines).  With SB_PLUGIN_DIR, the plugins installed there
+# instead.  budget.conf is written only if missing.
 #
 # Budget tree (created if missing, never reset): root -> physics(3) -> phys-a(2),
 # (root's own user association under the root account gets fairshare 0, so
@@ -111,6 +120,11 @@ else
 	PATH=$SLURM_PREFIX/bin:$SLURM_PREFIX/sbin:$PATH
 fi
 DIR=${SB_CLUSTER_DIR:-$BUILD/cluster}
+PLUGIN_SRC=${SB_PLUGIN_DIR:-}
+if [ -n "$PLUGIN_SRC" ] && [ ! -d "$PLUGIN_SRC" ]; then
+	echo "cluster: error: SB_PLUGIN_DIR='$PLUGIN_SRC' is not a directory (accepted: a directory holding installed budget plugins, e.g. $SYS_PLUGIN_DIR)" >&2
+	exit 2
+fi
 CLUSTER=sbcluster
 NODES=(gpu01 gpu02 gpu03 gpu04)
 CTLD_PORT=$((${SB_CTLD_PORT:-16817} + PORT_OFFSET))
@@ -259,11 +273,30 @@ spawn() { "$@" </dev/null >>"$LOG/daemons.out" 2>&1; }
 
 # ------------------------------------------------------------- config files
 # Plugins of this project: for each plugins/<name>/.libs/<name>.so that is
-# built, print the slurm.conf lines that switch it on.  To add a plugin, add a
+# built (SB_PLUGIN_DIR/<name>.so that is installed), print the slurm.conf
+# lines that switch it on.  To add a plugin, add a
 # case here (and to BUDGET_PLUGINS).
 BUDGET_PLUGINS=(job_submit_budget priority_budget preempt_budget spank_budget)
 
-plugin_so() { echo "$BUILD/plugins/$1/.libs/$1.so"; }
+plugin_so() {
+	if [ -n "$PLUGIN_SRC" ]; then
+		echo "$PLUGIN_SRC/$1.so"
+	else
+		echo "$BUILD/plugins/$1/.libs/$1.so"
+	fi
+}
+
+# The budget plugins' files the running daemons were started with.
+plugin_files() {
+	if [ -n "$PLUGIN_SRC" ]; then
+		local p
+		for p in "${BUDGET_PLUGINS[@]}"; do
+			[ ! -f "$PLUGIN_SRC/$p.so" ] || echo "$PLUGIN_SRC/$p.so"
+		done
+	else
+		find "$BUILD/plugins" -path '*/.libs/*.so' -type f 2>/dev/null
+	fi
+}
 
 plugin_conf_lines() {
 	local so
@@ -278,13 +311,20 @@ plugin_conf_lines() {
 	esac
 }
 
-# PluginDir: system dir, then every built plugin dir of this tree.
+# PluginDir: every built plugin dir of this tree, then the system dir (the
+# first directory holding a plugin wins); with SB_PLUGIN_DIR, that directory
+# and the system dir.
 plugin_dir() {
-	local d list=$SYS_PLUGIN_DIR
+	local d list=
+	if [ -n "$PLUGIN_SRC" ]; then
+		[ "$PLUGIN_SRC" = "$SYS_PLUGIN_DIR" ] || list=$PLUGIN_SRC:
+		echo "$list$SYS_PLUGIN_DIR"
+		return
+	fi
 	for d in "$BUILD"/plugins/*/.libs; do
-		[ -d "$d" ] && list="$list:$d"
+		[ -d "$d" ] && list="$list$d:"
 	done
-	echo "$list"
+	echo "$list$SYS_PLUGIN_DIR"
 }
 
 # plugstack.conf for the SPANK plugin (slurmstepd and the clients read it).
@@ -320,7 +360,7 @@ slurm_conf_sum() {
 		cat "$CONF" "$DIR/gres.conf"
 		[ ! -f "$DIR/plugstack.conf" ] || cat "$DIR/plugstack.conf"
 		stat -c '%n %F %t %T' "$DIR"/dev/nvidia*
-		find "$BUILD/plugins" -path '*/.libs/*.so' -type f -exec md5sum {} + 2>/dev/null | sort
+		plugin_files | sort | while read -r f; do md5sum "$f"; done
 	} | md5sum | cut -d' ' -f1
 }
 dbd_conf_sum() { md5sum <"$DIR/slurmdbd.conf" | cut -d' ' -f1; }
@@ -423,7 +463,7 @@ JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/none
 EOF
 	if [ "${#plugin_lines[@]}" -gt 0 ]; then
-		echo "# budget plugins built in $BUILD/plugins"
+		echo "# budget plugins in $(dirname "$(plugin_so priority_budget)")"
 		printf '%s\n' "${plugin_lines[@]}"
 	fi
 	local i port
@@ -900,8 +940,9 @@ cmd_env() {
 	printf 'export SB_CLUSTER_DIR=%q\n' "$DIR"
 	printf 'export SB_BUILD_DIR=%q\n' "$BUILD"
 	printf 'export SB_PORT_OFFSET=%q\n' "$PORT_OFFSET"
-	# the README's sbudget and sbudget-sim commands, from this build
-	printf 'export PATH=%q:$PATH\n' "$BUILD/src/sbudget:$BUILD/src/sim"
+	# the README's sbudget and sbudget-sim commands, from this build (with
+	# SB_PLUGIN_DIR, the installed ones on PATH)
+	[ -n "$PLUGIN_SRC" ] || printf 'export PATH=%q:$PATH\n' "$BUILD/src/sbudget:$BUILD/src/sim"
 }
 
 cmd_restart_ctld() {

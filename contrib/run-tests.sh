@@ -18,7 +18,10 @@
 #      the cluster.  The newest release (26.05) runs every integration test;
 #      the others run the compatibility subset, test/integration/compat.list
 #      (every plugin entry point, contract, charge, preemption, restart,
-#      limits), unless --full.
+#      limits), unless --full;
+#   3. with 22.05 and no PATTERN: the Debian package (test/package/run.sh):
+#      built from `make dist` with dpkg-buildpackage, installed, its plugins
+#      loaded by a cluster of their own (ports + 200), then purged.
 # Prints the time of each part.  Exit status is non-zero if anything failed.
 #
 # Usage: contrib/run-tests.sh [--slurm RELEASE] [--full] [--keep-cluster] [PATTERN]
@@ -162,13 +165,21 @@ for rel in $releases; do
 	run_integration "$rel"
 done
 
+pkg_rc=0
+if [ -z "$pattern" ] && [[ " $releases " == *" 22.05 "* ]]; then
+	t0=$SECONDS
+	echo "== package (Debian: dpkg-buildpackage from make dist, installed, a cluster on its plugins, purged)"
+	SB_BUILD_DIR=$(sb_release_build_dir "$repo" 22.05) "$repo/test/package/run.sh" || pkg_rc=1
+	took "package (.deb, Slurm 22.05)" "$t0"
+fi
+
 took "total" "$t_all"
 echo "== timing"
 printf '   %s\n' "${timing[@]}"
 echo "releases: $releases"
-echo "total: $int_passed passed, $int_failed failed (integration, all releases; unit: $([ "$unit_rc" -eq 0 ] && echo ok || echo FAILED))"
-if [ "$unit_rc" -ne 0 ] || [ "$int_rc" -ne 0 ]; then
-	echo "== FAILED (unit: $unit_rc, integration: $int_rc)"
+echo "total: $int_passed passed, $int_failed failed (integration, all releases; unit: $([ "$unit_rc" -eq 0 ] && echo ok || echo FAILED); package: $([ "$pkg_rc" -eq 0 ] && echo ok || echo FAILED))"
+if [ "$unit_rc" -ne 0 ] || [ "$int_rc" -ne 0 ] || [ "$pkg_rc" -ne 0 ]; then
+	echo "== FAILED (unit: $unit_rc, integration: $int_rc, package: $pkg_rc)"
 	[ ${#int_failures[@]} -eq 0 ] || printf '   failed on Slurm %s\n' "${int_failures[@]}"
 	exit 1
 fi

@@ -45,7 +45,9 @@ sb_release_check setup.sh "$release"
 pkgs=(slurm-wlm slurmctld slurmd slurmdbd slurm-client munge libmunge-dev
       mariadb-server libslurm-dev libjson-c-dev check autoconf automake libtool
       pkg-config dpkg-dev build-essential valgrind clang libclang-rt-14-dev
-      chromium prometheus prometheus-node-exporter shellcheck)
+      chromium prometheus prometheus-node-exporter shellcheck
+      # the Debian package's build (debian/, test/package/run.sh)
+      debhelper)
 # Building Slurm from source (every release but 22.05): the client library for slurmdbd's MySQL
 # plugin (mysql_config), the rest (munge, json-c, readline, ssl, yaml) above
 # or already in build-essential's company.
