@@ -361,6 +361,9 @@ test_sbudget_survives_bad_budget_conf() {
 	local conf=$SB_CLUSTER_DIR/budget.conf lv=$SB_CLUSTER_DIR/state/budget.conf.last-valid
 	local f=Account,User,RawShares,QuotaRaw,DeliveredRaw,OwedRaw
 	local good bad err n warn
+	# the figures compared below grow while a job runs, or until
+	# slurmdbd has the end of one just cancelled (an earlier test's)
+	wait_idle
 	keep_budget_conf
 	# shellcheck disable=SC2064 # expand now; keep_budget_conf's trap too
 	trap "chmod 644 '$lv'; rm -f '$WORK/err.$$'; mv -f '$conf.keep' '$conf'; scontrol reconfigure" EXIT
