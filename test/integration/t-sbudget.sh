@@ -361,9 +361,11 @@ test_sbudget_survives_bad_budget_conf() {
 	local conf=$SB_CLUSTER_DIR/budget.conf lv=$SB_CLUSTER_DIR/state/budget.conf.last-valid
 	local f=Account,User,RawShares,QuotaRaw,DeliveredRaw,OwedRaw
 	local good bad err n warn
-	# the figures compared below grow while a job runs, or until
-	# slurmdbd has the end of one just cancelled (an earlier test's)
+	# the figures compared below grow while a job runs, and change until
+	# slurmdbd has every record of the jobs an earlier test cancelled (a
+	# job cancelled while pending may reach it after the queue is empty)
 	wait_idle
+	wait_for 30 "sbudget's figures to stand still" _sb_figures_still "$f"
 	keep_budget_conf
 	# shellcheck disable=SC2064 # expand now; keep_budget_conf's trap too
 	trap "chmod 644 '$lv'; rm -f '$WORK/err.$$'; mv -f '$conf.keep' '$conf'; scontrol reconfigure" EXIT
@@ -397,6 +399,15 @@ CalcPeriod=0" || return 1
 		{ say "bio's QuotaRaw with the defaults: $(grep '^bio||' <<<"$bad"); with the file: $(grep '^bio||' <<<"$good")"; return 1; }
 	# slurmctld went on too: it keeps its settings, logged
 	ctld_alive
+}
+
+# _sb_figures_still FORMAT - show budget prints the same twice, 2 s apart.
+_sb_figures_still() {
+	local a b
+	a=$(sb -P -n show budget format="$1")
+	sleep 2
+	b=$(sb -P -n show budget format="$1")
+	[ "$a" = "$b" ] || { diff <(echo "$a") <(echo "$b") | head -n 4; return 1; }
 }
 
 # Output that cannot be written (a full disk) is an error: sbudget exited 0
