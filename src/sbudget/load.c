@@ -222,7 +222,6 @@ const struct sbs_share *sbu_share_of(const struct sbu_ctx *c, uint32_t id)
 	return NULL;
 }
 
-/* Each node's ChargeTRES (c->node_tres) and their sum (c->capacity). */
 /* Whether a node in @state takes no new job: down, future, or flagged
  * drain (drained or draining), fail(ing) or not responding.  Powered-down
  * nodes are resumed for a job, and reservations are the scheduler's
@@ -236,6 +235,8 @@ static bool node_takes_no_jobs(uint32_t state)
 			 NODE_STATE_NO_RESPOND));
 }
 
+/* Each node's ChargeTRES (c->node_tres) and their sum (c->capacity), which
+ * nodes take no jobs (c->node_off) and their ChargeTRES (c->capacity_off). */
 static int load_nodes(struct sbu_ctx *c)
 {
 	node_info_msg_t *nodes = NULL;
@@ -248,7 +249,7 @@ static int load_nodes(struct sbu_ctx *c)
 			  slurm_strerror(errno));
 		return -1;
 	}
-	c->capacity = 0;
+	c->capacity = c->capacity_off = 0;
 	c->nnodes = nodes->record_count;
 	c->node_tres = calloc(c->nnodes ? c->nnodes : 1, sizeof(double));
 	c->node_off = calloc(c->nnodes ? c->nnodes : 1, sizeof(bool));
@@ -268,6 +269,8 @@ static int load_nodes(struct sbu_ctx *c)
 		}
 		c->node_off[i] = node_takes_no_jobs(
 			nodes->node_array[i].node_state);
+		if (c->node_off[i])
+			c->capacity_off += c->node_tres[i];
 	}
 	slurm_free_node_info_msg(nodes);
 	c->capacity_loaded = true;

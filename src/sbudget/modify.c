@@ -120,7 +120,6 @@ out:
 	return rc;
 }
 
-
 /* The account association of @acct on the cluster (user-less), or NULL. */
 static const slurmdb_assoc_rec_t *account_assoc(const struct sbu_ctx *c,
 						const char *acct)

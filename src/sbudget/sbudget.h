@@ -80,6 +80,7 @@ struct sbu_ctx {
 				 * when one pending job takes whole nodes */
 	bool *node_off;		/* node takes no jobs: down, drained (or
 				 * draining), failed, not responding, future */
+	double capacity_off;	/* ChargeTRES of those nodes */
 	uint32_t nnodes;
 	partition_info_msg_t *parts;	/* likewise: the partitions */
 };

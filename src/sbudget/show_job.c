@@ -313,8 +313,8 @@ static int explain_wait(const struct sbu_ctx *c, const slurm_job_info_t *j,
 	struct sb_preempt_party me;
 	struct sb_view v;
 	struct sb_wait_facts f;
-	uint32_t top, i;
-	double off_cap = 0;	/* TRES of nodes that take no jobs */
+	uint32_t top;
+	double idle, unusable;
 	char when[64], elig[64];
 
 	memset(&s, 0, sizeof(s));
@@ -324,9 +324,9 @@ static int explain_wait(const struct sbu_ctx *c, const slurm_job_info_t *j,
 	sbu_job_party(c, j, &me);
 	judge_running(c, &v, j, &me, &s, list, llen);
 	sb_view_free(&v);
-	for (i = 0; c->node_off && i < c->nnodes; i++)
-		if (c->node_off[i])
-			off_cap += c->node_tres[i];
+	/* free TRES on nodes that take jobs, and apart on those that do not */
+	idle = c->capacity - c->capacity_off - (s.busy - s.busy_off);
+	unusable = c->capacity_off - s.busy_off;
 	*ahead_out = jobs_ahead(c, j, &top);
 	/* the sentence is the core's (sb/wait.h): sbudget-sim's verdict
 	 * prints the same words */
@@ -334,9 +334,8 @@ static int explain_wait(const struct sbu_ctx *c, const slurm_job_info_t *j,
 		.reason = sbs_job_reason(j->state_reason),
 		.ahead = *ahead_out, .top = top,
 		.needs = sbu_job_tres(c, j), .tres = c->cfg.charge_tres,
-		.idle = c->capacity - off_cap - (s.busy - s.busy_off) > 0 ?
-			c->capacity - off_cap - (s.busy - s.busy_off) : 0,
-		.unusable = off_cap - s.busy_off > 0 ? off_cap - s.busy_off : 0,
+		.idle = idle > 0 ? idle : 0,
+		.unusable = unusable > 0 ? unusable : 0,
 		.preemptable = s.preemptable,
 		.allocated = me.job.contract.allocated,
 		.kept = s.kept, .kept_job = s.kept_job, .kept_why = s.kept_why,
