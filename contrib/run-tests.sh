@@ -18,7 +18,10 @@
 #      the cluster.  The newest release (26.05) runs every integration test;
 #      the others run the compatibility subset, test/integration/compat.list
 #      (every plugin entry point, contract, charge, preemption, restart,
-#      limits), unless --full;
+#      limits), unless --full.  The first release runs in one stream and
+#      the others, one after another, in a second stream at the same time
+#      (SB_TEST_STREAMS=1: all in one stream); the second stream's output
+#      follows the first's;
 #   3. with 22.05 and no PATTERN: the Debian package (test/package/run.sh):
 #      built from `make dist` with dpkg-buildpackage, installed, its plugins
 #      loaded by a cluster of their own (ports + 200), then purged.
@@ -115,22 +118,24 @@ run_unit_tests() {
 	took "shellcheck" "$t0"
 }
 
-# Integration results over all releases, for the closing lines (the names
-# of the failed tests go last: CI shows a log's tail).
-int_passed=0 int_failed=0 int_rc=0 int_failures=()
+# Integration results, one file per release in $results (a release may run
+# in a background stream): "PASSED FAILED RC", then the failed tests' names;
+# and its timing lines.
+results=$(mktemp -d)
+trap 'rm -rf "$results"' EXIT
 # run_integration RELEASE: build against it, its cluster up, tests, down.
 run_integration() {
-	local rel=$1 t0=$SECONDS build out rc=0 san=
+	local rel=$1 t0=$SECONDS build out rc=0 san='' passed=0 failed=0
 	# 22.05: the unit tests' build (_build, sanitizers for the core and
 	# unit tests only; the plugins never carry them), not reconfigured
 	[ "$rel" = 22.05 ] && san=--sanitizers
 	echo "== build (Slurm $rel)"
 	if ! build=$(SB_SLURM=$rel "$repo/contrib/build.sh" $san | tail -n 1); then
 		echo "== build against Slurm $rel FAILED"
-		int_rc=1 int_failed=$((int_failed + 1))
+		printf '0 1 1\nthe build\n' >"$results/$rel"
 		return
 	fi
-	took "build $rel (Slurm if not cached, plugins)" "$t0"
+	printf '%-40s %4d s\n' "build $rel (Slurm if not cached, plugins)" $((SECONDS - t0)) >>"$results/$rel.time"
 	t0=$SECONDS
 	echo "== integration tests on Slurm $rel (local cluster)"
 	(
@@ -148,21 +153,53 @@ run_integration() {
 	) 2>&1 | tee "$build/integration.out" || rc=$?
 	out=$(sed -n 's/^integration: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$build/integration.out" | tail -n 1)
 	if [ -n "$out" ]; then
-		int_passed=$((int_passed + ${out% *}))
-		int_failed=$((int_failed + ${out#* }))
+		passed=${out% *} failed=${out#* }
 	else
-		int_failed=$((int_failed + 1))	# the cluster did not come up
+		failed=1	# the cluster did not come up
 	fi
-	[ "$rc" -eq 0 ] || int_rc=1
-	while read -r t; do
-		int_failures+=("$rel $t")
-	done < <(sed -n 's/^FAIL \(test_[A-Za-z0-9_]*\) .*/\1/p' "$build/integration.out")
-	took "integration $rel" "$t0"
+	{
+		echo "$passed $failed $rc"
+		sed -n 's/^FAIL \(test_[A-Za-z0-9_]*\) .*/\1/p' "$build/integration.out"
+	} >"$results/$rel"
+	printf '%-40s %4d s\n' "integration $rel" $((SECONDS - t0)) >>"$results/$rel.time"
 }
 
 case " $releases " in *" 22.05 "*) run_unit_tests ;; esac
+# The newest release's whole suite and the other releases' subsets run at
+# once, in two streams (SB_TEST_STREAMS=1: one after the other): the tests
+# spend most of their time waiting for Slurm's timers, and each release's
+# cluster has its own daemons, state and ports.  The second stream's output
+# is printed when both have finished.
+first=${releases%% *} rest=
+[ "$first" = "$releases" ] || rest=${releases#* }
+t0=$SECONDS
+if [ -n "$rest" ] && [ "${SB_TEST_STREAMS:-2}" != 1 ]; then
+	echo "== integration: Slurm $first here; Slurm $rest at the same time (output after)"
+	( for rel in $rest; do run_integration "$rel"; done ) >"$results/stream.out" 2>&1 &
+	stream=$!
+	run_integration "$first"
+	wait "$stream" || true
+	echo "== output of the second stream (Slurm $rest)"
+	cat "$results/stream.out"
+else
+	for rel in $releases; do
+		run_integration "$rel"
+	done
+fi
+took "integration (all releases, wall time)" "$t0"
+int_passed=0 int_failed=0 int_rc=0 int_failures=()
 for rel in $releases; do
-	run_integration "$rel"
+	[ -f "$results/$rel.time" ] && mapfile -t -O "${#timing[@]}" timing <"$results/$rel.time"
+	if [ ! -f "$results/$rel" ]; then
+		int_failed=$((int_failed + 1)) int_rc=1 int_failures+=("$rel (no result)")
+		continue
+	fi
+	{
+		read -r p f r
+		int_passed=$((int_passed + p)) int_failed=$((int_failed + f))
+		[ "$r" = 0 ] || int_rc=1
+		while read -r t; do int_failures+=("$rel $t"); done
+	} <"$results/$rel"
 done
 
 pkg_rc=0
