@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # t-charge.sh - charging is exact whatever slurmctld's configuration and
-# lifetime (issue 12, kind 3): priority/budget refuses to start without
+# lifetime: priority/budget refuses to start without
 # AccountingStorageEnforce=limits (Slurm then never reports job ends to it,
 # and a requeue clears the run's times), and a job that ends while
 # slurmctld is down is charged exactly what slurmdbd records.

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# t-conf.sh - budget.conf: ONE grammar for every reader (issue 10).
+# t-conf.sh - budget.conf: ONE grammar for every reader.
 #
 # The case table test/unit/conf-cases.h (config-test checks the core against
 # it) is written out by conf-cases, with the core's verdict on each text:

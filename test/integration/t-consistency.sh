@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# t-consistency.sh - one definition of owed and delivered (issue 10): a small
+# t-consistency.sh - one definition of owed and delivered: a small
 # scenario on the live cluster, then `sbudget show budget`, `sbudget report`
 # and `sbudget-sim metrics` on the runs slurmdbd recorded must give the same
 # figures per budget over the same span.
@@ -133,7 +133,7 @@ test_consistency_owed_delivered_across_tools() {
 	sed 's/^/      /' "$dir/segments.csv" >&2
 	# the scenario did what it is for: every job ran, and runs were
 	# preempted, among them an allocated one (its requeued run's
-	# eligibility is where the definitions used to differ)
+	# eligibility is where two definitions of owed would differ)
 	n=$(awk -F, 'NR > 1 && $6 == ""' "$dir/segments.csv" | wc -l)
 	[ "$n" = 0 ] || { say "$n runs never started"; return 1; }
 	[ "$(awk -F, 'NR > 1 && $8 > 0' "$dir/segments.csv" | wc -l)" -ge 2 ] ||

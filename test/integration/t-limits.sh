@@ -1,13 +1,12 @@
 # shellcheck shell=bash
-# t-limits.sh - Slurm limits never let free occupancy block paid work
-# (issue 12, kind 7): an association's GrpTRES counts the association's
-# unallocated jobs, and Slurm's preemption does not look at limits, so
-# preempt/budget's tick releases just enough unallocated jobs that count
-# against the limit an allocated job pends behind (sb_limit_release(),
-# doc/design.md "Slurm limits").  Uses clear_cluster, fresh_budgets,
-# restarts and submitted from t-preempt.sh.  Every limit set here is reset
-# when the test ends (the trap), however it ends: other tests share the
-# cluster.
+# t-limits.sh - Slurm limits never let free occupancy block paid work: an
+# association's GrpTRES counts the association's unallocated jobs, and
+# Slurm's preemption does not look at limits, so preempt/budget's tick
+# releases just enough unallocated jobs that count against the limit an
+# allocated job pends behind (sb_limit_release(), doc/design.md "Slurm
+# limits").  Uses clear_cluster, fresh_budgets, restarts and submitted from
+# t-preempt.sh.  Every limit set here is reset when the test ends (the trap),
+# however it ends: other tests share the cluster.
 
 # limits_reset ACCOUNT... - no GrpTRES, no GrpJobs on the accounts.
 limits_reset() {
@@ -25,7 +24,7 @@ untouched() {
 	[ "$(job_field "$1" JobState)" = RUNNING ] && [ "$(restarts "$1")" = 0 ]
 }
 
-# The issue's example: GrpTRES=gres/gpu=8 on an account whose two
+# The basic case: GrpTRES=gres/gpu=8 on an account whose two
 # unallocated 4-GPU jobs (one resumable, one not) run; the account's
 # allocated 8-GPU job starts within a few seconds: the resumable job is
 # requeued, the other (--no-requeue: Slurm cannot requeue it) cancelled,

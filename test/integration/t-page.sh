@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# t-page.sh - the budget page (`sbudget page`, issue 22) made from the live
+# t-page.sh - the budget page (`sbudget page`) made from the live
 # cluster and loaded in a real browser: headless Chromium (Debian's
 # package) dumps the DOM after the page's scripts ran, and logs the console.
 # The DOM must hold one panel per budget, time axes labelled with UTC dates

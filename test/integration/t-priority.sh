@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# t-priority.sh - priority/budget (issue 3): charging, standing, in-team
+# t-priority.sh - priority/budget: charging, standing, in-team
 # priority, persistence across a kill -9 of slurmctld.
 
 # The same 8 GPUs, asked for four ways, charge the same; a CPU-only job 0.
@@ -165,7 +165,7 @@ test_usage_survives_kill9() {
 	wait_state "$id" RUNNING 30
 	# Let slurmctld save the job as running in its own state file first:
 	# killed earlier, it recovers the job as pending and runs it again (a
-	# second run we would rightly charge too, see the notes of issue 3).
+	# second run, rightly charged too, that this test's count leaves out).
 	wait_ctld_saved "$(date -d "$(job_field "$id" StartTime)" +%s)"
 	wait_recalc_after "$(date +%s)"	# usage charged up to now
 	before=$(raw_usage physics)

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# t-sbudget.sh - the sbudget command (issues 6, 10) on the local cluster:
+# t-sbudget.sh - the sbudget command on the local cluster:
 # the tree, figures agreeing with sshare and the plugin's ledger (and with
 # each other: capped, delivered/owed; show budget and report on the same
 # span), changing a share through slurmdbd (coordinator rights), refusals
@@ -351,7 +351,7 @@ test_sbudget_reads_budget_conf_as_plugins() {
 	rm -rf "$tmp"
 }
 
-# A bad budget.conf stops neither slurmctld nor sbudget (issue 21 item 4):
+# A bad budget.conf stops neither slurmctld nor sbudget:
 # with a key given twice, slurmctld keeps its settings (the last valid
 # copy in StateSaveLocation) and sbudget, for root and for a user, warns
 # once naming the file, the line and the error, and shows the same figures
@@ -520,7 +520,7 @@ test_sbudget_show_job_contract_as_run() {
 	expect_in "$out" "MinRuntime: 0:01:00"
 }
 
-# show job ARRAYID_TASKID (issue 21 item 6): the record that holds the task,
+# show job ARRAYID_TASKID: the record that holds the task,
 # as scontrol picks it: while held, the array's one record of pending
 # tasks; once released, the task's own job; and either way which task.
 test_sbudget_show_job_array_task() {

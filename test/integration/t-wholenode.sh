@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# t-wholenode.sh - the job's effective GPUs (issue 12, kind 2): whatever
+# t-wholenode.sh - the job's effective GPUs: whatever
 # holds a GPU node's GPUs (--exclusive with one GPU or none, a partition
 # with OverSubscribe=EXCLUSIVE) is charged, committed and judged by what it
 # holds, running or pending, and is preemptable like any other job.
@@ -75,7 +75,7 @@ test_exclusive_job_charged_node_gpus() {
 # budget G (same share, nothing run) asks: the reclaim rule's transfer is
 # the preemptor's GPUs x its 5-minute minimum runtime, 300 GPU-s for a
 # 1-GPU job (it preempts) but 2,400 for the exclusive one, more than V
-# has used (it waits).  Judged as 1 GPU (the old code) it preempted too.
+# has used (it waits).  Judged as 1 GPU it would preempt too.
 test_exclusive_preemptor_judged_by_node_gpus() {
 	clear_cluster
 	local t P V G x z y v mark used

@@ -524,7 +524,7 @@ static const struct limit_check_case limit_checks[] = {
 	  .limit_from = "partition 'debug' DefaultTime", .rc = SB_EABOVEMAX,
 	  .msg_has = "the time limit the job would get, 0:10:00 (partition "
 	  "'debug' DefaultTime)" },
-	{ .what = "the user's own --time: the old sentence",
+	{ .what = "the user's own --time: the job's time limit named",
 	  .min_runtime = "2:00:00", .time_limit = 3600, .rc = SB_EABOVEMAX,
 	  .msg_has = "exceeds the job's time limit 1:00:00" },
 	{ .what = "slice equal to the limit: accepted", .min_runtime = "10",

@@ -1,7 +1,7 @@
 /*
  * limits-test.c - which unallocated jobs are released for an allocated job
  * pending behind a Slurm limit (sb_limit_release(), sb/limits.h): the
- * issue's example, the control case (the limit filled by the team's own
+ * basic case, the control case (the limit filled by the team's own
  * allocated work), just-enough selection in victim order, limits at two
  * levels, grace time, PreemptNonResumable=keep, saturation.
  */
@@ -43,7 +43,7 @@ struct rel_case {
 };
 
 static const struct rel_case cases[] = {
-	{ "the issue's example: GrpTRES gpu=8 held by an unallocated 8-GPU "
+	{ "the basic case: GrpTRES gpu=8 held by an unallocated 8-GPU "
 	  "job: it is released", true, SB_NONRESUMABLE_CANCEL,
 	  1, { { 8, 8, 8 } }, { U(0, 8, 8, 0), END },
 	  SB_LIMIT_RELEASE, { 0, -1 } },

@@ -467,7 +467,7 @@ START_TEST(test_keys_values)
 }
 END_TEST
 
-/* ------------------------------------------- suspended time (issue 12) */
+/* ------------------------------------------------------ suspended time */
 
 struct suspend_case {
 	const char *what;
@@ -576,7 +576,7 @@ START_TEST(test_key_suspended)
 }
 END_TEST
 
-/* ------------------------------- warning interactive users (issue 12) */
+/* ------------------------------------------ warning interactive users */
 
 struct warn_case {
 	const char *what;

@@ -454,7 +454,7 @@ START_TEST(test_never_slurm_sentinels)
 }
 END_TEST
 
-/* ------------------------------------ an administrator's priority (kind 6) */
+/* --------------------------------------------- an administrator's priority */
 
 static const struct { uint32_t admin, in_team; } admins[] = {
 	{ 1, 1 }, { 100, 100 }, { 512, 512 }, { 1022, 1022 }, { 1023, 1023 },

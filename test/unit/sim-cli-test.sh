@@ -289,7 +289,7 @@ awk 'BEGIN { print "submit_time_s,duration_s,gpus,team"
 timeout 300 "$sim" convert --jobs "$tmp/big.csv" --tree "$tmp/big.tree" --out "$tmp/big.out" 2>/dev/null ||
 	bad "convert of 100,000 jobs on 20,000 budgets: failed (or hung: 300 s)"
 [ "$(wc -l <"$tmp/big.out")" -eq 100001 ] || bad "convert of 100,000 jobs: $(wc -l <"$tmp/big.out") lines"
-# the verdict (issue 22, item 5): after every other line of the report, a
+# the verdict: after every other line of the report, a
 # mark per team, the jobs that never started named with `sbudget show
 # job`'s words, and one line; the same in run and metrics, text and JSON
 "$sim" --jobs "$data/sim-small.csv" --tree "$data/sim-small.tree" \

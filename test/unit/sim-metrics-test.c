@@ -311,7 +311,7 @@ START_TEST(test_cancelled)
 }
 END_TEST
 
-/* The most preemptions of one job (issue 18, item 3), allocated and
+/* The most preemptions of one job, allocated and
  * unallocated apart, counting preempted runs that end in the window
  * [0, 3600): job 0 three, job 1 two (allocated: max 3); job 2 two in the
  * window and one ending at 3600, outside (unallocated: max 2). */

@@ -40,7 +40,7 @@ static const struct norm_case norm[] = {
 		{ 1, 0, 1, 0.25, 0.25 },
 		{ 2, 0, 1, 0.25, 0.25 },
 		{ 3, 0, 2, 0.5, 0.5 } }, 3 },
-	{ "entitlement = product along the path (MISSION: A1 = 35%)", {
+	{ "entitlement = product along the path (A1 = 0.7 x 0.5 = 35%)", {
 		{ 10, 0, 70, 0.7, 0.7 },
 		{ 20, 0, 30, 0.3, 0.3 },
 		{ 11, 10, 50, 0.5, 0.35 },
