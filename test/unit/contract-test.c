@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "sb/contract.h"
 #include "sb/error.h"
 
@@ -642,11 +643,5 @@ static Suite *contract_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(contract_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sb_check_run(contract_suite());
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "sb/error.h"
 #include "sb/limits.h"
 #include "sb/priority.h"
@@ -196,15 +197,9 @@ int main(void)
 {
 	Suite *s = suite_create("limits");
 	TCase *tc = tcase_create("limits");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_release, 0, sizeof(cases) / sizeof(cases[0]));
 	tcase_add_test(tc, test_einval);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return sb_check_run(s);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "sb/contract.h"
 #include "sb/error.h"
 #include "sb/tree.h"
@@ -433,8 +434,6 @@ int main(void)
 {
 	Suite *s = suite_create("tree");
 	TCase *tc = tcase_create("tree");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_normalise, 0, sizeof(norm) / sizeof(norm[0]));
@@ -448,9 +447,5 @@ int main(void)
 	tcase_add_test(tc, test_empty);
 	tcase_add_test(tc, test_big_shapes);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sb_check_run(s);
 }
