@@ -66,6 +66,7 @@ test_charge_job_ended_while_ctld_down() {
 	c=$(ledger_charged "$id")
 	s=$(charge_gpu_seconds "$id")
 	say "job $id (4 GPUs, slept 12 s): slurmdbd $s GPU-s ($(sacct -n -P -X -j "$id" -o Start,End,ElapsedRaw | head -n 1)), ledger $c"
+	[ "$s" -gt 0 ] || { say "slurmdbd has no GPU-seconds of job $id"; return 1; }
 	[ "$c" = "$s" ] || { say "ledger $c != slurmdbd $s"; return 1; }
 	trap - EXIT
 }

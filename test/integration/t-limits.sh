@@ -197,6 +197,7 @@ PreemptGraceTime=30"
 	[ $((t1 - t0)) -lt 20 ] || { say "the unallocated victim was given a grace time"; return 1; }
 	v=$(wait_log "$mark" "preempt/budget: JobId=$a \(allocated\) pends behind association $A GrpTRES gres/gpu=12 .*releasing JobId=($u1|$u2) " 5 |
 		sed -n 's/.*releasing JobId=\([0-9]*\) .*/\1/p')
+	[ -n "$v" ] || { say "no release of $u1 or $u2 logged"; return 1; }
 	if [ "$v" = "$u1" ]; then kept=$u2; else kept=$u1; fi
 	wait_for 20 "job $v requeued once" _prints 1 restarts "$v"
 	n=$(log_since "$mark" | grep -c "preempt/budget: JobId=$a (allocated) pends behind .*releasing") || true

@@ -370,6 +370,7 @@ test_sbudget_survives_bad_budget_conf() {
 	# shellcheck disable=SC2064 # expand now; keep_budget_conf's trap too
 	trap "chmod 644 '$lv'; rm -f '$WORK/err.$$'; mv -f '$conf.keep' '$conf'; scontrol reconfigure" EXIT
 	good=$(sb -P -n show budget format=$f)
+	[ -n "$good" ] || { say "show budget printed nothing"; return 1; }
 	n=$(grep -c '' "$conf")
 	set_budget_conf "$(cat "$conf")
 CalcPeriod=0" || return 1
@@ -631,6 +632,7 @@ test_sbudget_same_span_same_figures() {
 	to=$(date +%s) from=$((to - 7200))
 	shown=$(sb -P -n show budget start="uts$from" end="uts$to" format="$f")
 	other=$(sb -P -n show budget end="uts$to" window=2:00:00 format="$f")
+	[ -n "$shown" ] || { say "show budget start= end= printed nothing"; return 1; }
 	[ "$shown" = "$other" ] || { say "start/end: $shown"; say "end/window: $other"; return 1; }
 	rep=$(sb -P -n report from="uts$from" to="uts$to" step=1:00:00 format="$f,Start")
 	[ "$(grep -c '^bio||' <<<"$rep")" -eq 2 ] || { say "expected 2 steps of bio: $rep"; return 1; }

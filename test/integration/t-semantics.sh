@@ -235,6 +235,7 @@ test_suspended_time_not_charged_nor_protected() {
 	c_v=$(ledger_charged "$v"); c_w=$(ledger_charged "$w")
 	say "sacct (suspended time left out): $v $s_v GPU-s, $w $s_w GPU-s (suspended $(sacct -n -P -X -j "$w" -o Suspended | head -n 1))"
 	say "ledger charged: $v $c_v, $w $c_w"
+	[ "$s_v" -gt 0 ] && [ "$s_w" -gt 0 ] || { say "slurmdbd has no run time of $v or $w"; return 1; }
 	[ "$c_v" = "$s_v" ] || { say "suspended victim charged $c_v, ran $s_v"; return 1; }
 	[ "$c_w" = "$s_w" ] || { say "job cancelled while suspended charged $c_w, ran $s_w"; return 1; }
 	clear_cluster

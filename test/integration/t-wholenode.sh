@@ -64,6 +64,7 @@ test_exclusive_job_charged_node_gpus() {
 	c_1=$(ledger_charged "$e1"); c_0=$(ledger_charged "$e0")
 	say "AllocTRES gres/gpu: $e1 $a_1, $e0 $a_0; sacct GPU-s $s_1, $s_0; ledger $c_1, $c_0"
 	if [ "$a_1" != 8 ] || [ "$a_0" != 8 ]; then say "Slurm did not allocate the whole node's GPUs"; return 1; fi
+	[ "$s_1" -gt 0 ] && [ "$s_0" -gt 0 ] || { say "slurmdbd has no run time of $e1 or $e0"; return 1; }
 	[ "$c_1" = "$s_1" ] || { say "--exclusive -G 1 charged $c_1, held $s_1 GPU-s"; return 1; }
 	[ "$c_0" = "$s_0" ] || { say "--exclusive without GPU charged $c_0, held $s_0 GPU-s"; return 1; }
 	clear_cluster
