@@ -207,7 +207,7 @@ struct sb_preempt_party {
 };
 
 /*
- * Hysteresis (issue 11, item 3): at equilibrium two budgets of equal
+ * Hysteresis: at equilibrium two budgets of equal
  * standing would take turns at min-runtime granularity, each turn paying
  * a grace time, a requeue delay and, for a job that cannot resume, all the
  * work of its run.  Two rules damp that:
