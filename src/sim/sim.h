@@ -775,9 +775,8 @@ void sim_svg_axis(struct sim_axis *ax, int64_t t0, int64_t from,
 /* Per-GPU chart of [from, to) (simulated time): one row per GPU, a colour
  * per team (@job_team[job] < @nteams) for the SBD_PALETTE_SIZE teams with
  * the most GPU time in the range, grey for the others, hatching on
- * preemptible runs, a black border on preempted ones (red was a team's
- * colour); a time axis and a
- * legend that wraps (the image grows). */
+ * preemptible runs, a black border on preempted ones (not red: red is a
+ * team's colour); a time axis and a legend that wraps (the image grows). */
 int sim_svg_gpus(FILE *f, const struct sim_result *r,
 		 const uint32_t *job_team, const char *const *team_names,
 		 uint32_t nteams, uint32_t nodes, uint32_t gpn, int64_t from,

@@ -309,7 +309,7 @@ test_preempt_repair_drains_node() {
 # that exits on the signal (after its "checkpoint") is requeued all the
 # same.  An unallocated victim gets no grace time: it is requeued at once
 # (Slurm's own kill still sends SIGTERM, and SIGKILL KillWait later) and its
-# preemptor starts at once (before: 3 s of grace time first).
+# preemptor starts at once (not after 3 s of grace time).
 test_preempt_grace_signal() {
 	clear_cluster
 	keep_budget_conf

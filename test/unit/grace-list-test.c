@@ -49,8 +49,8 @@ static const char *scan(struct grace_list *l, struct world *w, char *buf,
 	return buf;
 }
 
-/* The reviewer's case: the requeue was found, the write pass skipped; the
- * next tick must find it again. */
+/* A requeue found, the write pass skipped: the next tick must find it
+ * again. */
 START_TEST(test_owed_until_tried)
 {
 	struct grace_list l = { 0 };

@@ -119,8 +119,8 @@ expect2 "--resubmit-delay 'never'" --resubmit-delay never
 expect2 "or none" --resubmit-delay -1
 expect2 "at most 365 days" --resubmit-delay 366-0
 "$sim" --help | grep -q -- '5:00 is five$' || bad "--help: --resubmit-delay default"
-# at most SIM_RESUBMIT_MAX (10) resubmissions per job: on this table (found
-# by a review) jobs of budgets whose standing keeps turning are cancelled
+# at most SIM_RESUBMIT_MAX (10) resubmissions per job: on this table jobs
+# of budgets whose standing keeps turning are cancelled
 # and resubmitted for ever without the bound, and the run with no --until
 # never ended; with it, jobs 11 and 15 are given up after their 11th cancel
 cat >"$tmp/loop.csv" <<'CSV'
