@@ -725,10 +725,12 @@ test_sbudget_metrics() {
 	say "physics charged: metrics $raw, sshare $s_raw before and $s_after after"
 	[ -n "$raw" ] && [ "$raw" -ge $((s_raw - 1)) ] && [ "$raw" -le $((s_after + 1)) ] || return 1
 	# the dashboard queries only metrics that exist
-	local m
+	local m n=0
 	while read -r m; do
 		expect_in "$out" "$m"
+		n=$((n + 1))
 	done < <(grep -o 'sbudget_[a-z_]*' "$SB_REPO/contrib/grafana/sbudget-dashboard.json" | sort -u)
+	[ "$n" -gt 0 ] || { say "no sbudget_ metric found in the dashboard"; return 1; }
 }
 
 # Lost GPU time (Lost, LostRaw; sb_run_work_lost): in budget V, a
