@@ -32,7 +32,8 @@
  *            (preempted, or released by repair).  Slurm 22.05 resets a
  *            requeued job's submit time, which would send it behind every
  *            younger job of its team with the same in-team priority; this
- *            bit keeps it ahead of them (doc/design.md, "Deviations").
+ *            bit keeps it ahead of them (doc/design.md, "Deviation: the
+ *            resumed bit").
  *
  * Unallocated jobs are ordered by standing too (below every allocated job):
  * a budget that has used less still gets the idle GPUs first.

@@ -74,7 +74,7 @@ bool sb_run_allocated(const char *tag, int64_t run_start, int64_t cutover);
 /*
  * What a job holds of the charged TRES (ChargeTRES, GPUs), the one rule for
  * charging, committed usage, the reclaim rule's delta and sbudget: see
- * "Whole-node jobs" in doc/design.md.  Filled by the caller (Slurm glue)
+ * "The job's effective GPUs" in doc/design.md.  Filled by the caller (Slurm glue)
  * from the job and the nodes' configuration; counts are whole TRES units.
  */
 struct sb_hold {
