@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # contrib/bench-load.sh - slurmctld under load with all four budget plugins,
-# against priority/multifactor + preempt/qos on the same job set (issue 12).
+# against priority/multifactor + preempt/qos on the same job set.
 #
 # Usage: contrib/bench-load.sh COMMAND [OPTIONS]
 #   setup                 a fresh bench cluster with all four plugins, 1000

@@ -4,7 +4,7 @@
  * A job declares a minimum runtime (its protected, charged slice) and whether
  * it is resumable.  Minimum runtime 0 means *unallocated*: the job is charged
  * to nobody and may be preempted by any allocated job at any time.  See
- * MISSION.md ("The scheduling contract") and DESIGN.md ("Contract").
+ * doc/design.md, "The contract".
  */
 #ifndef SB_CONTRACT_H
 #define SB_CONTRACT_H
@@ -211,7 +211,7 @@ int sb_bool_parse(const char *s, bool *out);
  * root (any order), @n entries.  A budget exists when every entry is > 0
  * (SB_SHARES_USE_PARENT counts as its parent's); the leaf's entitled
  * fraction of the cluster is the product of normalised shares on the path
- * (MISSION.md, "Budgets, not schedules"), so one zero anywhere makes it zero.
+ * (sb/tree.h), so one zero anywhere makes it zero.
  * n == 0 (no association known) is "no budget".
  */
 bool sb_path_has_budget(const uint32_t *raw_shares, size_t n);

@@ -31,8 +31,7 @@
  *                 running);
  *   quota_k       entitled x capacity x (e_k - s_k);
  *   owed_k        min(quota_k, demand_k): the quota capped by demand, slot by
- *                 slot (MISSION.md: "owed = quota, capped hourly by actual
- *                 demand");
+ *                 slot (the reports' slot: SB_FIG_SLOT, an hour);
  *   capped_k      min(delivered_k, owed_k): what was delivered of what was
  *                 owed, so a surplus in one slot does not hide a shortfall
  *                 in another.
@@ -41,7 +40,8 @@
  * sum(capped) / sum(owed) over the teams a report lists (the budgets
  * that hold jobs), each team's capped computed on its own: a parent's
  * capped would let one child's surplus hide a sibling's shortfall in the
- * same slot (MISSION.md: "teams received 98% of the GPU-hours owed").
+ * same slot (the project's target is stated per team: each team gets
+ * >= 95% of the GPU-hours owed to it).
  *
  * Unallocated demand is owed nothing: a job of min runtime 0 is, by its own
  * contract, backed by no budget (it is free and preemptable); its GPU time
@@ -162,7 +162,7 @@ int sb_fig_window(const struct sb_fig *series, uint32_t count, size_t nslots,
  * same span as an allocated segment's demand above.  The GPU time a
  * scheduler could have used: the cluster, less what nobody asked for.
  * Occupancy of demand-limited capacity = (delivered + unallocated) / this
- * (MISSION.md's "occupancy", issue 11's target).  Indices are not read.
+ * (the occupancy the project targets).  Indices are not read.
  * @usable: out.  Return: SB_OK; SB_EINVAL (NULL @usable, from >= to,
  * slot <= 0, capacity < 0 or not finite, nsegs > 0 with NULL segs),
  * SB_ENOMEM.

@@ -6,7 +6,7 @@
  * gres/gpu, so GPU-seconds): a job holding 8 GPUs for an hour charges
  * 28800.  Two sums are kept per association and bucket: *allocated* usage
  * (charged to the budget; the only one the standing reads) and *unallocated*
- * usage (charged to nobody, kept for reports).  DESIGN.md, "Semantics".
+ * usage (charged to nobody, kept for reports).
  *
  * Buckets.  Time is cut into buckets of `width` seconds aligned to the
  * epoch: bucket k covers [k*width, (k+1)*width).  The lookback window at time

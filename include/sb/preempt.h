@@ -2,7 +2,7 @@
  * sb/preempt.h - who may preempt whom, in which order, and what happens to
  * the victim; and when a job on a node drained for repair is released.
  *
- * Rules (DESIGN.md "Preemption", MISSION.md "The scheduling contract"):
+ * Rules (doc/design.md, "preempt/budget" and "The contract"):
  *   - only allocated jobs preempt (a job of min runtime 0 never does);
  *   - an unallocated job is preemptable at any time;
  *   - an allocated job is preemptable only once it has run its min runtime
@@ -100,7 +100,7 @@ struct sb_preempt_job {
 				 * (scontrol suspend) up to the time of the
 				 * question, >= 0 (negative counts as 0); 0
 				 * for a pending preemptor.  Suspended time is
-				 * neither run nor protection (issue 12) */
+				 * neither run nor protection */
 };
 
 /* The answer of sb_preempt_check(); SB_PREEMPT_YES is 0. */
@@ -232,7 +232,7 @@ const char *sb_preempt_verdict_str(enum sb_preempt_verdict v);
  *     cancel                              SB_ACTION_CANCEL;
  *     keep                                SB_ACTION_NONE.
  * A restarted job loses its run but not its place in the demand: it runs
- * again, so the work it was submitted for is done (issue 11).
+ * again, so the work it was submitted for is done.
  */
 enum sb_preempt_action sb_preempt_action(const struct sb_preempt_policy *pol,
 					 const struct sb_contract *c);
@@ -283,8 +283,8 @@ int sb_preempt_victim_cmp(const struct sb_preempt_job *a,
 			  const struct sb_preempt_job *b, int64_t now);
 
 /*
- * sb_preempt_reclaim_ok - KAI-Scheduler's reclaim rule (DESIGN.md
- * "Preemption"): a victim of another budget is taken only if, after the
+ * sb_preempt_reclaim_ok - KAI-Scheduler's reclaim rule (doc/design.md,
+ * "preempt/budget"): a victim of another budget is taken only if, after the
  * transfer, the preemptor's side is still no more over-used than the
  * victim's, so that the next cycle does not want to reverse it
  * (ping-pong).  Judged where the two budgets' paths diverge: siblings p
@@ -327,7 +327,7 @@ int64_t sb_repair_release_at(const struct sb_preempt_policy *pol,
  * outside a batch job: no batch script, so never resumable, see
  * sb_contract_of_job()) is told that the job's protected slice is about
  * to end and that from then on it may be cancelled for a better-placed
- * budget (issue 12, kind 5: a lost interactive session cannot be resumed).
+ * budget (a lost interactive session cannot be resumed).
  *
  *     warn_at = max(start + 1, sb_preempt_protected_until(job) - lead)
  *

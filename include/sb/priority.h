@@ -1,7 +1,7 @@
 /*
  * sb/priority.h - the 32-bit job priority Slurm sorts by (higher first).
  *
- * Order (DESIGN.md, "Job priority"): every allocated job above every
+ * Order (doc/design.md, "priority/budget"): every allocated job above every
  * unallocated one; then the standing of the job's association; then the
  * job's declared in-team priority; then whether the job already ran and
  * was requeued; equal numbers are left to Slurm's FIFO tie-break (submit
@@ -32,7 +32,8 @@
  *            (preempted, or released by repair).  Slurm 22.05 resets a
  *            requeued job's submit time, which would send it behind every
  *            younger job of its team with the same in-team priority; this
- *            bit keeps it ahead of them (doc/design.md, "Deviations").
+ *            bit keeps it ahead of them (doc/design.md, "Deviation: the
+ *            resumed bit").
  *
  * Unallocated jobs are ordered by standing too (below every allocated job):
  * a budget that has used less still gets the idle GPUs first.
@@ -100,7 +101,7 @@ uint32_t sb_priority_job(const struct sb_standing *st, uint32_t assoc_index,
 /*
  * sb_priority_admin_in_team - the in-team priority an administrator's
  * `scontrol update jobid=X priority=N` (or `sbatch --priority=N`) stands
- * for (issue 12, kind 6).  Slurm would store N as the job's priority,
+ * for.  Slurm would store N as the job's priority,
  * which throws away the tier and the standing: a small N put an allocated
  * job below every unallocated one and made it unable to preempt, a large
  * N lifted an unallocated job above allocated ones.  Instead N is read as

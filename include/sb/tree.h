@@ -6,8 +6,7 @@
  * a budget's weight is the association's RawShares (`sacctmgr ... set
  * fairshare=N`).  Shares are normalised among *all* siblings, idle ones too,
  * so an association's entitled fraction of the cluster is the product of the
- * normalised shares on its path from the top (MISSION.md, "Budgets, not
- * schedules"; DESIGN.md, "Semantics").
+ * normalised shares on its path from the top.
  *
  * Life cycle: sb_tree_new(), sb_tree_add() for every association in any
  * order, sb_tree_finalize() once, then read-only queries (safe from several
@@ -38,7 +37,7 @@
 /*
  * One association of a finalized tree.  All fields are read-only.
  *
- * Normalisation (DESIGN.md "Semantics"; Slurm's assoc_mgr shares_norm):
+ * Normalisation (Slurm's assoc_mgr shares_norm):
  *   shares_norm = level_shares / level_sum, where level_shares is RawShares
  *   divided by the greatest common divisor of the RawShares of the
  *   association and its siblings, and level_sum is the sum of the siblings'

@@ -74,7 +74,7 @@ bool sb_run_allocated(const char *tag, int64_t run_start, int64_t cutover);
 /*
  * What a job holds of the charged TRES (ChargeTRES, GPUs), the one rule for
  * charging, committed usage, the reclaim rule's delta and sbudget: see
- * "Whole-node jobs" in doc/design.md.  Filled by the caller (Slurm glue)
+ * "The job's effective GPUs" in doc/design.md.  Filled by the caller (Slurm glue)
  * from the job and the nodes' configuration; counts are whole TRES units.
  */
 struct sb_hold {
@@ -207,7 +207,7 @@ struct sb_preempt_party {
 };
 
 /*
- * Hysteresis (issue 11, item 3): at equilibrium two budgets of equal
+ * Hysteresis: at equilibrium two budgets of equal
  * standing would take turns at min-runtime granularity, each turn paying
  * a grace time, a requeue delay and, for a job that cannot resume, all the
  * work of its run.  Two rules damp that:

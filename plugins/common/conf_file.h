@@ -1,7 +1,9 @@
 /*
- * conf_file.h - read budget.conf's bytes and keep a copy of them, for the
- * controller plugins (budget_conf.c).  Slurm-free, so that the unit tests
- * reach it: errors come back as text for the caller to log.
+ * conf_file.h - read budget.conf's bytes and keep a copy of them.  The
+ * controller plugins read and keep (budget_conf.c); sbudget
+ * (src/sbudget/conf.c) and sbudget-sim (src/sim/input.c) read.  Slurm-free,
+ * so that those and the unit tests reach it: errors come back as text for
+ * the caller to log.
  *
  * One limit for every read: SB_CONFIG_MAX_BYTES (sb/config.h).
  */

@@ -217,7 +217,7 @@ int sb_contract_tag_allocated(const char *s)
 
 		/* Only a tag exactly as sb_contract_format() writes it is
 		 * decided here: 0 or a number without leading zeros (at most
-		 * 9 digits, far below SB_DURATION_MAX), ",resumable=yes|no",
+		 * 7 digits, below SB_DURATION_MAX's 8), ",resumable=yes|no",
 		 * ",allocated=" agreeing with the number, then the end or a
 		 * space.  Anything else takes the full parse, so the answer
 		 * is always the full parse's. */
@@ -230,7 +230,8 @@ int sb_contract_tag_allocated(const char *s)
 				p++;
 				digits++;
 			}
-			/* 8 digits or more may exceed SB_DURATION_MAX */
+			/* 8 digits or more may exceed SB_DURATION_MAX
+			 * (31536000): the full parse decides */
 			allocated = digits <= 7 ? 1 : -1;
 		}
 		if (allocated >= 0 && !strncmp(p, ",resumable=", 11)) {

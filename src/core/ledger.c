@@ -316,7 +316,7 @@ static double row_sum(const struct sb_ledger *l, const struct row *r,
 
 	if (lo > hi)
 		return 0.0;
-	/* one division, then walk the ring (this loop was the hot path) */
+	/* one division, then walk the ring: no division per bucket */
 	slot = (uint32_t)(lo % l->nslots);
 	for (k = lo; k <= hi; k++) {
 		sum += sums[slot];

@@ -826,9 +826,9 @@ static void teardown(struct sim *s)
 /* At the end: runs still going end at @t_end, unfinished; jobs still
  * pending are unfinished too, pending since their last eligibility.  A
  * preemptor placed to start when its victims stop (their grace time) after
- * @t_end has not started: pending too, with no run (before 2026-12-01 it
- * got a run starting after the end, so `run` counted it as started and
- * `metrics` on its segments widened the window to that start). */
+ * @t_end has not started: pending too, with no run (a run starting after
+ * the end would make `run` count it as started and `metrics` on its
+ * segments widen the window to that start). */
 static void finish(struct sim *s, int64_t t_end)
 {
 	size_t i;

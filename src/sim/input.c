@@ -1,8 +1,8 @@
 /*
  * input.c - budget.conf for sbudget-sim (sim_config_parse(),
  * sim_config_load()): the core's grammar, sb_config_parse(), and the file
- * read by conf_file_read(), as the plugins and sbudget read it.  The other readers are in their own files (input.h
- * lists them).
+ * read by conf_file_read(), as the plugins and sbudget read it.  The other
+ * readers are in their own files (input.h lists them).
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -494,10 +494,10 @@ struct sim_team_report {
 };
 
 /*
- * The verdict: were the budgets honoured?  The target is the one the
- * project states (MISSION.md, "Results the seed reports": over 30 days
- * teams received 98% of the GPU-hours owed to them and 13 of 15 teams got
- * >= 95%; the goal our reports hold each team to): a team meets it when
+ * The verdict: were the budgets honoured?  The target is the project's
+ * stated result (over 30 days teams received 98% of the GPU-hours owed
+ * to them and 13 of 15 teams got >= 95%; the goal our reports hold each
+ * team to): a team meets it when
  * what it was delivered of what it was owed (capped / owed, sb/figures.h)
  * is at least SIM_TARGET_OWED.  Budgets are honoured when every team owed
  * anything meets it.  Both `sbudget-sim run` and `sbudget-sim metrics`
@@ -506,8 +506,8 @@ struct sim_team_report {
 #define SIM_TARGET_OWED 0.95
 /* A job "waited long" when its first start came more than this after its
  * submission: 2 h, the p90 queue wait of debug jobs under the old
- * priority scheduler in production (MISSION.md), the wait budgets were
- * built to end. */
+ * priority scheduler in production, the wait budgets were built to
+ * end. */
 #define SIM_LONG_WAIT (2 * 3600)
 /* The verdict names at most this many jobs, then "and N more". */
 #define SIM_VERDICT_MAX_JOBS 10
@@ -573,8 +573,8 @@ struct sim_report {
 	double owed, capped;	/* the top-level budgets' sums */
 	size_t preemptions;
 	/* the most preemptions of one job in the window (its preempted runs
-	 * ending there), allocated and unallocated jobs apart (issue 18,
-	 * item 3: thrash is a maximum, not a mean) */
+	 * ending there), allocated and unallocated jobs apart (thrash is a
+	 * maximum, not a mean) */
 	uint32_t max_preempted[2];
 	double preempted_gpu_hours;	/* GPUs x (end - start) of preempted
 					 * runs: the time since their start */
@@ -775,9 +775,8 @@ void sim_svg_axis(struct sim_axis *ax, int64_t t0, int64_t from,
 /* Per-GPU chart of [from, to) (simulated time): one row per GPU, a colour
  * per team (@job_team[job] < @nteams) for the SBD_PALETTE_SIZE teams with
  * the most GPU time in the range, grey for the others, hatching on
- * preemptible runs, a black border on preempted ones (red was a team's
- * colour); a time axis and a
- * legend that wraps (the image grows). */
+ * preemptible runs, a black border on preempted ones (not red: red is a
+ * team's colour); a time axis and a legend that wraps (the image grows). */
 int sim_svg_gpus(FILE *f, const struct sim_result *r,
 		 const uint32_t *job_team, const char *const *team_names,
 		 uint32_t nteams, uint32_t nodes, uint32_t gpn, int64_t from,

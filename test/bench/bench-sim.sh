@@ -8,7 +8,7 @@
 #               thousands of jobs)
 #   teams       many teams, high preemption: 7,400 jobs over 63 days on
 #               2,048 GPUs (256 x 8), 156 budgets, 1.5x, run until the
-#               queue drains (the shape of issue 18's DLRM trace)
+#               queue drains (the shape of a many-team DLRM trace)
 #   teams100k   100k jobs over 30 days on 1,024 GPUs, 156 budgets, 1.5x,
 #               --until 30 days
 #   drain       the 1.3x workload run until its queue drains (no --until:

@@ -1,5 +1,5 @@
 /* fuzz-budget-conf.c - budget.conf text as sbudget-sim and sbudget read it
- * (both through the core's sb_config_parse since issue 10; the plugins too):
+ * (both through the core's sb_config_parse, as the plugins do):
  * never a crash or a leak, and the two readers accept or refuse the same
  * text and end with the same settings, so they stay one grammar.  Against
  * Slurm's own parse_config: test/integration/t-conf.sh. */

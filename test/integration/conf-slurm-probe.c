@@ -1,6 +1,5 @@
 /*
- * conf-slurm-probe - how Slurm's own parse_config reads a budget.conf, as
- * plugins/common/budget_conf.c did until sb_config_parse() replaced it:
+ * conf-slurm-probe - how Slurm's own parse_config reads a budget.conf:
  * s_p_parse_file() with every key S_P_STRING and no ignore flag, then
  * sb_config_set() per key found and sb_config_check().  The budget.conf
  * cross-reader test (t-conf.sh) compares it with the core's grammar; the

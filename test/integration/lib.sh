@@ -132,8 +132,10 @@ expect_fail() {
 	printf -v "$__var" '%s' "$__out"
 }
 
-# expect_in HAYSTACK NEEDLE - the text must contain NEEDLE.
+# expect_in HAYSTACK NEEDLE - the text must contain NEEDLE (an empty NEEDLE
+# fails: it would match anything).
 expect_in() {
+	[ -n "$2" ] || { say "expect_in: nothing to look for in: $1"; return 1; }
 	if [[ "$1" != *"$2"* ]]; then
 		say "expected to find: $2"
 		say "in: $1"

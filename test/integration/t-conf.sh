@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# t-conf.sh - budget.conf: ONE grammar for every reader (issue 10).
+# t-conf.sh - budget.conf: ONE grammar for every reader.
 #
 # The case table test/unit/conf-cases.h (config-test checks the core against
 # it) is written out by conf-cases, with the core's verdict on each text:
@@ -113,7 +113,7 @@ test_conf_one_grammar_every_reader() {
 		# renamed into place, never rewritten: preempt/budget re-reads
 		# a file changed in the second of the previous case's
 		# reconfigure, and a cp caught half-way reads as an empty file
-		# (the defaults); that race failed CI on 24.11.
+		# (the defaults).
 		cp "$file" "$conf.new"
 		mv -f "$conf.new" "$conf"
 		scontrol reconfigure

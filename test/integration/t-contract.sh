@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# t-contract.sh - the minimum-runtime contract (issue 2): SPANK options,
+# t-contract.sh - the minimum-runtime contract: SPANK options,
 # job_submit/budget refusals and storage, job_modify protection, budget.conf.
 
 test_help_lists_options() {

@@ -48,6 +48,7 @@ test_zx_cutover_from_multifactor_and_back() {
 	wait_for 30 "slurmdbd to record $a" \
 		bash -c "sacct -n -X -P -j $a -o State,ElapsedRaw | grep -q '^COMPLETED|[1-9]'"
 	want=$((8 * $(elapsed "$a")))
+	[ "$want" -gt 0 ] || { say "slurmdbd has no run time of $a"; return 1; }
 	say "under multifactor: $a ran $((want / 8)) s x 8 GPUs, AdminComment '$(sacct -n -X -P -j "$a" -o AdminComment)'"
 	got=$(_cut_delivered "$A")
 	[ "$got" = 0 ] || { say "before Cutover is set sbudget counts $got for $A, want 0 (no contract)"; return 1; }

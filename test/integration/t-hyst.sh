@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# t-hyst.sh - hysteresis (issue 11, item 3): two equal teams at equilibrium
+# t-hyst.sh - hysteresis: two equal teams at equilibrium
 # on a full cluster do not thrash.  Uses clear_cluster, fresh_budgets,
 # wait_running and restarts from t-preempt.sh (every t-*.sh is sourced).
 

@@ -1,13 +1,12 @@
 # shellcheck shell=bash
-# t-limits.sh - Slurm limits never let free occupancy block paid work
-# (issue 12, kind 7): an association's GrpTRES counts the association's
-# unallocated jobs, and Slurm's preemption does not look at limits, so
-# preempt/budget's tick releases just enough unallocated jobs that count
-# against the limit an allocated job pends behind (sb_limit_release(),
-# doc/design.md "Slurm limits").  Uses clear_cluster, fresh_budgets,
-# restarts and submitted from t-preempt.sh.  Every limit set here is reset
-# when the test ends (the trap), however it ends: other tests share the
-# cluster.
+# t-limits.sh - Slurm limits never let free occupancy block paid work: an
+# association's GrpTRES counts the association's unallocated jobs, and
+# Slurm's preemption does not look at limits, so preempt/budget's tick
+# releases just enough unallocated jobs that count against the limit an
+# allocated job pends behind (sb_limit_release(), doc/design.md "Slurm
+# limits").  Uses clear_cluster, fresh_budgets, restarts and submitted from
+# t-preempt.sh.  Every limit set here is reset when the test ends (the trap),
+# however it ends: other tests share the cluster.
 
 # limits_reset ACCOUNT... - no GrpTRES, no GrpJobs on the accounts.
 limits_reset() {
@@ -25,7 +24,7 @@ untouched() {
 	[ "$(job_field "$1" JobState)" = RUNNING ] && [ "$(restarts "$1")" = 0 ]
 }
 
-# The issue's example: GrpTRES=gres/gpu=8 on an account whose two
+# The basic case: GrpTRES=gres/gpu=8 on an account whose two
 # unallocated 4-GPU jobs (one resumable, one not) run; the account's
 # allocated 8-GPU job starts within a few seconds: the resumable job is
 # requeued, the other (--no-requeue: Slurm cannot requeue it) cancelled,
@@ -198,6 +197,7 @@ PreemptGraceTime=30"
 	[ $((t1 - t0)) -lt 20 ] || { say "the unallocated victim was given a grace time"; return 1; }
 	v=$(wait_log "$mark" "preempt/budget: JobId=$a \(allocated\) pends behind association $A GrpTRES gres/gpu=12 .*releasing JobId=($u1|$u2) " 5 |
 		sed -n 's/.*releasing JobId=\([0-9]*\) .*/\1/p')
+	[ -n "$v" ] || { say "no release of $u1 or $u2 logged"; return 1; }
 	if [ "$v" = "$u1" ]; then kept=$u2; else kept=$u1; fi
 	wait_for 20 "job $v requeued once" _prints 1 restarts "$v"
 	n=$(log_since "$mark" | grep -c "preempt/budget: JobId=$a (allocated) pends behind .*releasing") || true

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# t-nodes.sh - jobs that need whole nodes (issue 11, "large jobs start"):
+# t-nodes.sh - jobs that need whole nodes (large jobs start):
 # an allocated two-node job starts by clearing the two nodes whose jobs may
 # be preempted, and preempts nothing else.  Uses t-preempt.sh's helpers
 # (clear_cluster, fresh_budgets, restarts); the cluster has 4 nodes x 8 GPUs.
@@ -60,7 +60,7 @@ test_whole_node_job_clears_two_nodes() {
 }
 
 # The cleared GPUs are kept for the big job while its victims are in their
-# grace time (issue 11, item 4: "keep the cleared GPUs for it").  With
+# grace time.  With
 # PreemptGraceTime=15 the layout above changes so that the nodes free at
 # different times:
 #   gpu01  eight 1-GPU unallocated jobs: no grace, requeued at once

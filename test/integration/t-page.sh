@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# t-page.sh - the budget page (`sbudget page`, issue 22) made from the live
+# t-page.sh - the budget page (`sbudget page`) made from the live
 # cluster and loaded in a real browser: headless Chromium (Debian's
 # package) dumps the DOM after the page's scripts ran, and logs the console.
 # The DOM must hold one panel per budget, time axes labelled with UTC dates
@@ -294,7 +294,7 @@ test_page_subtree_and_refusals() {
 	[ "$names" = "phys-a phys-b physics " ] || { say "panels of physics' sub-tree: '$names'"; return 1; }
 	# the tree: exactly show budget's rows of the sub-tree (physics and
 	# everything below; show budget's account= takes exact accounts)
-	out=$(grep -c '<tr data-depth=' "$page")
+	out=$(grep -c '<tr data-depth=' "$page") || { say "no tree rows on physics' page"; return 1; }
 	[ "$out" = "$("$PAGE_SBUDGET" -P -n show budget account=physics,phys-a,phys-b | wc -l)" ] ||
 		{ say "$out tree rows for physics' sub-tree"; return 1; }
 	! grep -q 'data-account="bio"' "$page" || { say "bio on physics' page"; return 1; }

@@ -74,10 +74,9 @@ running_none() {
 
 # A job without a contract tag (here: submitted while job_submit/budget was
 # not loaded, as a job started before the plugins were) is unallocated for
-# both plugins: as a preemptor it never preempts (before issue 10
-# preempt/budget counted it as allocated and let it preempt unallocated
-# jobs), as a victim it is preempted at once by an allocated job although
-# its submitter asked for 40 protected minutes.
+# both plugins: as a preemptor it never preempts (counted as allocated, it
+# would preempt unallocated jobs), as a victim it is preempted at once by an
+# allocated job although its submitter asked for 40 protected minutes.
 test_partner_untagged_job_is_unallocated() {
 	clear_cluster
 	local u=() n a off victims=() id hit=0 line node

@@ -103,6 +103,7 @@ test_preempt_unallocated_at_once() {
 	wait_state "$victim" COMPLETED 90
 	after=$(raw_usage nobudget sb-carol)
 	say "carol's charged usage before $before after $after"
+	[ -n "$before" ] && [ -n "$after" ] || { say "sshare lists no nobudget/sb-carol"; return 1; }
 	[ "$before" = "$after" ] || { say "unallocated work was charged"; return 1; }
 	clear_cluster
 }
@@ -176,6 +177,7 @@ test_preempt_protected_then_standing() {
 	segs=$(sacct -n -P -D -X -j "$victim" -o ElapsedRaw | awk '{ s += $1 } END { print s * 8 }')
 	charged=$(ledger_charged "$victim")
 	say "victim $victim: sacct segments x 8 GPUs = $segs GPU-s; ledger charged $charged"
+	[ "$segs" -gt 0 ] || { say "slurmdbd has no run of $victim"; return 1; }
 	[ "$segs" = "$charged" ] || return 1
 	clear_cluster
 }
@@ -307,7 +309,7 @@ test_preempt_repair_drains_node() {
 # that exits on the signal (after its "checkpoint") is requeued all the
 # same.  An unallocated victim gets no grace time: it is requeued at once
 # (Slurm's own kill still sends SIGTERM, and SIGKILL KillWait later) and its
-# preemptor starts at once (before: 3 s of grace time first).
+# preemptor starts at once (not after 3 s of grace time).
 test_preempt_grace_signal() {
 	clear_cluster
 	keep_budget_conf
@@ -459,6 +461,7 @@ CalcPeriod=5"
 	segs=$(sacct -n -P -D -X -j "$v" -o ElapsedRaw | awk '{ s += $1 } END { print s * 8 }')
 	charged=$(ledger_charged "$v")
 	say "victim $v: segments $(sacct -n -P -D -X -j "$v" -o ElapsedRaw | tr '\n' ' ')x 8 GPUs = $segs GPU-s; ledger charged $charged"
+	[ "$segs" -gt 0 ] || { say "slurmdbd has no run of $v"; return 1; }
 	[ "$segs" = "$charged" ]
 	clear_cluster
 }

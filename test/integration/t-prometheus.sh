@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# t-prometheus.sh - live metrics through a real Prometheus (issue 22):
+# t-prometheus.sh - live metrics through a real Prometheus:
 # contrib/sbudget-textfile.sh writes `sbudget metrics` into a textfile
 # directory, node_exporter's textfile collector serves it and Prometheus
 # scrapes it (Debian's packages prometheus and prometheus-node-exporter,

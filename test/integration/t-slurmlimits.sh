@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # t-slurmlimits.sh - Slurm's time limits work under priority/budget as under
-# priority/multifactor (issue 17, item 2): in Slurm the priority plugin
+# priority/multifactor: in Slurm the priority plugin
 # keeps the counters these limits read (GrpTRESRunMins, GrpTRESMins,
 # GrpWall, UsageFactor; limit_usage.c).  Every scenario runs twice, first
 # under priority/multifactor (Slurm's own), then under priority/budget,

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# t-wholenode.sh - the job's effective GPUs (issue 12, kind 2): whatever
+# t-wholenode.sh - the job's effective GPUs: whatever
 # holds a GPU node's GPUs (--exclusive with one GPU or none, a partition
 # with OverSubscribe=EXCLUSIVE) is charged, committed and judged by what it
 # holds, running or pending, and is preemptable like any other job.
@@ -64,6 +64,7 @@ test_exclusive_job_charged_node_gpus() {
 	c_1=$(ledger_charged "$e1"); c_0=$(ledger_charged "$e0")
 	say "AllocTRES gres/gpu: $e1 $a_1, $e0 $a_0; sacct GPU-s $s_1, $s_0; ledger $c_1, $c_0"
 	if [ "$a_1" != 8 ] || [ "$a_0" != 8 ]; then say "Slurm did not allocate the whole node's GPUs"; return 1; fi
+	[ "$s_1" -gt 0 ] && [ "$s_0" -gt 0 ] || { say "slurmdbd has no run time of $e1 or $e0"; return 1; }
 	[ "$c_1" = "$s_1" ] || { say "--exclusive -G 1 charged $c_1, held $s_1 GPU-s"; return 1; }
 	[ "$c_0" = "$s_0" ] || { say "--exclusive without GPU charged $c_0, held $s_0 GPU-s"; return 1; }
 	clear_cluster
@@ -75,7 +76,7 @@ test_exclusive_job_charged_node_gpus() {
 # budget G (same share, nothing run) asks: the reclaim rule's transfer is
 # the preemptor's GPUs x its 5-minute minimum runtime, 300 GPU-s for a
 # 1-GPU job (it preempts) but 2,400 for the exclusive one, more than V
-# has used (it waits).  Judged as 1 GPU (the old code) it preempted too.
+# has used (it waits).  Judged as 1 GPU it would preempt too.
 test_exclusive_preemptor_judged_by_node_gpus() {
 	clear_cluster
 	local t P V G x z y v mark used

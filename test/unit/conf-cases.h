@@ -2,8 +2,8 @@
  * conf-cases.h - ONE table of budget.conf texts, fed to every reader:
  * config-test (sb_config_parse, the core), and through conf-cases --dump
  * to test/integration/t-conf.sh (sbudget-sim, sbudget, slurmctld's plugins)
- * and to conf-slurm-probe (Slurm's own parse_config, as the plugins used to
- * call it).
+ * and to conf-slurm-probe (Slurm's own parse_config, whose Key=Value rules
+ * the core's grammar follows).
  *
  * Each case states the text, whether it is accepted, and what must be in
  * the result: for an accepted text, '|'-separated pieces of

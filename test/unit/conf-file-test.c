@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "conf_file.h"
 #include "sb/config.h"
 
@@ -252,8 +253,6 @@ int main(void)
 {
 	Suite *s = suite_create("conf_file");
 	TCase *tc = tcase_create("conf_file");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_read_exact);
@@ -265,9 +264,5 @@ int main(void)
 	tcase_add_test(tc, test_keep_exact);
 	tcase_add_test(tc, test_keep_fails_clean);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sb_check_run(s);
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "sb/config.h"
 #include "sb/error.h"
 
@@ -276,8 +277,6 @@ int main(void)
 {
 	Suite *s = suite_create("config");
 	TCase *tc = tcase_create("config");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_defaults);
 	tcase_add_loop_test(tc, test_set, 0, sizeof(set) / sizeof(set[0]));
@@ -288,9 +287,5 @@ int main(void)
 	tcase_add_test(tc, test_parse_codes);
 	tcase_add_loop_test(tc, test_parse_lexing, 0, sizeof(lex) / sizeof(lex[0]));
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sb_check_run(s);
 }

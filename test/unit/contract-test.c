@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "sb/contract.h"
 #include "sb/error.h"
 
@@ -524,7 +525,7 @@ static const struct limit_check_case limit_checks[] = {
 	  .limit_from = "partition 'debug' DefaultTime", .rc = SB_EABOVEMAX,
 	  .msg_has = "the time limit the job would get, 0:10:00 (partition "
 	  "'debug' DefaultTime)" },
-	{ .what = "the user's own --time: the old sentence",
+	{ .what = "the user's own --time: the job's time limit named",
 	  .min_runtime = "2:00:00", .time_limit = 3600, .rc = SB_EABOVEMAX,
 	  .msg_has = "exceeds the job's time limit 1:00:00" },
 	{ .what = "slice equal to the limit: accepted", .min_runtime = "10",
@@ -642,11 +643,5 @@ static Suite *contract_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(contract_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sb_check_run(contract_suite());
 }

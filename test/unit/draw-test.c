@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "cli.h"
 #include "draw.h"
 #include "sim.h"
@@ -849,8 +850,6 @@ int main(void)
 {
 	Suite *s = suite_create("draw");
 	TCase *tc = tcase_create("draw");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_palette);
 	tcase_add_test(tc, test_assign_colours);
@@ -875,9 +874,5 @@ int main(void)
 	tcase_add_loop_test(tc, test_sim_gpus, 0, 2);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sb_check_run(s);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "check_main.h"
 #include "sb/duration.h"
 #include "sb/error.h"
 
@@ -196,8 +197,6 @@ int main(void)
 {
 	Suite *s = suite_create("duration");
 	TCase *tc = tcase_create("duration");
-	SRunner *sr;
-	int failed;
 
 	setenv("TZ", "UTC", 1);
 	tzset();
@@ -208,9 +207,5 @@ int main(void)
 	tcase_add_loop_test(tc, test_iso, 0, sizeof(iso) / sizeof(iso[0]));
 	tcase_add_test(tc, test_iso_null);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sb_check_run(s);
 }

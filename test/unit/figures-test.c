@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "cluster-tree.h"
 #include "sb/error.h"
 #include "sb/figures.h"
@@ -550,8 +551,6 @@ int main(void)
 {
 	Suite *s = suite_create("figures");
 	TCase *tc = tcase_create("figures");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_figures, 0, sizeof(cases) / sizeof(cases[0]));
 	tcase_add_test(tc, test_figures_refuses);
@@ -568,9 +567,5 @@ int main(void)
 	tcase_add_loop_test(tc, test_run_work_lost, 0,
 			    sizeof(lost_rules) / sizeof(lost_rules[0]));
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return sb_check_run(s);
 }

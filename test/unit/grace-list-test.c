@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "grace_list.h"
 
 /* A fake job table: state by job id (1..9), and what a scan owed. */
@@ -48,8 +49,8 @@ static const char *scan(struct grace_list *l, struct world *w, char *buf,
 	return buf;
 }
 
-/* The reviewer's case: the requeue was found, the write pass skipped; the
- * next tick must find it again. */
+/* A requeue found, the write pass skipped: the next tick must find it
+ * again. */
 START_TEST(test_owed_until_tried)
 {
 	struct grace_list l = { 0 };
@@ -148,17 +149,11 @@ int main(void)
 {
 	Suite *s = suite_create("grace_list");
 	TCase *tc = tcase_create("grace_list");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_owed_until_tried);
 	tcase_add_test(tc, test_states);
 	tcase_add_test(tc, test_failed_requeue_bounded);
 	tcase_add_test(tc, test_many);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sb_check_run(s);
 }

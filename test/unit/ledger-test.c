@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "sb/error.h"
 #include "sb/ledger.h"
 #include "sb/tree.h"
@@ -1327,8 +1328,6 @@ int main(void)
 	Suite *s = suite_create("ledger");
 	TCase *tw = tcase_create("window"), *tj = tcase_create("json");
 	TCase *ta = tcase_create("accrual");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tw, test_window_edge, 0, sizeof(edge) / sizeof(edge[0]));
 	tcase_add_loop_test(tw, test_split, 0, sizeof(split) / sizeof(split[0]));
@@ -1368,9 +1367,5 @@ int main(void)
 	tcase_add_test(ta, test_ledger_bytes);
 	suite_add_tcase(s, ta);
 
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sb_check_run(s);
 }

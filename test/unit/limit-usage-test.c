@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "check_main.h"
 #include "sb/error.h"
 #include "sb/limit_usage.h"
 
@@ -232,8 +233,6 @@ int main(void)
 {
 	Suite *s = suite_create("limit_usage");
 	TCase *tc = tcase_create("limit_usage");
-	SRunner *sr;
-	int failed;
 
 	setenv("TZ", "UTC", 1);	/* resets are at local midnight */
 	tcase_add_loop_test(tc, test_delta, 0, N(delta_cases));
@@ -244,9 +243,5 @@ int main(void)
 	tcase_add_loop_test(tc, test_next_reset, 0, N(reset_cases));
 	tcase_add_test(tc, test_einval);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return sb_check_run(s);
 }

@@ -1,7 +1,7 @@
 /*
  * limits-test.c - which unallocated jobs are released for an allocated job
  * pending behind a Slurm limit (sb_limit_release(), sb/limits.h): the
- * issue's example, the control case (the limit filled by the team's own
+ * basic case, the control case (the limit filled by the team's own
  * allocated work), just-enough selection in victim order, limits at two
  * levels, grace time, PreemptNonResumable=keep, saturation.
  */
@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "sb/error.h"
 #include "sb/limits.h"
 #include "sb/priority.h"
@@ -43,7 +44,7 @@ struct rel_case {
 };
 
 static const struct rel_case cases[] = {
-	{ "the issue's example: GrpTRES gpu=8 held by an unallocated 8-GPU "
+	{ "the basic case: GrpTRES gpu=8 held by an unallocated 8-GPU "
 	  "job: it is released", true, SB_NONRESUMABLE_CANCEL,
 	  1, { { 8, 8, 8 } }, { U(0, 8, 8, 0), END },
 	  SB_LIMIT_RELEASE, { 0, -1 } },
@@ -196,15 +197,9 @@ int main(void)
 {
 	Suite *s = suite_create("limits");
 	TCase *tc = tcase_create("limits");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_release, 0, sizeof(cases) / sizeof(cases[0]));
 	tcase_add_test(tc, test_einval);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return sb_check_run(s);
 }

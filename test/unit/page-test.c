@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "page.h"
 
 /* 2026-03-01T10:30:00Z (worked out with timegm()). */
@@ -300,8 +301,6 @@ int main(void)
 {
 	Suite *s = suite_create("page");
 	TCase *tc = tcase_create("page");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_escape, 0,
 			    sizeof(escapes) / sizeof(escapes[0]));
@@ -311,9 +310,5 @@ int main(void)
 	tcase_add_test(tc, test_page_bad);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sb_check_run(s);
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "sb/config.h"
 #include "sb/error.h"
 #include "sb/preempt.h"
@@ -467,7 +468,7 @@ START_TEST(test_keys_values)
 }
 END_TEST
 
-/* ------------------------------------------- suspended time (issue 12) */
+/* ------------------------------------------------------ suspended time */
 
 struct suspend_case {
 	const char *what;
@@ -576,7 +577,7 @@ START_TEST(test_key_suspended)
 }
 END_TEST
 
-/* ------------------------------- warning interactive users (issue 12) */
+/* ------------------------------------------ warning interactive users */
 
 struct warn_case {
 	const char *what;
@@ -791,8 +792,6 @@ int main(void)
 {
 	Suite *s = suite_create("preempt");
 	TCase *tc = tcase_create("preempt");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_p_macro);
 	tcase_add_loop_test(tc, test_check, 0, sizeof(checks) / sizeof(checks[0]));
@@ -823,9 +822,5 @@ int main(void)
 	tcase_add_loop_test(tc, test_wait_format, 0,
 			    sizeof(waits) / sizeof(waits[0]));
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return sb_check_run(s);
 }

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "check_main.h"
 #include "sb/error.h"
 #include "sb/priority.h"
 #include "sb/standing.h"
@@ -454,7 +455,7 @@ START_TEST(test_never_slurm_sentinels)
 }
 END_TEST
 
-/* ------------------------------------ an administrator's priority (kind 6) */
+/* --------------------------------------------- an administrator's priority */
 
 static const struct { uint32_t admin, in_team; } admins[] = {
 	{ 1, 1 }, { 100, 100 }, { 512, 512 }, { 1022, 1022 }, { 1023, 1023 },
@@ -545,8 +546,6 @@ int main(void)
 {
 	Suite *s = suite_create("priority");
 	TCase *tc = tcase_create("priority");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_compose_decode, 0,
@@ -567,9 +566,5 @@ int main(void)
 			    sizeof(admins) / sizeof(admins[0]));
 	tcase_add_test(tc, test_admin_keeps_tier_and_level);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sb_check_run(s);
 }

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "check_main.h"
 #include "cli.h"
 #include "sb/config.h"
 #include "sb/contract.h"
@@ -947,8 +948,6 @@ int main(void)
 {
 	Suite *s;
 	TCase *tc = tcase_create("sbudget");
-	SRunner *sr;
-	int failed;
 
 	/* start=YYYY-MM-DD is local time: the cases are worked out in UTC */
 	setenv("TZ", "UTC", 1);
@@ -973,9 +972,5 @@ int main(void)
 	tcase_add_test(tc, test_unknown_field);
 	tcase_add_test(tc, test_prom_and_svg);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sb_check_run(s);
 }

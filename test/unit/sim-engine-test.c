@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "sim.h"
 
 /* ----------------------------------------------------------- placement */
@@ -891,8 +892,6 @@ int main(void)
 {
 	Suite *s = suite_create("sim-engine");
 	TCase *tc = tcase_create("engine");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_place_first_fit);
 	tcase_add_loop_test(tc, test_scenarios, 0,
@@ -908,9 +907,5 @@ int main(void)
 	tcase_add_test(tc, test_until);
 	tcase_add_loop_test(tc, test_invariants, 0, 40);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return sb_check_run(s);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "sb/priority.h"
 #include "sim.h"
 
@@ -861,8 +862,6 @@ int main(void)
 {
 	Suite *s = suite_create("sim-input");
 	TCase *tc = tcase_create("refused");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_bad_jobs, 0,
 			    sizeof(bad_jobs) / sizeof(bad_jobs[0]));
@@ -892,9 +891,5 @@ int main(void)
 	tcase_add_test(tc, test_segments_columns);
 	tcase_add_test(tc, test_segments_cancelled);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return sb_check_run(s);
 }

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "sim.h"
 
 #define H 3600
@@ -311,7 +312,7 @@ START_TEST(test_cancelled)
 }
 END_TEST
 
-/* The most preemptions of one job (issue 18, item 3), allocated and
+/* The most preemptions of one job, allocated and
  * unallocated apart, counting preempted runs that end in the window
  * [0, 3600): job 0 three, job 1 two (allocated: max 3); job 2 two in the
  * window and one ending at 3600, outside (unallocated: max 2). */
@@ -808,8 +809,6 @@ int main(void)
 {
 	Suite *s = suite_create("sim-metrics");
 	TCase *tc = tcase_create("metrics");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_percentile, 0,
 			    sizeof(pcts) / sizeof(pcts[0]));
@@ -831,9 +830,5 @@ int main(void)
 	tcase_add_loop_test(tc, test_verdict_jobs, 0,
 			    sizeof(vjobs) / sizeof(vjobs[0]));
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return sb_check_run(s);
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "sb/contract.h"
 #include "sb/error.h"
 #include "sb/ledger.h"
@@ -814,8 +815,6 @@ int main(void)
 {
 	Suite *s = suite_create("standing");
 	TCase *tc = tcase_create("standing");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_order, 0, sizeof(orders) / sizeof(orders[0]));
@@ -832,9 +831,5 @@ int main(void)
 	tcase_add_test(tc, test_usage_commit);
 	tcase_add_test(tc, test_served);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sb_check_run(s);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "tick_stats.h"
 
 struct q_case {
@@ -105,8 +106,6 @@ int main(void)
 {
 	Suite *s = suite_create("tick_stats");
 	TCase *tc = tcase_create("tick_stats");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_quantile, 0,
 			    sizeof(quantile) / sizeof(quantile[0]));
@@ -114,9 +113,5 @@ int main(void)
 	tcase_add_test(tc, test_write_ticks_only);
 	tcase_add_test(tc, test_clock);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sb_check_run(s);
 }

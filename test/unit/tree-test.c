@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "sb/contract.h"
 #include "sb/error.h"
 #include "sb/tree.h"
@@ -40,7 +41,7 @@ static const struct norm_case norm[] = {
 		{ 1, 0, 1, 0.25, 0.25 },
 		{ 2, 0, 1, 0.25, 0.25 },
 		{ 3, 0, 2, 0.5, 0.5 } }, 3 },
-	{ "entitlement = product along the path (MISSION: A1 = 35%)", {
+	{ "entitlement = product along the path (A1 = 0.7 x 0.5 = 35%)", {
 		{ 10, 0, 70, 0.7, 0.7 },
 		{ 20, 0, 30, 0.3, 0.3 },
 		{ 11, 10, 50, 0.5, 0.35 },
@@ -433,8 +434,6 @@ int main(void)
 {
 	Suite *s = suite_create("tree");
 	TCase *tc = tcase_create("tree");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_normalise, 0, sizeof(norm) / sizeof(norm[0]));
@@ -448,9 +447,5 @@ int main(void)
 	tcase_add_test(tc, test_empty);
 	tcase_add_test(tc, test_big_shapes);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sb_check_run(s);
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "cluster-tree.h"
 #include "sb/error.h"
 #include "sb/preempt.h"
@@ -842,8 +843,6 @@ int main(void)
 {
 	Suite *s = suite_create("view");
 	TCase *tc = tcase_create("view");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_contract_of_job, 0,
 			    sizeof(contracts) / sizeof(contracts[0]));
@@ -879,9 +878,5 @@ int main(void)
 			    sizeof(hysts) / sizeof(hysts[0]));
 	tcase_add_test(tc, test_interval_in_team);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return sb_check_run(s);
 }
