@@ -137,6 +137,7 @@ class Soak:
         self.stop_faults = threading.Event()
         self.fault_lock = threading.Lock()  # held while a fault runs
         self.jobs = {}               # job id -> dict
+        self.checked = set()         # job ids compared at a quiet point
         self.srun_procs = []
         self.counts = {"jobs": {k: 0 for k in JOB_KINDS}, "submit_refused": 0,
                        "faults": {k: 0 for k in FAULT_KINDS},
@@ -736,6 +737,9 @@ class Soak:
                 self.job_owner.setdefault(jid, j["owner"])
         compared = excluded = 0
         for jid, rs in sorted(runs.items()):
+            if jid in self.checked:
+                continue    # compared at an earlier quiet point
+            self.checked.add(jid)
             if self.backup_touched(jid, rs):
                 excluded += 1
                 continue
