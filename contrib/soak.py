@@ -2,7 +2,8 @@
 """contrib/soak.py - drive a slurm-budget test cluster for a stated time with a
 seeded random workload and seeded faults, checking invariants throughout.
 
-Usage: contrib/soak.py [--minutes M] [--seed N] [--faults LIST] [--report FILE]
+Usage: contrib/soak.py [--minutes M] [--seed N] [--faults LIST] [--quiet-every M]
+                       [--report FILE]
   Needs a running cluster of contrib/cluster.sh and its environment:
       eval "$(contrib/cluster.sh env)"; contrib/soak.py --minutes 5
   --minutes M     how long to drive the cluster (default 5; > 0, at most 1440)
@@ -74,33 +75,40 @@ def die_usage(msg):
     sys.exit(2)
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        die_usage("%s (accepted: --minutes M, --seed N, --faults LIST, "
+                  "--quiet-every M, --report FILE, --help)" % message)
+
+
 def parse_args(argv):
-    p = argparse.ArgumentParser(
-        prog="soak.py", add_help=True,
-        description="Soak a slurm-budget test cluster with faults "
-        "(see the head of contrib/soak.py).")
+    p = _Parser(
+        prog="soak.py", usage=argparse.SUPPRESS, add_help=True,
+        formatter_class=argparse.RawDescriptionHelpFormatter, description=__doc__)
     p.add_argument("--minutes", default="5")
     p.add_argument("--seed", default="1")
     p.add_argument("--faults", default="all")
     p.add_argument("--quiet-every", default="0")
     p.add_argument("--report", default=None)
     a = p.parse_args(argv)
+    raw = a.minutes
     try:
-        a.minutes = float(a.minutes)
+        a.minutes = float(raw)
     except ValueError:
-        die_usage("--minutes '%s': not a number (accepted: minutes, > 0 and <= 1440)" % a.minutes)
+        die_usage("--minutes '%s': not a number (accepted: minutes, > 0 and <= 1440)" % raw)
     if not 0 < a.minutes <= 1440:
-        die_usage("--minutes '%s': out of range (accepted: > 0 and <= 1440)" % a.minutes)
+        die_usage("--minutes '%s': out of range (accepted: > 0 and <= 1440)" % raw)
     try:
         a.seed = int(a.seed)
     except ValueError:
         die_usage("--seed '%s': not an integer" % a.seed)
+    raw = a.quiet_every
     try:
-        a.quiet_every = float(a.quiet_every)
+        a.quiet_every = float(raw)
     except ValueError:
-        die_usage("--quiet-every '%s': not a number (accepted: minutes >= 0)" % a.quiet_every)
-    if a.quiet_every < 0:
-        die_usage("--quiet-every '%s': negative (accepted: minutes >= 0; 0 = at the end only)" % a.quiet_every)
+        die_usage("--quiet-every '%s': not a number (accepted: minutes >= 0)" % raw)
+    if not 0 <= a.quiet_every <= 1440:
+        die_usage("--quiet-every '%s': out of range (accepted: minutes, 0 to 1440; 0 = at the end only)" % raw)
     if a.faults == "all":
         a.faults = list(FAULT_KINDS)
     elif a.faults == "none":
