@@ -122,7 +122,7 @@ run_unit_tests() {
 # in a background stream): "PASSED FAILED RC", then the failed tests' names;
 # and its timing lines.
 results=$(mktemp -d)
-trap 'rm -rf "$results"' EXIT
+trap 'rm -rf "$results"' EXIT	# until the streams' trap (below) takes over
 # run_integration RELEASE: build against it, its cluster up, tests, down.
 run_integration() {
 	local rel=$1 t0=$SECONDS build out rc=0 san='' passed=0 failed=0
@@ -165,15 +165,42 @@ run_integration() {
 }
 
 case " $releases " in *" 22.05 "*) run_unit_tests ;; esac
-# The newest release's whole suite and the other releases' subsets run at
-# once, in two streams (SB_TEST_STREAMS=1: one after the other): the tests
-# spend most of their time waiting for Slurm's timers, and each release's
-# cluster has its own daemons, state and ports.  The second stream's output
-# is printed when both have finished.
-first=${releases%% *} rest=
-[ "$first" = "$releases" ] || rest=${releases#* }
+# Every release's Slurm and our build first, one after another (setup.sh
+# installs packages and may build Slurm: never two at once); then the
+# tests.  The newest release's whole suite and the other releases' subsets
+# run at once, in two streams (SB_TEST_STREAMS=1: one after the other): the
+# tests spend most of their time waiting for Slurm's timers, and each
+# release's cluster has its own daemons, state and ports.  The second
+# stream's output is printed when both have finished (or the run stops).
 t0=$SECONDS
-if [ -n "$rest" ] && [ "${SB_TEST_STREAMS:-2}" != 1 ]; then
+for rel in $releases; do
+	san=''
+	[ "$rel" = 22.05 ] && san=--sanitizers
+	SB_SLURM=$rel "$repo/contrib/build.sh" $san >/dev/null 2>&1 || true	# run_integration says why
+done
+took "builds, all releases (Slurm if not cached)" "$t0"
+first=${releases%% *} rest=''
+[ "$first" = "$releases" ] || rest=${releases#* }
+streams=${SB_TEST_STREAMS:-2}
+case $streams in 1|2) ;; *) echo "run-tests.sh: SB_TEST_STREAMS='$streams' (accepted: 1 or 2)" >&2; exit 2 ;; esac
+stream='' stream_shown=0
+# On any exit: stop the second stream (its clusters go down through their
+# own traps) and show what it printed.
+stop_stream() {
+	if [ -n "$stream" ] && kill -0 "$stream" 2>/dev/null; then
+		pkill -TERM -P "$stream" 2>/dev/null || true
+		kill -TERM "$stream" 2>/dev/null || true
+		wait "$stream" 2>/dev/null || true
+	fi
+	if [ -n "$stream" ] && [ "$stream_shown" = 0 ] && [ -f "$results/stream.out" ]; then
+		echo "== output of the second stream (Slurm $rest)"
+		cat "$results/stream.out"
+	fi
+	rm -rf "$results"
+}
+trap stop_stream EXIT
+t0=$SECONDS
+if [ -n "$rest" ] && [ "$streams" = 2 ]; then
 	echo "== integration: Slurm $first here; Slurm $rest at the same time (output after)"
 	( for rel in $rest; do run_integration "$rel"; done ) >"$results/stream.out" 2>&1 &
 	stream=$!
@@ -181,6 +208,7 @@ if [ -n "$rest" ] && [ "${SB_TEST_STREAMS:-2}" != 1 ]; then
 	wait "$stream" || true
 	echo "== output of the second stream (Slurm $rest)"
 	cat "$results/stream.out"
+	stream_shown=1
 else
 	for rel in $releases; do
 		run_integration "$rel"
@@ -190,14 +218,14 @@ took "integration (all releases, wall time)" "$t0"
 int_passed=0 int_failed=0 int_rc=0 int_failures=()
 for rel in $releases; do
 	[ -f "$results/$rel.time" ] && mapfile -t -O "${#timing[@]}" timing <"$results/$rel.time"
-	if [ ! -f "$results/$rel" ]; then
+	if [ ! -s "$results/$rel" ]; then
 		int_failed=$((int_failed + 1)) int_rc=1 int_failures+=("$rel (no result)")
 		continue
 	fi
 	{
-		read -r p f r
-		int_passed=$((int_passed + p)) int_failed=$((int_failed + f))
-		[ "$r" = 0 ] || int_rc=1
+		read -r p f r || true
+		int_passed=$((int_passed + ${p:-0})) int_failed=$((int_failed + ${f:-1}))
+		[ "${r:-1}" = 0 ] || int_rc=1
 		while read -r t; do int_failures+=("$rel $t"); done
 	} <"$results/$rel"
 done
