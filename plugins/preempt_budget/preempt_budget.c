@@ -300,7 +300,8 @@ extern int init(void)
 
 	sb_config_init(&pe_cfg);
 	budget_conf_env_get(&env);
-	if (budget_conf_load(&env, &pe_cfg, &parsed, plugin_type) != SLURM_SUCCESS)
+	if (budget_conf_load(&env, &pe_cfg, &parsed, plugin_type) !=
+	    SLURM_SUCCESS)
 		error("%s: using the defaults until budget.conf is fixed",
 		      plugin_type);
 	budget_conf_mark(&env, &pe_cfg_seen);

@@ -188,7 +188,8 @@ static void tick_read(const struct sb_budget_ops *o,
 			continue;
 		if (job_ptr->preempt_time) {
 			if (now >= job_ptr->end_time)
-				pe_work_add(w, job_ptr->job_id, ACT_GRACE_END, -1);
+				pe_work_add(w, job_ptr->job_id,
+					    ACT_GRACE_END, -1);
 			continue;
 		}
 		if ((node = pe_repair_node_of(job_ptr, repair)) >= 0 &&
