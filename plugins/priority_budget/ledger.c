@@ -375,7 +375,6 @@ static int restart_window(void)
 	return SB_OK;
 }
 
-
 /*
  * budget.conf's Cutover changed at a reconfigure: empty the window
  * (restart_window()) to charge it again from slurmdbd

@@ -259,6 +259,7 @@ static void recalc(void)
 	debug("%s: recalculated at %ld: %d pending jobs re-prioritised",
 	      plugin_type, (long)now, changed);
 }
+
 static void *calc_loop(void *arg)
 {
 	(void)arg;
