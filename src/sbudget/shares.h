@@ -12,7 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One association as priority/budget published it (see publish_assocs()). */
+/* One association as priority/budget published it (see pr_publish_assocs(),
+ * plugins/priority_budget/publish.c). */
 struct sbs_share {
 	uint32_t assoc_id;
 	char *account;		/* the association's account */

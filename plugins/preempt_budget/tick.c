@@ -1,0 +1,430 @@
+/*
+ * tick.c - preempt/budget's thread: every second it re-reads budget.conf
+ * after a reconfigure, walks job_list once under the read locks (tick_read())
+ * and, only when that walk found work, acts on it under the write locks
+ * (tick_act()).  What the tick does is listed at the top of
+ * preempt_budget.c.
+ */
+#include "preempt_internal.h"
+
+static bool tick_off(unsigned my_gen);
+
+/*
+ * Re-read budget.conf after a reconfigure (budget_conf_refresh()).  What
+ * it needs from slurm_conf is copied under the slurmctld conf read lock
+ * alone; the file is read and parsed, and the last valid copy written,
+ * with no lock held; the new settings are swapped in under pe_state_lock.
+ * The last valid copy is priority/budget's to keep; this tick keeps it
+ * only when PriorityType is something else.  Tick only.
+ */
+static void refresh_config(unsigned my_gen)
+{
+	slurmctld_lock_t conf_read = { .conf = READ_LOCK };
+	struct budget_conf_env env;
+	struct budget_conf_seen seen;
+	struct sb_config next;
+	char charge[sizeof(pe_cfg.charge_tres)], *parsed = NULL, *pending;
+	bool keeper;
+	int pos, r;
+
+	lock_slurmctld(conf_read);
+	if (tick_off(my_gen)) {
+		unlock_slurmctld(conf_read);
+		return;
+	}
+	budget_conf_env_get(&env);
+	keeper = xstrcmp(slurm_conf.priority_type, PARTNER) != 0;
+	unlock_slurmctld(conf_read);
+
+	slurm_mutex_lock(&pe_state_lock);
+	seen = pe_cfg_seen;
+	slurm_mutex_unlock(&pe_state_lock);
+	r = budget_conf_refresh(&env, &seen, &next, keeper ? &parsed : NULL,
+				plugin_type);
+	slurm_mutex_lock(&pe_state_lock);
+	pending = pe_keep_pending;
+	pe_keep_pending = NULL;
+	if (my_gen == pe_generation) {	/* not a detached earlier load's tick */
+		pe_cfg_seen = seen;
+		if (r == 1)
+			pe_cfg = next;
+		if (r != 0)
+			pe_tres_pos = -2;	/* ChargeTRES or the TRES may differ */
+	}
+	pos = pe_tres_pos;
+	memcpy(charge, pe_cfg.charge_tres, sizeof(charge));
+	slurm_mutex_unlock(&pe_state_lock);
+	if (keeper)
+		budget_conf_keep(&env, parsed ? parsed : pending, plugin_type);
+	xfree(parsed);
+	xfree(pending);
+	budget_conf_env_free(&env);
+	/* -1 too: assoc_mgr may not have had its TRES yet (retried each
+	 * tick until it has; the tick runs only once slurmctld is up). */
+	if (pos < 0) {
+		pos = budget_tres_pos(charge);
+		slurm_mutex_lock(&pe_state_lock);
+		if (my_gen == pe_generation)
+			pe_tres_pos = pos;
+		slurm_mutex_unlock(&pe_state_lock);
+	}
+}
+
+struct tick_action *pe_work_add(struct tick_work *w, uint32_t job_id,
+				enum tick_act what, int node)
+{
+	if (w->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 16;
+		xrecalloc(w->a, w->cap, sizeof(*w->a));
+	}
+	w->a[w->n] = (struct tick_action){ .job_id = job_id, .what = what,
+					   .node = node };
+	return &w->a[w->n++];
+}
+
+/* What became of a graced victim (grace_list_scan()).  Job read lock held. */
+static enum grace_state grace_state_of(uint32_t job_id, void *arg)
+{
+	job_record_t *job_ptr = find_job_record(job_id);
+
+	(void)arg;
+	if (!job_ptr || IS_JOB_PENDING(job_ptr) || !job_ptr->preempt_time)
+		return GRACE_SETTLED;	/* gone, requeued, or requeued and
+					 * running again */
+	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_COMPLETING(job_ptr))
+		return GRACE_RUNNING;
+	if (IS_JOB_CANCELLED(job_ptr))
+		return GRACE_SETTLED;	/* scancel in the grace time is final */
+	return GRACE_EXITED;
+}
+
+static void grace_owed(uint32_t job_id, void *arg)
+{
+	pe_work_add(arg, job_id, ACT_REQUEUE, -1);
+}
+
+/*
+ * The read walk: one pass over job_list that refreshes priority/budget's
+ * committed usage (@o, may be NULL), notices jobs that became startable
+ * (begin time passed) or preemptable (protected slice over) since @last,
+ * and collects the jobs to release for repair and the graces that are
+ * over; then the graced victims that exited.  Conf, job and node read
+ * locks held.
+ */
+static void tick_read(const struct sb_budget_ops *o,
+		      const struct sb_preempt_policy *pol, time_t last,
+		      time_t now, struct tick_work *w)
+{
+	bitstr_t *repair = pe_repair_nodes(pol);
+	bool committing = o && o->commit_begin(now);
+	job_record_t *job_ptr, **blocked = NULL;
+	ListIterator it;
+	size_t nb = 0, bcap = 0;
+
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		struct sb_preempt_job j;
+		int64_t until;
+		int node;
+
+		if (IS_JOB_PENDING(job_ptr)) {
+			if (job_ptr->details &&
+			    job_ptr->details->begin_time > last &&
+			    job_ptr->details->begin_time <= now)
+				w->wake++;
+			if (pe_limit_reason(job_ptr->state_reason) &&
+			    sb_contract_job_allocated(job_ptr->admin_comment)) {
+				if (nb == bcap) {
+					bcap = bcap ? 2 * bcap : 16;
+					xrecalloc(blocked, bcap,
+						  sizeof(*blocked));
+				}
+				blocked[nb++] = job_ptr;
+			}
+			continue;
+		}
+		if (IS_JOB_SUSPENDED(job_ptr) && committing)
+			o->commit_job(job_ptr);	/* its slice waits for it */
+		if (!IS_JOB_RUNNING(job_ptr))
+			continue;
+		if (committing)
+			o->commit_job(job_ptr);
+		(void)budget_job_contract(job_ptr, &j.contract);
+		j.start = job_ptr->start_time;
+		j.suspended = budget_job_suspended(job_ptr, now);
+		j.priority = 0;
+		j.tres = 0;
+		until = sb_preempt_protected_until(&j);
+		if (until > last && until <= now) {
+			debug("%s: %pJ ran its min runtime (%lld s): "
+			      "preemptable from now on", plugin_type, job_ptr,
+			      (long long)j.contract.min_runtime);
+			w->wake++;
+		}
+		/* no batch script: salloc, or srun outside a batch job */
+		if (sb_preempt_warn_due(pol, &j, !job_ptr->batch_flag, last,
+					now) && !job_ptr->preempt_time)
+			pe_warn_interactive(job_ptr, (time_t)until, now);
+		if (j.contract.allocated) {
+			/* the end of the interval hold (sb/view.h), when it
+			 * comes after the slice */
+			struct sb_preempt_party pv = { .job = j,
+						       .index = SB_NONE };
+			int64_t held;
+
+			pv.preempted = budget_job_preempted_at(
+				job_ptr, &pv.preempted_at);
+			held = sb_preempt_hold_until(pol, &pv);
+			if (held != until && held > last && held <= now) {
+				debug("%s: %pJ was preempted at %lld: held "
+				      "until %lld, preemptable from now on",
+				      plugin_type, job_ptr,
+				      (long long)pv.preempted_at,
+				      (long long)held);
+				w->wake++;
+			}
+		}
+		if (IS_JOB_COMPLETING(job_ptr))
+			continue;
+		if (job_ptr->preempt_time) {
+			if (now >= job_ptr->end_time)
+				pe_work_add(w, job_ptr->job_id,
+					    ACT_GRACE_END, -1);
+			continue;
+		}
+		if ((node = pe_repair_node_of(job_ptr, repair)) >= 0 &&
+		    now >= sb_repair_release_at(pol, &j))
+			pe_work_add(w, job_ptr->job_id, ACT_REPAIR, node);
+	}
+	list_iterator_destroy(it);
+	if (committing)
+		o->commit_end();
+	FREE_NULL_BITMAP(repair);
+	if (nb)
+		pe_limits_tick(blocked, nb, pol, now, w);
+	xfree(blocked);
+
+	/* Resumable victims in their grace time: settled ones are dropped,
+	 * those that exited by themselves are to be requeued (and stay on
+	 * the list until the write pass has tried: grace_list.h). */
+	slurm_mutex_lock(&pe_state_lock);
+	grace_list_scan(&pe_graced, grace_state_of, grace_owed, w);
+	slurm_mutex_unlock(&pe_state_lock);
+}
+
+/* One action of the write pass, checked again against the job as it is
+ * now.  Job and node write locks held. */
+static void tick_act(const struct tick_action *a,
+		     const struct sb_preempt_policy *pol, time_t now)
+{
+	job_record_t *job_ptr = find_job_record(a->job_id), *blocked;
+	node_record_t *node_ptr;
+	struct sb_preempt_job j;
+	bool gave_up;
+	int rc;
+
+	if (!job_ptr)
+		return;
+	switch (a->what) {
+	case ACT_REPAIR:
+		if (a->node < 0 || a->node >= node_record_count ||
+		    !job_ptr->node_bitmap ||
+		    a->node >= (int)bit_size(job_ptr->node_bitmap) ||
+		    !bit_test(job_ptr->node_bitmap, a->node))
+			return;	/* the node table or the job changed */
+		node_ptr = node_record_table_ptr[a->node];
+		if (!IS_JOB_RUNNING(job_ptr) || IS_JOB_COMPLETING(job_ptr) ||
+		    job_ptr->preempt_time || !node_ptr ||
+		    !IS_NODE_DRAIN(node_ptr) ||
+		    !sb_repair_reason_matches(pol, node_ptr->reason))
+			return;
+		(void)budget_job_contract(job_ptr, &j.contract);
+		j.start = job_ptr->start_time;
+		j.suspended = budget_job_suspended(job_ptr, now);
+		if (now < sb_repair_release_at(pol, &j))
+			return;
+		pe_release_for_repair(job_ptr, node_ptr->name, node_ptr->reason,
+				   &j.contract, pol, now);
+		return;
+	case ACT_GRACE_END:
+		if (IS_JOB_RUNNING(job_ptr) && !IS_JOB_COMPLETING(job_ptr) &&
+		    job_ptr->preempt_time && now >= job_ptr->end_time)
+			(void)slurm_job_preempt(job_ptr, NULL,
+						slurm_job_preempt_mode(job_ptr),
+						false);
+		return;
+	case ACT_LIMIT:
+		blocked = find_job_record(a->by);
+		if (!blocked || !IS_JOB_PENDING(blocked) ||
+		    !IS_JOB_RUNNING(job_ptr) || IS_JOB_COMPLETING(job_ptr) ||
+		    job_ptr->preempt_time)
+			return;	/* started, ended, or already leaving */
+		(void)budget_job_contract(job_ptr, &j.contract);
+		if (j.contract.allocated)
+			return;
+		/* the victim's SystemComment names the blocked job
+		 * (victim_grace(), which slurm_job_preempt() calls) */
+		slurm_mutex_lock(&pe_state_lock);
+		pe_last_preemptor_id = blocked->job_id;
+		pe_last_preemptor_prio = blocked->priority;
+		slurm_mutex_unlock(&pe_state_lock);
+		info("%s: %pJ (allocated) pends behind %s; releasing %pJ "
+		     "(unallocated, counts against that limit): %s",
+		     plugin_type, blocked, a->why, job_ptr,
+		     sb_preempt_action_str(sb_preempt_action(pol,
+							      &j.contract)));
+		(void)slurm_job_preempt(job_ptr, blocked,
+					slurm_job_preempt_mode(job_ptr), false);
+		return;
+	case ACT_REQUEUE:
+		if (IS_JOB_PENDING(job_ptr) || IS_JOB_RUNNING(job_ptr) ||
+		    IS_JOB_COMPLETING(job_ptr) || IS_JOB_CANCELLED(job_ptr) ||
+		    !job_ptr->preempt_time)
+			return;
+		rc = sb_requeue_preempted(job_ptr);
+		if (rc == SLURM_SUCCESS)
+			info("%s: %pJ exited during its preemption grace time "
+			     "and is resumable: requeued", plugin_type,
+			     job_ptr);
+		slurm_mutex_lock(&pe_state_lock);
+		gave_up = grace_list_tried(&pe_graced, a->job_id,
+					   rc == SLURM_SUCCESS);
+		slurm_mutex_unlock(&pe_state_lock);
+		if (rc != SLURM_SUCCESS)
+			error("%s: %pJ exited during its preemption grace time "
+			      "and is resumable, but its requeue failed: %s%s",
+			      plugin_type, job_ptr, slurm_strerror(rc),
+			      gave_up ? "; giving up" : "; retried next tick");
+		return;
+	}
+}
+
+/* Whether the tick of generation @my_gen must not act: stopping, or not
+ * (or no longer) this controller's state (see pe_tick_loop()). */
+static bool tick_off(unsigned my_gen)
+{
+	bool stop;
+
+	slurm_mutex_lock(&pe_state_lock);
+	stop = pe_stop_thread || my_gen != pe_generation;
+	slurm_mutex_unlock(&pe_state_lock);
+	return stop || !job_list || !slurmctld_config.thread_id_save ||
+	       slurmctld_config.shutdown_time;
+}
+
+/*
+ * One tick: the read walk, then the write pass only if it found work.
+ * Return: false when the tick was skipped (tick_off()).  Adds the lock
+ * hold time to @stats.  pe_state_lock not held.
+ */
+static bool tick(unsigned my_gen, time_t *last, struct tick_stats *stats)
+{
+	slurmctld_lock_t read_locks = { .conf = READ_LOCK, .job = READ_LOCK,
+					.node = READ_LOCK, .fed = READ_LOCK };
+	/* repair and grace ends signal, requeue or kill jobs (job and node
+	 * state); a wake-up alone only bumps last_job_update */
+	slurmctld_lock_t act_locks = { .conf = READ_LOCK, .job = WRITE_LOCK,
+				       .node = WRITE_LOCK, .part = READ_LOCK,
+				       .fed = READ_LOCK };
+	slurmctld_lock_t wake_locks = { .job = WRITE_LOCK };
+	struct tick_work w = { 0 };
+	struct tick_clock c0, c1, c2, c3;
+	struct sb_preempt_policy pol;
+	const struct sb_budget_ops *o;
+	double held, write = 0, cpu, wcpu = 0;
+	char summary[256];
+	int64_t delay;
+	time_t now;
+	size_t i;
+
+	lock_slurmctld(read_locks);
+	if (tick_off(my_gen)) {
+		unlock_slurmctld(read_locks);
+		return false;
+	}
+	tick_clock_now(&c0);
+	pe_partner_refresh();
+	delay = sb_requeue_delay_of_authinfo(slurm_conf.authinfo);
+	slurm_mutex_lock(&pe_state_lock);
+	pe_requeue_delay = delay;
+	pol = pe_cfg.preempt;
+	pol.requeue_delay = delay;
+	o = pe_ops;
+	slurm_mutex_unlock(&pe_state_lock);
+	now = time(NULL);
+	tick_read(o, &pol, *last, now, &w);
+	tick_clock_now(&c1);
+	unlock_slurmctld(read_locks);
+	held = tick_clock_since(&c0, &c1, &cpu);
+
+	if (w.n || w.wake) {
+		slurmctld_lock_t *l = w.n ? &act_locks : &wake_locks;
+
+		lock_slurmctld(*l);
+		if (!tick_off(my_gen)) {
+			tick_clock_now(&c2);
+			for (i = 0; i < w.n; i++)
+				tick_act(&w.a[i], &pol, now);
+			if (w.wake)
+				last_job_update = now;
+			tick_clock_now(&c3);
+			write = tick_clock_since(&c2, &c3, &wcpu);
+		}
+		unlock_slurmctld(*l);
+		if (w.wake)
+			queue_job_scheduler();
+	}
+	xfree(w.a);
+	*last = now;
+	if (tick_stats_add(stats, held + write, write, cpu + wcpu, summary,
+			   sizeof(summary)))
+		verbose("%s: tick %s", plugin_type, summary);
+	return true;
+}
+
+void *pe_tick_loop(void *arg)
+{
+	struct tick_stats stats = { 0 };
+	time_t last = time(NULL);
+	unsigned my_gen;
+
+	(void)arg;
+	/* seen in top -H, ps -L, /proc/PID/task/TID/comm (15 chars max) */
+	(void)pthread_setname_np(pthread_self(), "sb_preempt_tick");
+	slurm_mutex_lock(&pe_state_lock);
+	my_gen = pe_generation;
+	while (!pe_stop_thread && my_gen == pe_generation) {
+		struct timespec ts;
+
+		/* one second from now on the condition's clock: time(2)
+		 * reads a coarser clock that can still show the previous
+		 * second, so "time(NULL) + 1" could already be past and the
+		 * loop would tick many times a second (measured: 207 wakes
+		 * in 5 s) */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += 1;
+		pthread_cond_timedwait(&pe_wake_cond, &pe_state_lock, &ts);
+		if (pe_stop_thread || my_gen != pe_generation)
+			break;
+		/* Not before read_slurm_conf() finished (the state-save thread,
+		 * created after it and zeroed on leaving control: controller.c
+		 * 760/798), not on a backup in standby, not while shutting
+		 * down: then job_list, the node table and assoc_mgr are not
+		 * (or no longer) this controller's to act on. */
+		if (!slurmctld_config.thread_id_save ||
+		    slurmctld_config.shutdown_time) {
+			continue;	/* pe_state_lock still held */
+		}
+		pe_in_tick = true;
+		slurm_mutex_unlock(&pe_state_lock);
+		refresh_config(my_gen);
+		(void)tick(my_gen, &last, &stats);
+		slurm_mutex_lock(&pe_state_lock);
+		if (my_gen == pe_generation)
+			pe_in_tick = false;
+	}
+	if (my_gen == pe_generation)	/* not an earlier load's thread */
+		pe_thread_done = true;
+	slurm_mutex_unlock(&pe_state_lock);
+	return NULL;
+}
