@@ -47,6 +47,17 @@ int sb_contract_of_job(const char *tag, bool requeue_ok,
 		       struct sb_contract *out);
 
 /*
+ * sb_contract_of_fields - as sb_contract_of_job() for a job whose contract
+ * is known as values rather than a tag (the simulator's jobs): the same
+ * answer as for the tag sb_contract_format() would write for them.
+ * @min_runtime: seconds; negative for a job without a contract; above
+ *               SB_DURATION_MAX is not a valid tag either (unallocated).
+ * Return: SB_OK, SB_EMISSING (unallocated), SB_EINVAL for a NULL @out.
+ */
+int sb_contract_of_fields(int64_t min_runtime, bool resumable,
+			  bool requeue_ok, struct sb_contract *out);
+
+/*
  * sb_contract_job_allocated - only whether a job runs allocated, for hot
  * paths (Slurm's queue sort): sb_contract_tag_allocated() == 1, so a job
  * without a valid tag is unallocated, as sb_contract_of_job() says.

@@ -12,8 +12,12 @@ bool budget_job_requeue_ok(const job_record_t *job_ptr)
 
 int budget_job_contract(const job_record_t *job_ptr, struct sb_contract *c)
 {
-	return sb_contract_of_job(job_ptr->admin_comment,
-				  budget_job_requeue_ok(job_ptr), c);
+	const struct sb_job_facts f = {
+		.admin_comment = job_ptr->admin_comment,
+		.requeue_ok = budget_job_requeue_ok(job_ptr),
+	};
+
+	return sb_job_contract(&f, c);
 }
 
 /* A count at @pos of a job's TRES array; 0 for none, unset or no-consume. */
@@ -116,17 +120,31 @@ time_t budget_job_suspended(const job_record_t *job_ptr, time_t now)
 	return s > 0 ? s : 0;
 }
 
+void budget_job_facts(const job_record_t *job_ptr, int pos, time_t now,
+		      struct sb_job_facts *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->admin_comment = job_ptr->admin_comment;
+	f->system_comment = job_ptr->system_comment;
+	f->requeue_ok = budget_job_requeue_ok(job_ptr);
+	f->phase = IS_JOB_PENDING(job_ptr)   ? SB_JOB_PENDING :
+		   IS_JOB_RUNNING(job_ptr)   ? SB_JOB_RUNNING :
+		   IS_JOB_SUSPENDED(job_ptr) ? SB_JOB_SUSPENDED :
+					       SB_JOB_ENDED;
+	f->start = job_ptr->start_time;
+	f->preempt_time = job_ptr->preempt_time;
+	f->priority = job_ptr->priority;
+	f->tres = budget_job_tres(job_ptr, pos);
+	f->suspended = budget_job_suspended(job_ptr, now);
+}
+
 void budget_job_party(const job_record_t *job_ptr, int pos,
 		      struct sb_preempt_party *p)
 {
-	(void)budget_job_contract(job_ptr, &p->job.contract);
-	p->job.start = job_ptr->start_time;
-	p->job.priority = job_ptr->priority;
-	p->job.tres = budget_job_tres(job_ptr, pos);
-	p->job.suspended = budget_job_suspended(job_ptr, time(NULL));
-	p->index = SB_NONE;
-	p->in_grace = job_ptr->preempt_time != 0;
-	p->preempted = budget_job_preempted_at(job_ptr, &p->preempted_at);
+	struct sb_job_facts f;
+
+	budget_job_facts(job_ptr, pos, time(NULL), &f);
+	sb_job_party(&f, p);
 }
 
 bool budget_job_preempted_at(const job_record_t *job_ptr, int64_t *at)

@@ -15,6 +15,7 @@
 
 #include "src/slurmctld/slurmctld.h"
 
+#include "sb/job.h"
 #include "sb/view.h"
 
 /*
@@ -90,13 +91,18 @@ time_t budget_job_suspended(const job_record_t *job_ptr, time_t now);
 bool budget_job_preempted_at(const job_record_t *job_ptr, int64_t *at);
 
 /*
- * budget_job_party - one side of a preemption question (sb/view.h): the
- * contract, start of the current run, current priority, charged TRES at
- * @pos, time suspended up to now (budget_job_suspended()), in_grace = a
- * preemption of the job has begun (preempt_time set), and its last
- * preemption (budget_job_preempted_at()).
- * The tree index is SB_NONE: only priority/budget, which owns the tree,
- * knows it.
+ * budget_job_facts - the job's facts for the core (sb/job.h): its comments,
+ * requeue flag, phase, start, preempt_time, priority, charged TRES at @pos
+ * (budget_job_tres()) and time suspended up to @now (budget_job_suspended()).
+ * The strings in @f are borrowed from the job record (under the job lock).
+ */
+void budget_job_facts(const job_record_t *job_ptr, int pos, time_t now,
+		      struct sb_job_facts *f);
+
+/*
+ * budget_job_party - one side of a preemption question (sb/view.h):
+ * sb_job_party() of budget_job_facts() at the time of the call.  The tree
+ * index is SB_NONE: only priority/budget, which owns the tree, knows it.
  */
 void budget_job_party(const job_record_t *job_ptr, int pos,
 		      struct sb_preempt_party *p);

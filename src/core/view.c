@@ -7,18 +7,15 @@
 #include <string.h>
 
 #include "sb/error.h"
+#include "sb/duration.h"
 #include "sb/view.h"
 
 #include "internal.h"
 
-int sb_contract_of_job(const char *tag, bool requeue_ok,
-		       struct sb_contract *out)
+/* The contract @out as the job runs, given parse result @rc: unallocated
+ * without a valid tag; not resumable when the job cannot be requeued. */
+static int as_run(int rc, bool requeue_ok, struct sb_contract *out)
 {
-	int rc;
-
-	if (!out)
-		return SB_EINVAL;
-	rc = sb_contract_parse_tag(tag, out);
 	if (rc != SB_OK) {
 		out->min_runtime = 0;
 		out->allocated = false;
@@ -29,6 +26,32 @@ int sb_contract_of_job(const char *tag, bool requeue_ok,
 	if (!requeue_ok)
 		out->resumable = false;
 	return rc;
+}
+
+int sb_contract_of_job(const char *tag, bool requeue_ok,
+		       struct sb_contract *out)
+{
+	if (!out)
+		return SB_EINVAL;
+	return as_run(sb_contract_parse_tag(tag, out), requeue_ok, out);
+}
+
+int sb_contract_of_fields(int64_t min_runtime, bool resumable,
+			  bool requeue_ok, struct sb_contract *out)
+{
+	int rc = SB_EMISSING;
+
+	if (!out)
+		return SB_EINVAL;
+	/* the values sb_contract_format() writes and sb_contract_parse_tag()
+	 * reads back */
+	if (min_runtime >= 0 && min_runtime <= SB_DURATION_MAX) {
+		out->min_runtime = min_runtime;
+		out->resumable = resumable;
+		out->allocated = min_runtime > 0;
+		rc = SB_OK;
+	}
+	return as_run(rc, requeue_ok, out);
 }
 
 bool sb_contract_job_allocated(const char *tag)

@@ -16,6 +16,7 @@
 #include <slurm/slurm_errno.h>
 
 #include "sb/error.h"
+#include "sb/job.h"
 #include "sb/standing.h"
 #include "sbudget.h"
 
@@ -391,20 +392,38 @@ double sbu_job_tres(const struct sbu_ctx *c, const slurm_job_info_t *j)
 	return (double)sb_held_tres(&h);
 }
 
+/* The job's facts for the core (sb/job.h); the TRES and suspended time are
+ * left to sbu_job_party(), which needs the context. */
+static void job_facts(const slurm_job_info_t *j, struct sb_job_facts *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->admin_comment = j->admin_comment;
+	f->system_comment = j->system_comment;
+	f->requeue_ok = j->batch_flag && j->requeue;
+	f->phase = SBU_PENDING(j)   ? SB_JOB_PENDING :
+		   SBU_RUNNING(j)   ? SB_JOB_RUNNING :
+		   SBU_SUSPENDED(j) ? SB_JOB_SUSPENDED :
+				      SB_JOB_ENDED;
+	f->start = j->start_time;
+	f->preempt_time = j->preempt_time;
+	f->priority = j->priority;
+}
+
 int sbu_job_contract(const slurm_job_info_t *j, struct sb_contract *out)
 {
-	return sb_contract_of_job(j->admin_comment,
-				  j->batch_flag && j->requeue, out);
+	struct sb_job_facts f;
+
+	job_facts(j, &f);
+	return sb_job_contract(&f, out);
 }
 
 void sbu_job_party(const struct sbu_ctx *c, const slurm_job_info_t *j,
 		   struct sb_preempt_party *out)
 {
-	memset(out, 0, sizeof(*out));
-	sbu_job_contract(j, &out->job.contract);
-	out->job.start = j->start_time;
-	out->job.priority = j->priority;
-	out->job.tres = (uint64_t)sbu_job_tres(c, j);
+	struct sb_job_facts f;
+
+	job_facts(j, &f);
+	f.tres = (uint64_t)sbu_job_tres(c, j);
 	/* suspended so far: what did not run of start..now (the job record
 	 * gives pre_sus_time, the run before the last suspension, and
 	 * suspend_time, the last suspension or resumption) */
@@ -414,16 +433,12 @@ void sbu_job_party(const struct sbu_ctx *c, const slurm_job_info_t *j,
 		if (SBU_RUNNING(j) && c->now > j->suspend_time)
 			ran += c->now - j->suspend_time;
 		if (c->now - (int64_t)j->start_time > ran)
-			out->job.suspended = c->now - j->start_time - ran;
+			f.suspended = c->now - j->start_time - ran;
 	}
+	sb_job_party(&f, out);
 	if (!c->tree || sb_tree_index(c->tree, j->assoc_id, &out->index) !=
 	    SB_OK)
 		out->index = SB_NONE;
-	out->in_grace = j->preempt_time > 0 &&
-			(SBU_RUNNING(j) || SBU_SUSPENDED(j));
-	/* its last preemption, as preempt/budget reads it */
-	out->preempted = sb_preempted_note_at(j->system_comment,
-					      &out->preempted_at);
 }
 
 /* --------------------------------------------------- account filter */

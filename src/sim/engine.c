@@ -33,9 +33,9 @@
  * non-preemptible; otherwise it runs preemptible on idle GPUs.  A job
  * within its cap that does not fit preempts preemptible runs (victims.c).
  *
- * Every job's contract is read as the plugins read it: from the tag
- * job_submit/budget writes, through sb_contract_of_job()
- * (sim_job_contract()).
+ * Every job's contract is read as the plugins read it: the answer
+ * sb_contract_of_job() gives for the tag job_submit/budget writes
+ * (sim_job_contract(), through sb_contract_of_fields()).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -79,13 +79,8 @@ void sim_result_free(struct sim_result *r)
 int sim_job_contract(int64_t min_runtime, bool resumable, bool requeue_ok,
 		     bool has_contract, struct sb_contract *out)
 {
-	struct sb_contract c = { min_runtime, resumable, min_runtime > 0, true };
-	char tag[128];
-
-	if (!has_contract || min_runtime < 0)
-		return sb_contract_of_job(NULL, requeue_ok, out);
-	sb_contract_format(&c, tag, sizeof(tag));
-	return sb_contract_of_job(tag, requeue_ok, out);
+	return sb_contract_of_fields(has_contract ? min_runtime : -1,
+				     resumable, requeue_ok, out);
 }
 
 const char *sim_fate_name(enum sim_fate f)

@@ -358,9 +358,8 @@ void sim_result_free(struct sim_result *r);
 
 /*
  * sim_job_contract - the contract a job runs under, read as the plugins
- * read it: job_submit/budget's tag for (@min_runtime, @resumable)
- * (sb_contract_format()) read back by sb_contract_of_job() with
- * @requeue_ok (a batch job that allows requeue; false: --no-requeue or
+ * read it: what sb_contract_of_job() says of job_submit/budget's tag for
+ * (@min_runtime, @resumable) with @requeue_ok (sb_contract_of_fields()) (a batch job that allows requeue; false: --no-requeue or
  * interactive, so not resumable and cancelled when preempted).
  * @has_contract false (an observed job with no contract recorded) or a
  * negative @min_runtime: no tag, so unallocated.
