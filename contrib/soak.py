@@ -43,9 +43,10 @@ idle, priority/budget has recalculated and sshare is steady):
   * charged once: every soak job (seen live or in slurmdbd) is in slurmdbd
     with every run closed, and its charge in priority/budget's ledger
     equals the GPU-seconds of its runs there, within one second of its GPUs
-    per run.  Jobs that ran while the backup had control (a run starting or
-    ending then, or running when a takeover began) are left out and
-    counted: Slurm 26.05.3's backup sends nothing to slurmdbd;
+    per run.  Jobs slurmdbd cannot have whole because the backup had
+    control (a run started or ended then; or the job ran then and a run is
+    still open in slurmdbd) are left out and counted: Slurm 26.05.3's
+    backup sends nothing to slurmdbd;
   * preempted runs in slurmdbd ran their minimum runtime;
   * sbudget's RawUsage equals sshare's for every association (read again
     once on a difference: usage may age out of the window between the two),
@@ -802,16 +803,19 @@ class Soak:
         return runs
 
     def backup_touched(self, jid, rs):
-        """The job ran while the backup may have had control: seen running
-        then, or a run (recorded or seen) starting or ending then."""
+        """slurmdbd may lack some of the job's records because the backup
+        had control: a run (recorded or seen) started or ended then, or the
+        job ran then and slurmdbd has a run still open (its end, or a
+        requeue, happened on the backup).  A run that only spans a turn of
+        the backup, started and ended by the primary, is recorded whole."""
         j = self.jobs.get(jid, {})
-        if j.get("backup"):
-            return True
         for r in rs:
             for t in (self.epoch(r[2]), self.epoch(r[3])):
                 if t is not None and self.window_open(t):
                     return True
-        return any(self.window_open(t) for t in j.get("starts", ()))
+        if any(self.window_open(t) for t in j.get("starts", ())):
+            return True
+        return bool(j.get("backup")) and (not rs or bool(self.open_runs(rs)))
 
     def open_runs(self, rs):
         return [r for r in rs if r[3] == "Unknown" or r[1].startswith(("RUNNING", "PENDING", "REQUEUED"))]
@@ -978,7 +982,11 @@ class Soak:
         next_quiet = self.t_start + every if every else None
         while time.time() < t_end:
             self.tick(submit=True)
-            if next_quiet and time.time() >= next_quiet and time.time() < t_end - 60:
+            if next_quiet and time.time() >= t_end - 60:
+                # too late for another: the one at the end follows
+                next_quiet = None
+                self.quiet_wanted.clear()
+            elif next_quiet and time.time() >= next_quiet:
                 # no new fault starts; the one running ends first, polled
                 self.quiet_wanted.set()
                 if self.fault_lock.acquire(blocking=False):
@@ -989,6 +997,7 @@ class Soak:
                         self.quiet_wanted.clear()
                         self.pause.clear()
                     next_quiet = time.time() + every
+        self.quiet_wanted.clear()
         self.log("soak: time is up; no new submission; faults left of the first round run")
         deadline = time.time() + 900
         while self.ft.is_alive() and time.time() < deadline:
