@@ -50,6 +50,8 @@ while [ $# -gt 0 ]; do
 	*) pattern=$1; shift ;;
 	esac
 done
+streams=${SB_TEST_STREAMS:-2}
+case $streams in 1|2) ;; *) echo "run-tests.sh: SB_TEST_STREAMS='$streams' (accepted: 1 or 2)" >&2; exit 2 ;; esac
 if [ "$releases" = all ]; then
 	releases="26.05 25.11 24.11 22.05"
 else
@@ -181,8 +183,6 @@ done
 took "builds, all releases (Slurm if not cached)" "$t0"
 first=${releases%% *} rest=''
 [ "$first" = "$releases" ] || rest=${releases#* }
-streams=${SB_TEST_STREAMS:-2}
-case $streams in 1|2) ;; *) echo "run-tests.sh: SB_TEST_STREAMS='$streams' (accepted: 1 or 2)" >&2; exit 2 ;; esac
 stream='' stream_shown=0
 # On any exit: stop the second stream (its clusters go down through their
 # own traps) and show what it printed.
