@@ -396,9 +396,9 @@ END_TEST
 static const struct {
 	double capped, owed, want;
 } ratios[] = {
-	{ .capped = 0,  .owed = 0,  .want = 1 }, /* asked for nothing: lacks nothing */
-	{ .capped = 5,  .owed = 0,  .want = 1 }, /* (capped > owed cannot happen; still 1) */
-	{ .capped = 0,  .owed = 10, .want = 0 }, /* owed, nothing delivered */
+	{ .capped = 0,  .owed = 0,  .want = 1 },   /* asked for nothing: lacks nothing */
+	{ .capped = 5,  .owed = 0,  .want = 1 },   /* (capped > owed cannot happen; still 1) */
+	{ .capped = 0,  .owed = 10, .want = 0 },   /* owed, nothing delivered */
 	{ .capped = 5,  .owed = 10, .want = 0.5 },
 	{ .capped = 10, .owed = 10, .want = 1 },
 };
@@ -425,9 +425,9 @@ static const struct {
 } lost_rules[] = {
 	{ .requeued = false, .preempted_cancel = false, .resumable = false, .want = false }, /* completed, failed, user-cancelled */
 	{ .requeued = false, .preempted_cancel = false, .resumable = true,  .want = false },
-	{ .requeued = true,  .preempted_cancel = false, .resumable = false, .want = true }, /* restarted from its beginning */
+	{ .requeued = true,  .preempted_cancel = false, .resumable = false, .want = true },  /* restarted from its beginning */
 	{ .requeued = true,  .preempted_cancel = false, .resumable = true,  .want = false }, /* resumes from its checkpoint */
-	{ .requeued = false, .preempted_cancel = true,  .resumable = false, .want = true }, /* cancelled by a preemption */
+	{ .requeued = false, .preempted_cancel = true,  .resumable = false, .want = true },  /* cancelled by a preemption */
 	/* a resumable job that could not be requeued: gone all the same */
 	{ .requeued = false, .preempted_cancel = true,  .resumable = true,  .want = true },
 };
