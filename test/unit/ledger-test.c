@@ -387,8 +387,8 @@ struct charge_err {
 };
 
 static const struct charge_err charge_err[] = {
-	{ .index = 3, .from = 0,         .to = 1,         .tres = 1,         .rc = SB_EINVAL }, /* index out of range */
-	{ .index = 0, .from = 10,        .to = 5,         .tres = 1,         .rc = SB_EINVAL }, /* to < from */
+	{ .index = 3, .from = 0,         .to = 1,         .tres = 1,         .rc = SB_EINVAL },      /* index out of range */
+	{ .index = 0, .from = 10,        .to = 5,         .tres = 1,         .rc = SB_EINVAL },      /* to < from */
 	{ .index = 0, .from = -1,        .to = 5,         .tres = 1,         .rc = SB_ENEGATIVE },
 	{ .index = 0, .from = 0,         .to = -5,        .tres = 1,         .rc = SB_ENEGATIVE },
 	{ .index = 0, .from = 0,         .to = 5,         .tres = -1,        .rc = SB_ENEGATIVE },
