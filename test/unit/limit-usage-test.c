@@ -145,11 +145,11 @@ struct scale_case {
 };
 
 static const struct scale_case scale_cases[] = {
-	{ .seconds = 600, .factor = 2.0, .want = 1200 }, /* UsageFactor=2 doubles */
+	{ .seconds = 600, .factor = 2.0, .want = 1200 },                  /* UsageFactor=2 doubles */
 	{ .seconds = 600, .factor = 0.5, .want = 300 },
-	{ .seconds = 7,   .factor = 0.5, .want = 3 }, /* rounded down, as Slurm's integer cast */
-	{ .seconds = 600, .factor = 0,   .want = 0 }, /* UsageFactor=0: free */
-	{ .seconds = 600, .factor = -1,  .want = 600 }, /* not set: 1 */
+	{ .seconds = 7,   .factor = 0.5, .want = 3 },                     /* rounded down, as Slurm's integer cast */
+	{ .seconds = 600, .factor = 0,   .want = 0 },                     /* UsageFactor=0: free */
+	{ .seconds = 600, .factor = -1,  .want = 600 },                   /* not set: 1 */
 	{ .seconds = UINT64_MAX / 2, .factor = 4.0, .want = UINT64_MAX }, /* saturates */
 };
 
