@@ -596,12 +596,12 @@ struct charged_to_case {
 };
 
 static const struct charged_to_case charged_tos[] = {
-	{ .start = 1000,      .suspended = 0,         .to = 1100,      .want = 1100 }, /* never suspended: up to now */
-	{ .start = 1000,      .suspended = 30,        .to = 1100,      .want = 1070 }, /* 30 s suspended: 70 s run */
-	{ .start = 1000,      .suspended = 100,       .to = 1100,      .want = 1000 }, /* suspended all along: nothing */
-	{ .start = 1000,      .suspended = 500,       .to = 1100,      .want = 1000 }, /* more than the span: nothing */
-	{ .start = 1000,      .suspended = 10,        .to = 900,       .want = 1000 }, /* observed before the start */
-	{ .start = 1000,      .suspended = -3,        .to = 1100,      .want = 1100 }, /* negative: 0 */
+	{ .start = 1000,      .suspended = 0,         .to = 1100,      .want = 1100 },      /* never suspended: up to now */
+	{ .start = 1000,      .suspended = 30,        .to = 1100,      .want = 1070 },      /* 30 s suspended: 70 s run */
+	{ .start = 1000,      .suspended = 100,       .to = 1100,      .want = 1000 },      /* suspended all along: nothing */
+	{ .start = 1000,      .suspended = 500,       .to = 1100,      .want = 1000 },      /* more than the span: nothing */
+	{ .start = 1000,      .suspended = 10,        .to = 900,       .want = 1000 },      /* observed before the start */
+	{ .start = 1000,      .suspended = -3,        .to = 1100,      .want = 1100 },      /* negative: 0 */
 	{ .start = INT64_MIN, .suspended = 0,         .to = INT64_MAX, .want = INT64_MAX }, /* no overflow */
 	{ .start = INT64_MIN, .suspended = INT64_MAX, .to = INT64_MAX, .want = 0 },
 };
@@ -809,12 +809,12 @@ static const struct authinfo_case authinfos[] = {
 	{ .authinfo = "socket=/tmp/m.sock,cred_expire=5", .want = 6 },
 	{ .authinfo = "cred_expire=600", .want = 601 },
 	{ .authinfo = "cred_expire=600,socket=/x", .want = 601 },
-	{ .authinfo = "cred_expire=4",   .want = 121 }, /* below 5: Slurm's default */
+	{ .authinfo = "cred_expire=4",   .want = 121 },                   /* below 5: Slurm's default */
 	{ .authinfo = "cred_expire=-30", .want = 121 },
 	{ .authinfo = "cred_expire=",    .want = 121 },
 	{ .authinfo = "cred_expire=abc", .want = 121 },
-	{ .authinfo = "cred_expire= 30", .want = 31 }, /* atoi skips white space */
-	{ .authinfo = "cred_expire=30s", .want = 31 }, /* and stops at the first non-digit */
+	{ .authinfo = "cred_expire= 30", .want = 31 },                    /* atoi skips white space */
+	{ .authinfo = "cred_expire=30s", .want = 31 },                    /* and stops at the first non-digit */
 	{ .authinfo = "cred_expire=99999999999999", .want = 1000000001 },
 };
 
