@@ -92,7 +92,7 @@ static const struct level_case levels[] = {
 	{ .position = 1,        .count = 2,    .level = 1 },
 	{ .position = 1,        .count = 3,    .level = 1 + (LMAX - 1) / 2 },
 	{ .position = 2,        .count = 3,    .level = 1 },
-	{ .position = 3,        .count = 3,    .level = 1 }, /* out of range */
+	{ .position = 3,        .count = 3,    .level = 1 },                  /* out of range */
 	{ .position = UINT32_MAX, .count = 3,    .level = 1 },
 	{ .position = 0,        .count = LMAX, .level = LMAX },
 	{ .position = 1,        .count = LMAX, .level = LMAX - 1 },
