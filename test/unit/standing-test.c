@@ -477,7 +477,7 @@ static const struct idle_case idle[] = {
 	{ .sa = 3,   .sb = 1, .ua = 100, .ub = 100, .order = "A B" },
 	{ .sa = 3,   .sb = 1, .ua = 400, .ub = 100, .order = "B A" },
 	{ .sa = 1,   .sb = 1, .ua = 7,   .ub = 7,   .order = "A=B" },
-	{ .sa = 1,   .sb = 2, .ua = 1,   .ub = 3,   .order = "A B" }, /* LF 4/3 against 8/9 */
+	{ .sa = 1,   .sb = 2, .ua = 1,   .ub = 3,   .order = "A B" },              /* LF 4/3 against 8/9 */
 	{ .sa = 1,   .sb = 2, .ua = 1,   .ub = 1,   .order = "B A" },
 	{ .sa = P40, .sb = 1, .ua = (double)P40 * 10, .ub = 10,  .order = "A=B" },
 	{ .sa = P40, .sb = 1, .ua = 10,  .ub = 10,  .order = "A B" },
