@@ -339,9 +339,9 @@ static const struct diverge_case diverges[] = {
 	{ .a = 11, .b = 20, .want = true,  .pa = 10, .pb = 20 }, /* cousins: top level decides */
 	{ .a = 20, .b = 12, .want = true,  .pa = 20, .pb = 10 },
 	{ .a = 20, .b = 30, .want = true,  .pa = 20, .pb = 30 },
-	{ .a = 11, .b = 11, .want = false, .pa = 0,  .pb = 0 }, /* same */
-	{ .a = 10, .b = 11, .want = false, .pa = 0,  .pb = 0 }, /* ancestor */
-	{ .a = 12, .b = 10, .want = false, .pa = 0,  .pb = 0 }, /* descendant */
+	{ .a = 11, .b = 11, .want = false, .pa = 0,  .pb = 0 },  /* same */
+	{ .a = 10, .b = 11, .want = false, .pa = 0,  .pb = 0 },  /* ancestor */
+	{ .a = 12, .b = 10, .want = false, .pa = 0,  .pb = 0 },  /* descendant */
 };
 
 START_TEST(test_diverge)
