@@ -158,25 +158,31 @@ static const struct label_case {
 	bool first;
 	const char *label, *date;
 } labels[] = {
-	{ SBD_UTC, T0000 + DAY, DAY, T0000, false, "03-02", "" },
-	{ SBD_UTC, T0000, DAY, 0, true, "03-01", "2026" },
-	{ SBD_UTC, INT64_C(1767225600), 7 * DAY, INT64_C(1766620800), false,
-	  "01-01", "2026" },	/* the year changes */
-	{ SBD_UTC, T0000 + 12 * HOUR, 6 * HOUR, 0, true, "12:00",
-	  "2026-03-01" },
-	{ SBD_UTC, T0000 + 18 * HOUR, 6 * HOUR, T0000 + 12 * HOUR, false,
-	  "18:00", "" },
-	{ SBD_UTC, T0000 + DAY, 6 * HOUR, T0000 + 18 * HOUR, false, "00:00",
-	  "2026-03-02" },
-	{ SBD_UTC, T1030, 1800, 0, true, "10:30", "2026-03-01" },
+	{ .clock = SBD_UTC,   .t = T0000 + DAY,         .step = DAY,      .prev = T0000,
+	  .first = false, .label = "03-02",   .date = "" },
+	{ .clock = SBD_UTC,   .t = T0000,               .step = DAY,      .prev = 0,
+	  .first = true,  .label = "03-01",   .date = "2026" },
+	{ .clock = SBD_UTC,   .t = INT64_C(1767225600), .step = 7 * DAY,  .prev = INT64_C(1766620800),
+	  .first = false, .label = "01-01",   .date = "2026" }, /* the year changes */
+	{ .clock = SBD_UTC,   .t = T0000 + 12 * HOUR,   .step = 6 * HOUR, .prev = 0,
+	  .first = true,  .label = "12:00",   .date = "2026-03-01" },
+	{ .clock = SBD_UTC,   .t = T0000 + 18 * HOUR,   .step = 6 * HOUR, .prev = T0000 + 12 * HOUR,
+	  .first = false, .label = "18:00",   .date = "" },
+	{ .clock = SBD_UTC,   .t = T0000 + DAY,         .step = 6 * HOUR, .prev = T0000 + 18 * HOUR,
+	  .first = false, .label = "00:00",   .date = "2026-03-02" },
+	{ .clock = SBD_UTC,   .t = T1030,               .step = 1800,     .prev = 0,
+	  .first = true,  .label = "10:30",   .date = "2026-03-01" },
 	/* a trace's own clock: day 0 is its first day */
-	{ SBD_TRACE, 0, 6 * HOUR, 0, true, "00:00", "day 0" },
-	{ SBD_TRACE, 6 * HOUR, 6 * HOUR, 0, false, "06:00", "" },
-	{ SBD_TRACE, 115 * DAY + 90 * 60, 3 * HOUR, 0, true, "01:30",
-	  "day 115" },
-	{ SBD_TRACE, 116 * DAY, 6 * HOUR, 115 * DAY + 18 * HOUR, false,
-	  "00:00", "day 116" },
-	{ SBD_TRACE, 126 * DAY, 7 * DAY, 119 * DAY, false, "day 126", "" },
+	{ .clock = SBD_TRACE, .t = 0,                   .step = 6 * HOUR, .prev = 0,
+	  .first = true,  .label = "00:00",   .date = "day 0" },
+	{ .clock = SBD_TRACE, .t = 6 * HOUR,            .step = 6 * HOUR, .prev = 0,
+	  .first = false, .label = "06:00",   .date = "" },
+	{ .clock = SBD_TRACE, .t = 115 * DAY + 90 * 60, .step = 3 * HOUR, .prev = 0,
+	  .first = true,  .label = "01:30",   .date = "day 115" },
+	{ .clock = SBD_TRACE, .t = 116 * DAY,           .step = 6 * HOUR, .prev = 115 * DAY + 18 * HOUR,
+	  .first = false, .label = "00:00",   .date = "day 116" },
+	{ .clock = SBD_TRACE, .t = 126 * DAY,           .step = 7 * DAY,  .prev = 119 * DAY,
+	  .first = false, .label = "day 126", .date = "" },
 };
 
 START_TEST(test_labels)
@@ -276,12 +282,12 @@ static const struct fit_case {
 	double max_px;
 	const char *want;
 } fits[] = {
-	{ "vcEhP", 100, "vcEhP" },
+	{ .in = "vcEhP",            .max_px = 100, .want = "vcEhP" },
 	/* 10 px font: 6.2 px a character; 10 characters fit in 62 px */
-	{ "abcdefghijklmnop", 62, "abcdefg..." },
-	{ "", 10, "" },
+	{ .in = "abcdefghijklmnop", .max_px = 62,  .want = "abcdefg..." },
+	{ .in = "",                 .max_px = 10,  .want = "" },
 	/* UTF-8 is cut between characters: "é" is two bytes */
-	{ "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 25, "\xc3\xa9..." },
+	{ .in = "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", .max_px = 25,  .want = "\xc3\xa9..." },
 };
 
 START_TEST(test_fit)
@@ -591,8 +597,8 @@ static size_t count(const char *hay, const char *needle)
 static const struct plot_case {
 	size_t ntop, nkids;
 } plots[] = {
-	{ 3, 8 },	/* 27 budgets */
-	{ 10, 29 },	/* 300 budgets */
+	{ .ntop = 3,  .nkids = 8 },  /* 27 budgets */
+	{ .ntop = 10, .nkids = 29 }, /* 300 budgets */
 };
 
 START_TEST(test_report_plot)
@@ -737,8 +743,8 @@ static const struct teams_case {
 	size_t ntop, nkids;	/* nkids 0: flat */
 	size_t want_teams, want_groups;
 } teams_cases[] = {
-	{ 3, 9, 27, 3 },	/* Under p00, p01, p02 */
-	{ 150, 0, 150, 0 },	/* flat: no groups */
+	{ .ntop = 3,   .nkids = 9, .want_teams = 27,  .want_groups = 3 }, /* Under p00, p01, p02 */
+	{ .ntop = 150, .nkids = 0, .want_teams = 150, .want_groups = 0 }, /* flat: no groups */
 };
 
 START_TEST(test_sim_teams)

@@ -16,24 +16,24 @@ struct parse_case {
 };
 
 static const struct parse_case parse[] = {
-	{ "0", SB_OK, 0 },
-	{ "5", SB_OK, 300 },
-	{ "5:30", SB_OK, 330 },
-	{ "61:00", SB_OK, 3660 },	/* M:S: minutes may exceed 59 */
-	{ "1:02:03", SB_OK, 3723 },
-	{ "25:00:00", SB_OK, 90000 },	/* H:M:S: hours may exceed 23 */
-	{ "2-3", SB_OK, 2 * 86400 + 3 * 3600 },
-	{ "2-3:04", SB_OK, 2 * 86400 + 3 * 3600 + 240 },
-	{ "2-3:04:05", SB_OK, 2 * 86400 + 3 * 3600 + 245 },
-	{ "365-0", SB_OK, SB_DURATION_MAX },
-	{ "365-0:00:01", SB_ERANGE, 0 },
-	{ "1000000000", SB_ERANGE, 0 },
-	{ NULL, SB_EMISSING, 0 },
-	{ "", SB_ESYNTAX, 0 },
-	{ "-5", SB_ENEGATIVE, 0 },
-	{ "1-24", SB_ESYNTAX, 0 },
-	{ "1-2:60", SB_ESYNTAX, 0 },
-	{ "a", SB_ESYNTAX, 0 },
+	{ .in = "0",           .rc = SB_OK,        .secs = 0 },
+	{ .in = "5",           .rc = SB_OK,        .secs = 300 },
+	{ .in = "5:30",        .rc = SB_OK,        .secs = 330 },
+	{ .in = "61:00",       .rc = SB_OK,        .secs = 3660 },                       /* M:S: minutes may exceed 59 */
+	{ .in = "1:02:03",     .rc = SB_OK,        .secs = 3723 },
+	{ .in = "25:00:00",    .rc = SB_OK,        .secs = 90000 },                      /* H:M:S: hours may exceed 23 */
+	{ .in = "2-3",         .rc = SB_OK,        .secs = 2 * 86400 + 3 * 3600 },
+	{ .in = "2-3:04",      .rc = SB_OK,        .secs = 2 * 86400 + 3 * 3600 + 240 },
+	{ .in = "2-3:04:05",   .rc = SB_OK,        .secs = 2 * 86400 + 3 * 3600 + 245 },
+	{ .in = "365-0",       .rc = SB_OK,        .secs = SB_DURATION_MAX },
+	{ .in = "365-0:00:01", .rc = SB_ERANGE,    .secs = 0 },
+	{ .in = "1000000000",  .rc = SB_ERANGE,    .secs = 0 },
+	{ .in = NULL,          .rc = SB_EMISSING,  .secs = 0 },
+	{ .in = "",            .rc = SB_ESYNTAX,   .secs = 0 },
+	{ .in = "-5",          .rc = SB_ENEGATIVE, .secs = 0 },
+	{ .in = "1-24",        .rc = SB_ESYNTAX,   .secs = 0 },
+	{ .in = "1-2:60",      .rc = SB_ESYNTAX,   .secs = 0 },
+	{ .in = "a",           .rc = SB_ESYNTAX,   .secs = 0 },
 };
 
 START_TEST(test_parse)
@@ -101,21 +101,21 @@ struct quote_case {
 #define LONG56 "01234567890123456789012345678901234567890123456789012345"
 
 static const struct quote_case quote[] = {
-	{ false, "abc", 64, "abc" },
-	{ false, NULL, 64, "(null)" },
-	{ false, "a\tb", 64, "a\\x09b" },
-	{ false, "\x1b[31m", 64, "\\x1b[31m" },
-	{ false, "\xc3\xa9", 64, "\\xc3\\xa9" },
-	{ false, LONG56, 128, "012345678901234567890123456789012345678901234567..." },
-	{ false, "abcdef", 4, "abc" },
-	{ false, "\x01\x02", 6, "\\x01" },
+	{ .path = false, .in = "abc",          .len = 64,  .out = "abc" },
+	{ .path = false, .in = NULL,           .len = 64,  .out = "(null)" },
+	{ .path = false, .in = "a\tb",         .len = 64,  .out = "a\\x09b" },
+	{ .path = false, .in = "\x1b[31m",     .len = 64,  .out = "\\x1b[31m" },
+	{ .path = false, .in = "\xc3\xa9",     .len = 64,  .out = "\\xc3\\xa9" },
+	{ .path = false, .in = LONG56,         .len = 128, .out = "012345678901234567890123456789012345678901234567..." },
+	{ .path = false, .in = "abcdef",       .len = 4,   .out = "abc" },
+	{ .path = false, .in = "\x01\x02",     .len = 6,   .out = "\\x01" },
 	/* a file name is kept whole while it fits the buffer */
-	{ true, LONG56 ".html", 128, LONG56 ".html" },
-	{ true, "/a/b.txt", 12, "/a/b.txt" },
-	{ true, "/a/bc.txt", 12, "/a/bc.tx..." },
-	{ true, "/a\nb", 64, "/a\\x0ab" },
-	{ true, NULL, 64, "(null)" },
-	{ true, "abc", 1, "" },
+	{ .path = true,  .in = LONG56 ".html", .len = 128, .out = LONG56 ".html" },
+	{ .path = true,  .in = "/a/b.txt",     .len = 12,  .out = "/a/b.txt" },
+	{ .path = true,  .in = "/a/bc.txt",    .len = 12,  .out = "/a/bc.tx..." },
+	{ .path = true,  .in = "/a\nb",        .len = 64,  .out = "/a\\x0ab" },
+	{ .path = true,  .in = NULL,           .len = 64,  .out = "(null)" },
+	{ .path = true,  .in = "abc",          .len = 1,   .out = "" },
 };
 
 START_TEST(test_quote)
@@ -136,34 +136,34 @@ static const struct iso_case {
 	int rc;
 	int64_t t;
 } iso[] = {
-	{ "2026-12-01", 0, 1796083200 },
-	{ "2026-12-01T09:00", 0, 1796115600 },
-	{ "2026-12-01T09:00:30", 0, 1796115630 },
-	{ "1970-01-01T00:00:00", 0, 0 },
-	{ "2024-02-29T12:00", 0, 1709208000 },	/* leap year */
-	{ "2026-02-29T12:00", -1, 0 },		/* not one */
-	{ "2100-02-29", -1, 0 },		/* century, not a leap year */
-	{ "2000-02-29", 0, 951782400 },		/* 400th: a leap year */
-	{ "2026-12-01T24:00", -1, 0 },
-	{ "2026-12-01T23:60", -1, 0 },
-	{ "2026-12-01T23:59:60", -1, 0 },
-	{ "2026-13-01", -1, 0 },
-	{ "2026-00-10", -1, 0 },
-	{ "2026-12-32", -1, 0 },
-	{ "1969-12-31", -1, 0 },
-	{ "2026-12-01T09", -1, 0 },
-	{ "2026-12-01 09:00", -1, 0 },
-	{ "2026-12-01T09:00Z", 0, 1796115600 },
-	{ "2026-12-01T09:00:30Z", 0, 1796115630 },
-	{ "2000-02-29T00:00Z", 0, 951782400 },
-	{ "1970-01-01T00:00:00Z", 0, 0 },
-	{ "2026-12-01Z", -1, 0 },
-	{ "2026-12-01T09:00ZZ", -1, 0 },
-	{ "2026-12-01T09:00z", -1, 0 },
-	{ "26-12-01", -1, 0 },
-	{ "1796166958", -1, 0 },
-	{ "", -1, 0 },
-	{ "now", -1, 0 },
+	{ .in = "2026-12-01",           .rc = 0,  .t = 1796083200 },
+	{ .in = "2026-12-01T09:00",     .rc = 0,  .t = 1796115600 },
+	{ .in = "2026-12-01T09:00:30",  .rc = 0,  .t = 1796115630 },
+	{ .in = "1970-01-01T00:00:00",  .rc = 0,  .t = 0 },
+	{ .in = "2024-02-29T12:00",     .rc = 0,  .t = 1709208000 }, /* leap year */
+	{ .in = "2026-02-29T12:00",     .rc = -1, .t = 0 },          /* not one */
+	{ .in = "2100-02-29",           .rc = -1, .t = 0 },          /* century, not a leap year */
+	{ .in = "2000-02-29",           .rc = 0,  .t = 951782400 },  /* 400th: a leap year */
+	{ .in = "2026-12-01T24:00",     .rc = -1, .t = 0 },
+	{ .in = "2026-12-01T23:60",     .rc = -1, .t = 0 },
+	{ .in = "2026-12-01T23:59:60",  .rc = -1, .t = 0 },
+	{ .in = "2026-13-01",           .rc = -1, .t = 0 },
+	{ .in = "2026-00-10",           .rc = -1, .t = 0 },
+	{ .in = "2026-12-32",           .rc = -1, .t = 0 },
+	{ .in = "1969-12-31",           .rc = -1, .t = 0 },
+	{ .in = "2026-12-01T09",        .rc = -1, .t = 0 },
+	{ .in = "2026-12-01 09:00",     .rc = -1, .t = 0 },
+	{ .in = "2026-12-01T09:00Z",    .rc = 0,  .t = 1796115600 },
+	{ .in = "2026-12-01T09:00:30Z", .rc = 0,  .t = 1796115630 },
+	{ .in = "2000-02-29T00:00Z",    .rc = 0,  .t = 951782400 },
+	{ .in = "1970-01-01T00:00:00Z", .rc = 0,  .t = 0 },
+	{ .in = "2026-12-01Z",          .rc = -1, .t = 0 },
+	{ .in = "2026-12-01T09:00ZZ",   .rc = -1, .t = 0 },
+	{ .in = "2026-12-01T09:00z",    .rc = -1, .t = 0 },
+	{ .in = "26-12-01",             .rc = -1, .t = 0 },
+	{ .in = "1796166958",           .rc = -1, .t = 0 },
+	{ .in = "",                     .rc = -1, .t = 0 },
+	{ .in = "now",                  .rc = -1, .t = 0 },
 };
 
 START_TEST(test_iso)

@@ -56,68 +56,141 @@ struct fig_case {
 static const struct fig_case cases[] = {
 	/* 4 GPUs for 2 h = 14400 per slot = phys-a's quota exactly; physics
 	 * sees the same demand against its larger quota */
-	{ "demand equal to quota: all owed, all delivered",
-	  { { 11, 4, true, 0, 0, 2 * H, 0, false } }, 1, 2 * H,
-	  { { 11, 28800, 0, 28800, 28800, 28800, 0 },
-	    { 10, 28800, 0, 28800, 28800, 28800, 0 },
-	    { 20, 0, 0, 0, 0, 0, 0 } }, 3, 0 },
+	{ .what = "demand equal to quota: all owed, all delivered",
+	  .segs = {
+		{ .id = 11, .tres = 4, .allocated = true,  .eligible = 0,    .start = 0,    .end = 2 * H, .suspended = 0,   .lost = false },
+	  },
+	  .nsegs = 1, .now = 2 * H,
+	  .want = {
+		{ .id = 11, .delivered = 28800, .unallocated = 0,    .demand = 28800,    .owed = 28800, .capped = 28800, .lost = 0 },
+		{ .id = 10, .delivered = 28800, .unallocated = 0,    .demand = 28800,    .owed = 28800, .capped = 28800, .lost = 0 },
+		{ .id = 20, .delivered = 0,     .unallocated = 0,    .demand = 0,        .owed = 0,     .capped = 0,     .lost = 0 },
+	  },
+	  .nwant = 3, .unknown = 0 },
 	/* bio, 8 GPUs, pending in slot 0, running in slot 1: demand 28800 a
 	 * slot, owed min(7200, 28800) = 7200 a slot; delivered 0 then
 	 * 28800, capped 0 + 7200: the surplus of slot 1 does not hide the
 	 * shortfall of slot 0 */
-	{ "waiting then over quota: capped slot by slot",
-	  { { 20, 8, true, 0, H, 2 * H, 0, false } }, 1, 2 * H,
-	  { { 20, 28800, 0, 57600, 14400, 7200, 0 } }, 1, 0 },
+	{ .what = "waiting then over quota: capped slot by slot",
+	  .segs = {
+		{ .id = 20, .tres = 8, .allocated = true,  .eligible = 0,    .start = H,    .end = 2 * H, .suspended = 0,   .lost = false },
+	  },
+	  .nsegs = 1, .now = 2 * H,
+	  .want = {
+		{ .id = 20, .delivered = 28800, .unallocated = 0,    .demand = 57600,    .owed = 14400, .capped = 7200,  .lost = 0 },
+	  },
+	  .nwant = 1, .unknown = 0 },
 	/* unallocated work is owed nothing and delivers nothing against
 	 * owed: reported apart */
-	{ "unallocated: reported apart, owed nothing",
-	  { { 20, 1, false, 0, 0, 2 * H, 0, false }, { 30, 2, false, 0, 0, H, 0, false } }, 2,
-	  2 * H,
-	  { { 20, 0, 7200, 0, 0, 0, 0 }, { 30, 0, 7200, 0, 0, 0, 0 } }, 2, 0 },
+	{ .what = "unallocated: reported apart, owed nothing",
+	  .segs = {
+		{ .id = 20, .tres = 1, .allocated = false, .eligible = 0,    .start = 0,    .end = 2 * H, .suspended = 0,   .lost = false },
+		{ .id = 30, .tres = 2, .allocated = false, .eligible = 0,    .start = 0,    .end = H,     .suspended = 0,   .lost = false },
+	  },
+	  .nsegs = 2, .now = 2 * H,
+	  .want = {
+		{ .id = 20, .delivered = 0,     .unallocated = 7200, .demand = 0,        .owed = 0,     .capped = 0,     .lost = 0 },
+		{ .id = 30, .delivered = 0,     .unallocated = 7200, .demand = 0,        .owed = 0,     .capped = 0,     .lost = 0 },
+	  },
+	  .nwant = 2, .unknown = 0 },
 	/* open segment (no end) counted until now = 5400: 1 GPU from 1800,
 	 * 1800 s in each slot; phys-b's quota 7200 a slot */
-	{ "a running job counts until now",
-	  { { 12, 1, true, 1800, 1800, NO, 0, false } }, 1, 5400,
-	  { { 12, 3600, 0, 3600, 3600, 3600, 0 },
-	    { 10, 3600, 0, 3600, 3600, 3600, 0 } }, 2, 0 },
+	{ .what = "a running job counts until now",
+	  .segs = {
+		{ .id = 12, .tres = 1, .allocated = true,  .eligible = 1800, .start = 1800, .end = NO,    .suspended = 0,   .lost = false },
+	  },
+	  .nsegs = 1, .now = 5400,
+	  .want = {
+		{ .id = 12, .delivered = 3600,  .unallocated = 0,    .demand = 3600,     .owed = 3600,  .capped = 3600,  .lost = 0 },
+		{ .id = 10, .delivered = 3600,  .unallocated = 0,    .demand = 3600,     .owed = 3600,  .capped = 3600,  .lost = 0 },
+	  },
+	  .nwant = 2, .unknown = 0 },
 	/* eligible none = no demand (an admin's run outside the contract) */
-	{ "never eligible: delivered but not owed",
-	  { { 11, 2, true, NO, 0, H, 0, false } }, 1, 2 * H,
-	  { { 11, 7200, 0, 0, 0, 0, 0 } }, 1, 0 },
+	{ .what = "never eligible: delivered but not owed",
+	  .segs = {
+		{ .id = 11, .tres = 2, .allocated = true,  .eligible = NO,   .start = 0,    .end = H,     .suspended = 0,   .lost = false },
+	  },
+	  .nsegs = 1, .now = 2 * H,
+	  .want = {
+		{ .id = 11, .delivered = 7200,  .unallocated = 0,    .demand = 0,        .owed = 0,     .capped = 0,     .lost = 0 },
+	  },
+	  .nwant = 1, .unknown = 0 },
 	/* only the part inside [0, 7200) counts */
-	{ "clipped to the window",
-	  { { 11, 1, true, -H, -H, H, 0, false }, { 11, 1, true, H, H, 3 * H, 0, false } }, 2,
-	  3 * H,
-	  { { 11, 7200, 0, 7200, 7200, 7200, 0 } }, 1, 0 },
+	{ .what = "clipped to the window",
+	  .segs = {
+		{ .id = 11, .tres = 1, .allocated = true,  .eligible = -H,   .start = -H,   .end = H,     .suspended = 0,   .lost = false },
+		{ .id = 11, .tres = 1, .allocated = true,  .eligible = H,    .start = H,    .end = 3 * H, .suspended = 0,   .lost = false },
+	  },
+	  .nsegs = 2, .now = 3 * H,
+	  .want = {
+		{ .id = 11, .delivered = 7200,  .unallocated = 0,    .demand = 7200,     .owed = 7200,  .capped = 7200,  .lost = 0 },
+	  },
+	  .nwant = 1, .unknown = 0 },
 	/* a requeued job: two runs, the pending span between them is demand */
-	{ "two runs of a requeued job",
-	  { { 11, 2, true, 0, 0, 1000, 0, false }, { 11, 2, true, 1000, 1500, 2 * H, 0, false } },
-	  2, 2 * H,
-	  { { 11, 2 * (1000 + 5700), 0, 2 * 7200, 14400, 2 * (1000 + 5700), 0 } },
-	  1, 0 },
+	{ .what = "two runs of a requeued job",
+	  .segs = {
+		{ .id = 11, .tres = 2, .allocated = true,  .eligible = 0,    .start = 0,    .end = 1000,  .suspended = 0,   .lost = false },
+		{ .id = 11, .tres = 2, .allocated = true,  .eligible = 1000, .start = 1500, .end = 2 * H, .suspended = 0,   .lost = false },
+	  },
+	  .nsegs = 2, .now = 2 * H,
+	  .want = {
+		{ .id = 11, .delivered = 2 * (1000 + 5700), .unallocated = 0,    .demand = 2 * 7200, .owed = 14400, .capped = 2 * (1000 + 5700), .lost = 0 },
+	  },
+	  .nwant = 1, .unknown = 0 },
 	/* 4 GPUs on phys-a, 0-3600 with 600 s suspended: ran 3000 s, filed
 	 * from its start (sb_run_charged_to); demand is the whole span */
-	{ "suspended time is not delivered",
-	  { { 11, 4, true, 0, 0, H, 600, false } }, 1, 2 * H,
-	  { { 11, 12000, 0, 14400, 14400, 12000, 0 } }, 1, 0 },
+	{ .what = "suspended time is not delivered",
+	  .segs = {
+		{ .id = 11, .tres = 4, .allocated = true,  .eligible = 0,    .start = 0,    .end = H,     .suspended = 600, .lost = false },
+	  },
+	  .nsegs = 1, .now = 2 * H,
+	  .want = {
+		{ .id = 11, .delivered = 12000, .unallocated = 0,    .demand = 14400,    .owed = 14400, .capped = 12000, .lost = 0 },
+	  },
+	  .nwant = 1, .unknown = 0 },
 	/* lost (sb_run_work_lost): the run's charged span, allocated or
 	 * not, also counted as delivered or unallocated */
-	{ "a run restarted from its beginning: delivered, and lost",
-	  { { 11, 4, true, 0, 0, H, 0, true } }, 1, 2 * H,
-	  { { 11, 14400, 0, 14400, 14400, 14400, 14400 },
-	    { 10, 14400, 0, 14400, 14400, 14400, 14400 } }, 2, 0 },
-	{ "an unallocated run cancelled: unallocated, and lost",
-	  { { 12, 2, false, 0, 0, 1800, 0, true },
-	    { 12, 1, true, 0, 0, H, 0, false } }, 2, 2 * H,
-	  { { 12, 3600, 3600, 3600, 3600, 3600, 3600 },
-	    { 10, 3600, 3600, 3600, 3600, 3600, 3600 },
-	    { 20, 0, 0, 0, 0, 0, 0 } }, 3, 0 },
-	{ "a lost run's suspended seconds are not lost: 2 x (3600 - 600)",
-	  { { 11, 2, true, 0, 0, H, 600, true } }, 1, 2 * H,
-	  { { 11, 6000, 0, 7200, 7200, 6000, 6000 } }, 1, 0 },
-	{ "association not in the tree: ignored, counted",
-	  { { 0, 8, true, 0, 0, 2 * H, 0, false }, { 11, 1, true, 0, 0, H, 0, false } }, 2, 2 * H,
-	  { { 11, 3600, 0, 3600, 3600, 3600, 0 } }, 1, 1 },
+	{ .what = "a run restarted from its beginning: delivered, and lost",
+	  .segs = {
+		{ .id = 11, .tres = 4, .allocated = true,  .eligible = 0,    .start = 0,    .end = H,     .suspended = 0,   .lost = true },
+	  },
+	  .nsegs = 1, .now = 2 * H,
+	  .want = {
+		{ .id = 11, .delivered = 14400, .unallocated = 0,    .demand = 14400,    .owed = 14400, .capped = 14400, .lost = 14400 },
+		{ .id = 10, .delivered = 14400, .unallocated = 0,    .demand = 14400,    .owed = 14400, .capped = 14400, .lost = 14400 },
+	  },
+	  .nwant = 2, .unknown = 0 },
+	{ .what = "an unallocated run cancelled: unallocated, and lost",
+	  .segs = {
+		{ .id = 12, .tres = 2, .allocated = false, .eligible = 0,    .start = 0,    .end = 1800,  .suspended = 0,   .lost = true },
+		{ .id = 12, .tres = 1, .allocated = true,  .eligible = 0,    .start = 0,    .end = H,     .suspended = 0,   .lost = false },
+	  },
+	  .nsegs = 2, .now = 2 * H,
+	  .want = {
+		{ .id = 12, .delivered = 3600,  .unallocated = 3600, .demand = 3600,     .owed = 3600,  .capped = 3600,  .lost = 3600 },
+		{ .id = 10, .delivered = 3600,  .unallocated = 3600, .demand = 3600,     .owed = 3600,  .capped = 3600,  .lost = 3600 },
+		{ .id = 20, .delivered = 0,     .unallocated = 0,    .demand = 0,        .owed = 0,     .capped = 0,     .lost = 0 },
+	  },
+	  .nwant = 3, .unknown = 0 },
+	{ .what = "a lost run's suspended seconds are not lost: 2 x (3600 - 600)",
+	  .segs = {
+		{ .id = 11, .tres = 2, .allocated = true,  .eligible = 0,    .start = 0,    .end = H,     .suspended = 600, .lost = true },
+	  },
+	  .nsegs = 1, .now = 2 * H,
+	  .want = {
+		{ .id = 11, .delivered = 6000,  .unallocated = 0,    .demand = 7200,     .owed = 7200,  .capped = 6000,  .lost = 6000 },
+	  },
+	  .nwant = 1, .unknown = 0 },
+	{ .what = "association not in the tree: ignored, counted",
+	  .segs = {
+		{ .id = 0,  .tres = 8, .allocated = true,  .eligible = 0,    .start = 0,    .end = 2 * H, .suspended = 0,   .lost = false },
+		{ .id = 11, .tres = 1, .allocated = true,  .eligible = 0,    .start = 0,    .end = H,     .suspended = 0,   .lost = false },
+	  },
+	  .nsegs = 2, .now = 2 * H,
+	  .want = {
+		{ .id = 11, .delivered = 3600,  .unallocated = 0,    .demand = 3600,     .owed = 3600,  .capped = 3600,  .lost = 0 },
+	  },
+	  .nwant = 1, .unknown = 1 },
 };
 
 START_TEST(test_figures)
@@ -323,11 +396,11 @@ END_TEST
 static const struct {
 	double capped, owed, want;
 } ratios[] = {
-	{ 0, 0, 1 },		/* asked for nothing: lacks nothing */
-	{ 5, 0, 1 },		/* (capped > owed cannot happen; still 1) */
-	{ 0, 10, 0 },		/* owed, nothing delivered */
-	{ 5, 10, 0.5 },
-	{ 10, 10, 1 },
+	{ .capped = 0,  .owed = 0,  .want = 1 },   /* asked for nothing: lacks nothing */
+	{ .capped = 5,  .owed = 0,  .want = 1 },   /* (capped > owed cannot happen; still 1) */
+	{ .capped = 0,  .owed = 10, .want = 0 },   /* owed, nothing delivered */
+	{ .capped = 5,  .owed = 10, .want = 0.5 },
+	{ .capped = 10, .owed = 10, .want = 1 },
 };
 
 START_TEST(test_fig_ratio)
@@ -350,13 +423,13 @@ END_TEST
 static const struct {
 	bool requeued, preempted_cancel, resumable, want;
 } lost_rules[] = {
-	{ false, false, false, false },	/* completed, failed, user-cancelled */
-	{ false, false, true, false },
-	{ true, false, false, true },	/* restarted from its beginning */
-	{ true, false, true, false },	/* resumes from its checkpoint */
-	{ false, true, false, true },	/* cancelled by a preemption */
-	{ false, true, true, true },	/* (a resumable job that could not be
-					 * requeued: gone all the same) */
+	{ .requeued = false, .preempted_cancel = false, .resumable = false, .want = false }, /* completed, failed, user-cancelled */
+	{ .requeued = false, .preempted_cancel = false, .resumable = true,  .want = false },
+	{ .requeued = true,  .preempted_cancel = false, .resumable = false, .want = true },  /* restarted from its beginning */
+	{ .requeued = true,  .preempted_cancel = false, .resumable = true,  .want = false }, /* resumes from its checkpoint */
+	{ .requeued = false, .preempted_cancel = true,  .resumable = false, .want = true },  /* cancelled by a preemption */
+	/* a resumable job that could not be requeued: gone all the same */
+	{ .requeued = false, .preempted_cancel = true,  .resumable = true,  .want = true },
 };
 
 START_TEST(test_run_work_lost)
@@ -378,24 +451,49 @@ static const struct {
 	int64_t now;
 	double want;
 } usable_cases[] = {
-	{ "nothing asked: nothing usable", { { 0 } }, 0, 0, 0 },
-	{ "4 GPUs all along: 4 x 7200", { { 11, 4, true, 0, 0, 7200, 0, false } }, 1,
-	  0, 4 * 7200.0 },
-	{ "unallocated counts too: 8 pending (open) + 4 running > 8, capped "
-	  "8 x 3600 a slot", { { 30, 8, false, 0, NO, NO, 0, false },
-			       { 11, 4, true, 0, 0, 7200, 0, false } }, 2, 0,
-	  8 * 7200.0 },
-	{ "eligible none: no demand, though it ran",
-	  { { 11, 4, true, NO, 0, 7200, 0, false } }, 1, 0, 0 },
-	{ "8 GPUs over [1800, 5400): 8 x 1800 in each slot",
-	  { { 20, 8, true, 1800, 1800, 5400, 0, false } }, 1, 0, 8 * 3600.0 },
-	{ "before the window: only [0, 1800) counts",
-	  { { 20, 4, true, -3600, -3600, 1800, 0, false } }, 1, 0, 4 * 1800.0 },
-	{ "capped slot by slot: 16 in slot 0 (8 usable), 4 in slot 1",
-	  { { 11, 16, true, 0, NO, 3600, 0, false },
-	    { 12, 4, false, 3600, 3600, 7200, 0, false } }, 2, 0, 12 * 3600.0 },
-	{ "an open segment ends at now (3600)",
-	  { { 11, 8, true, 0, 0, NO, 0, false } }, 1, 3600, 8 * 3600.0 },
+	{ .what = "nothing asked: nothing usable",
+	  .segs = {
+		{ .id = 0 },
+	  },
+	  .n = 0, .now = 0,    .want = 0 },
+	{ .what = "4 GPUs all along: 4 x 7200",
+	  .segs = {
+		{ .id = 11, .tres = 4,  .allocated = true,  .eligible = 0,     .start = 0,     .end = 7200, .suspended = 0, .lost = false },
+	  },
+	  .n = 1, .now = 0,    .want = 4 * 7200.0 },
+	{ .what = "unallocated counts too: 8 pending (open) + 4 running > 8, capped "
+	  "8 x 3600 a slot",
+	  .segs = {
+		{ .id = 30, .tres = 8,  .allocated = false, .eligible = 0,     .start = NO,    .end = NO,   .suspended = 0, .lost = false },
+		{ .id = 11, .tres = 4,  .allocated = true,  .eligible = 0,     .start = 0,     .end = 7200, .suspended = 0, .lost = false },
+	  },
+	  .n = 2, .now = 0,    .want = 8 * 7200.0 },
+	{ .what = "eligible none: no demand, though it ran",
+	  .segs = {
+		{ .id = 11, .tres = 4,  .allocated = true,  .eligible = NO,    .start = 0,     .end = 7200, .suspended = 0, .lost = false },
+	  },
+	  .n = 1, .now = 0,    .want = 0 },
+	{ .what = "8 GPUs over [1800, 5400): 8 x 1800 in each slot",
+	  .segs = {
+		{ .id = 20, .tres = 8,  .allocated = true,  .eligible = 1800,  .start = 1800,  .end = 5400, .suspended = 0, .lost = false },
+	  },
+	  .n = 1, .now = 0,    .want = 8 * 3600.0 },
+	{ .what = "before the window: only [0, 1800) counts",
+	  .segs = {
+		{ .id = 20, .tres = 4,  .allocated = true,  .eligible = -3600, .start = -3600, .end = 1800, .suspended = 0, .lost = false },
+	  },
+	  .n = 1, .now = 0,    .want = 4 * 1800.0 },
+	{ .what = "capped slot by slot: 16 in slot 0 (8 usable), 4 in slot 1",
+	  .segs = {
+		{ .id = 11, .tres = 16, .allocated = true,  .eligible = 0,     .start = NO,    .end = 3600, .suspended = 0, .lost = false },
+		{ .id = 12, .tres = 4,  .allocated = false, .eligible = 3600,  .start = 3600,  .end = 7200, .suspended = 0, .lost = false },
+	  },
+	  .n = 2, .now = 0,    .want = 12 * 3600.0 },
+	{ .what = "an open segment ends at now (3600)",
+	  .segs = {
+		{ .id = 11, .tres = 8,  .allocated = true,  .eligible = 0,     .start = 0,     .end = NO,   .suspended = 0, .lost = false },
+	  },
+	  .n = 1, .now = 3600, .want = 8 * 3600.0 },
 };
 
 START_TEST(test_fig_usable)

@@ -115,11 +115,16 @@ struct restart_case {
 };
 
 static const struct restart_case restart_cases[] = {
-	{ "released up to the last tick", START, 1300, 10, 300 },
-	{ "started after the last tick: nothing", START, 900, 10, 0 },
-	{ "never ticked: nothing (the first tick does it)", START, 0, 10, 0 },
-	{ "bounded by the time limit", START, 2000, 10, 600 },
-	{ "started exactly at the last tick", START, START, 10, 0 },
+	{ .what = "released up to the last tick",         .start = START, .last_tick = 1300,
+	  .limit_min = 10, .want = 300 },
+	{ .what = "started after the last tick: nothing", .start = START, .last_tick = 900,
+	  .limit_min = 10, .want = 0 },
+	{ .what = "never ticked: nothing (the first tick does it)", .start = START, .last_tick = 0,
+	  .limit_min = 10, .want = 0 },
+	{ .what = "bounded by the time limit",            .start = START, .last_tick = 2000,
+	  .limit_min = 10, .want = 600 },
+	{ .what = "started exactly at the last tick",     .start = START, .last_tick = START,
+	  .limit_min = 10, .want = 0 },
 };
 
 START_TEST(test_restart)
@@ -140,12 +145,12 @@ struct scale_case {
 };
 
 static const struct scale_case scale_cases[] = {
-	{ 600, 2.0, 1200 },	/* UsageFactor=2 doubles */
-	{ 600, 0.5, 300 },
-	{ 7, 0.5, 3 },		/* rounded down, as Slurm's integer cast */
-	{ 600, 0, 0 },		/* UsageFactor=0: free */
-	{ 600, -1, 600 },	/* not set: 1 */
-	{ UINT64_MAX / 2, 4.0, UINT64_MAX },	/* saturates */
+	{ .seconds = 600, .factor = 2.0, .want = 1200 },                  /* UsageFactor=2 doubles */
+	{ .seconds = 600, .factor = 0.5, .want = 300 },
+	{ .seconds = 7,   .factor = 0.5, .want = 3 },                     /* rounded down, as Slurm's integer cast */
+	{ .seconds = 600, .factor = 0,   .want = 0 },                     /* UsageFactor=0: free */
+	{ .seconds = 600, .factor = -1,  .want = 600 },                   /* not set: 1 */
+	{ .seconds = UINT64_MAX / 2, .factor = 4.0, .want = UINT64_MAX }, /* saturates */
 };
 
 START_TEST(test_scale)
@@ -203,18 +208,24 @@ struct reset_case {
 };
 
 static const struct reset_case reset_cases[] = {
-	{ "daily: next midnight", SB_RESET_DAILY, T0, T0, 1796169600 },
-	{ "daily: missed days are not replayed", SB_RESET_DAILY, T0,
-	  T0 + 5 * DAY, 1796169600 + 4 * DAY },
-	{ "weekly: next Sunday midnight", SB_RESET_WEEKLY, T0, T0,
-	  1796169600 + 4 * DAY },
-	{ "monthly: 2027-01-01", SB_RESET_MONTHLY, T0, T0, 1798761600 },
-	{ "quarterly: 2027-01-01", SB_RESET_QUARTERLY, T0, T0, 1798761600 },
-	{ "quarterly from February: 2027-04-01", SB_RESET_QUARTERLY,
-	  1798761600 + 40 * DAY, T0, 1806537600 },
-	{ "yearly: 2027-01-01", SB_RESET_YEARLY, T0, T0, 1798761600 },
-	{ "none", SB_RESET_NONE, T0, T0, 0 },
-	{ "now is not periodic", SB_RESET_NOW, T0, T0, 0 },
+	{ .what = "daily: next midnight",         .period = SB_RESET_DAILY,     .last = T0, .now = T0,
+	  .want = 1796169600 },
+	{ .what = "daily: missed days are not replayed", .period = SB_RESET_DAILY,     .last = T0, .now = T0 + 5 * DAY,
+	  .want = 1796169600 + 4 * DAY },
+	{ .what = "weekly: next Sunday midnight", .period = SB_RESET_WEEKLY,    .last = T0, .now = T0,
+	  .want = 1796169600 + 4 * DAY },
+	{ .what = "monthly: 2027-01-01",          .period = SB_RESET_MONTHLY,   .last = T0, .now = T0,
+	  .want = 1798761600 },
+	{ .what = "quarterly: 2027-01-01",        .period = SB_RESET_QUARTERLY, .last = T0, .now = T0,
+	  .want = 1798761600 },
+	{ .what = "quarterly from February: 2027-04-01", .period = SB_RESET_QUARTERLY, .last = 1798761600 + 40 * DAY, .now = T0,
+	  .want = 1806537600 },
+	{ .what = "yearly: 2027-01-01",           .period = SB_RESET_YEARLY,    .last = T0, .now = T0,
+	  .want = 1798761600 },
+	{ .what = "none",                         .period = SB_RESET_NONE,      .last = T0, .now = T0,
+	  .want = 0 },
+	{ .what = "now is not periodic",          .period = SB_RESET_NOW,       .last = T0, .now = T0,
+	  .want = 0 },
 };
 
 START_TEST(test_next_reset)

@@ -26,15 +26,24 @@ struct compose_case {
 static const struct compose_case compose[] = {
 	/* clamped below Slurm's INFINITE/NO_VAL: decodes as in-team 1022, and
 	 * the resumed bit still fits (0xFFFFFFFD) */
-	{ true, LMAX, TMAX, UINT32_C(0xFFFFFFFC), LMAX, TMAX - 1 },
-	{ false, LMAX, TMAX, UINT32_C(0x7FFFFFFE), LMAX, TMAX },
-	{ false, 1, 0, UINT32_C(1) << 11, 1, 0 },		/* lowest: 2048 */
-	{ true, 1, 0, UINT32_C(0x80000800), 1, 0 },
-	{ true, 2, 7, UINT32_C(0x8000100E), 2, 7 },
-	{ false, 0, 0, UINT32_C(1) << 11, 1, 0 },		/* level clamped up */
-	{ false, LMAX + 5, 0, LMAX << 11, LMAX, 0 },		/* and down */
-	{ true, 3, 5000, UINT32_C(0x80000000) | 3 << 11 | TMAX << 1, 3, TMAX },
-	{ false, 1000, SB_PRIO_TEAM_DEFAULT, 1000 << 11 | 512 << 1, 1000, 512 },
+	{ .allocated = true,  .level = LMAX,     .team = TMAX, .prio = UINT32_C(0xFFFFFFFC),
+	  .level_out = LMAX, .team_out = TMAX - 1 },
+	{ .allocated = false, .level = LMAX,     .team = TMAX, .prio = UINT32_C(0x7FFFFFFE),
+	  .level_out = LMAX, .team_out = TMAX },
+	{ .allocated = false, .level = 1,        .team = 0,    .prio = UINT32_C(1) << 11,
+	  .level_out = 1,    .team_out = 0 }, /* lowest: 2048 */
+	{ .allocated = true,  .level = 1,        .team = 0,    .prio = UINT32_C(0x80000800),
+	  .level_out = 1,    .team_out = 0 },
+	{ .allocated = true,  .level = 2,        .team = 7,    .prio = UINT32_C(0x8000100E),
+	  .level_out = 2,    .team_out = 7 },
+	{ .allocated = false, .level = 0,        .team = 0,    .prio = UINT32_C(1) << 11,
+	  .level_out = 1,    .team_out = 0 }, /* level clamped up */
+	{ .allocated = false, .level = LMAX + 5, .team = 0,    .prio = LMAX << 11,
+	  .level_out = LMAX, .team_out = 0 }, /* and down */
+	{ .allocated = true,  .level = 3,        .team = 5000, .prio = UINT32_C(0x80000000) | 3 << 11 | TMAX << 1,
+	  .level_out = 3,    .team_out = TMAX },
+	{ .allocated = false, .level = 1000,     .team = SB_PRIO_TEAM_DEFAULT, .prio = 1000 << 11 | 512 << 1,
+	  .level_out = 1000, .team_out = 512 },
 };
 
 START_TEST(test_compose_decode)
@@ -77,19 +86,19 @@ struct level_case {
 };
 
 static const struct level_case levels[] = {
-	{ 0, 0, LMAX },
-	{ 0, 1, LMAX },
-	{ 0, 2, LMAX },
-	{ 1, 2, 1 },
-	{ 1, 3, 1 + (LMAX - 1) / 2 },
-	{ 2, 3, 1 },
-	{ 3, 3, 1 },			/* out of range */
-	{ UINT32_MAX, 3, 1 },
-	{ 0, LMAX, LMAX },
-	{ 1, LMAX, LMAX - 1 },
-	{ LMAX - 1, LMAX, 1 },
-	{ 0, UINT32_MAX, LMAX },
-	{ UINT32_MAX - 1, UINT32_MAX, 1 },
+	{ .position = 0,        .count = 0,    .level = LMAX },
+	{ .position = 0,        .count = 1,    .level = LMAX },
+	{ .position = 0,        .count = 2,    .level = LMAX },
+	{ .position = 1,        .count = 2,    .level = 1 },
+	{ .position = 1,        .count = 3,    .level = 1 + (LMAX - 1) / 2 },
+	{ .position = 2,        .count = 3,    .level = 1 },
+	{ .position = 3,        .count = 3,    .level = 1 },                  /* out of range */
+	{ .position = UINT32_MAX, .count = 3,    .level = 1 },
+	{ .position = 0,        .count = LMAX, .level = LMAX },
+	{ .position = 1,        .count = LMAX, .level = LMAX - 1 },
+	{ .position = LMAX - 1, .count = LMAX, .level = 1 },
+	{ .position = 0,        .count = UINT32_MAX, .level = LMAX },
+	{ .position = UINT32_MAX - 1, .count = UINT32_MAX, .level = 1 },
 };
 
 START_TEST(test_level)
@@ -458,9 +467,15 @@ END_TEST
 /* --------------------------------------------- an administrator's priority */
 
 static const struct { uint32_t admin, in_team; } admins[] = {
-	{ 1, 1 }, { 100, 100 }, { 512, 512 }, { 1022, 1022 }, { 1023, 1023 },
-	{ 1024, 1023 }, { 100000, 1023 }, { UINT32_C(0xFFFFFFFE), 1023 },
-	{ 0, 0 },
+	{ .admin = 1,      .in_team = 1 },
+	{ .admin = 100,    .in_team = 100 },
+	{ .admin = 512,    .in_team = 512 },
+	{ .admin = 1022,   .in_team = 1022 },
+	{ .admin = 1023,   .in_team = 1023 },
+	{ .admin = 1024,   .in_team = 1023 },
+	{ .admin = 100000, .in_team = 1023 },
+	{ .admin = UINT32_C(0xFFFFFFFE), .in_team = 1023 },
+	{ .admin = 0,      .in_team = 0 },
 };
 
 /* In-team priority from nice and the QOS's normalised Priority. */
@@ -472,20 +487,34 @@ struct in_team_case {
 };
 
 static const struct in_team_case in_teams[] = {
-	{ "no nice, a Priority-0 QOS: the default", 0, 0, 512 },
-	{ "--nice=100", 100, 0, 412 },
-	{ "--nice=-100 (administrator)", -100, 0, 612 },
-	{ "the top QOS: first in the team", 0, 1, 1023 },
-	{ "a QOS of half the top Priority", 0, 0.5, 768 },
-	{ "half the top, --nice=300", 300, 0.5, 468 },
-	{ "top QOS with --nice=511: the default again", 511, 1, 512 },
-	{ "above 1: as 1", 0, 7, 1023 },
-	{ "negative: as 0", 0, -0.5, 512 },
-	{ "NaN: as 0", 0, NAN, 512 },
-	{ "a huge nice: 0", 2147483647, 1, 0 },
-	{ "nice beyond the top QOS: 0, never negative", 1100, 1, 0 },
-	{ "a huge negative nice: the maximum", INT64_MIN, 0, 1023 },
-	{ "nice -1023 with the top QOS: the maximum", -1023, 1, 1023 },
+	{ .what = "no nice, a Priority-0 QOS: the default", .nice = 0,          .qos_norm = 0,
+	  .want = 512 },
+	{ .what = "--nice=100",                             .nice = 100,        .qos_norm = 0,
+	  .want = 412 },
+	{ .what = "--nice=-100 (administrator)",            .nice = -100,       .qos_norm = 0,
+	  .want = 612 },
+	{ .what = "the top QOS: first in the team",         .nice = 0,          .qos_norm = 1,
+	  .want = 1023 },
+	{ .what = "a QOS of half the top Priority",         .nice = 0,          .qos_norm = 0.5,
+	  .want = 768 },
+	{ .what = "half the top, --nice=300",               .nice = 300,        .qos_norm = 0.5,
+	  .want = 468 },
+	{ .what = "top QOS with --nice=511: the default again", .nice = 511,        .qos_norm = 1,
+	  .want = 512 },
+	{ .what = "above 1: as 1",                          .nice = 0,          .qos_norm = 7,
+	  .want = 1023 },
+	{ .what = "negative: as 0",                         .nice = 0,          .qos_norm = -0.5,
+	  .want = 512 },
+	{ .what = "NaN: as 0",                              .nice = 0,          .qos_norm = NAN,
+	  .want = 512 },
+	{ .what = "a huge nice: 0",                         .nice = 2147483647, .qos_norm = 1,
+	  .want = 0 },
+	{ .what = "nice beyond the top QOS: 0, never negative", .nice = 1100,       .qos_norm = 1,
+	  .want = 0 },
+	{ .what = "a huge negative nice: the maximum",      .nice = INT64_MIN,  .qos_norm = 0,
+	  .want = 1023 },
+	{ .what = "nice -1023 with the top QOS: the maximum", .nice = -1023,      .qos_norm = 1,
+	  .want = 1023 },
 };
 
 START_TEST(test_in_team)

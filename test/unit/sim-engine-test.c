@@ -79,68 +79,86 @@ static const struct scen scens[] = {
 	 * PreemptIntervalFactor=1 they take turns every 200 s (the reclaim
 	 * rule: each run ends when its budget is delta = 400 GPU-s above the
 	 * other); job 1 is preempted every 400 s (100, 500, 900, ...). */
-	{ "hysteresis: factor 1, turns every two min runtimes",
-	  "a 1\nb 1\n", "CalcPeriod=1\nPreemptGraceTime=0\nPreemptIntervalFactor=1\n",
-	  "0,1000,4,a,,100,yes,512\n5,1000,4,b,,100,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false,
-	  "1:0-100P 2:100-300P 1:300-500P 2:500-700P 1:700-900P 2:900-1100P "
-	  "1:1100-1300P 2:1300-1500P 1:1500-1700P 2:1700-1900 1:1900-2000",
-	  9, false, NULL, NULL },
+	{ .what = "hysteresis: factor 1, turns every two min runtimes",
+	  .tree = "a 1\nb 1\n", .conf = "CalcPeriod=1\nPreemptGraceTime=0\nPreemptIntervalFactor=1\n",
+	  .jobs = "0,1000,4,a,,100,yes,512\n5,1000,4,b,,100,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-100P 2:100-300P 1:300-500P 2:500-700P 1:700-900P 2:900-1100P "
+	  "1:1100-1300P 2:1300-1500P 1:1500-1700P 2:1700-1900 1:1900-2000", .preemptions = 9, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* Factor 5: a job preempted at P is held until P + 500, so the run
 	 * after each hold lasts 300 s: job 1 preempted at 100, 600, 1100,
 	 * 1700, job 2 at 300, 900, 1400 (gaps >= 500); 7 preemptions, not 9. */
-	{ "hysteresis: factor 5 holds a preempted job 5 min runtimes",
-	  "a 1\nb 1\n", "CalcPeriod=1\nPreemptGraceTime=0\nPreemptIntervalFactor=5\n",
-	  "0,1000,4,a,,100,yes,512\n5,1000,4,b,,100,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false,
-	  "1:0-100P 2:100-300P 1:300-600P 2:600-900P 1:900-1100P 2:1100-1400P "
-	  "1:1400-1700P 2:1700-1900 1:1900-2000", 7, false, NULL, NULL },
-	{ "no contention: every job starts at its submit",
-	  "a 1\n", "", "0,10,1,a,,5,yes,512\n3,10,2,a,,5,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:3-13",
-	  0, false, NULL, NULL },
+	{ .what = "hysteresis: factor 5 holds a preempted job 5 min runtimes",
+	  .tree = "a 1\nb 1\n", .conf = "CalcPeriod=1\nPreemptGraceTime=0\nPreemptIntervalFactor=5\n",
+	  .jobs = "0,1000,4,a,,100,yes,512\n5,1000,4,b,,100,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-100P 2:100-300P 1:300-600P 2:600-900P 1:900-1100P 2:1100-1400P "
+	  "1:1400-1700P 2:1700-1900 1:1900-2000", .preemptions = 7, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
+	{ .what = "no contention: every job starts at its submit",
+	  .tree = "a 1\n",      .conf = "",
+	  .jobs = "0,10,1,a,,5,yes,512\n3,10,2,a,,5,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-10 2:3-13",                               .preemptions = 0, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* Idle from 10 s; the tick at 60 is pending when the next job comes
 	 * at 70, inside the same CalcPeriod (once an endless loop). */
-	{ "idle gap shorter than a CalcPeriod",
-	  "a 1\n", "", "0,10,1,a,,5,yes,512\n70,10,1,a,,5,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:70-80",
-	  0, false, NULL, NULL },
-	{ "idle gap of many CalcPeriods",
-	  "a 1\n", "", "0,10,1,a,,5,yes,512\n1000,10,1,a,,5,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10 2:1000-1010",
-	  0, false, NULL, NULL },
-	{ "full node: the second job waits for the first to end",
-	  "a 1\n", "", "0,100,4,a,,5,yes,512\n10,50,2,a,,5,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-150",
-	  0, false, NULL, NULL },
+	{ .what = "idle gap shorter than a CalcPeriod",
+	  .tree = "a 1\n",      .conf = "",
+	  .jobs = "0,10,1,a,,5,yes,512\n70,10,1,a,,5,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-10 2:70-80",                              .preemptions = 0, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
+	{ .what = "idle gap of many CalcPeriods",
+	  .tree = "a 1\n",      .conf = "",
+	  .jobs = "0,10,1,a,,5,yes,512\n1000,10,1,a,,5,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-10 2:1000-1010",                          .preemptions = 0, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
+	{ .what = "full node: the second job waits for the first to end",
+	  .tree = "a 1\n",      .conf = "",
+	  .jobs = "0,100,4,a,,5,yes,512\n10,50,2,a,,5,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-100 2:100-150",                           .preemptions = 0, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* An allocated job takes an unallocated one's GPUs at once, and
 	 * starts at once: an unallocated victim gets no grace time
 	 * (sb_preempt_grace()).  The victim resumes (requeue delay 0) when
 	 * the preemptor ends, with its 1000 - 10 = 990 s left. */
-	{ "allocated preempts unallocated at once, no grace time",
-	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10P 2:10-110 1:110-1100",
-	  1, false, NULL, NULL },
-	{ "same with restart: the victim's work is lost, it runs 1000 s again",
-	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, true, "1:0-10L 2:10-110 1:110-1110",
-	  1, false, NULL, NULL },
-	{ "requeue delay: eligible 121 s after it stopped",
-	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 121, false, "1:0-10P 2:10-110 1:131-1121",
-	  1, false, NULL, NULL },
+	{ .what = "allocated preempts unallocated at once, no grace time",
+	  .tree = "a 1\nb 1\n", .conf = "",
+	  .jobs = "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-10P 2:10-110 1:110-1100",                 .preemptions = 1, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
+	{ .what = "same with restart: the victim's work is lost, it runs 1000 s again",
+	  .tree = "a 1\nb 1\n", .conf = "",
+	  .jobs = "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = true,
+	  .segs = "1:0-10L 2:10-110 1:110-1110",                 .preemptions = 1, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
+	{ .what = "requeue delay: eligible 121 s after it stopped",
+	  .tree = "a 1\nb 1\n", .conf = "",
+	  .jobs = "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 121, .restart = false,
+	  .segs = "1:0-10P 2:10-110 1:131-1121",                 .preemptions = 1, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* PreemptNonResumable=requeue (the default): a batch job that is not
 	 * resumable is requeued and starts over: its 10 s are lost, it runs
 	 * its whole 1000 s after the preemptor. */
-	{ "not resumable: requeued, restarts from its beginning (default)",
-	  "a 1\nb 1\n", "", "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10L 2:10-110 1:110-1110",
-	  1, false, NULL, NULL },
-	{ "not resumable: cancelled (PreemptNonResumable=cancel)",
-	  "a 1\nb 1\n", "PreemptNonResumable=cancel\n",
-	  "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10C 2:10-110", 1, false, NULL,
-	  "none" },
+	{ .what = "not resumable: requeued, restarts from its beginning (default)",
+	  .tree = "a 1\nb 1\n", .conf = "",
+	  .jobs = "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-10L 2:10-110 1:110-1110",                 .preemptions = 1, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
+	{ .what = "not resumable: cancelled (PreemptNonResumable=cancel)",
+	  .tree = "a 1\nb 1\n", .conf = "PreemptNonResumable=cancel\n",
+	  .jobs = "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-10C 2:10-110",                            .preemptions = 1, .at_once = false,
+	  .backfill = NULL,        .resubmit = "none" },
 	/* An allocated resumable victim gets the grace time (30 s) to write
 	 * its checkpoint; an allocated one that is not resumable does not
 	 * (it would lose its run anyway): the preemptor starts at once.  The
@@ -149,26 +167,33 @@ static const struct scen scens[] = {
 	 * preemption waits until a's usage covers b's commitment plus that
 	 * cost, at the recalculation (CalcPeriod 60) of 660 (720 while the
 	 * cost counted a grace time this victim does not get). */
-	{ "allocated, not resumable: no grace time, restarts",
-	  "a 1\nb 1\n", "", "0,1000,4,a,,300,no,512\n10,100,4,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-660L 2:660-760 1:760-1760",
-	  1, false, NULL, NULL },
-	{ "not resumable, PreemptNonResumable=keep: never preempted",
-	  "a 1\nb 1\n", "PreemptNonResumable=keep\n",
-	  "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1000 2:1000-1100",
-	  0, false, NULL, NULL },
-	{ "an unallocated job never preempts",
-	  "a 1\nb 1\n", "", "0,100,4,a,,60,yes,512\n10,100,2,b,,0,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-100 2:100-200",
-	  0, false, NULL, NULL },
+	{ .what = "allocated, not resumable: no grace time, restarts",
+	  .tree = "a 1\nb 1\n", .conf = "",
+	  .jobs = "0,1000,4,a,,300,no,512\n10,100,4,b,,60,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-660L 2:660-760 1:760-1760",               .preemptions = 1, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
+	{ .what = "not resumable, PreemptNonResumable=keep: never preempted",
+	  .tree = "a 1\nb 1\n", .conf = "PreemptNonResumable=keep\n",
+	  .jobs = "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-1000 2:1000-1100",                        .preemptions = 0, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
+	{ .what = "an unallocated job never preempts",
+	  .tree = "a 1\nb 1\n", .conf = "",
+	  .jobs = "0,100,4,a,,60,yes,512\n10,100,2,b,,0,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-100 2:100-200",                           .preemptions = 0, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* a (RawShares 1) used 4 GPUs since 0; b (idle, better standing)
 	 * submits at 10 but a's job is protected for its 300 s min runtime.
 	 * Protection ends at 300, the pass then preempts (grace 30). */
-	{ "protected for its min runtime, then preempted by a better budget",
-	  "a 1\nb 1\n", "", "0,1000,4,a,,300,yes,512\n10,100,4,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-330P 2:330-430 1:430-1100",
-	  1, false, NULL, NULL },
+	{ .what = "protected for its min runtime, then preempted by a better budget",
+	  .tree = "a 1\nb 1\n", .conf = "",
+	  .jobs = "0,1000,4,a,,300,yes,512\n10,100,4,b,,60,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-330P 2:330-430 1:430-1100",               .preemptions = 1, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* The reclaim rule (sb_preempt_decide, at the siblings a and b):
 	 * b's job commits delta = 4 GPUs x 1000 s = 4000 GPU-s; a's usage at
 	 * a recalculation T (CalcPeriod 60) is 4 x T once its protection is
@@ -179,35 +204,41 @@ static const struct scen scens[] = {
 	 * 1030 on, T = 1080 (1020 gives 4080; without the cost 1020 would
 	 * do), not at 300 as with a small delta (the case above).  Grace
 	 * 30; job 1 resumes its last 3000 - 1110 = 1890 s. */
-	{ "the reclaim rule holds a better budget back until it is fair",
-	  "a 1\nb 1\n", "", "0,3000,4,a,,300,yes,512\n10,1000,4,b,,1000,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1110P 2:1110-2110 1:2110-4000",
-	  1, false, NULL, NULL },
+	{ .what = "the reclaim rule holds a better budget back until it is fair",
+	  .tree = "a 1\nb 1\n", .conf = "",
+	  .jobs = "0,3000,4,a,,300,yes,512\n10,1000,4,b,,1000,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-1110P 2:1110-2110 1:2110-4000",           .preemptions = 1, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* The same budget: its own job's priority is not below the
 	 * preemptor's (same standing, same tier), so no preemption. */
-	{ "no preemption inside one budget at equal in-team priority",
-	  "a 1\n", "", "0,1000,4,a,,300,yes,512\n10,100,4,a,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-1000 2:1000-1100",
-	  0, false, NULL, NULL },
+	{ .what = "no preemption inside one budget at equal in-team priority",
+	  .tree = "a 1\n",      .conf = "",
+	  .jobs = "0,1000,4,a,,300,yes,512\n10,100,4,a,,60,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-1000 2:1000-1100",                        .preemptions = 0, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* Two unallocated 4-GPU jobs fill 2 nodes; a 4-GPU allocated job
 	 * needs one node: exactly one victim (never more than needed).  Both
 	 * started at 0 and lose as much: the tie goes to input order. */
-	{ "never more victims than needed",
-	  "a 1\nb 1\n", "",
-	  "0,1000,4,a,,0,yes,512\n0,1000,4,a,,0,yes,512\n"
+	{ .what = "never more victims than needed",
+	  .tree = "a 1\nb 1\n", .conf = "",
+	  .jobs = "0,1000,4,a,,0,yes,512\n0,1000,4,a,,0,yes,512\n"
 	  "10,100,4,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 2, 4, 0, false,
-	  "1:0-10P 3:10-110 2:0-1000 1:110-1100", 1, false, NULL, NULL },
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 2, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-10P 3:10-110 2:0-1000 1:110-1100",        .preemptions = 1, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* At 10 the unallocated job (2 GPUs) alone would not suffice and the
 	 * allocated one is protected until 900: nobody is preempted (job 2
 	 * runs to its end).  At 900 job 1's protection ends and b's better
 	 * standing takes its GPUs (grace 30); job 1 resumes its last 70 s. */
-	{ "no preemption when even all candidates would not make it fit",
-	  "a 1\nb 1\n", "",
-	  "0,1000,2,a,,900,yes,512\n0,500,2,a,,0,yes,512\n"
+	{ .what = "no preemption when even all candidates would not make it fit",
+	  .tree = "a 1\nb 1\n", .conf = "",
+	  .jobs = "0,1000,2,a,,900,yes,512\n0,500,2,a,,0,yes,512\n"
 	  "10,100,4,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false,
-	  "2:0-500 1:0-930P 3:930-1030 1:1030-1100", 1, false, NULL, NULL },
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "2:0-500 1:0-930P 3:930-1030 1:1030-1100",     .preemptions = 1, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* A failed preemption is remembered and tried again only on the
 	 * nodes that changed since, within one recalculation (CalcPeriod
 	 * 3600: one epoch).  Allocated jobs start first: 2 and 3 on node 0,
@@ -218,25 +249,27 @@ static const struct scen scens[] = {
 	 * At 50 job 4 ends on node 1: 2 free + job 1's 2, so job 1 is
 	 * preempted (unallocated: no grace) and resumes at once on node 0's
 	 * 2 free GPUs with its 1950 s left. */
-	{ "a failed preemption succeeds when its node changes, one epoch",
-	  "a 1\nb 1\n", "CalcPeriod=3600\n",
-	  "0,2000,2,a,,0,yes,512\n0,30,2,a,,1000,yes,512\n"
+	{ .what = "a failed preemption succeeds when its node changes, one epoch",
+	  .tree = "a 1\nb 1\n", .conf = "CalcPeriod=3600\n",
+	  .jobs = "0,2000,2,a,,0,yes,512\n0,30,2,a,,1000,yes,512\n"
 	  "0,2000,2,a,,1000,yes,512\n0,50,2,a,,1000,yes,512\n"
 	  "10,100,4,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 2, 4, 0, false,
-	  "2:0-30 1:0-50P 4:0-50 5:50-150 3:0-2000 1:50-2000", 1, false, NULL, NULL },
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 2, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "2:0-30 1:0-50P 4:0-50 5:50-150 3:0-2000 1:50-2000", .preemptions = 1, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* The same for a multi-node job (4 GPUs = 2 whole nodes of 2): at 10
 	 * only node 2 (unallocated job 1) could be emptied; at 20 job 3 ends
 	 * on node 0 beside protected job 2 (node 0 still cannot be emptied);
 	 * at 40 job 4 ends and node 1 is free: nodes 1 and 2.  Job 1 waits
 	 * for a whole node again (node 0 has 1 free GPU) until 140. */
-	{ "a failed multi-node preemption succeeds when a node empties",
-	  "a 1\nb 1\n", "CalcPeriod=3600\n",
-	  "0,2000,2,a,,0,yes,512\n0,2000,1,a,,1000,yes,512\n"
+	{ .what = "a failed multi-node preemption succeeds when a node empties",
+	  .tree = "a 1\nb 1\n", .conf = "CalcPeriod=3600\n",
+	  .jobs = "0,2000,2,a,,0,yes,512\n0,2000,1,a,,1000,yes,512\n"
 	  "0,20,1,a,,1000,yes,512\n0,40,2,a,,1000,yes,512\n"
 	  "10,100,4,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 3, 2, 0, false,
-	  "3:0-20 1:0-40P 4:0-40 5:40-140 2:0-2000 1:140-2100", 1, false, NULL, NULL },
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 3, .gpn = 2, .requeue_delay = 0,   .restart = false,
+	  .segs = "3:0-20 1:0-40P 4:0-40 5:40-140 2:0-2000 1:140-2100", .preemptions = 1, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* A failed try remembered across recalculations (CalcPeriod 60):
 	 * b's 4-GPU job 3 waits from 100, outranked by c's running job 2
 	 * (a refusal that reads no budget view), recalculation after
@@ -247,81 +280,85 @@ static const struct scen scens[] = {
 	 * PreemptIntervalFactor 2) with the requeue delay.  The segments
 	 * are main f130a4a's (before failed tries outlived a
 	 * recalculation): a memo kept too long would start job 3 late. */
-	{ "a failed try outlives recalculations only while the order holds",
-	  "b 1\nc 1\n", "CalcPeriod=60\n",
-	  "0,3000,2,b,,60,yes,512\n0,100000,2,c,,60,yes,512\n"
+	{ .what = "a failed try outlives recalculations only while the order holds",
+	  .tree = "b 1\nc 1\n", .conf = "CalcPeriod=60\n",
+	  .jobs = "0,3000,2,b,,60,yes,512\n0,100000,2,c,,60,yes,512\n"
 	  "100,1000,4,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 121, false,
-	  "1:0-3000 2:0-3330P 3:3330-3750P 2:3750-4590P 3:4590-5010P "
-	  "2:5010-5850P 3:5850-6010 2:6010-101000", 5, false, NULL, NULL },
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 121, .restart = false,
+	  .segs = "1:0-3000 2:0-3330P 3:3330-3750P 2:3750-4590P 3:4590-5010P "
+	  "2:5010-5850P 3:5850-6010 2:6010-101000", .preemptions = 5, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* Victim order: unallocated before allocated, and among equals the
 	 * one that has run less (started later); no grace time for it. */
-	{ "victims: unallocated first, then least work lost",
-	  "a 1\nb 1\n", "",
-	  "0,1000,2,a,,10,yes,512\n0,1000,2,a,,0,yes,512\n"
+	{ .what = "victims: unallocated first, then least work lost",
+	  .tree = "a 1\nb 1\n", .conf = "",
+	  .jobs = "0,1000,2,a,,10,yes,512\n0,1000,2,a,,0,yes,512\n"
 	  "20,1000,2,a,,0,yes,512\n100,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 3, 2, 0, false,
-	  "3:20-100P 4:100-200 1:0-1000 2:0-1000 3:200-1120",
-	  1, false, NULL, NULL },
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 3, .gpn = 2, .requeue_delay = 0,   .restart = false,
+	  .segs = "3:20-100P 4:100-200 1:0-1000 2:0-1000 3:200-1120", .preemptions = 1, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* Resumable before not resumable: job 2 (unallocated, not
 	 * resumable) started later and lost less, but job 1 keeps its work
 	 * when requeued. */
-	{ "victims: resumable before not resumable",
-	  "a 1\nb 1\n", "",
-	  "0,1000,2,a,,0,yes,512\n50,1000,2,a,,0,no,512\n"
+	{ .what = "victims: resumable before not resumable",
+	  .tree = "a 1\nb 1\n", .conf = "",
+	  .jobs = "0,1000,2,a,,0,yes,512\n50,1000,2,a,,0,no,512\n"
 	  "100,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 2, 2, 0, false,
-	  "1:0-100P 3:100-200 2:50-1050 1:200-1100", 1, false, NULL, NULL },
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 2, .gpn = 2, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-100P 3:100-200 2:50-1050 1:200-1100",     .preemptions = 1, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* Baseline: b's cap is 25% of 16 = 4 GPUs, so b's 8-GPU jobs run
 	 * preemptible; a's jobs are within a's cap of 12 and preempt them
 	 * at once (no grace, no protection in the old system). */
-	{ "baseline: within the cap preempts over the cap",
-	  "a 3\nb 1\n", "",
-	  "0,1000,8,b,,600,yes,512\n0,1000,8,b,,600,yes,512\n"
+	{ .what = "baseline: within the cap preempts over the cap",
+	  .tree = "a 3\nb 1\n", .conf = "",
+	  .jobs = "0,1000,8,b,,600,yes,512\n0,1000,8,b,,600,yes,512\n"
 	  "10,500,8,a,,300,yes,512\n20,100,4,a,,60,yes,512\n",
-	  SIM_POLICY_BASELINE, 2, 8, 0, false,
-	  "1:0-10P 2:0-20P 4:20-120 3:10-510 1:120-1110 2:510-1490",
-	  2, false, NULL, NULL },
+	  .policy = SIM_POLICY_BASELINE, .nodes = 2, .gpn = 8, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-10P 2:0-20P 4:20-120 3:10-510 1:120-1110 2:510-1490", .preemptions = 2, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* The same with b's jobs not resumable: the same Slurm requeues
 	 * them, and they restart (their first 10 and 20 s are lost). */
-	{ "baseline: a non-resumable victim restarts (PreemptNonResumable=requeue)",
-	  "a 3\nb 1\n", "",
-	  "0,1000,8,b,,600,no,512\n0,1000,8,b,,600,no,512\n"
+	{ .what = "baseline: a non-resumable victim restarts (PreemptNonResumable=requeue)",
+	  .tree = "a 3\nb 1\n", .conf = "",
+	  .jobs = "0,1000,8,b,,600,no,512\n0,1000,8,b,,600,no,512\n"
 	  "10,500,8,a,,300,yes,512\n20,100,4,a,,60,yes,512\n",
-	  SIM_POLICY_BASELINE, 2, 8, 0, false,
-	  "1:0-10L 2:0-20L 4:20-120 3:10-510 1:120-1120 2:510-1510",
-	  2, false, NULL, NULL },
-	{ "baseline: ... and is cancelled with PreemptNonResumable=cancel",
-	  "a 3\nb 1\n", "PreemptNonResumable=cancel\n",
-	  "0,1000,8,b,,600,no,512\n0,1000,8,b,,600,no,512\n"
+	  .policy = SIM_POLICY_BASELINE, .nodes = 2, .gpn = 8, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-10L 2:0-20L 4:20-120 3:10-510 1:120-1120 2:510-1510", .preemptions = 2, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
+	{ .what = "baseline: ... and is cancelled with PreemptNonResumable=cancel",
+	  .tree = "a 3\nb 1\n", .conf = "PreemptNonResumable=cancel\n",
+	  .jobs = "0,1000,8,b,,600,no,512\n0,1000,8,b,,600,no,512\n"
 	  "10,500,8,a,,300,yes,512\n20,100,4,a,,60,yes,512\n",
-	  SIM_POLICY_BASELINE, 2, 8, 0, false,
-	  "1:0-10C 2:0-20C 4:20-120 3:10-510", 2, false, NULL, "none" },
-	{ "baseline: FIFO inside a class, HIGH before LOW",
-	  "a 1\n", "",
-	  "0,100,4,a,,0,yes,512\n1,100,4,a,,0,yes,LOW\n2,100,4,a,,0,yes,HIGH\n",
-	  SIM_POLICY_BASELINE, 1, 4, 0, false, "1:0-100 3:100-200 2:200-300",
-	  0, false, NULL, NULL },
+	  .policy = SIM_POLICY_BASELINE, .nodes = 2, .gpn = 8, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-10C 2:0-20C 4:20-120 3:10-510",           .preemptions = 2, .at_once = false,
+	  .backfill = NULL,        .resubmit = "none" },
+	{ .what = "baseline: FIFO inside a class, HIGH before LOW",
+	  .tree = "a 1\n",      .conf = "",
+	  .jobs = "0,100,4,a,,0,yes,512\n1,100,4,a,,0,yes,LOW\n2,100,4,a,,0,yes,HIGH\n",
+	  .policy = SIM_POLICY_BASELINE, .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-100 3:100-200 2:200-300",                 .preemptions = 0, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* Two 1-GPU allocated jobs against two unallocated 4-GPU jobs on 2
 	 * nodes, no grace time.  Leftovers at once: job 3 takes job 1's node
 	 * and job 4 fits in the 3 GPUs left there: one victim. */
-	{ "leftovers at once: the second preemptor uses the first's leftovers",
-	  "a 1\nb 1\n", "PreemptGraceTime=0\n",
-	  "0,1000,4,a,,0,yes,512\n0,1000,4,a,,0,yes,512\n"
+	{ .what = "leftovers at once: the second preemptor uses the first's leftovers",
+	  .tree = "a 1\nb 1\n", .conf = "PreemptGraceTime=0\n",
+	  .jobs = "0,1000,4,a,,0,yes,512\n0,1000,4,a,,0,yes,512\n"
 	  "10,100,1,b,,60,yes,512\n10,100,1,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 2, 4, 0, false,
-	  "1:0-10P 3:10-110 4:10-110 2:0-1000 1:110-1100",
-	  1, true, NULL, NULL },
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 2, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-10P 3:10-110 4:10-110 2:0-1000 1:110-1100", .preemptions = 1, .at_once = true,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* Leftovers next pass (Slurm: the victim completes after the cycle
 	 * that chose it): job 4 does not see them and takes job 2.  (With a
 	 * grace time the victims hold them until they stop, in both modes.) */
-	{ "leftovers next pass: each preemptor takes its own victim",
-	  "a 1\nb 1\n", "PreemptGraceTime=0\n",
-	  "0,1000,4,a,,0,yes,512\n0,1000,4,a,,0,yes,512\n"
+	{ .what = "leftovers next pass: each preemptor takes its own victim",
+	  .tree = "a 1\nb 1\n", .conf = "PreemptGraceTime=0\n",
+	  .jobs = "0,1000,4,a,,0,yes,512\n0,1000,4,a,,0,yes,512\n"
 	  "10,100,1,b,,60,yes,512\n10,100,1,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 2, 4, 0, false,
-	  "1:0-10P 2:0-10P 3:10-110 4:10-110 1:110-1100 2:110-1100", 2,
-	  false, NULL, NULL },
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 2, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-10P 2:0-10P 3:10-110 4:10-110 1:110-1100 2:110-1100", .preemptions = 2, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/*
 	 * Backfill reservations (backfill.c).  Unallocated jobs (min runtime
 	 * 0) of one team: no preemption, pass order = submit order.
@@ -334,72 +371,85 @@ static const struct scen scens[] = {
 	 * (2 GPUs, 50 s) at 30 ends at 80 <= 200: it starts (backfilled).
 	 * Job 3 starts at 200 as reserved, ends 250; job 4 then, 250-550.
 	 */
-	{ "reserve: the top job's reserved start is not delayed",
-	  "a 1\n", "", "0,100,4,a,,0,yes,512\n0,200,2,a,,0,yes,512\n"
+	{ .what = "reserve: the top job's reserved start is not delayed",
+	  .tree = "a 1\n",      .conf = "",
+	  .jobs = "0,100,4,a,,0,yes,512\n0,200,2,a,,0,yes,512\n"
 	  "10,50,8,a,,0,yes,512\n20,300,2,a,,0,yes,512\n"
 	  "30,50,2,a,,0,yes,512\n",
-	  SIM_POLICY_BUDGET, 2, 4, 0, false,
-	  "5:30-80 1:0-100 2:0-200 3:200-250 4:250-550", 0, false, NULL, NULL },
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 2, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "5:30-80 1:0-100 2:0-200 3:200-250 4:250-550", .preemptions = 0, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* The same greedy: job 4 starts at 20 on node 1 (to 320), job 5
 	 * finds no room until job 1 ends (100-150 on node 0), and job 3
 	 * waits for node 1 to be whole: 320-370, 120 s later. */
-	{ "greedy: a lower job delays the big one",
-	  "a 1\n", "", "0,100,4,a,,0,yes,512\n0,200,2,a,,0,yes,512\n"
+	{ .what = "greedy: a lower job delays the big one",
+	  .tree = "a 1\n",      .conf = "",
+	  .jobs = "0,100,4,a,,0,yes,512\n0,200,2,a,,0,yes,512\n"
 	  "10,50,8,a,,0,yes,512\n20,300,2,a,,0,yes,512\n"
 	  "30,50,2,a,,0,yes,512\n",
-	  SIM_POLICY_BUDGET, 2, 4, 0, false,
-	  "1:0-100 5:100-150 2:0-200 4:20-320 3:320-370", 0, false,
-	  "greedy", NULL },
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 2, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-100 5:100-150 2:0-200 4:20-320 3:320-370", .preemptions = 0, .at_once = false,
+	  .backfill = "greedy",    .resubmit = NULL },
 	/* None: the pass stops at job 3, so job 5 does not backfill either:
 	 * job 4 and 5 start after job 3 (250): 4 on node 0 (250-550), 5
 	 * beside it (250-300). */
-	{ "none: nothing passes the blocked job",
-	  "a 1\n", "", "0,100,4,a,,0,yes,512\n0,200,2,a,,0,yes,512\n"
+	{ .what = "none: nothing passes the blocked job",
+	  .tree = "a 1\n",      .conf = "",
+	  .jobs = "0,100,4,a,,0,yes,512\n0,200,2,a,,0,yes,512\n"
 	  "10,50,8,a,,0,yes,512\n20,300,2,a,,0,yes,512\n"
 	  "30,50,2,a,,0,yes,512\n",
-	  SIM_POLICY_BUDGET, 2, 4, 0, false,
-	  "1:0-100 2:0-200 3:200-250 5:250-300 4:250-550", 0, false, "none", NULL },
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 2, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-100 2:0-200 3:200-250 5:250-300 4:250-550", .preemptions = 0, .at_once = false,
+	  .backfill = "none",      .resubmit = NULL },
 	/* One node of 4 GPUs: job 1 (2 GPUs, 0-100) on GPUs 0-1, job 2
 	 * (1 GPU, 0-300) on GPU 2.  Job 3 (3 GPUs) at 10: GPU 3 is free now,
 	 * GPUs 0-1 at 100, GPU 2 at 300: it reserves GPUs 3, 0, 1 from 100.
 	 * Job 4 (1 GPU, 500 s) at 20 fits on GPU 3 but would end at 520 >
 	 * 100: it waits.  Job 3 runs 100-200, job 4 then on GPU 0, 200-700. */
-	{ "reserve: the reserved GPUs of one node, from the first free",
-	  "a 1\n", "", "0,100,2,a,,0,yes,512\n0,300,1,a,,0,yes,512\n"
+	{ .what = "reserve: the reserved GPUs of one node, from the first free",
+	  .tree = "a 1\n",      .conf = "",
+	  .jobs = "0,100,2,a,,0,yes,512\n0,300,1,a,,0,yes,512\n"
 	  "10,100,3,a,,0,yes,512\n20,500,1,a,,0,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false,
-	  "1:0-100 3:100-200 2:0-300 4:200-700", 0, false, NULL, NULL },
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-100 3:100-200 2:0-300 4:200-700",         .preemptions = 0, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* 2 nodes x 4 GPUs: job 1 (4 GPUs, 0-100) on node 0, job 2 (3 GPUs,
 	 * 0-200) on node 1.  Job 3 (4 GPUs) at 10 reserves node 0 from 100
 	 * (node 1 is whole only at 200).  Job 4 (1 GPU, 1000 s) at 20 runs
 	 * past 100 but takes GPU 3 of node 1, which the reservation does not
 	 * need: it starts at 20.  Job 3 runs 100-150. */
-	{ "reserve: a long job on GPUs the reservation does not need",
-	  "a 1\n", "", "0,100,4,a,,0,yes,512\n0,200,3,a,,0,yes,512\n"
+	{ .what = "reserve: a long job on GPUs the reservation does not need",
+	  .tree = "a 1\n",      .conf = "",
+	  .jobs = "0,100,4,a,,0,yes,512\n0,200,3,a,,0,yes,512\n"
 	  "10,50,4,a,,0,yes,512\n20,1000,1,a,,0,yes,512\n",
-	  SIM_POLICY_BUDGET, 2, 4, 0, false,
-	  "1:0-100 3:100-150 2:0-200 4:20-1020", 0, false, NULL, NULL },
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 2, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-100 3:100-150 2:0-200 4:20-1020",         .preemptions = 0, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* Baseline policy, one class (NORMAL, FIFO), the first case's
 	 * jobs: the same reserved start (no preemption: every job within
 	 * its team's cap of 8 GPUs? job 3 alone is 8; all run
 	 * non-preemptible and nobody is over the cap to preempt). */
-	{ "reserve under the baseline policy",
-	  "a 1\n", "", "0,100,4,a,,0,yes,512\n0,200,2,a,,0,yes,512\n"
+	{ .what = "reserve under the baseline policy",
+	  .tree = "a 1\n",      .conf = "",
+	  .jobs = "0,100,4,a,,0,yes,512\n0,200,2,a,,0,yes,512\n"
 	  "10,50,8,a,,0,yes,512\n20,300,2,a,,0,yes,512\n"
 	  "30,50,2,a,,0,yes,512\n",
-	  SIM_POLICY_BASELINE, 2, 4, 0, false,
-	  "5:30-80 1:0-100 2:0-200 3:200-250 4:250-550", 0, false, NULL, NULL },
+	  .policy = SIM_POLICY_BASELINE, .nodes = 2, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "5:30-80 1:0-100 2:0-200 3:200-250 4:250-550", .preemptions = 0, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 	/* Two reservations: 1 node x 4 GPUs.  Job 1 (4 GPUs, 0-100).  Job 2
 	 * (2 GPUs) at 10 reserves GPUs 0-1 from 100; job 3 (2 GPUs, 50 s) at
 	 * 20, with reserve:2, GPUs 2-3 from 100 (the first plan's GPUs are
 	 * taken for good); job 4 (1 GPU, 30 s) at 30 fits nowhere now.  At
 	 * 100 jobs 2 and 3 start (2 on 0-1 to 200, 3 on 2-3 to 150); job 4
 	 * then at 150 on GPU 2. */
-	{ "reserve:2: two reservations side by side",
-	  "a 1\n", "", "0,100,4,a,,0,yes,512\n10,100,2,a,,0,yes,512\n"
+	{ .what = "reserve:2: two reservations side by side",
+	  .tree = "a 1\n",      .conf = "",
+	  .jobs = "0,100,4,a,,0,yes,512\n10,100,2,a,,0,yes,512\n"
 	  "20,50,2,a,,0,yes,512\n30,30,1,a,,0,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false,
-	  "1:0-100 3:100-150 4:150-180 2:100-200", 0, false, "reserve:2", NULL },
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-100 3:100-150 4:150-180 2:100-200",       .preemptions = 0, .at_once = false,
+	  .backfill = "reserve:2", .resubmit = NULL },
 };
 
 /* Segments as the expected string does: sorted by end, start, job. */
@@ -499,20 +549,20 @@ END_TEST
  * requeue them, so a victim is cancelled whether it is resumable or not;
  * --no-requeue 0 (the default) requeues both. */
 static const struct scen no_requeue_cases[] = {
-	{ "--no-requeue, not resumable: cancelled",
-	  "a 1\nb 1\n", "", "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10C 2:10-110", 1, false, NULL,
-	  "none" },
-	{ "--no-requeue, resumable: cancelled as well",
-	  "a 1\nb 1\n", "", "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10C 2:10-110", 1, false, NULL,
-	  "none" },
+	{ .what = "--no-requeue, not resumable: cancelled",     .tree = "a 1\nb 1\n", .conf = "",
+	  .jobs = "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",    .policy = SIM_POLICY_BUDGET,
+	  .nodes = 1, .gpn = 4, .requeue_delay = 0, .restart = false, .segs = "1:0-10C 2:10-110",
+	  .preemptions = 1, .at_once = false, .backfill = NULL, .resubmit = "none" },
+	{ .what = "--no-requeue, resumable: cancelled as well", .tree = "a 1\nb 1\n", .conf = "",
+	  .jobs = "0,1000,4,a,,0,yes,512\n10,100,2,b,,60,yes,512\n",   .policy = SIM_POLICY_BUDGET,
+	  .nodes = 1, .gpn = 4, .requeue_delay = 0, .restart = false, .segs = "1:0-10C 2:10-110",
+	  .preemptions = 1, .at_once = false, .backfill = NULL, .resubmit = "none" },
 	/* cancelled, it loses its run: the cost margin waits as in
 	 * "allocated, not resumable" above */
-	{ "--no-requeue, allocated resumable: cancelled, and no grace time",
-	  "a 1\nb 1\n", "", "0,1000,4,a,,300,yes,512\n10,100,4,b,,60,yes,512\n",
-	  SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-660C 2:660-760", 1, false, NULL,
-	  "none" },
+	{ .what = "--no-requeue, allocated resumable: cancelled, and no grace time", .tree = "a 1\nb 1\n", .conf = "",
+	  .jobs = "0,1000,4,a,,300,yes,512\n10,100,4,b,,60,yes,512\n", .policy = SIM_POLICY_BUDGET,
+	  .nodes = 1, .gpn = 4, .requeue_delay = 0, .restart = false, .segs = "1:0-660C 2:660-760",
+	  .preemptions = 1, .at_once = false, .backfill = NULL, .resubmit = "none" },
 };
 
 START_TEST(test_no_requeue)
@@ -551,50 +601,33 @@ static const struct {
 	/* Job 1 (unallocated) is preempted by job 2 at 10 (no grace time)
 	 * and cancelled; its user resubmits it at 10 + 300 = 310: it runs
 	 * its whole 1000 s, 310-1310, eligible from 10 (the gap is owed). */
-	{ { "resubmitted after 5:00 (the default) with its whole duration",
-	    "a 1\nb 1\n", "", "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
-	    SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10C 2:10-110 1:310-1310",
-	    1, false, NULL, NULL }, 1, 10, SIM_END_DONE },
-	{ { "resubmitted after 1-0 (a day)",
-	    "a 1\nb 1\n", "", "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
-	    SIM_POLICY_BUDGET, 1, 4, 0, false,
-	    "1:0-10C 2:10-110 1:86410-87410", 1, false, NULL, "1-0" },
-	  1, 10, SIM_END_DONE },
+	{ .c = { .what = "resubmitted after 5:00 (the default) with its whole duration", .tree = "a 1\nb 1\n", .conf = "", .jobs = "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0, .restart = false, .segs = "1:0-10C 2:10-110 1:310-1310",             .preemptions = 1, .at_once = false, .backfill = NULL, .resubmit = NULL },
+	  .resubmissions = 1, .eligible = 10, .how = SIM_END_DONE },
+	{ .c = { .what = "resubmitted after 1-0 (a day)",                     .tree = "a 1\nb 1\n", .conf = "", .jobs = "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0, .restart = false, .segs = "1:0-10C 2:10-110 1:86410-87410",          .preemptions = 1, .at_once = false, .backfill = NULL, .resubmit = "1-0" },
+	  .resubmissions = 1, .eligible = 10, .how = SIM_END_DONE },
 	/* none: the old behaviour, cancelled for good */
-	{ { "none: never resubmitted",
-	    "a 1\nb 1\n", "", "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",
-	    SIM_POLICY_BUDGET, 1, 4, 0, false, "1:0-10C 2:10-110", 1, false,
-	    NULL, "none" }, 0, -1, SIM_END_CANCELLED },
+	{ .c = { .what = "none: never resubmitted",                           .tree = "a 1\nb 1\n", .conf = "", .jobs = "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n",                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0, .restart = false, .segs = "1:0-10C 2:10-110",                        .preemptions = 1, .at_once = false, .backfill = NULL, .resubmit = "none" },
+	  .resubmissions = 0, .eligible = -1, .how = SIM_END_CANCELLED },
 	/* A new job is queued by its resubmission.  Job 3 (same team,
 	 * unallocated, submitted at 20) is pending when job 2 ends at 110.
 	 * Resubmitted at 10 + 0 = 10, job 1 is before it: 110-1110, job 3
 	 * after, 1110-1160.  Resubmitted at 10 + 60 = 70, job 1 is after
 	 * job 3 (20): job 3 110-160, job 1 160-1160. */
-	{ { "resubmitted at once: before a job submitted later",
-	    "a 1\nb 1\n", "", "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n"
-	    "20,50,4,a,,0,no,512\n",
-	    SIM_POLICY_BUDGET, 1, 4, 0, false,
-	    "1:0-10C 2:10-110 1:110-1110 3:1110-1160", 1, false, NULL, "0" },
-	  1, 10, SIM_END_DONE },
-	{ { "resubmitted after 1:00: behind a job submitted before that",
-	    "a 1\nb 1\n", "", "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n"
-	    "20,50,4,a,,0,no,512\n",
-	    SIM_POLICY_BUDGET, 1, 4, 0, false,
-	    "1:0-10C 2:10-110 3:110-160 1:160-1160", 1, false, NULL, "1:00" },
-	  1, 10, SIM_END_DONE },
+	{ .c = { .what = "resubmitted at once: before a job submitted later", .tree = "a 1\nb 1\n", .conf = "", .jobs = "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n"
+	    "20,50,4,a,,0,no,512\n",                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                   .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0, .restart = false, .segs = "1:0-10C 2:10-110 1:110-1110 3:1110-1160", .preemptions = 1, .at_once = false, .backfill = NULL, .resubmit = "0" },
+	  .resubmissions = 1, .eligible = 10, .how = SIM_END_DONE },
+	{ .c = { .what = "resubmitted after 1:00: behind a job submitted before that", .tree = "a 1\nb 1\n", .conf = "", .jobs = "0,1000,4,a,,0,no,512\n10,100,2,b,,60,yes,512\n"
+	    "20,50,4,a,,0,no,512\n",                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                   .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0, .restart = false, .segs = "1:0-10C 2:10-110 3:110-160 1:160-1160",   .preemptions = 1, .at_once = false, .backfill = NULL, .resubmit = "1:00" },
+	  .resubmissions = 1, .eligible = 10, .how = SIM_END_DONE },
 	/* Baseline, PreemptNonResumable=cancel (jobs requeueable, no_requeue
 	 * 0 for this one): jobs 1 and 2 (b, over b's cap of 4, preemptible)
 	 * are cancelled at 10 and 20 (the case "baseline: ... and is
 	 * cancelled" above) and resubmitted at 310 and 320: node 1 is free
 	 * from 120 (job 4 ended), job 1 runs 310-1310; job 2 waits for job
 	 * 3's node, 510-1510. */
-	{ { "baseline: the cancelled victims are resubmitted",
-	    "a 3\nb 1\n", "PreemptNonResumable=cancel\n",
-	    "0,1000,8,b,,600,no,512\n0,1000,8,b,,600,no,512\n"
-	    "10,500,8,a,,300,yes,512\n20,100,4,a,,60,yes,512\n",
-	    SIM_POLICY_BASELINE, 2, 8, 0, false,
-	    "1:0-10C 2:0-20C 4:20-120 3:10-510 1:310-1310 2:510-1510", 2,
-	    false, NULL, NULL }, 2, 10, SIM_END_DONE },
+	{ .c = { .what = "baseline: the cancelled victims are resubmitted",   .tree = "a 3\nb 1\n", .conf = "PreemptNonResumable=cancel\n", .jobs = "0,1000,8,b,,600,no,512\n0,1000,8,b,,600,no,512\n"
+	    "10,500,8,a,,300,yes,512\n20,100,4,a,,60,yes,512\n",                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                     .policy = SIM_POLICY_BASELINE, .nodes = 2, .gpn = 8, .requeue_delay = 0, .restart = false, .segs = "1:0-10C 2:0-20C 4:20-120 3:10-510 1:310-1310 2:510-1510", .preemptions = 2, .at_once = false, .backfill = NULL, .resubmit = NULL },
+	  .resubmissions = 2, .eligible = 10, .how = SIM_END_DONE },
 };
 
 START_TEST(test_resubmit)
@@ -638,21 +671,21 @@ static const struct {
 	int64_t want;		/* rc 0 */
 	const char *msg;	/* rc -1: in the message */
 } resubmit_parse_cases[] = {
-	{ "5:00", 0, 300, NULL },
-	{ "0", 0, 0, NULL },
-	{ "90", 0, 5400, NULL },
-	{ "1:00:00", 0, 3600, NULL },
-	{ "2-12", 0, 216000, NULL },
-	{ "none", 0, SIM_NO_RESUBMIT, NULL },
-	{ "", -1, 0, "--resubmit-delay '' is not accepted: a duration in "
+	{ .v = "5:00",    .rc = 0,  .want = 300,    .msg = NULL },
+	{ .v = "0",       .rc = 0,  .want = 0,      .msg = NULL },
+	{ .v = "90",      .rc = 0,  .want = 5400,   .msg = NULL },
+	{ .v = "1:00:00", .rc = 0,  .want = 3600,   .msg = NULL },
+	{ .v = "2-12",    .rc = 0,  .want = 216000, .msg = NULL },
+	{ .v = "none",    .rc = 0,  .want = SIM_NO_RESUBMIT, .msg = NULL },
+	{ .v = "",        .rc = -1, .want = 0,      .msg = "--resubmit-delay '' is not accepted: a duration in "
 	  "Slurm's time syntax" },
-	{ "5m", -1, 0, "--resubmit-delay '5m' is not accepted" },
-	{ "-5", -1, 0, "--resubmit-delay '-5' is not accepted" },
-	{ "1:60", -1, 0, "'1:60' is not accepted" },
-	{ "366-0", -1, 0, "at most 365 days" },
-	{ "None", -1, 0, "or none" },
-	{ "never", -1, 0, "(M, M:S, H:M:S, D-H, D-H:M or D-H:M:S" },
-	{ NULL, -1, 0, "--resubmit-delay '(null)' is not accepted" },
+	{ .v = "5m",      .rc = -1, .want = 0,      .msg = "--resubmit-delay '5m' is not accepted" },
+	{ .v = "-5",      .rc = -1, .want = 0,      .msg = "--resubmit-delay '-5' is not accepted" },
+	{ .v = "1:60",    .rc = -1, .want = 0,      .msg = "'1:60' is not accepted" },
+	{ .v = "366-0",   .rc = -1, .want = 0,      .msg = "at most 365 days" },
+	{ .v = "None",    .rc = -1, .want = 0,      .msg = "or none" },
+	{ .v = "never",   .rc = -1, .want = 0,      .msg = "(M, M:S, H:M:S, D-H, D-H:M or D-H:M:S" },
+	{ .v = NULL,      .rc = -1, .want = 0,      .msg = "--resubmit-delay '(null)' is not accepted" },
 };
 
 START_TEST(test_resubmit_parse)

@@ -28,52 +28,54 @@ struct bad_case {
 };
 
 static const struct bad_case bad_jobs[] = {
-	{ "no header", "", "jobs.csv: ", "no header" },
-	{ "header lacks gpus", "submit_time_s,duration_s,team\n1,2,a\n",
-	  "jobs.csv:1:", "lacks column 'gpus'" },
-	{ "field count", HDR "0,10,1,a,,60,yes\n", "jobs.csv:2:",
-	  "7 fields, the header has 8" },
-	{ "submit not a number", HDR "x,10,1,a,,60,yes,512\n", "jobs.csv:2:",
-	  "submit_time_s 'x'" },
-	{ "submit negative", HDR "-5,10,1,a,,60,yes,512\n", "jobs.csv:2:",
-	  "submit_time_s '-5'" },
-	{ "submit with junk", HDR "5s,10,1,a,,60,yes,512\n", "jobs.csv:2:",
-	  "submit_time_s '5s'" },
-	{ "duration -2", HDR "0,-2,1,a,,60,yes,512\n", "jobs.csv:2:",
-	  "duration_s '-2'" },
-	{ "gpus word", HDR "0,10,many,a,,60,yes,512\n", "jobs.csv:2:",
-	  "gpus 'many'" },
-	{ "gpus too many", HDR "0,10,2000000,a,,60,yes,512\n", "jobs.csv:2:",
-	  "gpus '2000000'" },
-	{ "empty team", HDR "0,10,1,,,60,yes,512\n", "jobs.csv:2:",
-	  "team ''" },
-	{ "team with a blank", HDR "0,10,1,a b,,60,yes,512\n", "jobs.csv:2:",
-	  "team 'a b'" },
-	{ "user with a bar", HDR "0,10,1,a,u|v,60,yes,512\n", "jobs.csv:2:",
-	  "user 'u|v'" },
-	{ "min runtime negative", HDR "0,10,1,a,,-1,yes,512\n", "jobs.csv:2:",
-	  "min_runtime_s '-1'" },
-	{ "min runtime above a year", HDR "0,10,1,a,,40000000,yes,512\n",
-	  "jobs.csv:2:", "min_runtime_s '40000000'" },
-	{ "resumable maybe", HDR "0,10,1,a,,60,maybe,512\n", "jobs.csv:2:",
-	  "resumable 'maybe'" },
-	{ "priority word", HDR "0,10,1,a,,60,yes,URGENT\n", "jobs.csv:2:",
-	  "priority 'URGENT'" },
-	{ "priority too big", HDR "0,10,1,a,,60,yes,1024\n", "jobs.csv:2:",
-	  "priority '1024'" },
-	{ "bad line after good ones", HDR "0,10,1,a,,60,yes,512\n"
+	{ .what = "no header",                .text = "",
+	  .where = "jobs.csv: ",  .reason = "no header" },
+	{ .what = "header lacks gpus",        .text = "submit_time_s,duration_s,team\n1,2,a\n",
+	  .where = "jobs.csv:1:", .reason = "lacks column 'gpus'" },
+	{ .what = "field count",              .text = HDR "0,10,1,a,,60,yes\n",
+	  .where = "jobs.csv:2:", .reason = "7 fields, the header has 8" },
+	{ .what = "submit not a number",      .text = HDR "x,10,1,a,,60,yes,512\n",
+	  .where = "jobs.csv:2:", .reason = "submit_time_s 'x'" },
+	{ .what = "submit negative",          .text = HDR "-5,10,1,a,,60,yes,512\n",
+	  .where = "jobs.csv:2:", .reason = "submit_time_s '-5'" },
+	{ .what = "submit with junk",         .text = HDR "5s,10,1,a,,60,yes,512\n",
+	  .where = "jobs.csv:2:", .reason = "submit_time_s '5s'" },
+	{ .what = "duration -2",              .text = HDR "0,-2,1,a,,60,yes,512\n",
+	  .where = "jobs.csv:2:", .reason = "duration_s '-2'" },
+	{ .what = "gpus word",                .text = HDR "0,10,many,a,,60,yes,512\n",
+	  .where = "jobs.csv:2:", .reason = "gpus 'many'" },
+	{ .what = "gpus too many",            .text = HDR "0,10,2000000,a,,60,yes,512\n",
+	  .where = "jobs.csv:2:", .reason = "gpus '2000000'" },
+	{ .what = "empty team",               .text = HDR "0,10,1,,,60,yes,512\n",
+	  .where = "jobs.csv:2:", .reason = "team ''" },
+	{ .what = "team with a blank",        .text = HDR "0,10,1,a b,,60,yes,512\n",
+	  .where = "jobs.csv:2:", .reason = "team 'a b'" },
+	{ .what = "user with a bar",          .text = HDR "0,10,1,a,u|v,60,yes,512\n",
+	  .where = "jobs.csv:2:", .reason = "user 'u|v'" },
+	{ .what = "min runtime negative",     .text = HDR "0,10,1,a,,-1,yes,512\n",
+	  .where = "jobs.csv:2:", .reason = "min_runtime_s '-1'" },
+	{ .what = "min runtime above a year", .text = HDR "0,10,1,a,,40000000,yes,512\n",
+	  .where = "jobs.csv:2:", .reason = "min_runtime_s '40000000'" },
+	{ .what = "resumable maybe",          .text = HDR "0,10,1,a,,60,maybe,512\n",
+	  .where = "jobs.csv:2:", .reason = "resumable 'maybe'" },
+	{ .what = "priority word",            .text = HDR "0,10,1,a,,60,yes,URGENT\n",
+	  .where = "jobs.csv:2:", .reason = "priority 'URGENT'" },
+	{ .what = "priority too big",         .text = HDR "0,10,1,a,,60,yes,1024\n",
+	  .where = "jobs.csv:2:", .reason = "priority '1024'" },
+	{ .what = "bad line after good ones", .text = HDR "0,10,1,a,,60,yes,512\n"
 	  "# a comment\n\n1,10,1,a,,60,yes,NORMAL\n2,1e3,1,a,,60,yes,1\n",
-	  "jobs.csv:6:", "duration_s '1e3'" },
+	  .where = "jobs.csv:6:", .reason = "duration_s '1e3'" },
 	/* times too far once scaled name the column and the value */
-	{ "duration out of range", HDR "0,274877906945,1,a,,60,yes,512\n",
-	  "jobs.csv:2:", "duration_s '274877906945' is out of range: it, x "
+	{ .what = "duration out of range",    .text = HDR "0,274877906945,1,a,,60,yes,512\n",
+	  .where = "jobs.csv:2:", .reason = "duration_s '274877906945' is out of range: it, x "
 	  "--time-scale 1, must be at most 274877906944 s" },
-	{ "submit out of range", HDR "274877906945,10,1,a,,60,yes,512\n",
-	  "jobs.csv:2:", "submit_time_s '274877906945' is out of range: its "
+	{ .what = "submit out of range",      .text = HDR "274877906945,10,1,a,,60,yes,512\n",
+	  .where = "jobs.csv:2:", .reason = "submit_time_s '274877906945' is out of range: its "
 	  "time after --from 0, x --time-scale 1, must be at most" },
 	/* a column named twice: which one was meant was silently the first */
-	{ "column named twice", "submit_time_s,duration_s,gpus,team,GPUS\n"
-	  "0,10,1,a,2\n", "jobs.csv:1:", "column 'gpus' is named twice "
+	{ .what = "column named twice",       .text = "submit_time_s,duration_s,gpus,team,GPUS\n"
+	  "0,10,1,a,2\n",
+	  .where = "jobs.csv:1:", .reason = "column 'gpus' is named twice "
 	  "(fields 3 and 5)" },
 };
 
@@ -98,14 +100,19 @@ START_TEST(test_bad_jobs)
 END_TEST
 
 static const struct bad_case bad_swf[] = {
-	{ "17 fields", "; header\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1\n",
-	  "log.swf:2:", "17 fields" },
-	{ "a word", "1 0 0 ten 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n",
-	  "log.swf:1:", "field 4 'ten'" },
-	{ "negative submit", "1 -3 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n",
-	  "log.swf:1:", "submit time '-3'" },
-	{ "run time out of range", "1 0 0 274877906945 1 -1 -1 1 -1 -1 1 1 1 "
-	  "-1 1 -1 -1 -1\n", "log.swf:1:", "run time (field 4) "
+	{ .what = "17 fields",
+	  .text = "; header\n1 0 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1\n", .where = "log.swf:2:",
+	  .reason = "17 fields" },
+	{ .what = "a word",
+	  .text = "1 0 0 ten 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n",       .where = "log.swf:1:",
+	  .reason = "field 4 'ten'" },
+	{ .what = "negative submit",
+	  .text = "1 -3 0 10 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n",       .where = "log.swf:1:",
+	  .reason = "submit time '-3'" },
+	{ .what = "run time out of range",
+	  .text = "1 0 0 274877906945 1 -1 -1 1 -1 -1 1 1 1 "
+	  "-1 1 -1 -1 -1\n", .where = "log.swf:1:",
+	  .reason = "run time (field 4) "
 	  "'274877906945' is out of range" },
 };
 
@@ -127,42 +134,52 @@ START_TEST(test_bad_swf)
 END_TEST
 
 static const struct bad_case bad_trees[] = {
-	{ "one field", "a\n", "t:1:", "two fields" },
-	{ "three fields", "a 1 2\n", "t:1:", "two fields" },
-	{ "shares a word", "a lots\n", "t:1:", "shares 'lots'" },
-	{ "shares negative", "a -1\n", "t:1:", "shares '-1'" },
-	{ "shares too big", "a 2000000000000\n", "t:1:",
-	  "shares '2000000000000'" },
-	{ "parent missing", "a 1\nb/c 1\n", "t:2:", "parent 'b'" },
-	{ "twice", "a 1\nb 1\na 2\n", "t:3:", "defined twice" },
-	{ "leading slash", "/a 1\n", "t:1:", "path '/a'" },
-	{ "double slash", "a 1\na//b 1\n", "t:2:", "path 'a//b'" },
-	{ "empty", "# nothing\n", "t: ", "no budgets" },
-	{ "sacctmgr without Share", "Account|Par Name\nphys|root\n", "t:1:",
-	  "needs Account, Par Name and Share" },
-	{ "sacctmgr bad share", "Account|Par Name|Share\nphys|root|x\n", "t:2:",
-	  "Share 'x'" },
-	{ "sacctmgr short row", "Account|Par Name|Share\nphys|root\n", "t:2:",
-	  "2 fields, the header has 3" },
-	{ "sacctmgr unknown parent", "Account|Par Name|Share\nphys|sci|1\n",
-	  "t:2:", "parent 'sci' is not listed" },
-	{ "helios bad count", "date,vcA,vcB,total\n2020-04-01,8,x,8\n", "t:2:",
-	  "'x' for vcB" },
-	{ "dump: a stranger line", "Cluster - 'c'\nParent - 'root'\nBudget - 'x'\n",
-	  "t:3:", "not a line of `sacctmgr dump`" },
-	{ "dump: account before a parent", "Cluster - 'c'\nAccount - 'a'\n",
-	  "t:2:", "Account before any Parent" },
-	{ "dump: bad fairshare", "Parent - 'root'\nAccount - 'a':Fairshare=lots\n",
-	  "t:2:", "Fairshare 'lots'" },
-	{ "dump: unquoted name", "Parent - 'root'\nAccount - a:Fairshare=1\n",
-	  "t:2:", "expected Account - 'NAME'" },
-	{ "dump: unknown parent", "Parent - 'root'\nAccount - 'a'\n"
-	  "Parent - 'zz'\nAccount - 'b'\n", "t:4:", "parent 'zz' is not listed" },
-	{ "dump: user under an unknown account", "Parent - 'root'\n"
-	  "Account - 'a'\nParent - 'zz'\nUser - 'u'\n", "t:4:",
-	  "user 'u' under account 'zz'" },
-	{ "helios short row", "date,vcA,vcB,total\n2020-04-01,8,8\n", "t:2:",
-	  "3 fields, the header has 4" },
+	{ .what = "one field",               .text = "a\n",
+	  .where = "t:1:", .reason = "two fields" },
+	{ .what = "three fields",            .text = "a 1 2\n",
+	  .where = "t:1:", .reason = "two fields" },
+	{ .what = "shares a word",           .text = "a lots\n",
+	  .where = "t:1:", .reason = "shares 'lots'" },
+	{ .what = "shares negative",         .text = "a -1\n",
+	  .where = "t:1:", .reason = "shares '-1'" },
+	{ .what = "shares too big",          .text = "a 2000000000000\n",
+	  .where = "t:1:", .reason = "shares '2000000000000'" },
+	{ .what = "parent missing",          .text = "a 1\nb/c 1\n",
+	  .where = "t:2:", .reason = "parent 'b'" },
+	{ .what = "twice",                   .text = "a 1\nb 1\na 2\n",
+	  .where = "t:3:", .reason = "defined twice" },
+	{ .what = "leading slash",           .text = "/a 1\n",
+	  .where = "t:1:", .reason = "path '/a'" },
+	{ .what = "double slash",            .text = "a 1\na//b 1\n",
+	  .where = "t:2:", .reason = "path 'a//b'" },
+	{ .what = "empty",                   .text = "# nothing\n",
+	  .where = "t: ",  .reason = "no budgets" },
+	{ .what = "sacctmgr without Share",  .text = "Account|Par Name\nphys|root\n",
+	  .where = "t:1:", .reason = "needs Account, Par Name and Share" },
+	{ .what = "sacctmgr bad share",      .text = "Account|Par Name|Share\nphys|root|x\n",
+	  .where = "t:2:", .reason = "Share 'x'" },
+	{ .what = "sacctmgr short row",      .text = "Account|Par Name|Share\nphys|root\n",
+	  .where = "t:2:", .reason = "2 fields, the header has 3" },
+	{ .what = "sacctmgr unknown parent", .text = "Account|Par Name|Share\nphys|sci|1\n",
+	  .where = "t:2:", .reason = "parent 'sci' is not listed" },
+	{ .what = "helios bad count",        .text = "date,vcA,vcB,total\n2020-04-01,8,x,8\n",
+	  .where = "t:2:", .reason = "'x' for vcB" },
+	{ .what = "dump: a stranger line",   .text = "Cluster - 'c'\nParent - 'root'\nBudget - 'x'\n",
+	  .where = "t:3:", .reason = "not a line of `sacctmgr dump`" },
+	{ .what = "dump: account before a parent", .text = "Cluster - 'c'\nAccount - 'a'\n",
+	  .where = "t:2:", .reason = "Account before any Parent" },
+	{ .what = "dump: bad fairshare",     .text = "Parent - 'root'\nAccount - 'a':Fairshare=lots\n",
+	  .where = "t:2:", .reason = "Fairshare 'lots'" },
+	{ .what = "dump: unquoted name",     .text = "Parent - 'root'\nAccount - a:Fairshare=1\n",
+	  .where = "t:2:", .reason = "expected Account - 'NAME'" },
+	{ .what = "dump: unknown parent",    .text = "Parent - 'root'\nAccount - 'a'\n"
+	  "Parent - 'zz'\nAccount - 'b'\n",
+	  .where = "t:4:", .reason = "parent 'zz' is not listed" },
+	{ .what = "dump: user under an unknown account", .text = "Parent - 'root'\n"
+	  "Account - 'a'\nParent - 'zz'\nUser - 'u'\n",
+	  .where = "t:4:", .reason = "user 'u' under account 'zz'" },
+	{ .what = "helios short row",        .text = "date,vcA,vcB,total\n2020-04-01,8,8\n",
+	  .where = "t:2:", .reason = "3 fields, the header has 4" },
 };
 
 START_TEST(test_bad_trees)
@@ -180,12 +197,14 @@ START_TEST(test_bad_trees)
 END_TEST
 
 static const struct bad_case bad_confs[] = {
-	{ "no equals", "CalcPeriod 60\n", "budget.conf line 1:", "Key=Value" },
-	{ "unknown key", "# c\nCalcPerod=60\n", "budget.conf line 2:", "CalcPerod" },
-	{ "bad value", "PreemptNonResumable=maybe\n", "budget.conf line 1:",
-	  "PreemptNonResumable='maybe'" },
-	{ "cross-key", "MaxMinRuntime=1:00:00\nDefaultMinRuntime=2:00:00\n",
-	  "budget.conf: ", "DefaultMinRuntime" },
+	{ .what = "no equals",   .text = "CalcPeriod 60\n",
+	  .where = "budget.conf line 1:", .reason = "Key=Value" },
+	{ .what = "unknown key", .text = "# c\nCalcPerod=60\n",
+	  .where = "budget.conf line 2:", .reason = "CalcPerod" },
+	{ .what = "bad value",   .text = "PreemptNonResumable=maybe\n",
+	  .where = "budget.conf line 1:", .reason = "PreemptNonResumable='maybe'" },
+	{ .what = "cross-key",   .text = "MaxMinRuntime=1:00:00\nDefaultMinRuntime=2:00:00\n",
+	  .where = "budget.conf: ",       .reason = "DefaultMinRuntime" },
 };
 
 START_TEST(test_bad_confs)
@@ -211,67 +230,103 @@ END_TEST
 	"eligible_s\n"
 
 static const struct bad_case bad_segs[] = {
-	{ "header", "job,team\n", "s.csv:1:", "header must be exactly" },
-	{ "fields", SHDR "1,a,1,0,0,0\n", "s.csv:2:", "6 fields" },
-	{ "team", SHDR "1,zz,1,0,0,0,5,0\n", "s.csv:2:", "team 'zz'" },
-	{ "gpus 0", SHDR "1,a,0,0,0,0,5,0\n", "s.csv:2:", "gpus '0'" },
-	{ "preempted 3", SHDR "1,a,1,0,0,0,5,3\n", "s.csv:2:",
-	  "preempted '3'" },
-	{ "end before start", SHDR "1,a,1,0,0,9,5,0\n", "s.csv:2:",
-	  "start_s '9' and end_s '5'" },
-	{ "start before submit", SHDR "1,a,1,0,10,9,15,0\n", "s.csv:2:",
-	  "start_s '9'" },
-	{ "only a start", SHDR "1,a,1,0,0,9,,0\n", "s.csv:2:",
-	  "start_s '9' and end_s ''" },
-	{ "pending span ends before submit", SHDR "1,a,1,0,10,,9,0\n",
-	  "s.csv:2:", "start_s '' and end_s '9'" },
-	{ "never started yet preempted", SHDR "1,a,1,0,10,,,1\n", "s.csv:2:",
-	  "start_s '' and end_s ''" },
-	{ "submit empty", SHDR "1,a,1,0,,0,5,0\n", "s.csv:2:", "submit_s ''" },
-	{ "min runtime", SHDR "1,a,1,x,0,0,5,0\n", "s.csv:2:",
-	  "min_runtime_s 'x'" },
-	{ "eligible after start", SHDR9 "1,a,1,0,0,5,9,0,6\n", "s.csv:2:",
-	  "eligible_s '6'" },
-	{ "eligible before submit", SHDR9 "1,a,1,0,4,5,9,0,3\n", "s.csv:2:",
-	  "eligible_s '3'" },
-	{ "ten columns", "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,"
-	  "preempted,eligible_s,x\n", "s.csv:1:", "header must be exactly" },
-	{ "12 columns: bad node list", SHDR12 "1,a,1,0,0,0,5,0,0,1;;2,0,done\n",
-	  "s.csv:2:", "nodes '1;;2'" },
-	{ "12 columns: trailing ';'", SHDR12 "1,a,1,0,0,0,5,0,0,3;,0,done\n",
-	  "s.csv:2:", "nodes '3;'" },
-	{ "12 columns: nodes without a start", SHDR12
-	  "1,a,1,0,0,,,0,0,3,0,pending\n", "s.csv:2:", "nodes '3'" },
-	{ "12 columns: resumable 2", SHDR12 "1,a,1,0,0,0,5,0,0,3,2,done\n",
-	  "s.csv:2:", "resumable '2'" },
-	{ "12 columns: unknown fate", SHDR12 "1,a,1,0,0,0,5,0,0,3,1,killed\n",
-	  "s.csv:2:", "fate 'killed'" },
-	{ "12 columns: requeued but preempted 1", SHDR12
-	  "1,a,1,0,0,0,5,1,0,3,1,requeued\n", "s.csv:2:",
-	  "fate 'requeued' does not agree" },
-	{ "12 columns: cancelled but not preempted", SHDR12
-	  "1,a,1,0,0,0,5,0,0,3,0,cancelled\n", "s.csv:2:",
-	  "fate 'cancelled' does not agree" },
-	{ "12 columns: done without a start", SHDR12
-	  "1,a,1,0,0,,,0,0,,0,done\n", "s.csv:2:",
-	  "fate 'done' does not agree" },
-	{ "12 columns: pending with a start", SHDR12
-	  "1,a,1,0,0,0,5,0,0,3,0,pending\n", "s.csv:2:",
-	  "fate 'pending' does not agree" },
-	{ "11 columns", "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,"
-	  "preempted,eligible_s,nodes,resumable\n", "s.csv:1:",
-	  "header must be exactly" },
-	{ "12 columns misnamed", "job,team,gpus,min_runtime_s,submit_s,"
-	  "start_s,end_s,preempted,eligible_s,node,resumable,fate\n",
-	  "s.csv:1:", "header must be exactly" },
-	{ "job changes", SHDR "1,a,1,0,0,0,5,1\n1,a,2,0,0,6,9,0\n", "s.csv:3:",
-	  "listed before" },
+	{ .what = "header",
+	  .text = "job,team\n",                                  .where = "s.csv:1:",
+	  .reason = "header must be exactly" },
+	{ .what = "fields",
+	  .text = SHDR "1,a,1,0,0,0\n",                          .where = "s.csv:2:",
+	  .reason = "6 fields" },
+	{ .what = "team",
+	  .text = SHDR "1,zz,1,0,0,0,5,0\n",                     .where = "s.csv:2:",
+	  .reason = "team 'zz'" },
+	{ .what = "gpus 0",
+	  .text = SHDR "1,a,0,0,0,0,5,0\n",                      .where = "s.csv:2:",
+	  .reason = "gpus '0'" },
+	{ .what = "preempted 3",
+	  .text = SHDR "1,a,1,0,0,0,5,3\n",                      .where = "s.csv:2:",
+	  .reason = "preempted '3'" },
+	{ .what = "end before start",
+	  .text = SHDR "1,a,1,0,0,9,5,0\n",                      .where = "s.csv:2:",
+	  .reason = "start_s '9' and end_s '5'" },
+	{ .what = "start before submit",
+	  .text = SHDR "1,a,1,0,10,9,15,0\n",                    .where = "s.csv:2:",
+	  .reason = "start_s '9'" },
+	{ .what = "only a start",
+	  .text = SHDR "1,a,1,0,0,9,,0\n",                       .where = "s.csv:2:",
+	  .reason = "start_s '9' and end_s ''" },
+	{ .what = "pending span ends before submit",
+	  .text = SHDR "1,a,1,0,10,,9,0\n",                      .where = "s.csv:2:",
+	  .reason = "start_s '' and end_s '9'" },
+	{ .what = "never started yet preempted",
+	  .text = SHDR "1,a,1,0,10,,,1\n",                       .where = "s.csv:2:",
+	  .reason = "start_s '' and end_s ''" },
+	{ .what = "submit empty",
+	  .text = SHDR "1,a,1,0,,0,5,0\n",                       .where = "s.csv:2:",
+	  .reason = "submit_s ''" },
+	{ .what = "min runtime",
+	  .text = SHDR "1,a,1,x,0,0,5,0\n",                      .where = "s.csv:2:",
+	  .reason = "min_runtime_s 'x'" },
+	{ .what = "eligible after start",
+	  .text = SHDR9 "1,a,1,0,0,5,9,0,6\n",                   .where = "s.csv:2:",
+	  .reason = "eligible_s '6'" },
+	{ .what = "eligible before submit",
+	  .text = SHDR9 "1,a,1,0,4,5,9,0,3\n",                   .where = "s.csv:2:",
+	  .reason = "eligible_s '3'" },
+	{ .what = "ten columns",
+	  .text = "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,"
+	  "preempted,eligible_s,x\n", .where = "s.csv:1:",
+	  .reason = "header must be exactly" },
+	{ .what = "12 columns: bad node list",
+	  .text = SHDR12 "1,a,1,0,0,0,5,0,0,1;;2,0,done\n",      .where = "s.csv:2:",
+	  .reason = "nodes '1;;2'" },
+	{ .what = "12 columns: trailing ';'",
+	  .text = SHDR12 "1,a,1,0,0,0,5,0,0,3;,0,done\n",        .where = "s.csv:2:",
+	  .reason = "nodes '3;'" },
+	{ .what = "12 columns: nodes without a start",
+	  .text = SHDR12
+	  "1,a,1,0,0,,,0,0,3,0,pending\n",     .where = "s.csv:2:",
+	  .reason = "nodes '3'" },
+	{ .what = "12 columns: resumable 2",
+	  .text = SHDR12 "1,a,1,0,0,0,5,0,0,3,2,done\n",         .where = "s.csv:2:",
+	  .reason = "resumable '2'" },
+	{ .what = "12 columns: unknown fate",
+	  .text = SHDR12 "1,a,1,0,0,0,5,0,0,3,1,killed\n",       .where = "s.csv:2:",
+	  .reason = "fate 'killed'" },
+	{ .what = "12 columns: requeued but preempted 1",
+	  .text = SHDR12
+	  "1,a,1,0,0,0,5,1,0,3,1,requeued\n",  .where = "s.csv:2:",
+	  .reason = "fate 'requeued' does not agree" },
+	{ .what = "12 columns: cancelled but not preempted",
+	  .text = SHDR12
+	  "1,a,1,0,0,0,5,0,0,3,0,cancelled\n", .where = "s.csv:2:",
+	  .reason = "fate 'cancelled' does not agree" },
+	{ .what = "12 columns: done without a start",
+	  .text = SHDR12
+	  "1,a,1,0,0,,,0,0,,0,done\n",         .where = "s.csv:2:",
+	  .reason = "fate 'done' does not agree" },
+	{ .what = "12 columns: pending with a start",
+	  .text = SHDR12
+	  "1,a,1,0,0,0,5,0,0,3,0,pending\n",   .where = "s.csv:2:",
+	  .reason = "fate 'pending' does not agree" },
+	{ .what = "11 columns",
+	  .text = "job,team,gpus,min_runtime_s,submit_s,start_s,end_s,"
+	  "preempted,eligible_s,nodes,resumable\n", .where = "s.csv:1:",
+	  .reason = "header must be exactly" },
+	{ .what = "12 columns misnamed",
+	  .text = "job,team,gpus,min_runtime_s,submit_s,"
+	  "start_s,end_s,preempted,eligible_s,node,resumable,fate\n", .where = "s.csv:1:",
+	  .reason = "header must be exactly" },
+	{ .what = "job changes",
+	  .text = SHDR "1,a,1,0,0,0,5,1\n1,a,2,0,0,6,9,0\n",     .where = "s.csv:3:",
+	  .reason = "listed before" },
 	/* a job runs once at a time: overlapping runs were counted twice */
-	{ "runs overlap", SHDR "1,a,8,60,0,10,50,2\n1,a,8,60,0,30,70,0\n",
-	  "s.csv:3:", "job '1': its run from start_s 30 begins before its "
+	{ .what = "runs overlap",
+	  .text = SHDR "1,a,8,60,0,10,50,2\n1,a,8,60,0,30,70,0\n", .where = "s.csv:3:",
+	  .reason = "job '1': its run from start_s 30 begins before its "
 	  "previous run ended (end_s 50)" },
-	{ "runs out of order", SHDR "1,a,1,0,0,60,70,0\n1,a,1,0,0,10,50,2\n",
-	  "s.csv:3:", "list a job's runs in time order" },
+	{ .what = "runs out of order",
+	  .text = SHDR "1,a,1,0,0,60,70,0\n1,a,1,0,0,10,50,2\n", .where = "s.csv:3:",
+	  .reason = "list a job's runs in time order" },
 };
 
 START_TEST(test_bad_segments)
@@ -537,27 +592,32 @@ struct deep_case {
 };
 
 static const struct deep_case deeps[] = {
-	{ "sacctmgr", "Account|User|Par Name|Share\n"
+	{ .what = "sacctmgr",
+	  .text = "Account|User|Par Name|Share\n"
 	  "root|||1\n"
 	  "phys||root|3\n"
 	  "phys-a||phys|1\n"
 	  "theory||phys-a|1\n"
 	  "theory|alice||2\n"
-	  "bio||root|1\n", "phys/phys-a/theory/alice", 0.75 },
-	{ "sacctmgr, four levels", "Account|User|Par Name|Share\n"
+	  "bio||root|1\n",
+	  .path = "phys/phys-a/theory/alice", .entitled = 0.75 },
+	{ .what = "sacctmgr, four levels",
+	  .text = "Account|User|Par Name|Share\n"
 	  "root|||1\n"
 	  "a||root|1\n"
 	  "b||a|1\n"
 	  "c||b|1\n"
 	  "d||c|1\n"
 	  "d|u||1\n"
-	  "e||root|1\n", "a/b/c/d/u", 0.5 },
+	  "e||root|1\n",
+	  .path = "a/b/c/d/u",                .entitled = 0.5 },
 	/* the test cluster's `sacctmgr -P show assoc format=account,user,
 	 * parentname,fairshare` as printed: root's own user association
 	 * ("root|root||0") is a top-level node, as in a dump (it was
 	 * refused: "user association under account 'root', which is not
 	 * listed") */
-	{ "sacctmgr as printed", "Account|User|ParentName|Share\n"
+	{ .what = "sacctmgr as printed",
+	  .text = "Account|User|ParentName|Share\n"
 	  "root|||1\n"
 	  "root|root||0\n"
 	  "bio||root|1\n"
@@ -570,8 +630,10 @@ static const struct deep_case deeps[] = {
 	  "phys-a|sb-alice||1\n"
 	  "phys-b||physics|1\n"
 	  "phys-b|sb-bob||1\n"
-	  "phys-b|sb-dave||1\n", "physics/phys-a/sb-alice", 0.25 },
-	{ "dump", "Cluster - 'c':Fairshare=1\n"
+	  "phys-b|sb-dave||1\n",
+	  .path = "physics/phys-a/sb-alice",  .entitled = 0.25 },
+	{ .what = "dump",
+	  .text = "Cluster - 'c':Fairshare=1\n"
 	  "Parent - 'root'\n"
 	  "Account - 'phys':Fairshare=3\n"
 	  "Account - 'bio':Fairshare=1\n"
@@ -580,18 +642,21 @@ static const struct deep_case deeps[] = {
 	  "Parent - 'phys-a'\n"
 	  "Account - 'theory':Fairshare=1\n"
 	  "Parent - 'theory'\n"
-	  "User - 'alice':Fairshare=2\n", "phys/phys-a/theory/alice", 0.75 },
-	{ "dump of Slurm 26.05 (QOS lines first)",
-	  "QOS - 'normal':Description='Normal QOS default'\n"
+	  "User - 'alice':Fairshare=2\n",
+	  .path = "phys/phys-a/theory/alice", .entitled = 0.75 },
+	{ .what = "dump of Slurm 26.05 (QOS lines first)",
+	  .text = "QOS - 'normal':Description='Normal QOS default'\n"
 	  "Cluster - 'c':Fairshare=1:QOS='normal'\n"
 	  "Parent - 'root'\n"
 	  "Account - 'phys':Fairshare=3\n"
 	  "Account - 'bio':Fairshare=1\n"
 	  "Parent - 'phys'\n"
-	  "User - 'alice':Fairshare=2\n", "phys/alice", 0.75 },
-	{ "paths", "phys 3\nphys/phys-a 1\nphys/phys-a/theory 1\n"
-	  "phys/phys-a/theory/alice 2\nbio 1\n", "phys/phys-a/theory/alice",
-	  0.75 },
+	  "User - 'alice':Fairshare=2\n",
+	  .path = "phys/alice",               .entitled = 0.75 },
+	{ .what = "paths",
+	  .text = "phys 3\nphys/phys-a 1\nphys/phys-a/theory 1\n"
+	  "phys/phys-a/theory/alice 2\nbio 1\n",
+	  .path = "phys/phys-a/theory/alice", .entitled = 0.75 },
 };
 
 START_TEST(test_trees_deep)
@@ -620,19 +685,19 @@ struct find_case {
 };
 
 static const struct find_case finds[] = {
-	{ "phys", "phys" },
-	{ "phys/a", "phys/a" },
-	{ "a", NULL },			/* phys/a and bio/a */
-	{ "phys/a/u1", "phys/a/u1" },
-	{ "u1", "phys/a/u1" },
-	{ "b", "phys/b" },
-	{ "bio", "bio" },
-	{ "x", NULL },
-	{ "", NULL },
-	{ "phys/", NULL },
-	{ "/a", NULL },
-	{ "top", "top" },
-	{ "top2", "bio/top2" },		/* only nested: found by its name */
+	{ .name = "phys",      .want = "phys" },
+	{ .name = "phys/a",    .want = "phys/a" },
+	{ .name = "a",         .want = NULL },        /* phys/a and bio/a */
+	{ .name = "phys/a/u1", .want = "phys/a/u1" },
+	{ .name = "u1",        .want = "phys/a/u1" },
+	{ .name = "b",         .want = "phys/b" },
+	{ .name = "bio",       .want = "bio" },
+	{ .name = "x",         .want = NULL },
+	{ .name = "",          .want = NULL },
+	{ .name = "phys/",     .want = NULL },
+	{ .name = "/a",        .want = NULL },
+	{ .name = "top",       .want = "top" },
+	{ .name = "top2",      .want = "bio/top2" },  /* only nested: found by its name */
 };
 
 START_TEST(test_tree_find)

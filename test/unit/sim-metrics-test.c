@@ -23,14 +23,14 @@ struct pct_case {
 
 /* Nearest rank: the ceil(p/100 * n)-th smallest. */
 static const struct pct_case pcts[] = {
-	{ { 0 }, 0, 50, 0 },
-	{ { 7 }, 1, 99, 7 },
-	{ { 3, 1, 2 }, 3, 50, 2 },	/* ceil(1.5) = 2nd */
-	{ { 4, 3, 2, 1 }, 4, 50, 2 },	/* ceil(2) = 2nd */
-	{ { 4, 3, 2, 1 }, 4, 90, 4 },	/* ceil(3.6) = 4th */
-	{ { 10, 20, 30, 40, 50, 60, 70, 80 }, 8, 90, 80 },
-	{ { 10, 20, 30, 40, 50, 60, 70, 80 }, 8, 25, 20 },
-	{ { 5, 5, 5, 1 }, 4, 1, 1 },	/* ceil(0.04) = 1st */
+	{ .v = { 0 },          .n = 0, .p = 50, .want = 0 },
+	{ .v = { 7 },          .n = 1, .p = 99, .want = 7 },
+	{ .v = { 3, 1, 2 },    .n = 3, .p = 50, .want = 2 },                      /* ceil(1.5) = 2nd */
+	{ .v = { 4, 3, 2, 1 }, .n = 4, .p = 50, .want = 2 },                      /* ceil(2) = 2nd */
+	{ .v = { 4, 3, 2, 1 }, .n = 4, .p = 90, .want = 4 },                      /* ceil(3.6) = 4th */
+	{ .v = { 10, 20, 30, 40, 50, 60, 70, 80 }, .n = 8, .p = 90, .want = 80 },
+	{ .v = { 10, 20, 30, 40, 50, 60, 70, 80 }, .n = 8, .p = 25, .want = 20 },
+	{ .v = { 5, 5, 5, 1 }, .n = 4, .p = 1,  .want = 1 },                      /* ceil(0.04) = 1st */
 };
 
 START_TEST(test_percentile)
@@ -86,79 +86,127 @@ static const struct mcase mcases[] = {
 	 *   demand: 14400 owed, ratio 1, and all teams 0.75).
 	 * All teams: 7200 / 14400 = 0.5; used 21600 of 4 x 7200: 0.75;
 	 * unallocated 14400 / 21600. */
-	{ "allocated demand only; unallocated runs apart", "a 1\nb 1\n", 4,
-	  0, 7200, 7200, 3, 3,
-	  { { 0, 2, 3600, true, 0, 1800, 5400, NV, NV, "", NULL },
-	    { 1, 4, 0, false, 0, 0, 7200, NV, NV, "", NULL },
-	    { 0, 1, 600, true, 3600, NV, NV, 3600, NV, "", NULL } },
-	  { { 0, 0, 1800, 5400, false, false, false },
-	    { 1, 0, 0, 1800, true, false, false },
-	    { 1, 1800, 5400, 7200, false, false, false } },
-	  { { "a", 14400, 7200, 7200, 0 }, { "b", 0, 0, 0, 14400 } },
-	  0.5, 0.75, 2.0 / 3 },
+	{ .what = "allocated demand only; unallocated runs apart",  .tree = "a 1\nb 1\n", .gpus = 4,
+	  .t0 = 0, .t1 = 7200, .now = 7200, .njobs = 3, .nsegs = 3,
+	  .jobs = {
+		{ .node = 0, .gpus = 2, .min_runtime = 3600, .allocated = true,  .submit = 0,    .first_start = 1800, .end = 5400, .pending_since = NV,   .pending_until = NV,   .id = "", .why = NULL },
+		{ .node = 1, .gpus = 4, .min_runtime = 0,    .allocated = false, .submit = 0,    .first_start = 0,    .end = 7200, .pending_since = NV,   .pending_until = NV,   .id = "", .why = NULL },
+		{ .node = 0, .gpus = 1, .min_runtime = 600,  .allocated = true,  .submit = 3600, .first_start = NV,   .end = NV,   .pending_since = 3600, .pending_until = NV,   .id = "", .why = NULL },
+	  },
+	  .segs = {
+		{ .job = 0, .eligible = 0,    .start = 1800, .end = 5400, .preempted = false, .lost = false, .cancelled = false },
+		{ .job = 1, .eligible = 0,    .start = 0,    .end = 1800, .preempted = true,  .lost = false, .cancelled = false },
+		{ .job = 1, .eligible = 1800, .start = 5400, .end = 7200, .preempted = false, .lost = false, .cancelled = false },
+	  },
+	  .want = {
+		{ .name = "a",   .owed = 14400, .delivered = 7200,  .capped = 7200,  .unallocated = 0 },
+		{ .name = "b",   .owed = 0,     .delivered = 0,     .capped = 0,     .unallocated = 14400 },
+	  },
+	  .overall = 0.5, .occupancy = 0.75, .unalloc_share = 2.0 / 3 },
 	/* 4 GPUs from 0 to 3600 (quota 7200 per hour), then requeued and
 	 * pending to now = 7200: demand 14400 per hour, owed 7200 + 7200;
 	 * delivered 14400 in hour 0 only: capped 7200 + 0, ratio 1/2 though
 	 * delivered equals owed. */
-	{ "a surplus in one hour does not pay for a shortfall in another",
-	  "a 1\nb 1\n", 4, 0, 7200, 7200, 1, 1,
-	  { { 0, 4, 60, true, 0, 0, NV, 3600, NV, "", NULL } },
-	  { { 0, 0, 0, 3600, true, true, false } },
-	  { { "a", 14400, 14400, 7200, 0 }, { "b", 0, 0, 0, 0 } },
-	  0.5, 0.5, 0 },
+	{ .what = "a surplus in one hour does not pay for a shortfall in another", .tree = "a 1\nb 1\n", .gpus = 4,
+	  .t0 = 0, .t1 = 7200, .now = 7200, .njobs = 1, .nsegs = 1,
+	  .jobs = {
+		{ .node = 0, .gpus = 4, .min_runtime = 60,   .allocated = true,  .submit = 0,    .first_start = 0,    .end = NV,   .pending_since = 3600, .pending_until = NV,   .id = "", .why = NULL },
+	  },
+	  .segs = {
+		{ .job = 0, .eligible = 0,    .start = 0,    .end = 3600, .preempted = true,  .lost = true,  .cancelled = false },
+	  },
+	  .want = {
+		{ .name = "a",   .owed = 14400, .delivered = 14400, .capped = 7200,  .unallocated = 0 },
+		{ .name = "b",   .owed = 0,     .delivered = 0,     .capped = 0,     .unallocated = 0 },
+	  },
+	  .overall = 0.5, .occupancy = 0.5,  .unalloc_share = 0 },
 	/* 2 GPUs: eligible 0, runs 0-1000, preempted; eligible again at 1500
 	 * (the requeue delay is not demand), runs 2000-3000.  Window one
 	 * hour: demand 2 x (1000 + 1500) = 5000 < quota 7200: owed 5000;
 	 * delivered 2 x 2000 = 4000 = capped: 0.8. */
-	{ "eligibility: a requeue delay is not owed", "a 1\nb 1\n", 4,
-	  0, 3600, 3600, 1, 2,
-	  { { 0, 2, 60, true, 0, 0, 3000, NV, NV, "", NULL } },
-	  { { 0, 0, 0, 1000, true, false, false },
-	    { 0, 1500, 2000, 3000, false, false, false } },
-	  { { "a", 5000, 4000, 4000, 0 } },
-	  0.8, 4000.0 / (4 * 3600), 0 },
+	{ .what = "eligibility: a requeue delay is not owed",       .tree = "a 1\nb 1\n", .gpus = 4,
+	  .t0 = 0, .t1 = 3600, .now = 3600, .njobs = 1, .nsegs = 2,
+	  .jobs = {
+		{ .node = 0, .gpus = 2, .min_runtime = 60,   .allocated = true,  .submit = 0,    .first_start = 0,    .end = 3000, .pending_since = NV,   .pending_until = NV,   .id = "", .why = NULL },
+	  },
+	  .segs = {
+		{ .job = 0, .eligible = 0,    .start = 0,    .end = 1000, .preempted = true,  .lost = false, .cancelled = false },
+		{ .job = 0, .eligible = 1500, .start = 2000, .end = 3000, .preempted = false, .lost = false, .cancelled = false },
+	  },
+	  .want = {
+		{ .name = "a",   .owed = 5000,  .delivered = 4000,  .capped = 4000,  .unallocated = 0 },
+	  },
+	  .overall = 0.8, .occupancy = 4000.0 / (4 * 3600), .unalloc_share = 0 },
 	/* b: 3 GPUs pending 600-2400 (left the queue unstarted): 5400; 1 GPU
 	 * pending from 3000, open until now = 3300: 300.  owed 5700 (< 7200),
 	 * nothing delivered. */
-	{ "pending spans: cut at pending_until and at now", "a 1\nb 1\n", 4,
-	  0, 3600, 3300, 2, 0,
-	  { { 1, 3, 60, true, 600, NV, NV, 600, 2400, "", NULL },
-	    { 1, 1, 60, true, 3000, NV, NV, 3000, NV, "", NULL } },
-	  { { 0 } },
-	  { { "b", 5700, 0, 0, 0 }, { "a", 0, 0, 0, 0 } },
-	  0, 0, 0 },
+	{ .what = "pending spans: cut at pending_until and at now", .tree = "a 1\nb 1\n", .gpus = 4,
+	  .t0 = 0, .t1 = 3600, .now = 3300, .njobs = 2, .nsegs = 0,
+	  .jobs = {
+		{ .node = 1, .gpus = 3, .min_runtime = 60,   .allocated = true,  .submit = 600,  .first_start = NV,   .end = NV,   .pending_since = 600,  .pending_until = 2400, .id = "", .why = NULL },
+		{ .node = 1, .gpus = 1, .min_runtime = 60,   .allocated = true,  .submit = 3000, .first_start = NV,   .end = NV,   .pending_since = 3000, .pending_until = NV,   .id = "", .why = NULL },
+	  },
+	  .segs = {
+		{ .job = 0 },
+	  },
+	  .want = {
+		{ .name = "b",   .owed = 5700,  .delivered = 0,     .capped = 0,     .unallocated = 0 },
+		{ .name = "a",   .owed = 0,     .delivered = 0,     .capped = 0,     .unallocated = 0 },
+	  },
+	  .overall = 0,   .occupancy = 0,    .unalloc_share = 0 },
 	/* p (1/2) has x and y (1/4 each); q (1/2).  x: 4 GPUs, 0-3600: demand
 	 * 14400; x owed min(3600, 14400) = 3600, delivered 14400, capped
 	 * 3600; p (subtree) owed min(7200, 14400) = 7200, capped 7200.  All
 	 * teams = top-level p and q: 7200 / 7200. */
-	{ "a parent's figures are over its subtree", "p 1\np/x 1\np/y 1\nq 1\n",
-	  4, 0, 3600, 3600, 1, 1,
-	  { { 1, 4, 60, true, 0, 0, 3600, NV, NV, "", NULL } },
-	  { { 0, 0, 0, 3600, false, false, false } },
-	  { { "p/x", 3600, 14400, 3600, 0 }, { "p", 7200, 14400, 7200, 0 },
-	    { "q", 0, 0, 0, 0 } },
-	  1, 1, 0 },
+	{ .what = "a parent's figures are over its subtree",        .tree = "p 1\np/x 1\np/y 1\nq 1\n", .gpus = 4,
+	  .t0 = 0, .t1 = 3600, .now = 3600, .njobs = 1, .nsegs = 1,
+	  .jobs = {
+		{ .node = 1, .gpus = 4, .min_runtime = 60,   .allocated = true,  .submit = 0,    .first_start = 0,    .end = 3600, .pending_since = NV,   .pending_until = NV,   .id = "", .why = NULL },
+	  },
+	  .segs = {
+		{ .job = 0, .eligible = 0,    .start = 0,    .end = 3600, .preempted = false, .lost = false, .cancelled = false },
+	  },
+	  .want = {
+		{ .name = "p/x", .owed = 3600,  .delivered = 14400, .capped = 3600,  .unallocated = 0 },
+		{ .name = "p",   .owed = 7200,  .delivered = 14400, .capped = 7200,  .unallocated = 0 },
+		{ .name = "q",   .owed = 0,     .delivered = 0,     .capped = 0,     .unallocated = 0 },
+	  },
+	  .overall = 1,   .occupancy = 1,    .unalloc_share = 0 },
 	/* p (1/2) has x and y (1/4 each: quota 3600 an hour on 4 GPUs).
 	 * y: 2 GPUs 0-3600: demand 7200, owed 3600, capped 3600.  x: 2 GPUs
 	 * pending 0-3600: owed 3600, capped 0.  p's capped is min(7200,
 	 * 7200) = 7200 = its owed: at the parent y's surplus hides x's
 	 * shortfall.  All teams sums the teams' own: 3600 / 7200 = 0.5. */
-	{ "all teams: a sibling's surplus does not hide a shortfall",
-	  "p 1\np/x 1\np/y 1\nq 1\n", 4, 0, 3600, 3600, 2, 1,
-	  { { 1, 2, 60, true, 0, NV, NV, 0, NV, "", NULL },
-	    { 2, 2, 60, true, 0, 0, 3600, NV, NV, "", NULL } },
-	  { { 1, 0, 0, 3600, false, false, false } },
-	  { { "p/x", 3600, 0, 0, 0 }, { "p/y", 3600, 7200, 3600, 0 },
-	    { "p", 7200, 7200, 7200, 0 } },
-	  0.5, 0.5, 0 },
+	{ .what = "all teams: a sibling's surplus does not hide a shortfall", .tree = "p 1\np/x 1\np/y 1\nq 1\n", .gpus = 4,
+	  .t0 = 0, .t1 = 3600, .now = 3600, .njobs = 2, .nsegs = 1,
+	  .jobs = {
+		{ .node = 1, .gpus = 2, .min_runtime = 60,   .allocated = true,  .submit = 0,    .first_start = NV,   .end = NV,   .pending_since = 0,    .pending_until = NV,   .id = "", .why = NULL },
+		{ .node = 2, .gpus = 2, .min_runtime = 60,   .allocated = true,  .submit = 0,    .first_start = 0,    .end = 3600, .pending_since = NV,   .pending_until = NV,   .id = "", .why = NULL },
+	  },
+	  .segs = {
+		{ .job = 1, .eligible = 0,    .start = 0,    .end = 3600, .preempted = false, .lost = false, .cancelled = false },
+	  },
+	  .want = {
+		{ .name = "p/x", .owed = 3600,  .delivered = 0,     .capped = 0,     .unallocated = 0 },
+		{ .name = "p/y", .owed = 3600,  .delivered = 7200,  .capped = 3600,  .unallocated = 0 },
+		{ .name = "p",   .owed = 7200,  .delivered = 7200,  .capped = 7200,  .unallocated = 0 },
+	  },
+	  .overall = 0.5, .occupancy = 0.5,  .unalloc_share = 0 },
 	/* Window 0-5400: slots of 3600 and 1800 s (quota 7200 and 3600).
 	 * 4 GPUs 0-5400: demand 14400 and 7200; owed 7200 + 3600 = 10800,
 	 * delivered 21600, capped 10800. */
-	{ "a shorter last slot", "a 1\nb 1\n", 4, 0, 5400, 5400, 1, 1,
-	  { { 0, 4, 60, true, 0, 0, 5400, NV, NV, "", NULL } },
-	  { { 0, 0, 0, 5400, false, false, false } },
-	  { { "a", 10800, 21600, 10800, 0 } },
-	  1, 1, 0 },
+	{ .what = "a shorter last slot",                            .tree = "a 1\nb 1\n", .gpus = 4,
+	  .t0 = 0, .t1 = 5400, .now = 5400, .njobs = 1, .nsegs = 1,
+	  .jobs = {
+		{ .node = 0, .gpus = 4, .min_runtime = 60,   .allocated = true,  .submit = 0,    .first_start = 0,    .end = 5400, .pending_since = NV,   .pending_until = NV,   .id = "", .why = NULL },
+	  },
+	  .segs = {
+		{ .job = 0, .eligible = 0,    .start = 0,    .end = 5400, .preempted = false, .lost = false, .cancelled = false },
+	  },
+	  .want = {
+		{ .name = "a",   .owed = 10800, .delivered = 21600, .capped = 10800, .unallocated = 0 },
+	  },
+	  .overall = 1,   .occupancy = 1,    .unalloc_share = 0 },
 };
 
 static const struct sim_fig *fig_of(const struct sim_report *r,
@@ -550,14 +598,22 @@ struct size_case {
 };
 
 static const struct size_case sizes[] = {
-	{ 5, 0, 1, 0, NULL },
-	{ 5, 0, 365 * 24 * H, 0, NULL },
-	{ 1000, 0, 16760 * (int64_t)H, 0, NULL },	/* 16760 x 1001 */
-	{ 1000, 0, 16761 * (int64_t)H, -1, "16761 hours x 1001 = 16777761 hourly figures, more than 16777216" },
-	{ 5, 0, 2796202 * (int64_t)H, 0, NULL },	/* 2796202 x 6 */
-	{ 5, 0, 2796202 * (int64_t)H + 1, -1, "the window [0, 10066327201) s is 2796203 hours" },
-	{ 5, 0, INT64_C(99999999999), -1, "27777778 hours x 6 = 166666668 hourly figures" },
-	{ 5, 500, INT64_C(1099511627776), -1, "give --window A:B of at most 2796202 hours" },
+	{ .budgets = 5,    .t0 = 0,   .t1 = 1,                        .rc = 0,
+	  .msg = NULL },
+	{ .budgets = 5,    .t0 = 0,   .t1 = 365 * 24 * H,             .rc = 0,
+	  .msg = NULL },
+	{ .budgets = 1000, .t0 = 0,   .t1 = 16760 * (int64_t)H,       .rc = 0,
+	  .msg = NULL }, /* 16760 x 1001 */
+	{ .budgets = 1000, .t0 = 0,   .t1 = 16761 * (int64_t)H,       .rc = -1,
+	  .msg = "16761 hours x 1001 = 16777761 hourly figures, more than 16777216" },
+	{ .budgets = 5,    .t0 = 0,   .t1 = 2796202 * (int64_t)H,     .rc = 0,
+	  .msg = NULL }, /* 2796202 x 6 */
+	{ .budgets = 5,    .t0 = 0,   .t1 = 2796202 * (int64_t)H + 1, .rc = -1,
+	  .msg = "the window [0, 10066327201) s is 2796203 hours" },
+	{ .budgets = 5,    .t0 = 0,   .t1 = INT64_C(99999999999),     .rc = -1,
+	  .msg = "27777778 hours x 6 = 166666668 hourly figures" },
+	{ .budgets = 5,    .t0 = 500, .t1 = INT64_C(1099511627776),   .rc = -1,
+	  .msg = "give --window A:B of at most 2796202 hours" },
 };
 
 START_TEST(test_window_size)
@@ -590,20 +646,35 @@ struct cap_case {
 };
 
 static const struct cap_case caps[] = {
-	{ "one run fits", { 8 }, { { 0, 0, 0, 10, false, false, false } }, 1,
-	  8, 0, NULL },
-	{ "one run too big", { 9 }, { { 0, 0, 5, 10, false, false, false } },
-	  1, 8, -1, "at t=5 s the runs hold 9 GPUs at once, more than --gpus 8" },
-	{ "back to back", { 8, 8 }, { { 0, 0, 0, 10, false, false, false },
-				       { 1, 0, 10, 20, false, false, false } },
-	  2, 8, 0, NULL },
-	{ "overlap", { 4, 5, 2 }, { { 0, 0, 0, 10, false, false, false },
-				    { 1, 0, 9, 20, false, false, false },
-				    { 2, 0, 9, 9, false, false, false } },
-	  3, 8, -1, "at t=9 s the runs hold 9 GPUs" },
-	{ "empty run at the edge", { 8, 8 }, {
-		{ 0, 0, 0, 10, false, false, false },
-		{ 1, 0, 10, 10, false, false, false } }, 2, 8, 0, NULL },
+	{ .what = "one run fits",    .gpus = { 8 },
+	  .segs = {
+		{ .job = 0, .eligible = 0, .start = 0,  .end = 10, .preempted = false, .lost = false, .cancelled = false },
+	  },
+	  .nsegs = 1, .cluster = 8, .rc = 0,  .msg = NULL },
+	{ .what = "one run too big", .gpus = { 9 },
+	  .segs = {
+		{ .job = 0, .eligible = 0, .start = 5,  .end = 10, .preempted = false, .lost = false, .cancelled = false },
+	  },
+	  .nsegs = 1, .cluster = 8, .rc = -1, .msg = "at t=5 s the runs hold 9 GPUs at once, more than --gpus 8" },
+	{ .what = "back to back",    .gpus = { 8, 8 },
+	  .segs = {
+		{ .job = 0, .eligible = 0, .start = 0,  .end = 10, .preempted = false, .lost = false, .cancelled = false },
+		{ .job = 1, .eligible = 0, .start = 10, .end = 20, .preempted = false, .lost = false, .cancelled = false },
+	  },
+	  .nsegs = 2, .cluster = 8, .rc = 0,  .msg = NULL },
+	{ .what = "overlap",         .gpus = { 4, 5, 2 },
+	  .segs = {
+		{ .job = 0, .eligible = 0, .start = 0,  .end = 10, .preempted = false, .lost = false, .cancelled = false },
+		{ .job = 1, .eligible = 0, .start = 9,  .end = 20, .preempted = false, .lost = false, .cancelled = false },
+		{ .job = 2, .eligible = 0, .start = 9,  .end = 9,  .preempted = false, .lost = false, .cancelled = false },
+	  },
+	  .nsegs = 3, .cluster = 8, .rc = -1, .msg = "at t=9 s the runs hold 9 GPUs" },
+	{ .what = "empty run at the edge", .gpus = { 8, 8 },
+	  .segs = {
+		{ .job = 0, .eligible = 0, .start = 0,  .end = 10, .preempted = false, .lost = false, .cancelled = false },
+		{ .job = 1, .eligible = 0, .start = 10, .end = 10, .preempted = false, .lost = false, .cancelled = false },
+	  },
+	  .nsegs = 2, .cluster = 8, .rc = 0,  .msg = NULL },
 };
 
 START_TEST(test_capacity)

@@ -41,76 +41,172 @@ struct order_case {
 };
 
 static const struct order_case orders[] = {
-	{ "single leaf", { { 1, 0, 1, 5, "A" } }, 1, "A" },
-	{ "3:1 shares, 3:1 usage: tied", {
-		{ 1, 0, 3, 300, "A" }, { 2, 0, 1, 100, "B" } }, 2, "A=B" },
-	{ "3:1 shares, 1:1 usage: the bigger budget first", {
-		{ 1, 0, 3, 100, "A" }, { 2, 0, 1, 100, "B" } }, 2, "A B" },
-	{ "3:1 shares, 4:1 usage: the smaller budget first", {
-		{ 1, 0, 3, 400, "A" }, { 2, 0, 1, 100, "B" } }, 2, "B A" },
-	{ "zero usage first, whatever the shares", {
-		{ 1, 0, 1, 0, "A" }, { 2, 0, 100, 1, "B" } }, 2, "A B" },
-	{ "all idle: all tied", {
-		{ 1, 0, 1, 0, "A" }, { 2, 0, 5, 0, "B" }, { 3, 0, 9, 0, "C" } },
-	  3, "A=B=C" },
-	{ "shares 0 last, even idle beside a heavy user", {
-		{ 1, 0, 0, 0, "A" }, { 2, 0, 1, 1e12, "B" } }, 2, "B A" },
-	{ "shares 0 among themselves: tied, whatever they used", {
-		{ 1, 0, 0, 5, "A" }, { 2, 0, 0, 0, "B" }, { 3, 0, 1, 10, "C" } },
-	  3, "C A=B" },
-	{ "all shares 0: all tied", {
-		{ 1, 0, 0, 5, "A" }, { 2, 0, 0, 0, "B" }, { 3, 0, 0, 1, "C" } },
-	  3, "A=B=C" },
-	{ "depth first: the better account's leaves all come first", {
-		{ 1, 0, 1, 0, "P1" }, { 2, 0, 1, 0, "P2" },
-		{ 11, 1, 1, 10, "a1" }, { 12, 1, 1, 1000, "a2" },
-		{ 21, 2, 1, 5000, "b1" } }, 5, "a1 a2 b1" },
-	{ "depth first: the other way round", {
-		{ 1, 0, 1, 0, "P1" }, { 2, 0, 1, 0, "P2" },
-		{ 11, 1, 1, 50, "a1" }, { 12, 1, 1, 50, "a2" },
-		{ 21, 2, 1, 10, "b1" } }, 5, "b1 a1=a2" },
-	{ "tied accounts: children merged, each by its own LF", {
-		{ 1, 0, 1, 0, "P1" }, { 2, 0, 1, 0, "P2" },
-		{ 11, 1, 1, 10, "a1" }, { 12, 1, 1, 30, "a2" },
-		{ 21, 2, 1, 20, "b1" }, { 22, 2, 1, 20, "b2" } }, 6,
-	  "a1 b1=b2 a2" },
-	{ "idle accounts at startup: every leaf tied", {
-		{ 1, 0, 2, 0, "P1" }, { 2, 0, 1, 0, "P2" },
-		{ 11, 1, 1, 0, "a1" }, { 12, 1, 3, 0, "a2" },
-		{ 21, 2, 1, 0, "b1" } }, 5, "a1=a2=b1" },
-	{ "a user tied with an account ties with its best child", {
-		{ 1, 0, 1, 20, "U" }, { 2, 0, 1, 0, "A" },
-		{ 21, 2, 1, 5, "a1" }, { 22, 2, 1, 15, "a2" } }, 4, "U=a1 a2" },
-	{ "use parent: first among its siblings, even when busy", {
-		{ 1, 0, UP, 1000, "A" }, { 2, 0, 1, 0, "B" },
-		{ 3, 0, 1, 10, "C" } }, 3, "A B C" },
-	{ "use parent account: first within P, P itself ranks as usual", {
-		{ 1, 0, 1, 0, "P" }, { 2, 0, 1, 10, "Q" },
-		{ 11, 1, UP, 0, "X" }, { 12, 1, 1, 100, "y" },
-		{ 111, 11, 1, 50, "x1" }, { 112, 11, 1, 10, "x2" } }, 6,
-	  "Q x2 x1 y" },
-	{ "use parent account: its subtree first (Q busy)", {
-		{ 1, 0, 1, 0, "P" }, { 2, 0, 1, 1000, "Q" },
-		{ 11, 1, UP, 0, "X" }, { 12, 1, 1, 100, "y" },
-		{ 111, 11, 1, 50, "x1" }, { 112, 11, 1, 10, "x2" } }, 6,
-	  "x2 x1 y Q" },
-	{ "2^40 beside 1, usage in the same ratio: tied", {
-		{ 1, 0, P40, (double)P40 * 3600, "A" },
-		{ 2, 0, 1, 3600, "B" } }, 2, "A=B" },
-	{ "2^40 beside 1, the big one used twice its share", {
-		{ 1, 0, P40, (double)P40 * 7200, "A" },
-		{ 2, 0, 1, 3600, "B" } }, 2, "B A" },
-	{ "2^40 beside 1, the small one used twice its share", {
-		{ 1, 0, P40, (double)P40 * 3600, "A" },
-		{ 2, 0, 1, 7200, "B" } }, 2, "A B" },
-	{ "2^40 beside 1, both busy alike: the big share first", {
-		{ 1, 0, P40, 3600, "A" }, { 2, 0, 1, 3600, "B" } }, 2, "A B" },
-	{ "a tiny usage beside a huge one", {
-		{ 1, 0, 1, 1e-300, "A" }, { 2, 0, 1, 1e300, "B" },
-		{ 3, 0, 1, DBL_MAX / 4, "C" } }, 3, "A B C" },
-	{ "an account holding jobs of its own", {
-		{ 1, 0, 1, 100, "P" }, { 2, 0, 1, 50, "Q" },
-		{ 11, 1, 1, 0, "p1" } }, 3, "Q p1" },
+	{ .what = "single leaf",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 1,   .usage = 5,      .name = "A" },
+	  },
+	  .count = 1, .order = "A" },
+	{ .what = "3:1 shares, 3:1 usage: tied",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 3,   .usage = 300,    .name = "A" },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .usage = 100,    .name = "B" },
+	  },
+	  .count = 2, .order = "A=B" },
+	{ .what = "3:1 shares, 1:1 usage: the bigger budget first",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 3,   .usage = 100,    .name = "A" },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .usage = 100,    .name = "B" },
+	  },
+	  .count = 2, .order = "A B" },
+	{ .what = "3:1 shares, 4:1 usage: the smaller budget first",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 3,   .usage = 400,    .name = "A" },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .usage = 100,    .name = "B" },
+	  },
+	  .count = 2, .order = "B A" },
+	{ .what = "zero usage first, whatever the shares",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 1,   .usage = 0,      .name = "A" },
+		{ .id = 2,   .parent = 0,  .shares = 100, .usage = 1,      .name = "B" },
+	  },
+	  .count = 2, .order = "A B" },
+	{ .what = "all idle: all tied",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 1,   .usage = 0,      .name = "A" },
+		{ .id = 2,   .parent = 0,  .shares = 5,   .usage = 0,      .name = "B" },
+		{ .id = 3,   .parent = 0,  .shares = 9,   .usage = 0,      .name = "C" },
+	  },
+	  .count = 3, .order = "A=B=C" },
+	{ .what = "shares 0 last, even idle beside a heavy user",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 0,   .usage = 0,      .name = "A" },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .usage = 1e12,   .name = "B" },
+	  },
+	  .count = 2, .order = "B A" },
+	{ .what = "shares 0 among themselves: tied, whatever they used",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 0,   .usage = 5,      .name = "A" },
+		{ .id = 2,   .parent = 0,  .shares = 0,   .usage = 0,      .name = "B" },
+		{ .id = 3,   .parent = 0,  .shares = 1,   .usage = 10,     .name = "C" },
+	  },
+	  .count = 3, .order = "C A=B" },
+	{ .what = "all shares 0: all tied",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 0,   .usage = 5,      .name = "A" },
+		{ .id = 2,   .parent = 0,  .shares = 0,   .usage = 0,      .name = "B" },
+		{ .id = 3,   .parent = 0,  .shares = 0,   .usage = 1,      .name = "C" },
+	  },
+	  .count = 3, .order = "A=B=C" },
+	{ .what = "depth first: the better account's leaves all come first",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 1,   .usage = 0,      .name = "P1" },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .usage = 0,      .name = "P2" },
+		{ .id = 11,  .parent = 1,  .shares = 1,   .usage = 10,     .name = "a1" },
+		{ .id = 12,  .parent = 1,  .shares = 1,   .usage = 1000,   .name = "a2" },
+		{ .id = 21,  .parent = 2,  .shares = 1,   .usage = 5000,   .name = "b1" },
+	  },
+	  .count = 5, .order = "a1 a2 b1" },
+	{ .what = "depth first: the other way round",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 1,   .usage = 0,      .name = "P1" },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .usage = 0,      .name = "P2" },
+		{ .id = 11,  .parent = 1,  .shares = 1,   .usage = 50,     .name = "a1" },
+		{ .id = 12,  .parent = 1,  .shares = 1,   .usage = 50,     .name = "a2" },
+		{ .id = 21,  .parent = 2,  .shares = 1,   .usage = 10,     .name = "b1" },
+	  },
+	  .count = 5, .order = "b1 a1=a2" },
+	{ .what = "tied accounts: children merged, each by its own LF",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 1,   .usage = 0,      .name = "P1" },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .usage = 0,      .name = "P2" },
+		{ .id = 11,  .parent = 1,  .shares = 1,   .usage = 10,     .name = "a1" },
+		{ .id = 12,  .parent = 1,  .shares = 1,   .usage = 30,     .name = "a2" },
+		{ .id = 21,  .parent = 2,  .shares = 1,   .usage = 20,     .name = "b1" },
+		{ .id = 22,  .parent = 2,  .shares = 1,   .usage = 20,     .name = "b2" },
+	  },
+	  .count = 6, .order = "a1 b1=b2 a2" },
+	{ .what = "idle accounts at startup: every leaf tied",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 2,   .usage = 0,      .name = "P1" },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .usage = 0,      .name = "P2" },
+		{ .id = 11,  .parent = 1,  .shares = 1,   .usage = 0,      .name = "a1" },
+		{ .id = 12,  .parent = 1,  .shares = 3,   .usage = 0,      .name = "a2" },
+		{ .id = 21,  .parent = 2,  .shares = 1,   .usage = 0,      .name = "b1" },
+	  },
+	  .count = 5, .order = "a1=a2=b1" },
+	{ .what = "a user tied with an account ties with its best child",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 1,   .usage = 20,     .name = "U" },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .usage = 0,      .name = "A" },
+		{ .id = 21,  .parent = 2,  .shares = 1,   .usage = 5,      .name = "a1" },
+		{ .id = 22,  .parent = 2,  .shares = 1,   .usage = 15,     .name = "a2" },
+	  },
+	  .count = 4, .order = "U=a1 a2" },
+	{ .what = "use parent: first among its siblings, even when busy",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = UP,  .usage = 1000,   .name = "A" },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .usage = 0,      .name = "B" },
+		{ .id = 3,   .parent = 0,  .shares = 1,   .usage = 10,     .name = "C" },
+	  },
+	  .count = 3, .order = "A B C" },
+	{ .what = "use parent account: first within P, P itself ranks as usual",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 1,   .usage = 0,      .name = "P" },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .usage = 10,     .name = "Q" },
+		{ .id = 11,  .parent = 1,  .shares = UP,  .usage = 0,      .name = "X" },
+		{ .id = 12,  .parent = 1,  .shares = 1,   .usage = 100,    .name = "y" },
+		{ .id = 111, .parent = 11, .shares = 1,   .usage = 50,     .name = "x1" },
+		{ .id = 112, .parent = 11, .shares = 1,   .usage = 10,     .name = "x2" },
+	  },
+	  .count = 6, .order = "Q x2 x1 y" },
+	{ .what = "use parent account: its subtree first (Q busy)",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 1,   .usage = 0,      .name = "P" },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .usage = 1000,   .name = "Q" },
+		{ .id = 11,  .parent = 1,  .shares = UP,  .usage = 0,      .name = "X" },
+		{ .id = 12,  .parent = 1,  .shares = 1,   .usage = 100,    .name = "y" },
+		{ .id = 111, .parent = 11, .shares = 1,   .usage = 50,     .name = "x1" },
+		{ .id = 112, .parent = 11, .shares = 1,   .usage = 10,     .name = "x2" },
+	  },
+	  .count = 6, .order = "x2 x1 y Q" },
+	{ .what = "2^40 beside 1, usage in the same ratio: tied",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = P40, .usage = (double)P40 * 3600, .name = "A" },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .usage = 3600,   .name = "B" },
+	  },
+	  .count = 2, .order = "A=B" },
+	{ .what = "2^40 beside 1, the big one used twice its share",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = P40, .usage = (double)P40 * 7200, .name = "A" },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .usage = 3600,   .name = "B" },
+	  },
+	  .count = 2, .order = "B A" },
+	{ .what = "2^40 beside 1, the small one used twice its share",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = P40, .usage = (double)P40 * 3600, .name = "A" },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .usage = 7200,   .name = "B" },
+	  },
+	  .count = 2, .order = "A B" },
+	{ .what = "2^40 beside 1, both busy alike: the big share first",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = P40, .usage = 3600,   .name = "A" },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .usage = 3600,   .name = "B" },
+	  },
+	  .count = 2, .order = "A B" },
+	{ .what = "a tiny usage beside a huge one",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 1,   .usage = 1e-300, .name = "A" },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .usage = 1e300,  .name = "B" },
+		{ .id = 3,   .parent = 0,  .shares = 1,   .usage = DBL_MAX / 4, .name = "C" },
+	  },
+	  .count = 3, .order = "A B C" },
+	{ .what = "an account holding jobs of its own",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 1,   .usage = 100,    .name = "P" },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .usage = 50,     .name = "Q" },
+		{ .id = 11,  .parent = 1,  .shares = 1,   .usage = 0,      .name = "p1" },
+	  },
+	  .count = 3, .order = "Q p1" },
 };
 
 /* Subtree usage from the own usages of a spec (sum over the tree). */
@@ -377,15 +473,15 @@ struct idle_case {
 };
 
 static const struct idle_case idle[] = {
-	{ 3, 1, 300, 100, "A=B" },
-	{ 3, 1, 100, 100, "A B" },
-	{ 3, 1, 400, 100, "B A" },
-	{ 1, 1, 7, 7, "A=B" },
-	{ 1, 2, 1, 3, "A B" },	/* LF 4/3 against 8/9 */
-	{ 1, 2, 1, 1, "B A" },
-	{ P40, 1, (double)P40 * 10, 10, "A=B" },
-	{ P40, 1, 10, 10, "A B" },
-	{ 0, 1, 0, 5, "B A" },
+	{ .sa = 3,   .sb = 1, .ua = 300, .ub = 100, .order = "A=B" },
+	{ .sa = 3,   .sb = 1, .ua = 100, .ub = 100, .order = "A B" },
+	{ .sa = 3,   .sb = 1, .ua = 400, .ub = 100, .order = "B A" },
+	{ .sa = 1,   .sb = 1, .ua = 7,   .ub = 7,   .order = "A=B" },
+	{ .sa = 1,   .sb = 2, .ua = 1,   .ub = 3,   .order = "A B" },              /* LF 4/3 against 8/9 */
+	{ .sa = 1,   .sb = 2, .ua = 1,   .ub = 1,   .order = "B A" },
+	{ .sa = P40, .sb = 1, .ua = (double)P40 * 10, .ub = 10,  .order = "A=B" },
+	{ .sa = P40, .sb = 1, .ua = 10,  .ub = 10,  .order = "A B" },
+	{ .sa = 0,   .sb = 1, .ua = 0,   .ub = 5,   .order = "B A" },
 };
 
 START_TEST(test_idle_sibling)

@@ -31,51 +31,77 @@ struct norm_case {
 
 /* Expected values are exact fractions; checked to 1e-15 relative. */
 static const struct norm_case norm[] = {
-	{ "3:1 split", {
-		{ 1, 0, 3, 0.75, 0.75 },
-		{ 2, 0, 1, 0.25, 0.25 } }, 2 },
-	{ "one top-level association gets everything", {
-		{ 1, 0, 17, 1.0, 1.0 },
-		{ 2, 1, 1, 1.0, 1.0 } }, 2 },
-	{ "idle siblings count: 3 siblings 1:1:2 whatever they use", {
-		{ 1, 0, 1, 0.25, 0.25 },
-		{ 2, 0, 1, 0.25, 0.25 },
-		{ 3, 0, 2, 0.5, 0.5 } }, 3 },
-	{ "entitlement = product along the path (A1 = 0.7 x 0.5 = 35%)", {
-		{ 10, 0, 70, 0.7, 0.7 },
-		{ 20, 0, 30, 0.3, 0.3 },
-		{ 11, 10, 50, 0.5, 0.35 },
-		{ 12, 10, 50, 0.5, 0.35 },
-		{ 21, 20, 1, 1.0 / 3, 0.1 },
-		{ 22, 20, 2, 2.0 / 3, 0.2 },
-		{ 221, 22, 1, 0.25, 0.05 },
-		{ 222, 22, 3, 0.75, 0.15 } }, 8 },
-	{ "three levels 3:1 each", {
-		{ 1, 0, 3, 0.75, 0.75 },
-		{ 2, 0, 1, 0.25, 0.25 },
-		{ 3, 1, 3, 0.75, 0.5625 },
-		{ 4, 1, 1, 0.25, 0.1875 },
-		{ 5, 3, 3, 0.75, 0.421875 },
-		{ 6, 3, 1, 0.25, 0.140625 } }, 6 },
-	{ "shares 0: no budget, nor for its subtree", {
-		{ 1, 0, 0, 0.0, 0.0 },
-		{ 2, 0, 5, 1.0, 1.0 },
-		{ 3, 1, 1, 0.5, 0.0 },
-		{ 4, 1, 1, 0.5, 0.0 } }, 4 },
-	{ "all siblings 0: zeros, no NaN", {
-		{ 1, 0, 0, 0.0, 0.0 },
-		{ 2, 0, 0, 0.0, 0.0 } }, 2 },
-	{ "2^40 beside 1", {
-		{ 1, 0, P40, (double)P40 / (double)(P40 + 1),
-		  (double)P40 / (double)(P40 + 1) },
-		{ 2, 0, 1, 1.0 / (double)(P40 + 1), 1.0 / (double)(P40 + 1) } }, 2 },
-	{ "use parent: transparent, out of its siblings' sum", {
-		{ 1, 0, 1, 0.5, 0.5 },
-		{ 2, 0, 1, 0.5, 0.5 },
-		{ 3, 1, UP, 1.0, 0.5 },
-		{ 4, 1, 3, 0.75, 0.375 },
-		{ 5, 1, 1, 0.25, 0.125 },
-		{ 6, 3, 1, 1.0, 0.5 } }, 6 },
+	{ .what = "3:1 split",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 3,   .norm = 0.75,    .entitled = 0.75 },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .norm = 0.25,    .entitled = 0.25 },
+	  },
+	  .count = 2 },
+	{ .what = "one top-level association gets everything",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 17,  .norm = 1.0,     .entitled = 1.0 },
+		{ .id = 2,   .parent = 1,  .shares = 1,   .norm = 1.0,     .entitled = 1.0 },
+	  },
+	  .count = 2 },
+	{ .what = "idle siblings count: 3 siblings 1:1:2 whatever they use",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 1,   .norm = 0.25,    .entitled = 0.25 },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .norm = 0.25,    .entitled = 0.25 },
+		{ .id = 3,   .parent = 0,  .shares = 2,   .norm = 0.5,     .entitled = 0.5 },
+	  },
+	  .count = 3 },
+	{ .what = "entitlement = product along the path (A1 = 0.7 x 0.5 = 35%)",
+	  .n = {
+		{ .id = 10,  .parent = 0,  .shares = 70,  .norm = 0.7,     .entitled = 0.7 },
+		{ .id = 20,  .parent = 0,  .shares = 30,  .norm = 0.3,     .entitled = 0.3 },
+		{ .id = 11,  .parent = 10, .shares = 50,  .norm = 0.5,     .entitled = 0.35 },
+		{ .id = 12,  .parent = 10, .shares = 50,  .norm = 0.5,     .entitled = 0.35 },
+		{ .id = 21,  .parent = 20, .shares = 1,   .norm = 1.0 / 3, .entitled = 0.1 },
+		{ .id = 22,  .parent = 20, .shares = 2,   .norm = 2.0 / 3, .entitled = 0.2 },
+		{ .id = 221, .parent = 22, .shares = 1,   .norm = 0.25,    .entitled = 0.05 },
+		{ .id = 222, .parent = 22, .shares = 3,   .norm = 0.75,    .entitled = 0.15 },
+	  },
+	  .count = 8 },
+	{ .what = "three levels 3:1 each",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 3,   .norm = 0.75,    .entitled = 0.75 },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .norm = 0.25,    .entitled = 0.25 },
+		{ .id = 3,   .parent = 1,  .shares = 3,   .norm = 0.75,    .entitled = 0.5625 },
+		{ .id = 4,   .parent = 1,  .shares = 1,   .norm = 0.25,    .entitled = 0.1875 },
+		{ .id = 5,   .parent = 3,  .shares = 3,   .norm = 0.75,    .entitled = 0.421875 },
+		{ .id = 6,   .parent = 3,  .shares = 1,   .norm = 0.25,    .entitled = 0.140625 },
+	  },
+	  .count = 6 },
+	{ .what = "shares 0: no budget, nor for its subtree",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 0,   .norm = 0.0,     .entitled = 0.0 },
+		{ .id = 2,   .parent = 0,  .shares = 5,   .norm = 1.0,     .entitled = 1.0 },
+		{ .id = 3,   .parent = 1,  .shares = 1,   .norm = 0.5,     .entitled = 0.0 },
+		{ .id = 4,   .parent = 1,  .shares = 1,   .norm = 0.5,     .entitled = 0.0 },
+	  },
+	  .count = 4 },
+	{ .what = "all siblings 0: zeros, no NaN",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 0,   .norm = 0.0,     .entitled = 0.0 },
+		{ .id = 2,   .parent = 0,  .shares = 0,   .norm = 0.0,     .entitled = 0.0 },
+	  },
+	  .count = 2 },
+	{ .what = "2^40 beside 1",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = P40, .norm = (double)P40 / (double)(P40 + 1), .entitled = (double)P40 / (double)(P40 + 1) },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .norm = 1.0 / (double)(P40 + 1), .entitled = 1.0 / (double)(P40 + 1) },
+	  },
+	  .count = 2 },
+	{ .what = "use parent: transparent, out of its siblings' sum",
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 1,   .norm = 0.5,     .entitled = 0.5 },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .norm = 0.5,     .entitled = 0.5 },
+		{ .id = 3,   .parent = 1,  .shares = UP,  .norm = 1.0,     .entitled = 0.5 },
+		{ .id = 4,   .parent = 1,  .shares = 3,   .norm = 0.75,    .entitled = 0.375 },
+		{ .id = 5,   .parent = 1,  .shares = 1,   .norm = 0.25,    .entitled = 0.125 },
+		{ .id = 6,   .parent = 3,  .shares = 1,   .norm = 1.0,     .entitled = 0.5 },
+	  },
+	  .count = 6 },
 };
 
 static struct sb_tree *build(const struct tn *n, size_t count, int *rc)
@@ -301,25 +327,48 @@ struct bad_case {
 };
 
 static const struct bad_case bad[] = {
-	{ "missing parent", {
-		{ 1, 0, 1, 0, 0 }, { 2, 1, 1, 0, 0 }, { 3, 7, 1, 0, 0 } },
-	  3, SB_ENOPARENT, { 3 } },
-	{ "two-node cycle", {
-		{ 1, 0, 1, 0, 0 }, { 2, 3, 1, 0, 0 }, { 3, 2, 1, 0, 0 } },
-	  3, SB_ECYCLE, { 2, 3 } },
-	{ "own parent", {
-		{ 1, 0, 1, 0, 0 }, { 5, 5, 1, 0, 0 } },
-	  2, SB_ECYCLE, { 5 } },
-	{ "cycle with a tail hanging below it", {
-		{ 1, 0, 1, 0, 0 }, { 4, 6, 1, 0, 0 }, { 5, 4, 1, 0, 0 },
-		{ 6, 5, 1, 0, 0 }, { 9, 4, 1, 0, 0 } },
-	  5, SB_ECYCLE, { 4, 5, 6 } },
-	{ "no top level at all", {
-		{ 1, 2, 1, 0, 0 }, { 2, 1, 1, 0, 0 } },
-	  2, SB_ECYCLE, { 1, 2 } },
-	{ "duplicate id", {
-		{ 1, 0, 1, 0, 0 }, { 2, 1, 1, 0, 0 }, { 2, 0, 3, 0, 0 } },
-	  3, SB_EDUPLICATE, { 2 } },
+	{ .what = "missing parent",
+	  .n = {
+		{ .id = 1, .parent = 0, .shares = 1, .norm = 0, .entitled = 0 },
+		{ .id = 2, .parent = 1, .shares = 1, .norm = 0, .entitled = 0 },
+		{ .id = 3, .parent = 7, .shares = 1, .norm = 0, .entitled = 0 },
+	  },
+	  .count = 3, .rc = SB_ENOPARENT,  .bad_id = { 3 } },
+	{ .what = "two-node cycle",
+	  .n = {
+		{ .id = 1, .parent = 0, .shares = 1, .norm = 0, .entitled = 0 },
+		{ .id = 2, .parent = 3, .shares = 1, .norm = 0, .entitled = 0 },
+		{ .id = 3, .parent = 2, .shares = 1, .norm = 0, .entitled = 0 },
+	  },
+	  .count = 3, .rc = SB_ECYCLE,     .bad_id = { 2, 3 } },
+	{ .what = "own parent",
+	  .n = {
+		{ .id = 1, .parent = 0, .shares = 1, .norm = 0, .entitled = 0 },
+		{ .id = 5, .parent = 5, .shares = 1, .norm = 0, .entitled = 0 },
+	  },
+	  .count = 2, .rc = SB_ECYCLE,     .bad_id = { 5 } },
+	{ .what = "cycle with a tail hanging below it",
+	  .n = {
+		{ .id = 1, .parent = 0, .shares = 1, .norm = 0, .entitled = 0 },
+		{ .id = 4, .parent = 6, .shares = 1, .norm = 0, .entitled = 0 },
+		{ .id = 5, .parent = 4, .shares = 1, .norm = 0, .entitled = 0 },
+		{ .id = 6, .parent = 5, .shares = 1, .norm = 0, .entitled = 0 },
+		{ .id = 9, .parent = 4, .shares = 1, .norm = 0, .entitled = 0 },
+	  },
+	  .count = 5, .rc = SB_ECYCLE,     .bad_id = { 4, 5, 6 } },
+	{ .what = "no top level at all",
+	  .n = {
+		{ .id = 1, .parent = 2, .shares = 1, .norm = 0, .entitled = 0 },
+		{ .id = 2, .parent = 1, .shares = 1, .norm = 0, .entitled = 0 },
+	  },
+	  .count = 2, .rc = SB_ECYCLE,     .bad_id = { 1, 2 } },
+	{ .what = "duplicate id",
+	  .n = {
+		{ .id = 1, .parent = 0, .shares = 1, .norm = 0, .entitled = 0 },
+		{ .id = 2, .parent = 1, .shares = 1, .norm = 0, .entitled = 0 },
+		{ .id = 2, .parent = 0, .shares = 3, .norm = 0, .entitled = 0 },
+	  },
+	  .count = 3, .rc = SB_EDUPLICATE, .bad_id = { 2 } },
 };
 
 START_TEST(test_bad_shapes)
