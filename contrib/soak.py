@@ -44,9 +44,9 @@ idle, priority/budget has recalculated and sshare is steady):
     with every run closed, and its charge in priority/budget's ledger
     equals the GPU-seconds of its runs there, within one second of its GPUs
     per run.  Jobs slurmdbd cannot have whole because the backup had
-    control (a run started or ended then; or the job ran then and a run is
-    still open in slurmdbd) are left out and counted: Slurm 26.05.3's
-    backup sends nothing to slurmdbd;
+    control (a run started or ended then; or the job existed then and
+    slurmdbd has no record of it, or a run still open) are left out and
+    counted: Slurm 26.05.3's backup sends nothing to slurmdbd;
   * preempted runs in slurmdbd ran their minimum runtime;
   * sbudget's RawUsage equals sshare's for every association (read again
     once on a difference: usage may age out of the window between the two),
@@ -478,9 +478,10 @@ class Soak:
                 st = self.epoch(re.search(r" StartTime=(\S+)", line).group(1))
                 if st:
                     j["starts"].add(st)
-            # a job running (or that was running) while the backup may
-            # have control: its records may never reach slurmdbd
-            if in_window and (state in ("RUNNING", "COMPLETING") or j["state"] == "RUNNING"):
+            # a job known to slurmctld while the backup may have control
+            # (submitted, pending, running or ending then): its records
+            # may reach slurmdbd late or never
+            if in_window:
                 j["backup"] = True
             j["state"] = state
         return pending
@@ -805,8 +806,8 @@ class Soak:
     def backup_touched(self, jid, rs):
         """slurmdbd may lack some of the job's records because the backup
         had control: a run (recorded or seen) started or ended then, or the
-        job ran then and slurmdbd has a run still open (its end, or a
-        requeue, happened on the backup).  A run that only spans a turn of
+        job existed then and slurmdbd has no record of it or a run still
+        open (its submission, end or requeue happened on the backup).  A run that only spans a turn of
         the backup, started and ended by the primary, is recorded whole."""
         j = self.jobs.get(jid, {})
         for r in rs:
