@@ -45,7 +45,7 @@ idle, priority/budget has recalculated and sshare is steady):
     equals the GPU-seconds of its runs there, within one second of its GPUs
     per run.  Jobs slurmdbd cannot have whole because the backup had
     control (a run started or ended then; or the job existed then and
-    slurmdbd has no record of it, or a run still open) are left out and
+    slurmdbd lacks it, a start of it, or an end) are left out and
     counted: Slurm 26.05.3's backup sends nothing to slurmdbd;
   * preempted runs in slurmdbd ran their minimum runtime;
   * sbudget's RawUsage equals sshare's for every association (read again
@@ -811,8 +811,9 @@ class Soak:
     def backup_touched(self, jid, rs):
         """slurmdbd may lack some of the job's records because the backup
         had control: a run (recorded or seen) started or ended then, or the
-        job existed then and slurmdbd has no record of it or a run still
-        open (its submission, end or requeue happened on the backup).  A run that only spans a turn of
+        job existed then and slurmdbd has no record of it, a run still open
+        or a start missing (its submission, end or requeue happened on the
+        backup).  A run that only spans a turn of
         the backup, started and ended by the primary, is recorded whole."""
         j = self.jobs.get(jid, {})
         for r in rs:
@@ -821,7 +822,10 @@ class Soak:
                     return True
         if any(self.window_open(t) for t in j.get("starts", ())):
             return True
-        return bool(j.get("backup")) and (not rs or bool(self.open_runs(rs)))
+        # a job submitted to the backup has no record of its submission in
+        # slurmdbd: a later start by the primary may be missing there too
+        missing = j.get("starts", set()) - {self.epoch(r[2]) for r in rs}
+        return bool(j.get("backup")) and (not rs or bool(self.open_runs(rs)) or bool(missing))
 
     def open_runs(self, rs):
         return [r for r in rs if r[3] == "Unknown" or r[1].startswith(("RUNNING", "PENDING", "REQUEUED"))]
