@@ -275,6 +275,23 @@ static double charge_records(List jobs, time_t now, int tres_id,
 	return total;
 }
 
+/*
+ * charge_records() under pr_state_lock, with the QOS usage factors read
+ * before the lock is taken.  Thread only; pr_state_lock not held.
+ */
+static double charge_fetched(List jobs, time_t now, int tres_id, size_t *n)
+{
+	struct qos_factors qf;
+	double total;
+
+	qos_factors_get(&qf);
+	slurm_mutex_lock(&pr_state_lock);
+	total = charge_records(jobs, now, tres_id, &qf, n);
+	slurm_mutex_unlock(&pr_state_lock);
+	qos_factors_free(&qf);
+	return total;
+}
+
 /* Write @text to the state file: temp file, fsync, rename. */
 void pr_save_state(const char *text)
 {
@@ -418,14 +435,8 @@ void pr_rebuild_window(time_t now, int pos)
 
 	if (jobs) {
 		size_t n;
-		double total;
-		struct qos_factors qf;
+		double total = charge_fetched(jobs, now, tres_id, &n);
 
-		qos_factors_get(&qf);
-		slurm_mutex_lock(&pr_state_lock);
-		total = charge_records(jobs, now, tres_id, &qf, &n);
-		slurm_mutex_unlock(&pr_state_lock);
-		qos_factors_free(&qf);
 		info("%s: rebuilt the window from %zu finished job "
 		     "records in slurmdbd: %.0f TRES-seconds",
 		     plugin_type, n, total);
@@ -459,16 +470,10 @@ void pr_reconcile_ledger(time_t now, int pos)
 
 	if (jobs) {
 		size_t n;
-		double total;
+		double total = charge_fetched(jobs, now, tres_id, &n);
 		char from[32];
 		struct tm tm;
-		struct qos_factors qf;
 
-		qos_factors_get(&qf);
-		slurm_mutex_lock(&pr_state_lock);
-		total = charge_records(jobs, now, tres_id, &qf, &n);
-		slurm_mutex_unlock(&pr_state_lock);
-		qos_factors_free(&qf);
 		localtime_r(&pr_reconcile_from, &tm);
 		strftime(from, sizeof(from), "%FT%T", &tm);
 		info("%s: reconciled the loaded ledger with slurmdbd's "
