@@ -131,7 +131,11 @@ static int recalc_standing(time_t now, int pos, double **charged_out,
 	}
 	list_iterator_destroy(it);
 	sb_accrual_prune(pr_accrual, now - pr_cfg.lookback_window);
-	rc = sb_ledger_usage_all(pr_ledger, now, true, charged, own);
+	/* the window's sums kept from the last recalculation and moved to
+	 * @now: the read below is O(associations), not O(buckets) */
+	rc = sb_ledger_sync(pr_ledger, now);
+	if (rc == SB_OK)
+		rc = sb_ledger_usage_all(pr_ledger, now, true, charged, own);
 	if (rc == SB_OK)
 		rc = sb_view_set_charged(&pr_view, charged);
 	if (rc == SB_OK) {

@@ -32,21 +32,21 @@ static void say(char *msg, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-int sb_contract_check(const struct sb_contract_policy *pol,
-		      const struct sb_contract_request *req,
-		      struct sb_contract *out, char *msg, size_t msglen)
+/*
+ * The minimum runtime of @req in seconds (@secs), checked against the
+ * site maximum and the job's time limits.  @q (256 bytes): in, the
+ * request's value quoted; out, how to name it in a message (the default
+ * names where it came from).  Return and @msg as sb_contract_check().
+ */
+static int min_runtime_of(const struct sb_contract_policy *pol,
+			  const struct sb_contract_request *req, char *q,
+			  int64_t *secs_out, char *msg, size_t msglen)
 {
-	char q[256], max[32], dflt[32];
+	char max[32], dflt[32];
 	int64_t secs = 0;
-	bool resumable = false;
 	int rc;
 
-	say(msg, msglen, "%s", "");
-	if (!pol || !req || !out)
-		return SB_EINVAL;
 	sb_duration_format(pol->max_min_runtime, max, sizeof(max));
-	sb_quote(req->min_runtime, q, sizeof(q));
-
 	if (!req->min_runtime) {
 		if (pol->default_min_runtime < 0) {
 			say(msg, msglen, "no minimum runtime given: submit with "
@@ -56,7 +56,7 @@ int sb_contract_check(const struct sb_contract_policy *pol,
 		}
 		secs = pol->default_min_runtime;
 		/* name the value the user did not type, and where it came from */
-		snprintf(q, sizeof(q), "%s from DefaultMinRuntime",
+		snprintf(q, 256, "%s from DefaultMinRuntime",
 			 sb_duration_format(secs, dflt, sizeof(dflt)));
 	} else if ((rc = sb_duration_parse(req->min_runtime, &secs))) {
 		if (rc == SB_ENEGATIVE)
@@ -112,6 +112,25 @@ int sb_contract_check(const struct sb_contract_policy *pol,
 			    "--time", q, given, limit);
 		return SB_EABOVEMAX;
 	}
+	*secs_out = secs;
+	return SB_OK;
+}
+
+int sb_contract_check(const struct sb_contract_policy *pol,
+		      const struct sb_contract_request *req,
+		      struct sb_contract *out, char *msg, size_t msglen)
+{
+	char q[256];
+	int64_t secs = 0;
+	bool resumable = false;
+	int rc;
+
+	say(msg, msglen, "%s", "");
+	if (!pol || !req || !out)
+		return SB_EINVAL;
+	sb_quote(req->min_runtime, q, sizeof(q));
+	if ((rc = min_runtime_of(pol, req, q, &secs, msg, msglen)))
+		return rc;
 	if (req->resumable && (rc = sb_bool_parse(req->resumable, &resumable))) {
 		sb_quote(req->resumable, q, sizeof(q));
 		say(msg, msglen, "resumable '%s' is not a yes/no value: use "

@@ -55,6 +55,69 @@ static void say(char *why, size_t len, const char *fmt, const char *what,
 		snprintf(why, len, fmt, what, a, b, c);
 }
 
+/*
+ * need_i = used + want - cap of each limit, when positive (0 for a limit
+ * without a cap); @freed zeroed; @first_short the first limit short
+ * (SIZE_MAX: none).  Return: 0, or SB_LIMIT_NEVER (with @why) when the job
+ * alone wants more than a cap.
+ */
+static int limits_need(const struct sb_limit *limits, size_t nlimits,
+		       uint64_t *need, uint64_t *freed, size_t *first_short,
+		       char *why, size_t len)
+{
+	size_t i;
+
+	*first_short = SIZE_MAX;
+	for (i = 0; i < nlimits; i++) {
+		const struct sb_limit *l = &limits[i];
+
+		freed[i] = 0;
+		need[i] = 0;
+		if (l->cap == SB_LIMIT_NONE)
+			continue;
+		if (l->want > l->cap) {
+			if (why && len)
+				snprintf(why, len, "limit %zu: the job alone "
+					 "wants %llu, the cap is %llu", i,
+					 (unsigned long long)l->want,
+					 (unsigned long long)l->cap);
+			return SB_LIMIT_NEVER;
+		}
+		need[i] = sat_sub(sat_add(l->used, l->want), l->cap);
+		if (need[i] && *first_short == SIZE_MAX)
+			*first_short = i;
+	}
+	return 0;
+}
+
+/*
+ * Give back, latest first, any of the @nt @chosen victims that the others
+ * already cover (@freed minus what it holds still meets @need).  Return:
+ * how many stay chosen; @chosen and @freed updated.
+ */
+static size_t give_back(const struct sb_limit_holder *holders,
+			size_t *chosen, size_t nt, const uint64_t *need,
+			uint64_t *freed, size_t nlimits)
+{
+	size_t h, i;
+
+	for (h = nt; h-- > 0;) {
+		const uint64_t *held = holders[chosen[h]].holds;
+		bool spare = true;
+
+		for (i = 0; i < nlimits && spare; i++)
+			spare = freed[i] - held[i] >= need[i];
+		if (!spare)
+			continue;
+		for (i = 0; i < nlimits; i++)
+			freed[i] -= held[i];
+		memmove(&chosen[h], &chosen[h + 1],
+			(nt - h - 1) * sizeof(*chosen));
+		nt--;
+	}
+	return nt;
+}
+
 int sb_limit_release(const struct sb_preempt_policy *pol,
 		     const struct sb_preempt_job *blocked,
 		     const struct sb_limit *limits, size_t nlimits,
@@ -82,26 +145,8 @@ int sb_limit_release(const struct sb_preempt_policy *pol,
 		return SB_LIMIT_UNALLOCATED;
 	}
 
-	/* need_i = used + want - cap, when positive */
-	for (i = 0; i < nlimits; i++) {
-		const struct sb_limit *l = &limits[i];
-
-		freed[i] = 0;
-		need[i] = 0;
-		if (l->cap == SB_LIMIT_NONE)
-			continue;
-		if (l->want > l->cap) {
-			if (why && len)
-				snprintf(why, len, "limit %zu: the job alone "
-					 "wants %llu, the cap is %llu", i,
-					 (unsigned long long)l->want,
-					 (unsigned long long)l->cap);
-			return SB_LIMIT_NEVER;
-		}
-		need[i] = sat_sub(sat_add(l->used, l->want), l->cap);
-		if (need[i] && first_short == SIZE_MAX)
-			first_short = i;
-	}
+	if (limits_need(limits, nlimits, need, freed, &first_short, why, len))
+		return SB_LIMIT_NEVER;
 	if (first_short == SIZE_MAX) {
 		say(why, len, "%s", "no limit is short", 0, 0, 0);
 		return SB_LIMIT_FITS;
@@ -165,21 +210,7 @@ int sb_limit_release(const struct sb_preempt_policy *pol,
 		goto out;
 	}
 
-	/* give back, latest first, any victim the others already cover */
-	for (h = nt; h-- > 0;) {
-		const uint64_t *held = holders[chosen[h]].holds;
-		bool spare = true;
-
-		for (i = 0; i < nlimits && spare; i++)
-			spare = freed[i] - held[i] >= need[i];
-		if (!spare)
-			continue;
-		for (i = 0; i < nlimits; i++)
-			freed[i] -= held[i];
-		memmove(&chosen[h], &chosen[h + 1],
-			(nt - h - 1) * sizeof(*chosen));
-		nt--;
-	}
+	nt = give_back(holders, chosen, nt, need, freed, nlimits);
 	say(why, len, "%s: %zu job(s); limit %llu was short by %llu",
 	    sb_limit_verdict_str(SB_LIMIT_RELEASE), nt,
 	    (unsigned long long)first_short,

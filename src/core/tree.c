@@ -153,6 +153,12 @@ static void normalise_group(struct sb_tree_node *nodes, const uint32_t *sib,
 	}
 }
 
+/*
+ * One function of six numbered steps, longer than 100 lines on purpose:
+ * the steps share eleven scratch arrays allocated once at the top and
+ * freed once at the end (every error path is one goto); split, each step
+ * would take most of them as parameters.
+ */
 int sb_tree_finalize(struct sb_tree *tree)
 {
 	struct id_ref *byid = NULL;

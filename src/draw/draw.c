@@ -432,6 +432,22 @@ static void num_label(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3g", v);
 }
 
+/* One line of text at @top of panel @p, cut to its width, with the SVG
+ * attributes @attrs.  Return: the y under it (@top + the font size). */
+static double panel_line(FILE *out, const struct sbd_panel *p,
+			 const char *text, double top, const char *attrs)
+{
+	const double f = SBD_PANEL_FONT;
+	char buf[256];
+
+	sbd_fit(text, f, p->w, buf, sizeof(buf));
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\" %s>",
+		p->x, top + f - 1, f, attrs);
+	sbd_xml(out, buf);
+	fputs("</text>\n", out);
+	return top + f;
+}
+
 int sbd_panel_svg(FILE *out, const struct sbd_panel *p)
 {
 	const double f = SBD_PANEL_FONT;
@@ -461,22 +477,10 @@ int sbd_panel_svg(FILE *out, const struct sbd_panel *p)
 		SBD_PANEL_TITLE);
 	sbd_xml(out, buf);
 	fputs("</text>\n", out);
-	if (p->subtitle) {
-		sbd_fit(p->subtitle, f, p->w, buf, sizeof(buf));
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\" "
-			"fill=\"#444\">", p->x, top + f - 1, f);
-		sbd_xml(out, buf);
-		fputs("</text>\n", out);
-		top += f + 4;
-	}
-	if (p->subtitle2) {
-		sbd_fit(p->subtitle2, f, p->w, buf, sizeof(buf));
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\" "
-			"fill=\"#444\">", p->x, top + f - 1, f);
-		sbd_xml(out, buf);
-		fputs("</text>\n", out);
-		top += f + 3;
-	}
+	if (p->subtitle)
+		top = panel_line(out, p, p->subtitle, top, "fill=\"#444\"") + 4;
+	if (p->subtitle2)
+		top = panel_line(out, p, p->subtitle2, top, "fill=\"#444\"") + 3;
 	if (p->dotted && off) {
 		/* the quota in words on a line of its own, over no data */
 		char v[32], note[128];
@@ -484,13 +488,8 @@ int sbd_panel_svg(FILE *out, const struct sbd_panel *p)
 		num_label(qmax, v, sizeof(v));
 		snprintf(note, sizeof(note), "quota %s %s: above the scale", v,
 			 p->unit ? p->unit : "");
-		sbd_fit(note, f, p->w, buf, sizeof(buf));
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\" "
-			"font-style=\"italic\" fill=\"#777\">", p->x,
-			top + f - 1, f);
-		sbd_xml(out, buf);
-		fputs("</text>\n", out);
-		top += f + 3;
+		top = panel_line(out, p, note, top, "font-style=\"italic\" "
+				 "fill=\"#777\"") + 3;
 	}
 	cx0 = p->x + SBD_PANEL_LEFT;
 	cx1 = p->x + p->w - SBD_PANEL_RIGHT;

@@ -179,6 +179,37 @@ static const char *db_reason(int r)
 	return slurm_strerror(r != SLURM_ERROR ? r : errno ? errno : r);
 }
 
+/* Whether `add budget` is refused before slurmdbd is asked: @parent is
+ * not an account of the cluster, or an account already has a budget (said
+ * on stderr).  The tree loaded. */
+static bool add_refused(const struct sbu_ctx *c, const char *parent)
+{
+	const struct sbc_cmd *cmd = c->cmd;
+	size_t k;
+
+	if (!account_assoc(c, parent)) {
+		sbu_error("parent '%s': no such account on cluster %s; see "
+			  "'sbudget show budget' for the budgets (or add it "
+			  "first)", parent, c->cluster);
+		return true;
+	}
+	for (k = 0; k < cmd->naccounts; k++) {
+		const slurmdb_assoc_rec_t *a = account_assoc(c,
+							     cmd->accounts[k]);
+
+		if (a) {
+			sbu_error("account '%s' already has a budget on cluster "
+				  "%s (under '%s'); change its share with "
+				  "'sbudget modify budget where account=%s set "
+				  "share=N'", cmd->accounts[k], c->cluster,
+				  a->parent_acct ? a->parent_acct : "root",
+				  cmd->accounts[k]);
+			return true;
+		}
+	}
+	return false;
+}
+
 int sbu_cmd_add_budget(struct sbu_ctx *c)
 {
 	const struct sbc_cmd *cmd = c->cmd;
@@ -192,29 +223,8 @@ int sbu_cmd_add_budget(struct sbu_ctx *c)
 	size_t k;
 	int rc = 1, r;
 
-	if (sbu_load_tree(c))
-		return 1;
-	if (!account_assoc(c, parent)) {
-		sbu_error("parent '%s': no such account on cluster %s; see "
-			  "'sbudget show budget' for the budgets (or add it "
-			  "first)", parent, c->cluster);
-		return 1;
-	}
-	for (k = 0; k < cmd->naccounts; k++) {
-		const slurmdb_assoc_rec_t *a = account_assoc(c,
-							     cmd->accounts[k]);
-
-		if (a) {
-			sbu_error("account '%s' already has a budget on cluster "
-				  "%s (under '%s'); change its share with "
-				  "'sbudget modify budget where account=%s set "
-				  "share=N'", cmd->accounts[k], c->cluster,
-				  a->parent_acct ? a->parent_acct : "root",
-				  cmd->accounts[k]);
-			return 1;
-		}
-	}
-	if (accounts_known(c, known))
+	if (sbu_load_tree(c) || add_refused(c, parent) ||
+	    accounts_known(c, known))
 		return 1;
 	if (cmd->share == SB_SHARES_USE_PARENT)
 		snprintf(share, sizeof(share), "parent");

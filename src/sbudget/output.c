@@ -181,85 +181,100 @@ static void put_fixed(FILE *out, const char *s, int w, bool right)
 		fprintf(out, "%-*s", w, s);
 }
 
-void sbc_table_print(const struct sbc_table *t, FILE *out, enum sbc_style style,
-		     bool noheader, bool vertical, const char *json_key)
+/* The table as JSON: {"KEY": [{"Field": value, ...}, ...]}. */
+static void print_json(const struct sbc_table *t, FILE *out,
+		       const char *json_key)
+{
+	size_t r, c;
+
+	fputs("{", out);
+	sbc_json_string(out, json_key);
+	fputs(": [", out);
+	for (r = 0; r < t->nrows; r++) {
+		fputs(r ? ",\n  {" : "\n  {", out);
+		for (c = 0; c < t->ncols; c++) {
+			const struct sbc_cell *x =
+				&t->cells[r * t->ndefs +
+					  (size_t)t->col[c]];
+
+			if (c)
+				fputs(", ", out);
+			sbc_json_string(out, t->defs[t->col[c]].name);
+			fputs(": ", out);
+			if (x->kind == SBC_NULL)
+				fputs("null", out);
+			else if (x->kind == SBC_TEXT)
+				sbc_json_string(out, x->text);
+			else
+				fputs(x->text, out);
+		}
+		fputs("}", out);
+	}
+	fputs(t->nrows ? "\n]}\n" : "]}\n", out);
+}
+
+/* The table with '|' between fields (PARSABLE: and at the end of lines). */
+static void print_parsable(const struct sbc_table *t, FILE *out,
+			   enum sbc_style style, bool noheader)
+{
+	size_t r, c;
+
+	const char *end = style == SBC_STYLE_PARSABLE ? "|" : "";
+
+	if (!noheader) {
+		for (c = 0; c < t->ncols; c++)
+			fprintf(out, "%s%s", c ? "|" : "",
+				t->defs[t->col[c]].name);
+		fprintf(out, "%s\n", end);
+	}
+	for (r = 0; r < t->nrows; r++) {
+		for (c = 0; c < t->ncols; c++)
+			fprintf(out, "%s%s", c ? "|" : "",
+				text_of(&t->cells[r * t->ndefs +
+						  (size_t)t->col[c]]));
+		fprintf(out, "%s\n", end);
+	}
+}
+
+/* One "Field: value" line per cell, a blank line between rows. */
+static void print_vertical(const struct sbc_table *t, FILE *out,
+			   bool noheader)
+{
+	size_t r, c;
+
+	int nw = 0;
+
+	for (c = 0; c < t->ncols; c++) {
+		int l = (int)strlen(t->defs[t->col[c]].name);
+
+		nw = l > nw ? l : nw;
+	}
+	for (r = 0; r < t->nrows; r++) {
+		if (r)
+			fputc('\n', out);
+		for (c = 0; c < t->ncols; c++) {
+			const struct sbc_cell *x =
+				&t->cells[r * t->ndefs +
+					  (size_t)t->col[c]];
+
+			if (x->kind == SBC_NULL)
+				continue;	/* does not apply */
+			if (noheader)
+				fprintf(out, "%s\n", text_of(x));
+			else
+				fprintf(out, "%*s: %s\n", nw,
+					t->defs[t->col[c]].name,
+					text_of(x));
+		}
+	}
+}
+
+/* Fixed-width columns under a header and a dashed rule. */
+static void print_fixed(const struct sbc_table *t, FILE *out, bool noheader)
 {
 	int w[SBC_MAX_FIELDS];
 	size_t r, c;
 
-	if (style == SBC_STYLE_JSON) {
-		fputs("{", out);
-		sbc_json_string(out, json_key);
-		fputs(": [", out);
-		for (r = 0; r < t->nrows; r++) {
-			fputs(r ? ",\n  {" : "\n  {", out);
-			for (c = 0; c < t->ncols; c++) {
-				const struct sbc_cell *x =
-					&t->cells[r * t->ndefs +
-						  (size_t)t->col[c]];
-
-				if (c)
-					fputs(", ", out);
-				sbc_json_string(out, t->defs[t->col[c]].name);
-				fputs(": ", out);
-				if (x->kind == SBC_NULL)
-					fputs("null", out);
-				else if (x->kind == SBC_TEXT)
-					sbc_json_string(out, x->text);
-				else
-					fputs(x->text, out);
-			}
-			fputs("}", out);
-		}
-		fputs(t->nrows ? "\n]}\n" : "]}\n", out);
-		return;
-	}
-	if (style == SBC_STYLE_PARSABLE || style == SBC_STYLE_PARSABLE2) {
-		const char *end = style == SBC_STYLE_PARSABLE ? "|" : "";
-
-		if (!noheader) {
-			for (c = 0; c < t->ncols; c++)
-				fprintf(out, "%s%s", c ? "|" : "",
-					t->defs[t->col[c]].name);
-			fprintf(out, "%s\n", end);
-		}
-		for (r = 0; r < t->nrows; r++) {
-			for (c = 0; c < t->ncols; c++)
-				fprintf(out, "%s%s", c ? "|" : "",
-					text_of(&t->cells[r * t->ndefs +
-							  (size_t)t->col[c]]));
-			fprintf(out, "%s\n", end);
-		}
-		return;
-	}
-	if (vertical) {
-		int nw = 0;
-
-		for (c = 0; c < t->ncols; c++) {
-			int l = (int)strlen(t->defs[t->col[c]].name);
-
-			nw = l > nw ? l : nw;
-		}
-		for (r = 0; r < t->nrows; r++) {
-			if (r)
-				fputc('\n', out);
-			for (c = 0; c < t->ncols; c++) {
-				const struct sbc_cell *x =
-					&t->cells[r * t->ndefs +
-						  (size_t)t->col[c]];
-
-				if (x->kind == SBC_NULL)
-					continue;	/* does not apply */
-				if (noheader)
-					fprintf(out, "%s\n", text_of(x));
-				else
-					fprintf(out, "%*s: %s\n", nw,
-						t->defs[t->col[c]].name,
-						text_of(x));
-			}
-		}
-		return;
-	}
 	for (c = 0; c < t->ncols; c++) {
 		w[c] = t->width[c];
 		if (w[c] > 0)
@@ -300,6 +315,19 @@ void sbc_table_print(const struct sbc_table *t, FILE *out, enum sbc_style style,
 		}
 		fputc('\n', out);
 	}
+}
+
+void sbc_table_print(const struct sbc_table *t, FILE *out, enum sbc_style style,
+		     bool noheader, bool vertical, const char *json_key)
+{
+	if (style == SBC_STYLE_JSON)
+		print_json(t, out, json_key);
+	else if (style == SBC_STYLE_PARSABLE || style == SBC_STYLE_PARSABLE2)
+		print_parsable(t, out, style, noheader);
+	else if (vertical)
+		print_vertical(t, out, noheader);
+	else
+		print_fixed(t, out, noheader);
 }
 
 void sbc_table_free(struct sbc_table *t)
@@ -381,6 +409,59 @@ static void plot_legend(FILE *out, double y)
 	sbd_style_legend(out, &lg, y, items, 2);
 }
 
+/*
+ * @ps's quota per step into @quota (@nsteps entries; a short last step has
+ * its share of a full step's quota) and the panel's subtitle, delivered
+ * against quota, into @buf.
+ */
+static void panel_quota(const struct sbc_plot_series *ps, int64_t from,
+			int64_t to, int64_t step, size_t nsteps, double *quota,
+			char *buf, size_t len)
+{
+	double deliv = 0, q = 0;
+	size_t k;
+
+	for (k = 0; k < nsteps; k++) {
+		int64_t a = from + (int64_t)k * step;
+		int64_t b = a + step < to ? a + step : to;
+
+		quota[k] = ps->quota * (double)(b - a) / (double)step;
+		deliv += ps->values[k];
+		q += quota[k];
+	}
+	if (q > 0)
+		snprintf(buf, len, "delivered %.1f of quota %.1f GPU-h (%.0f%%)",
+			 deliv, q, 100 * deliv / q);
+	else
+		snprintf(buf, len, "delivered %.1f GPU-h, no quota", deliv);
+}
+
+/* The plot's title, its span and step (UTC), under it. */
+static void plot_header(FILE *out, const char *title, int64_t from,
+			int64_t to, int64_t step)
+{
+	char buf[512], t0[32], t1[32];
+
+	sbd_fit(title, 15, PLOT_W - 2 * PLOT_MARGIN, buf, sizeof(buf));
+	fprintf(out, "<text x=\"%.0f\" y=\"24\" font-size=\"15\">",
+		PLOT_MARGIN);
+	sbd_xml(out, buf);
+	fputs("</text>\n", out);
+	sbd_utc(from, t0, sizeof(t0));
+	sbd_utc(to, t1, sizeof(t1));
+	snprintf(buf, sizeof(buf), "%s to %s (UTC), GPU-hours per step of "
+		 "%lld %s; each budget on its own scale", t0, t1,
+		 (long long)(step % 86400 == 0 ? step / 86400 :
+			     step % 3600 == 0 ? step / 3600 :
+			     step % 60 == 0 ? step / 60 : step),
+		 step % 86400 == 0 ? "d" : step % 3600 == 0 ? "h" :
+		 step % 60 == 0 ? "min" : "s");
+	fprintf(out, "<text x=\"%.0f\" y=\"44\" fill=\"#444\">",
+		PLOT_MARGIN);
+	sbd_xml(out, buf);
+	fputs("</text>\n", out);
+}
+
 int sbc_svg_plot(FILE *out, const char *title, int64_t from, int64_t to,
 		 int64_t step, size_t nsteps, const struct sbc_plot_series *s,
 		 size_t n)
@@ -388,7 +469,7 @@ int sbc_svg_plot(FILE *out, const char *title, int64_t from, int64_t to,
 	size_t cols = sbd_grid_columns(n), i, j, k;
 	double pw = (PLOT_W - 2 * PLOT_MARGIN - (double)(cols - 1) * PLOT_GAP) /
 		    (double)cols, bottom;
-	char (*colours)[8] = NULL, buf[512], line[512], t0[32], t1[32];
+	char (*colours)[8] = NULL, buf[512], line[512];
 	long *parent = NULL, *head = NULL;
 	size_t *order = NULL;
 	double *quota = NULL, *px = NULL, *py = NULL;
@@ -431,31 +512,12 @@ int sbc_svg_plot(FILE *out, const char *title, int64_t from, int64_t to,
 		.head_h = PLOT_GROUP_HEAD, .cols = cols }, group, n, px, py);
 	sbd_svg_open(out, PLOT_W, (n ? bottom : PLOT_HEAD + 24) + PLOT_MARGIN,
 		     12);
-	sbd_fit(title, 15, PLOT_W - 2 * PLOT_MARGIN, buf, sizeof(buf));
-	fprintf(out, "<text x=\"%.0f\" y=\"24\" font-size=\"15\">",
-		PLOT_MARGIN);
-	sbd_xml(out, buf);
-	fputs("</text>\n", out);
-	sbd_utc(from, t0, sizeof(t0));
-	sbd_utc(to, t1, sizeof(t1));
-	snprintf(buf, sizeof(buf), "%s to %s (UTC), GPU-hours per step of "
-		 "%lld %s; each budget on its own scale", t0, t1,
-		 (long long)(step % 86400 == 0 ? step / 86400 :
-			     step % 3600 == 0 ? step / 3600 :
-			     step % 60 == 0 ? step / 60 : step),
-		 step % 86400 == 0 ? "d" : step % 3600 == 0 ? "h" :
-		 step % 60 == 0 ? "min" : "s");
-	fprintf(out, "<text x=\"%.0f\" y=\"44\" fill=\"#444\">",
-		PLOT_MARGIN);
-	sbd_xml(out, buf);
-	fputs("</text>\n", out);
+	plot_header(out, title, from, to, step);
 	plot_legend(out, 64);
 	if (!n)
 		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\">No budget.</text>\n",
 			PLOT_MARGIN, PLOT_HEAD + 16);
 	for (j = 0; j < n; j++) {
-		double deliv = 0, q = 0;
-
 		i = order[j];
 		if (head[j] != -2) {
 			snprintf(buf, sizeof(buf), "%s%s", head[j] < 0 ?
@@ -469,21 +531,8 @@ int sbc_svg_plot(FILE *out, const char *title, int64_t from, int64_t to,
 			sbd_xml(out, line);
 			fputs("</text>\n", out);
 		}
-		/* a short last step has its share of a full step's quota */
-		for (k = 0; k < nsteps; k++) {
-			int64_t a = from + (int64_t)k * step;
-			int64_t b = a + step < to ? a + step : to;
-
-			quota[k] = s[i].quota * (double)(b - a) / (double)step;
-			deliv += s[i].values[k];
-			q += quota[k];
-		}
-		if (q > 0)
-			snprintf(buf, sizeof(buf), "delivered %.1f of quota %.1f "
-				 "GPU-h (%.0f%%)", deliv, q, 100 * deliv / q);
-		else
-			snprintf(buf, sizeof(buf), "delivered %.1f GPU-h, no "
-				 "quota", deliv);
+		panel_quota(&s[i], from, to, step, nsteps, quota, buf,
+			    sizeof(buf));
 		if (sbd_panel_svg(out, &(struct sbd_panel){
 			.x = px[j], .y = py[j], .w = pw, .h = PLOT_PANEL_H,
 			.title = s[i].name, .subtitle = buf,
