@@ -2,13 +2,16 @@
  * show_budget.c - `sbudget show budget`: the budget tree with its shares,
  * percentages, standing and the figures of a span (owed, delivered,
  * unallocated, capped: sb/figures.h, in slots of SB_FIG_SLOT), one row per
- * association in tree order.  See sbudget(1), "show budget" and "FIGURES".
+ * association in tree order; on request, owed and capped over the lookback
+ * window (sb_fig_window()).  See sbudget(1), "show budget" and "FIGURES".
  */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "sb/error.h"
 #include "sbudget.h"
 
 static const struct sbc_fielddef budget_fields[] = {
@@ -25,7 +28,9 @@ static const struct sbc_fielddef budget_fields[] = {
 	{ "DemandRaw", 0, true },	{ "QuotaRaw", 0, true },
 	{ "AssocId", 0, true },		{ "Start", 0, false },
 	{ "End", 0, false },		{ "Lost", 0, true },
-	{ "LostRaw", 0, true },
+	{ "LostRaw", 0, true },		{ "OwedWindow", 0, true },
+	{ "CappedWindow", 0, true },	{ "DelivOwedWindow", 0, true },
+	{ "OwedWindowRaw", 0, true },	{ "CappedWindowRaw", 0, true },
 };
 static const char *const budget_defaults[] = {
 	"Account", "User", "RawShares", "ParentPct", "ClusterPct", "Owed",
@@ -47,20 +52,75 @@ static void share_cells(struct sbc_table *t, const struct sbs_share *s,
 	sbc_table_text(t, "Status", sbu_status_of(s, entitled));
 }
 
+/* Whether @t shows a figure over the lookback window (its columns end in
+ * "Window" or "WindowRaw"): only then are the slots kept for it. */
+static bool window_wanted(const struct sbc_table *t)
+{
+	size_t k;
+
+	for (k = 0; k < t->ncols; k++)
+		if (strstr(t->defs[t->col[k]].name, "Window"))
+			return true;
+	return false;
+}
+
+/*
+ * Owed and capped over the lookback window of every association (@n) from
+ * sb_figures()' hourly @series over [@from, @to): the span cut into
+ * windows of LookbackWindow from @from (sb_fig_window()).  Return: the
+ * figures (@n entries, to free()), or NULL after saying why.
+ */
+static struct sb_fig *window_figures(const struct sbu_ctx *c,
+				     const struct sb_fig *series, uint32_t n,
+				     int64_t from, int64_t to)
+{
+	size_t ns = sb_fig_nslots(from, to, SB_FIG_SLOT);
+	size_t per = (size_t)((c->cfg.lookback_window + SB_FIG_SLOT - 1) /
+			      SB_FIG_SLOT);
+	struct sb_fig *w = calloc(n ? n : 1, sizeof(*w));
+	int rc;
+
+	if (!w) {
+		sbu_error("out of memory");
+		return NULL;
+	}
+	if ((rc = sb_fig_window(series, n, ns, per ? per : 1, w)) != SB_OK) {
+		sbu_error("cannot compute the figures over the lookback "
+			  "window: %s", sb_strerror(rc));
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+/* The cells of the lookback-window figures @w. */
+static void window_cells(struct sbc_table *t, const struct sb_fig *w)
+{
+	sbc_table_num(t, "OwedWindow", sbu_hours(w->owed), 3);
+	sbc_table_num(t, "CappedWindow", sbu_hours(w->capped), 3);
+	sbc_table_num(t, "DelivOwedWindow", sb_fig_ratio(w), 3);
+	sbc_table_int(t, "OwedWindowRaw", (int64_t)llround(w->owed));
+	sbc_table_int(t, "CappedWindowRaw", (int64_t)llround(w->capped));
+}
+
 int sbu_budget_rows(struct sbu_ctx *c, struct sbc_table *t, int64_t from,
 		    int64_t to, bool indent, uint32_t **depths)
 {
-	struct sb_fig *fig = NULL;
+	struct sb_fig *fig = NULL, *series = NULL, *win = NULL;
+	bool want_win = window_wanted(t);
 	char b0[64], b1[64];
 	uint32_t n, i, *dep = NULL;
 	int rc = -1;
 
 	if (sbu_load_tree(c) || sbu_check_names(c) || sbu_load_shares(c) ||
-	    sbu_figures(c, from, to, SB_FIG_SLOT, &fig, NULL))
+	    sbu_figures(c, from, to, SB_FIG_SLOT, &fig,
+			want_win ? &series : NULL))
+		goto out;
+	n = sb_tree_count(c->tree);
+	if (want_win && !(win = window_figures(c, series, n, from, to)))
 		goto out;
 	sbu_fmt_time(from, b0, sizeof(b0));
 	sbu_fmt_time(to, b1, sizeof(b1));
-	n = sb_tree_count(c->tree);
 	if (depths && !(dep = calloc(n ? n : 1, sizeof(*dep)))) {
 		sbu_error("out of memory");
 		goto out;
@@ -89,6 +149,8 @@ int sbu_budget_rows(struct sbu_ctx *c, struct sbc_table *t, int64_t from,
 		sbc_table_num(t, "ParentPct", 100 * nd->shares_norm, 2);
 		sbc_table_num(t, "ClusterPct", 100 * nd->entitled, 2);
 		sbu_fig_cells(t, &fig[i]);
+		if (win)
+			window_cells(t, &win[i]);
 		sbc_table_int(t, "AssocId", a->id);
 		sbc_table_text(t, "Start", b0);
 		sbc_table_text(t, "End", b1);
@@ -102,6 +164,8 @@ int sbu_budget_rows(struct sbu_ctx *c, struct sbc_table *t, int64_t from,
 out:
 	free(dep);
 	free(fig);
+	free(series);
+	free(win);
 	return rc;
 }
 

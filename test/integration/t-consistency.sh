@@ -101,6 +101,36 @@ cons_compare() {
 		<(printf '%s\n' "$2") <(printf '%s\n' "$4") >&2
 }
 
+# cons_window T0 T1 CA CB - the figures over the lookback window, from a
+# span that starts an hour before the scenario (T0 - 3600 .. T1: two hourly
+# slots, one window).  Over one window, owed is min(quota, demand) of the
+# whole span and capped min(delivered, owed): computed here from the same
+# table's QuotaRaw, DemandRaw and DeliveredRaw.  CA's demand is above its
+# quota in the scenario's hour and below its quota of the two hours, so
+# its owed over the window must exceed its hourly owed (the two figures
+# differ where they should).
+cons_window() {
+	local t0=$1 t1=$2 ca=$3 cb=$4 rows
+	rows=$("$CONS_SBUDGET" -P -n show budget account="$ca,$cb" start="uts$((t0 - 3600))" \
+		end="uts$t1" format=Account,User,QuotaRaw,DemandRaw,DeliveredRaw,OwedRaw,OwedWindowRaw,CappedWindowRaw,DelivOwedWindow) ||
+		{ say "sbudget show budget with the window's figures failed"; return 1; }
+	say "  window (from t0 - 3600 s): account|user|quota|demand|delivered|owed|owed window|capped window|ratio"
+	say "$(sed 's/^/      /' <<<"$rows")"
+	awk -F'|' -v tol="$CONS_TOL" -v ca="$ca" -v cb="$cb" '
+		function min(a, b) { return a < b ? a : b }
+		function abs(x) { return x < 0 ? -x : x }
+		$2 != "" { next }
+		{
+			seen[$1] = 1
+			o = min($3, $4); c = min($5, o)
+			if (abs($7 - o) > tol) { printf "    %s: OwedWindowRaw %s, expected min(quota, demand) = %s\n", $1, $7, o; bad = 1 }
+			if (abs($8 - c) > tol) { printf "    %s: CappedWindowRaw %s, expected min(delivered, owed) = %s\n", $1, $8, c; bad = 1 }
+			if ($1 == ca && !($7 > $6 + tol)) { printf "    %s: owed over the window %s not above its hourly owed %s\n", $1, $7, $6; bad = 1 }
+			if (!($7 > 0)) { printf "    %s: nothing owed over the window\n", $1; bad = 1 }
+		}
+		END { if (!(ca in seen) || !(cb in seen)) { print "    a budget is missing"; bad = 1 } exit bad }' <<<"$rows" >&2
+}
+
 test_consistency_owed_delivered_across_tools() {
 	local dir=$WORK/consistency.$$ out parent t0 ca cb end gpus n figs_show figs_rep figs_sim rc=0
 	rm -rf "$dir"; mkdir -p "$dir"
@@ -183,6 +213,7 @@ test_consistency_owed_delivered_across_tools() {
 		{ say "the scenario did not make ca's quota the cap and cb's demand the cap"; return 1; }
 	cons_compare "show budget" "$figs_show" "report" "$figs_rep" || rc=1
 	cons_compare "show budget" "$figs_show" "sim metrics" "$figs_sim" || rc=1
+	cons_window "$t0" $((t0 + end)) "$ca" "$cb" || rc=1
 	[ "$rc" = 0 ] && [ -z "${CONS_KEEP:-}" ] && rm -rf "$dir"
 	return "$rc"
 }
