@@ -136,14 +136,14 @@ static int push_nodes(struct sim *s, const uint32_t *nodes, uint32_t n,
 }
 
 /* The expected end of the run on each GPU of @x's run (backfill.c). */
-static void set_gend(struct sim *s, const struct js *x, int64_t e)
+static void set_gend(struct sim *s, const struct job_state *x, int64_t e)
 {
-	uint32_t a, gpn = s->cl.gpn;
+	uint32_t a, gpn = s->cluster.gpn;
 
 	for (a = 0; a < x->nnodes; a++) {
-		uint64_t m = x->mask;
-		int64_t *g = s->gend + (size_t)s->r->nodes[x->node_off + a] *
-				       gpn;
+		uint64_t m = x->gpu_mask;
+		int64_t *g = s->gpu_end_at +
+			     (size_t)s->r->nodes[x->node_off + a] * gpn;
 
 		sim__node_dirty(s, s->r->nodes[x->node_off + a]);
 		for (; m; m &= m - 1)
@@ -151,77 +151,86 @@ static void set_gend(struct sim *s, const struct js *x, int64_t e)
 	}
 }
 
-/* Start @job at @t on the placement just made in s->nodebuf. */
+/* Start @job at @t on the placement just made in s->placed_nodes. */
 void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 		uint64_t mask, bool preemptible)
 {
-	struct js *x = &s->js[job];
+	struct job_state *x = &s->job_state[job];
 	const struct sim_job *j = &s->w->jobs[job];
 
-	s->clv++;
-	if (push_nodes(s, s->nodebuf, nn, &x->node_off))
+	s->cluster_version++;
+	if (push_nodes(s, s->placed_nodes, nn, &x->node_off))
 		return;
 	x->nnodes = nn;
-	x->mask = mask;
-	x->st = J_RUNNING;
+	x->gpu_mask = mask;
+	x->state = J_RUNNING;
 	x->run++;
 	x->start = t;
 	x->end_at = t + x->remaining;
-	x->old = false;
+	x->charged_to_tick = false;
 	x->preemptible = preemptible;
 	if (s->r->jobs[job].first_start == SIM_NEVER)
 		s->r->jobs[job].first_start = t;
-	x->ridx = (uint32_t)s->nrunning;
-	s->rr[s->nrunning] = (struct rrun){
-		.pt = { .job = { x->ct, t, sim__is_budget(s) ?
-				 sim__job_priority(s, job, false) : 0,
-				 j->gpus, 0 },
-			.index = j->assoc, .in_grace = false,
-			.preempted = x->preempted,
-			.preempted_at = x->preempted_at },
-		.job = job, .preemptible = preemptible,
+	x->running_index = (uint32_t)s->nrunning;
+	s->run_info[s->nrunning] = (struct run_info){
+		.party = {.job = {x->contract, t,
+				  sim__is_budget(s)
+					  ? sim__job_priority(s, job, false)
+					  : 0,
+				  j->gpus, 0},
+			  .index = j->assoc,
+			  .in_grace = false,
+			  .preempted = x->preempted,
+			  .preempted_at = x->preempted_at},
+		.job = job,
+		.preemptible = preemptible,
 	};
-	s->rr[x->ridx].prot_until = sb_preempt_hold_until(
-		&s->pol, &s->rr[x->ridx].pt);
-	s->rr[x->ridx].commit_until = x->ct.allocated ?
-		sb_preempt_protected_until(&s->rr[x->ridx].pt.job) : INT64_MIN;
+	s->run_info[x->running_index].prot_until = sb_preempt_hold_until(
+		&s->preempt_policy, &s->run_info[x->running_index].party);
+	s->run_info[x->running_index].commit_until =
+		x->contract.allocated
+			? sb_preempt_protected_until(
+				  &s->run_info[x->running_index].party.job)
+			: INT64_MIN;
 	s->running[s->nrunning++] = job;
 	sim__gjob_set(s, job, true);
-	if (s->gend)
+	if (s->gpu_end_at)
 		set_gend(s, x, x->end_at);
-	if (sim__is_budget(s) && x->ct.allocated)
-		sim__prot_push(s, s->rr[x->ridx].prot_until, job, x->run);
+	if (sim__is_budget(s) && x->contract.allocated)
+		sim__prot_push(s, s->run_info[x->running_index].prot_until, job,
+			       x->run);
 	sim__push(s, x->end_at, EV_END, job, x->run);
 	if (sim__is_budget(s))
 		sim__fresh_add(s, job);
 	else if (!preemptible)
-		s->used_np[j->team_node] += j->gpus;
+		s->team_used[j->team_node] += j->gpus;
 }
 
 /* @job no longer runs: out of the running arrays, its GPUs freed. */
 static void unrun(struct sim *s, uint32_t job)
 {
-	struct js *x = &s->js[job];
+	struct job_state *x = &s->job_state[job];
 	uint32_t last = s->running[--s->nrunning];
 
-	s->clv++;
+	s->cluster_version++;
 	sim__gjob_set(s, job, false);
 	sim__room_changed(s, s->r->nodes + x->node_off, x->nnodes);
-	if (s->gend)
+	if (s->gpu_end_at)
 		set_gend(s, x, SIM_NEVER);
-	s->rr[x->ridx] = s->rr[s->nrunning];
-	s->running[x->ridx] = last;
-	s->js[last].ridx = x->ridx;
-	sim_release(&s->cl, s->r->nodes + x->node_off, x->nnodes, x->mask);
+	s->run_info[x->running_index] = s->run_info[s->nrunning];
+	s->running[x->running_index] = last;
+	s->job_state[last].running_index = x->running_index;
+	sim_release(&s->cluster, s->r->nodes + x->node_off, x->nnodes,
+		    x->gpu_mask);
 	if (!sim__is_budget(s) && !x->preemptible)
-		s->used_np[s->w->jobs[job].team_node] -= s->w->jobs[job].gpus;
+		s->team_used[s->w->jobs[job].team_node] -= s->w->jobs[job].gpus;
 }
 
 static void add_seg(struct sim *s, uint32_t job, int64_t end, bool preempted,
 		    bool lost, enum sim_fate fate)
 {
 	struct sim_result *r = s->r;
-	struct js *x = &s->js[job];
+	struct job_state *x = &s->job_state[job];
 
 	if (r->nsegs == r->segs_cap) {
 		size_t cap = r->segs_cap ? r->segs_cap * 2 : 4096;
@@ -235,11 +244,18 @@ static void add_seg(struct sim *s, uint32_t job, int64_t end, bool preempted,
 		r->segs_cap = cap;
 	}
 	r->segs[r->nsegs++] = (struct sim_seg){
-		.job = job, .eligible = x->eligible, .start = x->start,
-		.end = end, .gpus = s->w->jobs[job].gpus,
-		.node_off = x->node_off, .nnodes = x->nnodes, .mask = x->mask,
-		.preemptible = x->preemptible, .preempted = preempted,
-		.lost = lost, .fate = (uint8_t)fate,
+		.job = job,
+		.eligible = x->eligible_at,
+		.start = x->start,
+		.end = end,
+		.gpus = s->w->jobs[job].gpus,
+		.node_off = x->node_off,
+		.nnodes = x->nnodes,
+		.mask = x->gpu_mask,
+		.preemptible = x->preemptible,
+		.preempted = preempted,
+		.lost = lost,
+		.fate = (uint8_t)fate,
 	};
 }
 
@@ -256,7 +272,7 @@ static void add_seg(struct sim *s, uint32_t job, int64_t end, bool preempted,
  */
 static void resubmit(struct sim *s, uint32_t job, int64_t t)
 {
-	struct js *x = &s->js[job];
+	struct job_state *x = &s->job_state[job];
 
 	x->remaining = s->w->jobs[job].duration;
 	x->resumed = false;
@@ -265,7 +281,7 @@ static void resubmit(struct sim *s, uint32_t job, int64_t t)
 	x->submit = t + s->p->resubmit_delay;
 	x->demand_from = t;
 	x->run++;
-	x->st = J_WAITING;
+	x->state = J_WAITING;
 	s->r->resubmissions++;
 	s->r->jobs[job].resubmissions++;
 	sim__push(s, x->submit, EV_ELIGIBLE, job, x->run);
@@ -274,13 +290,13 @@ static void resubmit(struct sim *s, uint32_t job, int64_t t)
 /* The preempted run of @job stops at @t (its grace time is over). */
 static void stop(struct sim *s, uint32_t job, int64_t t)
 {
-	struct js *x = &s->js[job];
+	struct job_state *x = &s->job_state[job];
 	bool natural = t >= x->end_at;
 	/* the core's action under both policies: the same Slurm requeues a
 	 * victim whatever chose it (PreemptNonResumable=cancel gives the
 	 * baseline's former rule: resumable requeued, the rest cancelled) */
 	enum sb_preempt_action act =
-		sb_preempt_action(&s->pol, &x->ct);
+		sb_preempt_action(&s->preempt_policy, &x->contract);
 	bool requeue = act == SB_ACTION_REQUEUE || act == SB_ACTION_RESTART;
 	/* a non-resumable job requeued starts over: its run is lost, its
 	 * demand stays until its whole duration has run */
@@ -294,7 +310,7 @@ static void stop(struct sim *s, uint32_t job, int64_t t)
 		restart ? SIM_FATE_RESTARTED : SIM_FATE_REQUEUED);
 	s->r->jobs[job].end = t;
 	if (natural) {
-		x->st = J_DONE;
+		x->state = J_DONE;
 		s->r->jobs[job].how = SIM_END_DONE;
 		return;
 	}
@@ -306,7 +322,7 @@ static void stop(struct sim *s, uint32_t job, int64_t t)
 		x->resumed = true;
 		x->run++;	/* retags: a stale END of this run is dropped */
 		if (s->p->requeue_delay > 0) {
-			x->st = J_WAITING;
+			x->state = J_WAITING;
 			sim__push(s, t + s->p->requeue_delay, EV_ELIGIBLE, job,
 				  x->run);
 		} else {
@@ -316,7 +332,7 @@ static void stop(struct sim *s, uint32_t job, int64_t t)
 		   s->r->jobs[job].resubmissions < SIM_RESUBMIT_MAX) {
 		resubmit(s, job, t);
 	} else {
-		x->st = J_CANCELLED;
+		x->state = J_CANCELLED;
 		s->r->jobs[job].how = SIM_END_CANCELLED;
 	}
 }
@@ -325,14 +341,14 @@ static void stop(struct sim *s, uint32_t job, int64_t t)
  * after the grace time. */
 void sim__preempt(struct sim *s, uint32_t job, int64_t now)
 {
-	struct js *x = &s->js[job];
+	struct job_state *x = &s->job_state[job];
 	int64_t grace = sim__grace(s, job);
 	int64_t t = now + grace < x->end_at ? now + grace : x->end_at;
 
 	unrun(s, job);
 	x->preempted = true;
 	x->preempted_at = now;
-	x->st = J_STOPPING;
+	x->state = J_STOPPING;
 	x->run++;	/* its END event is stale now */
 	if (t <= now)
 		stop(s, job, now);
@@ -344,7 +360,8 @@ void sim__preempt(struct sim *s, uint32_t job, int64_t now)
 
 bool sim__within_cap(const struct sim *s, const struct sim_job *j)
 {
-	return s->used_np[j->team_node] + j->gpus <= s->cap_np[j->team_node];
+	return s->team_used[j->team_node] + j->gpus <=
+	       s->team_cap[j->team_node];
 }
 
 /* Whether @job may preempt: allocated (budget) or within its cap. */
@@ -355,9 +372,10 @@ static bool may_preempt(const struct sim *s, uint32_t job, bool within)
 
 /* Take @job, at position @i of @q before a successful preemption, out of
  * @q: a victim requeued at once may have gone before it. */
-static void dequeue_job(struct sim *s, struct qv *q, uint32_t i, uint32_t job)
+static void dequeue_job(struct sim *s, struct pending_queue *q, uint32_t i,
+			uint32_t job)
 {
-	if (i >= q->n || q->v[i].job != job)
+	if (i >= q->n || q->entries[i].job != job)
 		i = sim__q_find(s, q, job);
 	sim__dequeue_at(s, q, i);
 }
@@ -366,10 +384,10 @@ static void dequeue_job(struct sim *s, struct qv *q, uint32_t i, uint32_t job)
  * may.  @pf: fewest GPUs of a job that did not fit this pass (a bigger
  * one will not either); @ef: the same for a failed preemption.  Return
  * true if the job started (it left the queue). */
-static bool try_job(struct sim *s, struct qv *q, uint32_t i, int64_t now,
-		    uint32_t *pf, uint32_t *ef)
+static bool try_job(struct sim *s, struct pending_queue *q, uint32_t i,
+		    int64_t now, uint32_t *pf, uint32_t *ef)
 {
-	uint32_t job = q->v[i].job, nn;
+	uint32_t job = q->entries[i].job, nn;
 	const struct sim_job *j = &s->w->jobs[job];
 	bool within = sim__is_budget(s) || sim__within_cap(s, j), blocked = false;
 	uint64_t mask;
@@ -389,7 +407,7 @@ static bool try_job(struct sim *s, struct qv *q, uint32_t i, int64_t now,
 	if (!blocked && may_preempt(s, job, within) && j->gpus < *ef) {
 		if (sim__try_preempt(s, job, now)) {
 			dequeue_job(s, q, i, job);
-			s->bf_ok = false;	/* the cluster changed */
+			s->bf_cluster_ok = false;	/* cluster changed */
 			*pf = UINT32_MAX;	/* leftovers freed */
 			return true;
 		}
@@ -404,8 +422,8 @@ static uint32_t fit_max(struct sim *s)
 {
 	uint32_t lo = 0, hi = 255;
 
-	if (s->fmax_clv == s->clv)
-		return s->fmax;
+	if (s->fit_max_version == s->cluster_version)
+		return s->fit_max_gpus;
 	while (lo < hi) {	/* fitting is monotone in the GPUs */
 		uint32_t mid = (lo + hi + 1) / 2;
 
@@ -414,8 +432,8 @@ static uint32_t fit_max(struct sim *s)
 		else
 			hi = mid - 1;
 	}
-	s->fmax = lo;
-	s->fmax_clv = s->clv;
+	s->fit_max_gpus = lo;
+	s->fit_max_version = s->cluster_version;
 	return lo;
 }
 
@@ -426,17 +444,18 @@ static uint32_t fit_max(struct sim *s)
  * passed over (as big as a job that did not fit and as one whose
  * preemption failed, or unallocated: @lim), or would fit only on reserved
  * GPUs and run past the reservation's start (as big as a job that did not
- * fit beside it, s->bf_fail, its rem's bit length sure to pass the start,
- * and for an allocated job fitting the cluster, so that the pass's
+ * fit beside it, s->bf_fail_gpus, its remaining's bit length sure to pass
+ * the start, and for an allocated job fitting the cluster, so that the pass's
  * shortcut would make it wait, followed by the same check with the same
- * answer).  Reads only the bytes gb and rb.
+ * answer).  Reads only the bytes gpus_byte and rem_bits.
  */
-static uint32_t next_busy(struct sim *s, const struct qv *q, uint32_t i,
-			  uint32_t lim, uint32_t pf, bool unalloc, int64_t now)
+static uint32_t next_busy(struct sim *s, const struct pending_queue *q,
+			  uint32_t i, uint32_t lim, uint32_t pf, bool unalloc,
+			  int64_t now)
 {
 	int64_t d = s->resv[0].t - now;	/* >= 0: made no earlier */
 	uint32_t b0 = d > 0 ? 65 - (uint32_t)__builtin_clzll((uint64_t)d) : 1;
-	uint32_t bff = s->bf_fail, fc = unalloc ? 255 : fit_max(s);
+	uint32_t bff = s->bf_fail_gpus, fc = unalloc ? 255 : fit_max(s);
 
 	/* a rem of bit length b >= b0 is >= 2^(b0-1) > d: past the start;
 	 * 16 jobs at a time (GCC vector extensions: SIMD where the machine
@@ -450,8 +469,8 @@ static uint32_t next_busy(struct sim *s, const struct qv *q, uint32_t i,
 		v16s over, wait;
 		uint64_t w[2];
 
-		memcpy(&g, q->gb + i, sizeof(g));
-		memcpy(&r, q->rb + i, sizeof(r));
+		memcpy(&g, q->gpus_byte + i, sizeof(g));
+		memcpy(&r, q->rem_bits + i, sizeof(r));
 		over = lim <= 255 ? (v16s)(g >= (uint8_t)lim) : none;
 		wait = (v16s)(g != 255) & (v16s)(g <= (uint8_t)fc) &
 		       (v16s)(r >= (uint8_t)b0) &
@@ -463,11 +482,12 @@ static uint32_t next_busy(struct sim *s, const struct qv *q, uint32_t i,
 			break;	/* one of them may do something */
 	}
 	for (; i < q->n; i++) {
-		uint32_t g = q->gb[i];
+		uint32_t g = q->gpus_byte[i];
 
 		if (g >= lim)
 			continue;
-		if (g == 255 || g < bff || g >= pf || g > fc || q->rb[i] < b0)
+		if (g == 255 || g < bff || g >= pf || g > fc ||
+		    q->rem_bits[i] < b0)
 			break;
 	}
 	return i;
@@ -480,7 +500,7 @@ static void pass(struct sim *s, int64_t now)
 {
 	uint32_t pf = UINT32_MAX, ef = UINT32_MAX, gi;
 	const bool bud = sim__is_budget(s);
-	const uint32_t ngr = bud ? s->ngorder : 3, reserve = s->p->reserve;
+	const uint32_t ngr = bud ? s->npass_order : 3, reserve = s->p->reserve;
 	const bool none = s->p->backfill == SIM_BACKFILL_NONE;
 	const bool resv = s->p->backfill == SIM_BACKFILL_RESERVE;
 
@@ -492,17 +512,17 @@ static void pass(struct sim *s, int64_t now)
 	bool c_ok = false;
 
 	s->r->passes++;
-	s->nresv = s->ntried = 0;	/* planned again */
-	s->bf_ok = false;
-	s->enq_mid = false;
+	s->nresv = s->nresv_tried = 0;	/* planned again */
+	s->bf_cluster_ok = false;
+	s->queued_mid_pass = false;
 	for (gi = 0; gi < ngr && !s->err; gi++) {
-		uint32_t g = bud ? s->gorder[gi] : gi;
-		struct qv *q = &s->q[g];
+		uint32_t g = bud ? s->pass_order[gi] : gi;
+		struct pending_queue *q = &s->queues[g];
 		bool unalloc = bud && g >= s->t->n;
 		uint32_t i = 0, lim = unalloc ? pf : pf > ef ? pf : ef;
 
 		if (!q->n || (sim__gmin(q) >= lim &&
-			      (!resv || s->ntried >= reserve)))
+			      (!resv || s->nresv_tried >= reserve)))
 			continue;	/* nobody here can do anything */
 		while (i < q->n && !s->err) {
 			uint32_t qg, hi;
@@ -516,54 +536,59 @@ static void pass(struct sim *s, int64_t now)
 			 * baseline mostly passes over jobs of teams over
 			 * their cap, which the bytes do not show, and a call
 			 * per job cost it more than it saved) */
-			if (bud && !none && (!resv || s->ntried >= reserve)) {
+			if (bud && !none &&
+			    (!resv || s->nresv_tried >= reserve)) {
 				uint32_t cur = unalloc ? pf : pf > ef ? pf : ef;
 
-				if (cur <= 255 && q->gb[i] >= cur)
+				if (cur <= 255 && q->gpus_byte[i] >= cur)
 					i = sim__q_next_below(q, i, cur);
-				else if (resv &&
-					 s->nresv == 1 && s->bf_ok &&
-					 !s->enq_mid && c_ok && c_pf == pf &&
-					 c_ef == ef && c_bff == s->bf_fail &&
-					 c_clv == s->clv &&
+				else if (resv && s->nresv == 1 &&
+					 s->bf_cluster_ok &&
+					 !s->queued_mid_pass && c_ok &&
+					 c_pf == pf && c_ef == ef &&
+					 c_bff == s->bf_fail_gpus &&
+					 c_clv == s->cluster_version &&
 					 c_np == s->npending)
 					i = next_busy(s, q, i, cur, pf, unalloc,
 						      now);
 				if (i >= q->n)
 					break;
 			}
-			qg = q->v[i].gpus;
+			qg = q->entries[i].gpus;
 			/* it would fail as a job with fewer GPUs did; or,
 			 * under one reservation, beside it as a job with
 			 * fewer GPUs did, and it does not end before it */
 			fail = qg >= pf ||
-				(resv && s->nresv == 1 && s->bf_ok &&
-				 qg >= s->bf_fail &&
-				 now + (int64_t)q->v[i].rem > s->resv[0].t);
+			       (resv && s->nresv == 1 && s->bf_cluster_ok &&
+				qg >= s->bf_fail_gpus &&
+				now + (int64_t)q->entries[i].remaining >
+					s->resv[0].t);
 
 			/* ... and it may not preempt (unallocated;
 			 * baseline: over its team's cap) */
 			if (!none && fail &&
 			    (qg >= ef || unalloc ||
 			     (!bud &&
-			      s->used_np[q->v[i].team] + qg >
-			      s->cap_np[q->v[i].team]))) {
-				if (resv && s->ntried < reserve)
-					sim__bf_reserve(s, q->v[i].job, now);
+			      s->team_used[q->entries[i].team] + qg >
+				      s->team_cap[q->entries[i].team]))) {
+				if (resv && s->nresv_tried < reserve)
+					sim__bf_reserve(s, q->entries[i].job,
+							now);
 				i++;
 				continue;
 			}
-			if (fail && qg < pf && !s->enq_mid &&
+			if (fail && qg < pf && !s->queued_mid_pass &&
 			    sim__cl_fits(s, qg)) {
 				/* what try_job() would find, without reading
-				 * the job: under one reservation (bf_ok), as
-				 * big as a job that did not fit beside it and
-				 * running past its start, it fits only on
+				 * the job: under one reservation
+				 * (bf_cluster_ok), as big as a job that did
+				 * not fit beside it and running past its
+				 * start, it fits only on
 				 * reserved GPUs (place_one(): the reservation
 				 * binds, its job came earlier in this pass and
 				 * is still pending, no job was queued since to
 				 * break the pass order), so it waits */
-				sim__bf_reserve(s, q->v[i].job, now);
+				sim__bf_reserve(s, q->entries[i].job, now);
 			} else if (try_job(s, q, i, now, &pf, &ef)) {
 				continue;
 			}
@@ -571,12 +596,14 @@ static void pass(struct sim *s, int64_t now)
 				return;
 			i++;
 			hi = pf > ef ? pf : ef;
-			if (resv && s->nresv == 1 && s->bf_ok &&
-			    s->ntried >= reserve) {
+			if (resv && s->nresv == 1 && s->bf_cluster_ok &&
+			    s->nresv_tried >= reserve) {
 				/* something may still start: a job that may
 				 * fit beside the reservation, or that fits and
 				 * ends before it; or preempt */
-				uint32_t lo = pf < s->bf_fail ? pf : s->bf_fail;
+				uint32_t lo = pf < s->bf_fail_gpus
+						      ? pf
+						      : s->bf_fail_gpus;
 
 				hi = lo > ef ? lo : ef;
 				if (!sim__any_below(s, hi, bud ?
@@ -586,10 +613,10 @@ static void pass(struct sim *s, int64_t now)
 				c_ok = true;
 				c_pf = pf;
 				c_ef = ef;
-				c_bff = s->bf_fail;
-				c_clv = s->clv;
+				c_bff = s->bf_fail_gpus;
+				c_clv = s->cluster_version;
 				c_np = s->npending;
-			} else if ((!resv || s->ntried >= reserve) &&
+			} else if ((!resv || s->nresv_tried >= reserve) &&
 				   !sim__any_below(s, hi, bud ?
 						   pf : hi)) {
 				return;
@@ -609,8 +636,8 @@ static const struct sim *arr_sim;	/* qsort(3) has no context argument */
 static int arr_cmp(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint32_t gx = arr_sim->grank[sim__group_of(arr_sim, x)];
-	uint32_t gy = arr_sim->grank[sim__group_of(arr_sim, y)];
+	uint32_t gx = arr_sim->pass_rank[sim__group_of(arr_sim, x)];
+	uint32_t gy = arr_sim->pass_rank[sim__group_of(arr_sim, y)];
 
 	if (gx != gy)
 		return gx < gy ? -1 : 1;
@@ -623,23 +650,23 @@ static void pass_arrivals(struct sim *s, int64_t now)
 	bool again = false;
 
 	s->r->passes++;
-	s->bf_ok = false;	/* rebuilt from the cluster as it is */
+	s->bf_cluster_ok = false;	/* rebuilt from the cluster as it is */
 	arr_sim = s;
 	qsort(s->arrivals, s->narrivals, sizeof(*s->arrivals), arr_cmp);
 	for (k = 0; k < s->narrivals && !s->err; k++) {
 		uint32_t job = s->arrivals[k], lo, nn;
 		const struct sim_job *j = &s->w->jobs[job];
-		struct qv *q = &s->q[sim__group_of(s, job)];
+		struct pending_queue *q = &s->queues[sim__group_of(s, job)];
 		bool within = sim__is_budget(s) || sim__within_cap(s, j);
 		bool blocked;
 		uint64_t mask;
 
-		if (s->js[job].st != J_PENDING)
+		if (s->job_state[job].state != J_PENDING)
 			continue;
 		if (k && s->arrivals[k - 1] == job)
 			continue;
 		lo = sim__q_find(s, q, job);	/* its place in its queue */
-		if (lo >= q->n || q->v[lo].job != job) {
+		if (lo >= q->n || q->entries[lo].job != job) {
 			snprintf(s->msg, s->msglen, "queue out of order (a bug)");
 			s->err = -1;
 			return;
@@ -654,7 +681,7 @@ static void pass_arrivals(struct sim *s, int64_t now)
 		if (!blocked && may_preempt(s, job, within) &&
 		    sim__try_preempt(s, job, now)) {
 			dequeue_job(s, q, lo, job);
-			s->bf_ok = false;
+			s->bf_cluster_ok = false;
 			again = true;
 			continue;
 		}
@@ -675,45 +702,48 @@ static int alloc_state(struct sim *s)
 
 	s->r->jobs = calloc(n, sizeof(*s->r->jobs));
 	s->r->njobs = s->w->njobs;
-	s->js = calloc(n, sizeof(*s->js));
+	s->job_state = calloc(n, sizeof(*s->job_state));
 	s->ngroups = sim__is_budget(s) ? 2 * na : 3;
-	s->q = calloc(s->ngroups, sizeof(*s->q));
-	s->gorder = calloc(2 * na + 3, sizeof(*s->gorder));
-	s->grank = calloc(2 * na + 3, sizeof(*s->grank));
+	s->queues = calloc(s->ngroups, sizeof(*s->queues));
+	s->pass_order = calloc(2 * na + 3, sizeof(*s->pass_order));
+	s->pass_rank = calloc(2 * na + 3, sizeof(*s->pass_rank));
 	s->running = calloc(n, sizeof(*s->running));
-	s->rr = calloc(n, sizeof(*s->rr));
-	s->cand = calloc(n, sizeof(*s->cand));
-	s->vict = calloc(n, sizeof(*s->vict));
-	s->nodebuf = calloc(s->p->nodes, sizeof(*s->nodebuf));
-	s->cap_np = calloc(na + 1, sizeof(*s->cap_np));
-	s->used_np = calloc(na + 1, sizeof(*s->used_np));
-	s->cur_a = calloc(na + 1, sizeof(double));
-	s->cur_u = calloc(na + 1, sizeof(double));
+	s->run_info = calloc(n, sizeof(*s->run_info));
+	s->candidates = calloc(n, sizeof(*s->candidates));
+	s->victims = calloc(n, sizeof(*s->victims));
+	s->placed_nodes = calloc(s->p->nodes, sizeof(*s->placed_nodes));
+	s->team_cap = calloc(na + 1, sizeof(*s->team_cap));
+	s->team_used = calloc(na + 1, sizeof(*s->team_used));
+	s->old_alloc_gpus = calloc(na + 1, sizeof(double));
+	s->old_unalloc_gpus = calloc(na + 1, sizeof(double));
 	s->usage = calloc(na + 1, sizeof(double));
-	s->level = calloc(na + 1, sizeof(*s->level));
-	s->ord_chg = calloc(na + 1, sizeof(*s->ord_chg));
-	s->prev_ord = malloc((na + 1) * sizeof(*s->prev_ord));
-	s->nchg = calloc(s->p->nodes ? s->p->nodes : 1, sizeof(*s->nchg));
+	s->standing_level = calloc(na + 1, sizeof(*s->standing_level));
+	s->order_changed_at = calloc(na + 1, sizeof(*s->order_changed_at));
+	s->prev_order = malloc((na + 1) * sizeof(*s->prev_order));
+	s->node_room_seq = calloc(s->p->nodes ? s->p->nodes : 1,
+				  sizeof(*s->node_room_seq));
 	ng = (size_t)s->p->nodes * s->p->gpus_per_node + 1;
-	s->gjob = malloc(ng * sizeof(*s->gjob));
-	s->gmay = malloc(ng * sizeof(*s->gmay));
-	s->gsort = malloc(ng * sizeof(*s->gsort));
-	s->chlog = calloc(SIM_CHLOG, sizeof(*s->chlog));
-	if (!s->nchg || !s->gjob || !s->gmay || !s->gsort || !s->chlog) {
+	s->gpu_job = malloc(ng * sizeof(*s->gpu_job));
+	s->gpu_take_from = malloc(ng * sizeof(*s->gpu_take_from));
+	s->node_take_sorted = malloc(ng * sizeof(*s->node_take_sorted));
+	s->room_log = calloc(SIM_CHLOG, sizeof(*s->room_log));
+	if (!s->node_room_seq || !s->gpu_job || !s->gpu_take_from ||
+	    !s->node_take_sorted || !s->room_log) {
 		sim__oom(s);
 		return -1;
 	}
 	for (i = 0; i < ng; i++) {
-		s->gjob[i] = UINT32_MAX;	/* none */
-		s->gmay[i] = s->gsort[i] = INT64_MAX;
+		s->gpu_job[i] = UINT32_MAX;	/* none */
+		s->gpu_take_from[i] = s->node_take_sorted[i] = INT64_MAX;
 	}
-	s->pseq = 1;	/* a failed try's pf_seq is never 0 */
-	s->fit_clv = UINT64_MAX;	/* nothing known to fit */
-	s->fmax_clv = UINT64_MAX;
-	if (!s->r->jobs || !s->js || !s->q || !s->gorder || !s->grank ||
-	    !s->running || !s->rr || !s->cand || !s->vict || !s->nodebuf ||
-	    !s->cap_np || !s->used_np || !s->cur_a || !s->cur_u || !s->usage ||
-	    !s->level || !s->ord_chg || !s->prev_ord) {
+	s->room_seq = 1;	/* a failed try's fail_room_seq is never 0 */
+	s->fits_version = UINT64_MAX;	/* nothing known to fit */
+	s->fit_max_version = UINT64_MAX;
+	if (!s->r->jobs || !s->job_state || !s->queues || !s->pass_order ||
+	    !s->pass_rank || !s->running || !s->run_info || !s->candidates ||
+	    !s->victims || !s->placed_nodes || !s->team_cap || !s->team_used ||
+	    !s->old_alloc_gpus || !s->old_unalloc_gpus || !s->usage ||
+	    !s->standing_level || !s->order_changed_at || !s->prev_order) {
 		sim__oom(s);
 		return -1;
 	}
@@ -728,33 +758,34 @@ static int setup(struct sim *s)
 
 	if (alloc_state(s) || sim__bf_init(s))
 		return -1;
-	if (sim_cluster_init(&s->cl, s->p->nodes, s->p->gpus_per_node) ||
-	    sim_cluster_init(&s->tmp, s->p->nodes, s->p->gpus_per_node)) {
+	if (sim_cluster_init(&s->cluster, s->p->nodes, s->p->gpus_per_node) ||
+	    sim_cluster_init(&s->scratch_cluster, s->p->nodes,
+			     s->p->gpus_per_node)) {
 		snprintf(s->msg, s->msglen, "bad cluster: %u nodes x %u GPUs "
 			 "(1..64 GPUs per node)", s->p->nodes,
 			 s->p->gpus_per_node);
 		return -1;
 	}
-	s->cl.best_fit = s->tmp.best_fit = s->p->best_fit;
+	s->cluster.best_fit = s->scratch_cluster.best_fit = s->p->best_fit;
 	for (i = 0; i < s->w->njobs; i++) {
 		const struct sim_job *j = &s->w->jobs[i];
 
 		s->r->jobs[i].first_start = SIM_NEVER;
 		s->r->jobs[i].end = SIM_NEVER;
 		s->r->jobs[i].pending_since = SIM_NEVER;
-		s->js[i].remaining = j->duration;
-		s->js[i].submit = j->submit;
-		s->js[i].demand_from = SIM_NEVER;
+		s->job_state[i].remaining = j->duration;
+		s->job_state[i].submit = j->submit;
+		s->job_state[i].demand_from = SIM_NEVER;
 		sim_job_contract(j->min_runtime, j->resumable, !j->no_requeue,
-				 true, &s->js[i].ct);
+				 true, &s->job_state[i].contract);
 	}
 	for (i = 0; i < 3; i++)
-		s->grank[i] = (uint32_t)i;	/* baseline: HIGH, NORMAL, LOW */
+		s->pass_rank[i] = (uint32_t)i;	/* HIGH, NORMAL, LOW */
 	for (i = 0; i < na; i++) {
 		double cap = sb_tree_node(s->t->tree, (uint32_t)i)->entitled *
 			     (double)s->p->nodes * s->p->gpus_per_node;
 
-		s->cap_np[i] = (uint32_t)(cap + 1e-9);
+		s->team_cap[i] = (uint32_t)(cap + 1e-9);
 	}
 	if (!sim__is_budget(s))
 		return 0;
@@ -767,7 +798,7 @@ static int setup(struct sim *s)
 	rc = sb_ledger_new(s->t->tree, s->p->cfg.lookback_window,
 			   s->p->cfg.bucket_width, &s->ledger);
 	if (rc == SB_OK)
-		rc = sb_standing_new(s->t->tree, &s->st);
+		rc = sb_standing_new(s->t->tree, &s->standing);
 	if (rc == SB_OK)
 		rc = sb_view_init(&s->view, s->t->tree);
 	if (rc != SB_OK) {
@@ -781,40 +812,41 @@ static void teardown(struct sim *s)
 {
 	uint32_t g;
 
-	for (g = 0; s->q && g < s->ngroups; g++)
-		free(s->q[g].v), free(s->q[g].gb), free(s->q[g].rb);
-	free(s->q);
-	free(s->js);
-	free(s->heap);
-	free(s->gorder);
-	free(s->grank);
+	for (g = 0; s->queues && g < s->ngroups; g++)
+		free(s->queues[g].entries), free(s->queues[g].gpus_byte),
+			free(s->queues[g].rem_bits);
+	free(s->queues);
+	free(s->job_state);
+	free(s->events);
+	free(s->pass_order);
+	free(s->pass_rank);
 	free(s->running);
-	free(s->rr);
-	free(s->cand);
-	free(s->vict);
+	free(s->run_info);
+	free(s->candidates);
+	free(s->victims);
 	free(s->holds);
 	free(s->arrivals);
-	free(s->prot);
-	free(s->nodebuf);
-	free(s->cap_np);
-	free(s->used_np);
-	free(s->cur_a);
-	free(s->cur_u);
+	free(s->prot_ends);
+	free(s->placed_nodes);
+	free(s->team_cap);
+	free(s->team_used);
+	free(s->old_alloc_gpus);
+	free(s->old_unalloc_gpus);
 	free(s->usage);
-	free(s->level);
-	free(s->ord_chg);
-	free(s->prev_ord);
-	free(s->nchg);
-	free(s->gjob);
-	free(s->gmay);
-	free(s->gsort);
-	free(s->chlog);
-	free(s->fresh);
-	sim_cluster_free(&s->cl);
-	sim_cluster_free(&s->tmp);
+	free(s->standing_level);
+	free(s->order_changed_at);
+	free(s->prev_order);
+	free(s->node_room_seq);
+	free(s->gpu_job);
+	free(s->gpu_take_from);
+	free(s->node_take_sorted);
+	free(s->room_log);
+	free(s->fresh_runs);
+	sim_cluster_free(&s->cluster);
+	sim_cluster_free(&s->scratch_cluster);
 	sim__bf_free(s);
 	sb_ledger_free(s->ledger);
-	sb_standing_free(s->st);
+	sb_standing_free(s->standing);
 	sb_view_free(&s->view);
 }
 
@@ -829,25 +861,25 @@ static void finish(struct sim *s, int64_t t_end)
 	size_t i;
 
 	for (i = 0; i < s->w->njobs; i++) {
-		struct js *x = &s->js[i];
+		struct job_state *x = &s->job_state[i];
 
-		if (x->st == J_RUNNING && x->start > t_end) {
+		if (x->state == J_RUNNING && x->start > t_end) {
 			if (s->r->jobs[i].first_start == x->start)
 				s->r->jobs[i].first_start = SIM_NEVER;
 			s->r->jobs[i].how = SIM_END_UNFINISHED;
-			s->r->jobs[i].pending_since = x->eligible;
-		} else if (x->st == J_RUNNING || x->st == J_STOPPING) {
+			s->r->jobs[i].pending_since = x->eligible_at;
+		} else if (x->state == J_RUNNING || x->state == J_STOPPING) {
 			int64_t e = x->start < t_end ? t_end : x->start;
 
 			add_seg(s, (uint32_t)i, e, false, false,
 				SIM_FATE_UNFINISHED);
 			s->r->jobs[i].end = e;
 			s->r->jobs[i].how = SIM_END_UNFINISHED;
-		} else if (x->st == J_PENDING || x->st == J_WAITING ||
-			   x->st == J_FUTURE) {
+		} else if (x->state == J_PENDING || x->state == J_WAITING ||
+			   x->state == J_FUTURE) {
 			s->r->jobs[i].how = SIM_END_UNFINISHED;
-			if (x->st == J_PENDING)
-				s->r->jobs[i].pending_since = x->eligible;
+			if (x->state == J_PENDING)
+				s->r->jobs[i].pending_since = x->eligible_at;
 			else if (x->demand_from != SIM_NEVER)	/* to be
 							 * resubmitted */
 				s->r->jobs[i].pending_since = x->demand_from;
@@ -860,9 +892,9 @@ static void finish(struct sim *s, int64_t t_end)
 
 /* Handle event @e at @now.  Return whether it changed anything but the
  * standing (a "real" event, for the end time and the stuck check). */
-static bool handle(struct sim *s, struct ev e, int64_t now, int64_t cp)
+static bool handle(struct sim *s, struct event e, int64_t now, int64_t cp)
 {
-	struct js *x = &s->js[e.job];
+	struct job_state *x = &s->job_state[e.job];
 	const struct sim_workload *w = s->w;
 
 	s->r->events++;
@@ -870,22 +902,22 @@ static bool handle(struct sim *s, struct ev e, int64_t now, int64_t cp)
 	case EV_TICK:
 		sim__tick(s, now);
 		if (s->next_submit < w->njobs || s->npending || s->nrunning ||
-		    s->nheap)
+		    s->nevents)
 			sim__push(s, now + cp, EV_TICK, 0, 0);
 		return false;
 	case EV_END:
-		if (x->st != J_RUNNING || x->run != e.run)
+		if (x->state != J_RUNNING || x->run != e.run)
 			return false;	/* stale */
-		s->dirty = true;	/* GPUs freed */
+		s->full_pass_due = true;	/* GPUs freed */
 		unrun(s, e.job);
 		sim__charge_end(s, e.job, now);
 		add_seg(s, e.job, now, false, false, SIM_FATE_DONE);
-		x->st = J_DONE;
+		x->state = J_DONE;
 		s->r->jobs[e.job].end = now;
 		s->r->jobs[e.job].how = SIM_END_DONE;
 		return true;
 	case EV_STOP:
-		if (x->st != J_STOPPING || x->run != e.run)
+		if (x->state != J_STOPPING || x->run != e.run)
 			return false;
 		stop(s, e.job, now);
 		return true;
@@ -894,23 +926,23 @@ static bool handle(struct sim *s, struct ev e, int64_t now, int64_t cp)
 		uint64_t m = s->holds[e.job].mask;
 		uint32_t k = (uint32_t)__builtin_popcountll(m);
 
-		s->cl.free[nd] |= m;
-		s->cl.nfree[nd] += k;
-		s->cl.total_free += k;
-		s->cl.nofit = UINT32_MAX;
-		s->held -= k;
+		s->cluster.free[nd] |= m;
+		s->cluster.nfree[nd] += k;
+		s->cluster.total_free += k;
+		s->cluster.nofit = UINT32_MAX;
+		s->gpus_held -= k;
 		sim__node_dirty(s, nd);
 		sim__room_changed(s, &nd, 1);
-		s->clv++;
-		s->dirty = true;
+		s->cluster_version++;
+		s->full_pass_due = true;
 		return true;
 	}
 	case EV_ELIGIBLE:
-		if (x->st != J_WAITING || x->run != e.run)
+		if (x->state != J_WAITING || x->run != e.run)
 			return false;
 		sim__enqueue(s, e.job, now);
 		if (x->demand_from != SIM_NEVER) {	/* resubmitted */
-			x->eligible = x->demand_from;
+			x->eligible_at = x->demand_from;
 			x->demand_from = SIM_NEVER;
 		}
 		return true;
@@ -927,13 +959,13 @@ static bool skip_idle(struct sim *s, int64_t cp)
 	int64_t sub;
 
 	if (!sim__is_budget(s) || s->npending || s->nrunning ||
-	    s->nheap != 1 || s->heap[0].type != EV_TICK ||
+	    s->nevents != 1 || s->events[0].type != EV_TICK ||
 	    s->next_submit >= w->njobs)
 		return false;
 	sub = w->jobs[s->next_submit].submit;
-	if (sub - sub % cp <= s->heap[0].t)
+	if (sub - sub % cp <= s->events[0].time)
 		return false;
-	s->nheap = 0;	/* only the tick is in the heap */
+	s->nevents = 0;	/* only the tick is in the heap */
 	sim__push(s, sub - sub % cp, EV_TICK, 0, 0);
 	return true;
 }
@@ -945,23 +977,23 @@ static void schedule(struct sim *s, int64_t now, bool real, size_t *stuck)
 	size_t before = s->nrunning;
 
 	if (!s->npending) {
-		s->dirty = false;
+		s->full_pass_due = false;
 		s->narrivals = 0;
 	}
 	if (!s->err && sim__is_budget(s) && sim__prot_expired(s, now))
-		s->dirty = true;
-	if (!s->npending || s->err || (!s->dirty && !s->narrivals))
+		s->full_pass_due = true;
+	if (!s->npending || s->err || (!s->full_pass_due && !s->narrivals))
 		return;
-	if (s->dirty || s->p->backfill == SIM_BACKFILL_NONE)
+	if (s->full_pass_due || s->p->backfill == SIM_BACKFILL_NONE)
 		pass(s, now);
 	else
 		pass_arrivals(s, now);
-	s->dirty = false;
+	s->full_pass_due = false;
 	s->narrivals = 0;
 	/* Nothing can ever change: pending jobs, nothing running, no other
 	 * event than ticks. */
 	if (!real && !s->nrunning && before == 0 &&
-	    s->next_submit >= s->w->njobs && s->nheap <= 1 && ++*stuck > 2) {
+	    s->next_submit >= s->w->njobs && s->nevents <= 1 && ++*stuck > 2) {
 		snprintf(s->msg, s->msglen, "pending jobs can never start "
 			 "(a bug)");
 		s->err = -1;
@@ -981,8 +1013,8 @@ int sim_run(const struct sim_workload *w, const struct sim_tree *t,
 	memset(r, 0, sizeof(*r));
 	if (msglen)
 		msg[0] = '\0';
-	s.pol = p->cfg.preempt;
-	s.pol.requeue_delay = p->requeue_delay;
+	s.preempt_policy = p->cfg.preempt;
+	s.preempt_policy.requeue_delay = p->requeue_delay;
 	if (setup(&s)) {
 		s.err = -1;	/* the message is written */
 		goto out;
@@ -990,9 +1022,9 @@ int sim_run(const struct sim_workload *w, const struct sim_tree *t,
 	if (w->njobs)
 		now = w->jobs[0].submit;
 	if (sim__is_budget(&s)) {
-		s.tprev = now - now % cp;
-		sim__tick(&s, s.tprev);
-		sim__push(&s, s.tprev + cp, EV_TICK, 0, 0);
+		s.last_tick = now - now % cp;
+		sim__tick(&s, s.last_tick);
+		sim__push(&s, s.last_tick + cp, EV_TICK, 0, 0);
 	}
 	while (!s.err) {
 		int64_t tn = INT64_MAX;
@@ -1000,8 +1032,8 @@ int sim_run(const struct sim_workload *w, const struct sim_tree *t,
 
 		if (s.next_submit < w->njobs)
 			tn = w->jobs[s.next_submit].submit;
-		if (s.nheap && s.heap[0].t < tn)
-			tn = s.heap[0].t;
+		if (s.nevents && s.events[0].time < tn)
+			tn = s.events[0].time;
 		/* jobs waiting SIM_LONG_WAIT before then: why (reads only) */
 		sim__probe_long_waits(&s, tn == INT64_MAX ? last + 1 :
 				      p->until != SIM_NEVER && tn > p->until ?
@@ -1016,7 +1048,7 @@ int sim_run(const struct sim_workload *w, const struct sim_tree *t,
 			continue;
 		now = tn;
 		while (!s.err) {
-			if (s.nheap && s.heap[0].t == now) {
+			if (s.nevents && s.events[0].time == now) {
 				real |= handle(&s, sim__pop(&s), now, cp);
 			} else if (s.next_submit < w->njobs &&
 				   w->jobs[s.next_submit].submit == now) {
