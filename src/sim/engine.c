@@ -91,21 +91,6 @@ const char *sim_fate_name(enum sim_fate f)
 	return (unsigned)f < sizeof(n) / sizeof(n[0]) ? n[f] : "?";
 }
 
-void sim__oom(struct sim *s)
-{
-	if (!s->err)
-		snprintf(s->msg, s->msglen, "out of memory");
-	s->err = -1;
-}
-
-void sim__core_fail(struct sim *s, const char *what, int rc)
-{
-	if (!s->err)
-		snprintf(s->msg, s->msglen, "%s: %s (a bug)", what,
-			 sb_strerror(rc));
-	s->err = -1;
-}
-
 /* ------------------------------------------------------ starting/stopping */
 
 static int push_nodes(struct sim *s, const uint32_t *nodes, uint32_t n,
@@ -151,6 +136,45 @@ static void set_gend(struct sim *s, const struct job_state *x, int64_t e)
 	}
 }
 
+/* @job's run starts (@on) or stops: its GPUs in s->gpu_job,
+ * s->gpu_take_from and s->node_take_sorted, which victims.c reads. */
+static void gjob_set(struct sim *s, uint32_t job, bool on)
+{
+	const struct job_state *x = &s->job_state[job];
+	const struct run_info *rj = &s->run_info[x->running_index];
+	int64_t may = INT64_MAX;
+	uint32_t a;
+
+	/* victim_maybe() for an allocated preemptor (budget; prot_until is
+	 * never before the start) or any (baseline) */
+	if (on && sim__is_budget(s))
+		may = rj->prot_until > rj->party.job.start
+			      ? rj->prot_until
+			      : rj->party.job.start;
+	else if (on && rj->preemptible)
+		may = rj->party.job.start;
+	for (a = 0; a < x->nnodes; a++) {
+		size_t o =
+			(size_t)s->r->nodes[x->node_off + a] * s->cluster.gpn;
+		int64_t *v = s->node_take_sorted + o;
+		uint32_t k, n;
+		uint64_t m;
+
+		for (m = x->gpu_mask; m; m &= m - 1) {
+			s->gpu_job[o + (size_t)__builtin_ctzll(m)] =
+				on ? job : UINT32_MAX;
+			s->gpu_take_from[o + (size_t)__builtin_ctzll(m)] = may;
+		}
+		for (k = 0; k < s->cluster.gpn; k++) {	/* sorted again */
+			int64_t t = s->gpu_take_from[o + k];
+
+			for (n = k; n > 0 && v[n - 1] > t; n--)
+				v[n] = v[n - 1];
+			v[n] = t;
+		}
+	}
+}
+
 /* Start @job at @t on the placement just made in s->placed_nodes. */
 void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 		uint64_t mask, bool preemptible)
@@ -193,7 +217,7 @@ void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 				  &s->run_info[x->running_index].party.job)
 			: INT64_MIN;
 	s->running[s->nrunning++] = job;
-	sim__gjob_set(s, job, true);
+	gjob_set(s, job, true);
 	if (s->gpu_end_at)
 		set_gend(s, x, x->end_at);
 	if (sim__is_budget(s) && x->contract.allocated)
@@ -213,7 +237,7 @@ static void unrun(struct sim *s, uint32_t job)
 	uint32_t last = s->running[--s->nrunning];
 
 	s->cluster_version++;
-	sim__gjob_set(s, job, false);
+	gjob_set(s, job, false);
 	sim__room_changed(s, s->r->nodes + x->node_off, x->nnodes);
 	if (s->gpu_end_at)
 		set_gend(s, x, SIM_NEVER);
@@ -357,12 +381,6 @@ void sim__preempt(struct sim *s, uint32_t job, int64_t now)
 }
 
 /* ------------------------------------------------------------- the pass */
-
-bool sim__within_cap(const struct sim *s, const struct sim_job *j)
-{
-	return s->team_used[j->team_node] + j->gpus <=
-	       s->team_cap[j->team_node];
-}
 
 /* Whether @job may preempt: allocated (budget) or within its cap. */
 static bool may_preempt(const struct sim *s, uint32_t job, bool within)
@@ -695,68 +713,13 @@ static void pass_arrivals(struct sim *s, int64_t now)
 
 /* --------------------------------------------------------------- setup */
 
-static int alloc_state(struct sim *s)
-{
-	size_t n = s->w->njobs ? s->w->njobs : 1, ng, i;
-	uint32_t na = s->t->n;
-
-	s->r->jobs = calloc(n, sizeof(*s->r->jobs));
-	s->r->njobs = s->w->njobs;
-	s->job_state = calloc(n, sizeof(*s->job_state));
-	s->ngroups = sim__is_budget(s) ? 2 * na : 3;
-	s->queues = calloc(s->ngroups, sizeof(*s->queues));
-	s->pass_order = calloc(2 * na + 3, sizeof(*s->pass_order));
-	s->pass_rank = calloc(2 * na + 3, sizeof(*s->pass_rank));
-	s->running = calloc(n, sizeof(*s->running));
-	s->run_info = calloc(n, sizeof(*s->run_info));
-	s->candidates = calloc(n, sizeof(*s->candidates));
-	s->victims = calloc(n, sizeof(*s->victims));
-	s->placed_nodes = calloc(s->p->nodes, sizeof(*s->placed_nodes));
-	s->team_cap = calloc(na + 1, sizeof(*s->team_cap));
-	s->team_used = calloc(na + 1, sizeof(*s->team_used));
-	s->old_alloc_gpus = calloc(na + 1, sizeof(double));
-	s->old_unalloc_gpus = calloc(na + 1, sizeof(double));
-	s->usage = calloc(na + 1, sizeof(double));
-	s->standing_level = calloc(na + 1, sizeof(*s->standing_level));
-	s->order_changed_at = calloc(na + 1, sizeof(*s->order_changed_at));
-	s->prev_order = malloc((na + 1) * sizeof(*s->prev_order));
-	s->node_room_seq = calloc(s->p->nodes ? s->p->nodes : 1,
-				  sizeof(*s->node_room_seq));
-	ng = (size_t)s->p->nodes * s->p->gpus_per_node + 1;
-	s->gpu_job = malloc(ng * sizeof(*s->gpu_job));
-	s->gpu_take_from = malloc(ng * sizeof(*s->gpu_take_from));
-	s->node_take_sorted = malloc(ng * sizeof(*s->node_take_sorted));
-	s->room_log = calloc(SIM_CHLOG, sizeof(*s->room_log));
-	if (!s->node_room_seq || !s->gpu_job || !s->gpu_take_from ||
-	    !s->node_take_sorted || !s->room_log) {
-		sim__oom(s);
-		return -1;
-	}
-	for (i = 0; i < ng; i++) {
-		s->gpu_job[i] = UINT32_MAX;	/* none */
-		s->gpu_take_from[i] = s->node_take_sorted[i] = INT64_MAX;
-	}
-	s->room_seq = 1;	/* a failed try's fail_room_seq is never 0 */
-	s->fits_version = UINT64_MAX;	/* nothing known to fit */
-	s->fit_max_version = UINT64_MAX;
-	if (!s->r->jobs || !s->job_state || !s->queues || !s->pass_order ||
-	    !s->pass_rank || !s->running || !s->run_info || !s->candidates ||
-	    !s->victims || !s->placed_nodes || !s->team_cap || !s->team_used ||
-	    !s->old_alloc_gpus || !s->old_unalloc_gpus || !s->usage ||
-	    !s->standing_level || !s->order_changed_at || !s->prev_order) {
-		sim__oom(s);
-		return -1;
-	}
-	return 0;
-}
-
 static int setup(struct sim *s)
 {
 	size_t i;
 	uint32_t na = s->t->n;
 	int rc;
 
-	if (alloc_state(s) || sim__bf_init(s))
+	if (sim__state_alloc(s) || sim__bf_init(s))
 		return -1;
 	if (sim_cluster_init(&s->cluster, s->p->nodes, s->p->gpus_per_node) ||
 	    sim_cluster_init(&s->scratch_cluster, s->p->nodes,
@@ -810,44 +773,8 @@ static int setup(struct sim *s)
 
 static void teardown(struct sim *s)
 {
-	uint32_t g;
-
-	for (g = 0; s->queues && g < s->ngroups; g++)
-		free(s->queues[g].entries), free(s->queues[g].gpus_byte),
-			free(s->queues[g].rem_bits);
-	free(s->queues);
-	free(s->job_state);
-	free(s->events);
-	free(s->pass_order);
-	free(s->pass_rank);
-	free(s->running);
-	free(s->run_info);
-	free(s->candidates);
-	free(s->victims);
-	free(s->holds);
-	free(s->arrivals);
-	free(s->prot_ends);
-	free(s->placed_nodes);
-	free(s->team_cap);
-	free(s->team_used);
-	free(s->old_alloc_gpus);
-	free(s->old_unalloc_gpus);
-	free(s->usage);
-	free(s->standing_level);
-	free(s->order_changed_at);
-	free(s->prev_order);
-	free(s->node_room_seq);
-	free(s->gpu_job);
-	free(s->gpu_take_from);
-	free(s->node_take_sorted);
-	free(s->room_log);
-	free(s->fresh_runs);
-	sim_cluster_free(&s->cluster);
-	sim_cluster_free(&s->scratch_cluster);
 	sim__bf_free(s);
-	sb_ledger_free(s->ledger);
-	sb_standing_free(s->standing);
-	sb_view_free(&s->view);
+	sim__state_free(s);
 }
 
 /* At the end: runs still going end at @t_end, unfinished; jobs still

@@ -5,6 +5,8 @@
  * another.  Internal names carry the sim__ prefix.
  *
  * The engine files:
+ *   state.c     allocating and freeing the state, recording the first
+ *               error;
  *   cluster.c   placement: nodes x GPUs, first/best fit, whole nodes for
  *               multi-node jobs (public: sim_cluster_*, sim_place, ...);
  *   queue.c     the event heap, the protection-end heap, and the pending
@@ -367,7 +369,35 @@ static inline bool sim__cl_fits(struct sim *s, uint32_t gpus)
 	return true;
 }
 
-/* Errors: the first one wins, s->err = -1 stops the loop. */
+/* Whether @j (baseline) stays within its team's cap of non-preemptible
+ * GPUs if it starts (the pass's rule; why.c reads it). */
+static inline bool sim__within_cap(const struct sim *s,
+				   const struct sim_job *j)
+{
+	return s->team_used[j->team_node] + j->gpus <=
+	       s->team_cap[j->team_node];
+}
+
+/* A run on the @nn nodes at @nodes stopped, or its protection ended; or
+ * GPUs on them came back: a preemption that failed may succeed there
+ * (victims.c, "failed tries, kept"). */
+static inline void sim__room_changed(struct sim *s, const uint32_t *nodes,
+				     uint32_t nn)
+{
+	uint32_t a;
+
+	for (a = 0; a < nn; a++) {
+		s->room_seq++;
+		s->node_room_seq[nodes[a]] = s->room_seq;
+		s->room_log[s->room_seq & (SIM_CHLOG - 1)] = nodes[a];
+	}
+}
+
+/* state.c: the arrays of struct sim (sim__state_alloc(): -1 and the
+ * message written when out of memory; sim__state_free() frees whatever is
+ * set), and errors: the first one wins, s->err = -1 stops the loop. */
+int sim__state_alloc(struct sim *s);
+void sim__state_free(struct sim *s);
 void sim__oom(struct sim *s);
 void sim__core_fail(struct sim *s, const char *what, int rc);
 
@@ -401,12 +431,6 @@ void sim__tick(struct sim *s, int64_t T);
 
 /* victims.c */
 bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now);
-/* A run on the @nn nodes at @nodes stopped, or its protection ended; or
- * GPUs on them came back: a preemption that failed may succeed there. */
-void sim__room_changed(struct sim *s, const uint32_t *nodes, uint32_t nn);
-/* @job's run starts (@on) or stops: its GPUs in s->gpu_job,
- * s->gpu_take_from and s->node_take_sorted (victims.c). */
-void sim__gjob_set(struct sim *s, uint32_t job, bool on);
 
 /* backfill.c */
 int sim__bf_init(struct sim *s);
@@ -436,9 +460,5 @@ void sim__probe_long_waits(struct sim *s, int64_t before);
 void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 		uint64_t mask, bool preemptible);
 void sim__preempt(struct sim *s, uint32_t job, int64_t now);
-
-/* Whether @j (baseline) stays within its team's cap of non-preemptible
- * GPUs if it starts (the pass's rule; why.c reads it). */
-bool sim__within_cap(const struct sim *s, const struct sim_job *j);
 
 #endif /* SB_SIM_ENGINE_H */

@@ -381,54 +381,6 @@ static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t now)
  * position, so most full scans after one are spared.
  */
 
-void sim__room_changed(struct sim *s, const uint32_t *nodes, uint32_t nn)
-{
-	uint32_t a;
-
-	for (a = 0; a < nn; a++) {
-		s->room_seq++;
-		s->node_room_seq[nodes[a]] = s->room_seq;
-		s->room_log[s->room_seq & (SIM_CHLOG - 1)] = nodes[a];
-	}
-}
-
-void sim__gjob_set(struct sim *s, uint32_t job, bool on)
-{
-	const struct job_state *x = &s->job_state[job];
-	const struct run_info *rj = &s->run_info[x->running_index];
-	int64_t may = INT64_MAX;
-	uint32_t a;
-
-	/* victim_maybe() for an allocated preemptor (budget; prot_until is
-	 * never before the start) or any (baseline) */
-	if (on && sim__is_budget(s))
-		may = rj->prot_until > rj->party.job.start
-			      ? rj->prot_until
-			      : rj->party.job.start;
-	else if (on && rj->preemptible)
-		may = rj->party.job.start;
-	for (a = 0; a < x->nnodes; a++) {
-		size_t o =
-			(size_t)s->r->nodes[x->node_off + a] * s->cluster.gpn;
-		int64_t *v = s->node_take_sorted + o;
-		uint32_t k, n;
-		uint64_t m;
-
-		for (m = x->gpu_mask; m; m &= m - 1) {
-			s->gpu_job[o + (size_t)__builtin_ctzll(m)] =
-				on ? job : UINT32_MAX;
-			s->gpu_take_from[o + (size_t)__builtin_ctzll(m)] = may;
-		}
-		for (k = 0; k < s->cluster.gpn; k++) {	/* sorted again */
-			int64_t t = s->gpu_take_from[o + k];
-
-			for (n = k; n > 0 && v[n - 1] > t; n--)
-				v[n] = v[n - 1];
-			v[n] = t;
-		}
-	}
-}
-
 /* Whether node @nd could give @me @g GPUs at @now (@g <= its GPUs; all of
  * them: it could be emptied): free, or on runs it may preempt, as
  * all_would_fit() counts them.  The core is asked only when the runs that
