@@ -15,8 +15,11 @@
  *               view (sb/view.h) and the standing, job priorities;
  *   victims.c   preemption: candidates through sb_preempt_decide(),
  *               victim order, taking victims only until the job fits;
- *   engine.c    starting and stopping runs, the scheduling pass, the event
- *               loop (sim_run);
+ *   run.c       starting and stopping runs (and preempting them);
+ *   pass.c      the scheduling pass: pending jobs tried in order, backfill,
+ *               preemption for those that do not fit;
+ *   engine.c    setting up and tearing down the state, the event loop
+ *               (sim_run), the end of a simulation;
  *   why.c       why each job still pending at the end waits (the words
  *               of `sbudget show job`).
  */
@@ -456,9 +459,27 @@ void sim__explain_pending(struct sim *s, int64_t now);
  * outcome's why (the state read is that of the probe's time: no event
  * lies between) */
 void sim__probe_long_waits(struct sim *s, int64_t before);
-/* engine.c */
+/* run.c: start @job at @t on the placement just made in s->placed_nodes
+ * (@nn nodes, @mask on each) */
 void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 		uint64_t mask, bool preemptible);
+/* run.c: preempt @job at @now: its GPUs go to the preemptor at once; it
+ * stops after the grace time (EV_STOP, then sim__stop()) */
 void sim__preempt(struct sim *s, uint32_t job, int64_t now);
+/* run.c: the preempted run of @job stops at @t: charged, its segment
+ * written, requeued or cancelled (and resubmitted) */
+void sim__stop(struct sim *s, uint32_t job, int64_t t);
+/* run.c: @job no longer runs: out of the running arrays, its GPUs freed */
+void sim__unrun(struct sim *s, uint32_t job);
+/* run.c: the segment of @job's current run, ending at @end, into the
+ * result (@preempted, @lost: its flags; @fate: how it ended) */
+void sim__add_seg(struct sim *s, uint32_t job, int64_t end, bool preempted,
+		 bool lost, enum sim_fate fate);
+
+/* pass.c: a full scheduling pass at @now */
+void sim__pass(struct sim *s, int64_t now);
+/* pass.c: a pass over the jobs that arrived since the last one only
+ * (nothing else changed: every other job would fail again) */
+void sim__pass_arrivals(struct sim *s, int64_t now);
 
 #endif /* SB_SIM_ENGINE_H */
