@@ -331,6 +331,11 @@ static bool node_cmp2(const int64_t *t, uint32_t x, uint32_t y)
 	return t[x] != t[y] ? t[x] < t[y] : x < y;
 }
 
+/* sim__bf_reserve() (engine.h).  Long (over 100 lines): one plan in three
+ * cases sharing its locals and its end (made:): the cached first
+ * reservation, a job within a node (the node whose GPUs free up first),
+ * a multi-node job (the nodes that free up first, a partial selection for
+ * up to 16 of them). */
 void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now)
 {
 	const struct sim_job *j = &s->w->jobs[job];

@@ -233,6 +233,37 @@ static int choice(const char *a, const char *v, struct opts *o)
 	return 0;
 }
 
+/* --backfill @v: reserve, reserve:N (1..1000), greedy or none.  Return 0
+ * (set) or 2 (refused, said). */
+static int backfill_opt(const char *v, struct opts *o)
+{
+	if (!strcmp(v, "greedy")) {
+		o->p.backfill = SIM_BACKFILL_GREEDY;
+	} else if (!strcmp(v, "none")) {
+		o->p.backfill = SIM_BACKFILL_NONE;
+	} else if (!strcmp(v, "reserve")) {
+		o->p.backfill = SIM_BACKFILL_RESERVE;
+		o->p.reserve = 1;
+	} else if (!strncmp(v, "reserve:", 8)) {
+		char *end;
+		long n;
+
+		errno = 0;
+		n = isdigit((unsigned char)v[8]) ?
+		    strtol(v + 8, &end, 10) : 0;
+		if (!isdigit((unsigned char)v[8]) || errno || *end ||
+		    n < 1 || n > 1000)
+			return cli_bad("--backfill '%s' is not accepted: "
+				       "reserve:N takes N 1..1000", v);
+		o->p.backfill = SIM_BACKFILL_RESERVE;
+		o->p.reserve = (uint32_t)n;
+	} else {
+		return cli_bad("--backfill '%s' is not accepted: reserve, "
+			       "reserve:N (1..1000), greedy or none", v);
+	}
+	return 0;
+}
+
 /* One of the options that take a number or a range.  Return 0 (set), 2
  * (refused, said), -1 (not one of them). */
 static int number(const char *a, const char *v, struct opts *o)
@@ -240,34 +271,8 @@ static int number(const char *a, const char *v, struct opts *o)
 	int64_t x;
 
 	if (!strcmp(a, "--backfill")) {
-		if (!strcmp(v, "greedy")) {
-			o->p.backfill = SIM_BACKFILL_GREEDY;
-		} else if (!strcmp(v, "none")) {
-			o->p.backfill = SIM_BACKFILL_NONE;
-		} else if (!strcmp(v, "reserve")) {
-			o->p.backfill = SIM_BACKFILL_RESERVE;
-			o->p.reserve = 1;
-		} else if (!strncmp(v, "reserve:", 8)) {
-			char *end;
-			long n;
-
-			errno = 0;
-			n = isdigit((unsigned char)v[8]) ?
-			    strtol(v + 8, &end, 10) : 0;
-			if (!isdigit((unsigned char)v[8]) || errno || *end ||
-			    n < 1 || n > 1000)
-				return cli_bad(
-					"--backfill '%s' is not accepted: "
-					"reserve:N takes N 1..1000",
-					v);
-			o->p.backfill = SIM_BACKFILL_RESERVE;
-			o->p.reserve = (uint32_t)n;
-		} else {
-			return cli_bad(
-				"--backfill '%s' is not accepted: reserve, "
-				"reserve:N (1..1000), greedy or none",
-				v);
-		}
+		if (backfill_opt(v, o))
+			return 2;
 	} else if (!strcmp(a, "--nodes")) {
 		if (num(a, v, 1, 1000000, &x))
 			return 2;

@@ -450,15 +450,37 @@ static int cmd_tree(struct opts *o)
 	return 0;
 }
 
+/* The metrics' default window [*@a, *@b): the first submission to the
+ * last end (or pending end) of the @nj jobs @mj; [0, 0) for none. */
+static void default_window(const struct sim_mjob *mj, size_t nj, int64_t *a,
+			   int64_t *b)
+{
+	size_t i;
+
+	*a = INT64_MAX;
+	*b = 0;
+	for (i = 0; i < nj; i++) {
+		if (mj[i].submit < *a)
+			*a = mj[i].submit;
+		if (mj[i].end != SIM_NEVER && mj[i].end > *b)
+			*b = mj[i].end;
+		if (mj[i].pending_until != SIM_NEVER &&
+		    mj[i].pending_until > *b)
+			*b = mj[i].pending_until;
+	}
+	if (!nj)
+		*a = 0;
+}
+
 static int cmd_metrics(struct opts *o)
 {
 	struct sim_tree t = { 0 };
 	struct sim_mjob *mj = NULL;
 	struct sim_mseg *ms = NULL;
 	struct sim_report rep = { 0 };
-	size_t nj = 0, ns = 0, i;
+	size_t nj = 0, ns = 0;
 	char msg[SIM_MSG], *text = NULL, *waits = NULL;
-	int64_t a = INT64_MAX, b = 0;
+	int64_t a, b;
 	int rc = 2;
 
 	if (!o->segments)
@@ -494,17 +516,7 @@ static int cmd_metrics(struct opts *o)
 		cli_bad("metrics: %s: %s", o->segments, msg);
 		goto out;
 	}
-	/* default window: first submit to the last end (or pending end) */
-	for (i = 0; i < nj; i++) {
-		if (mj[i].submit < a)
-			a = mj[i].submit;
-		if (mj[i].end != SIM_NEVER && mj[i].end > b)
-			b = mj[i].end;
-		if (mj[i].pending_until != SIM_NEVER && mj[i].pending_until > b)
-			b = mj[i].pending_until;
-	}
-	if (!nj)
-		a = 0;
+	default_window(mj, nj, &a, &b);
 	if (o->has_window) {
 		a = o->win_a;
 		b = o->win_b;

@@ -161,7 +161,11 @@ static uint32_t next_busy(struct sim *s, const struct pending_queue *q,
 
 /* A full pass: every group in pass order, every job in queue order, with
  * the skips of try_job()'s @pf/@ef (a job that would fail as a smaller one
- * did is not tried). */
+ * did is not tried).  Long (over 100 lines) on purpose: the skips, the
+ * reservation shortcut and the memo of next_busy()'s answer (c_*) are
+ * local state the whole loop shares and updates per job; split into
+ * functions they would travel in a context struct through the hottest
+ * loop of the simulator, each step reading the others' fields. */
 void sim__pass(struct sim *s, int64_t now)
 {
 	uint32_t pf = UINT32_MAX, ef = UINT32_MAX, gi;
