@@ -255,10 +255,12 @@ static void hist_add(struct sim *s, uint32_t job, int d)
 	uint32_t b = hbin(s->w->jobs[job].gpus);
 
 	h[b] += (uint32_t)d;
-	if (s->pending_alloc_by_rem)
-		(a ? s->pending_alloc_by_rem
-		   : s->pending_unalloc_by_rem)[b][rbucket(
-			s->job_state[job].remaining)] += (uint32_t)d;
+	if (s->pending_alloc_by_rem) {
+		uint32_t (*by_rem)[SIM_RBUCKETS] =
+			a ? s->pending_alloc_by_rem : s->pending_unalloc_by_rem;
+
+		by_rem[b][rbucket(s->job_state[job].remaining)] += (uint32_t)d;
+	}
 }
 
 bool sim__any_short(const struct sim *s, uint32_t thr, int64_t d)

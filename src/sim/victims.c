@@ -180,9 +180,9 @@ static bool all_would_fit(struct sim *s, uint32_t gpus, size_t nc,
 				(uint32_t)__builtin_popcountll(v->gpu_mask);
 	}
 	for (a = 0; a < s->cluster.nodes && !fits; a++)
-		fits = gpus <= gpn ? s->scratch_cluster.nfree[a] >= gpus
-				   : (whole += s->scratch_cluster.nfree[a] ==
-					       gpn) >= need;
+		fits = gpus <= gpn ?
+		       s->scratch_cluster.nfree[a] >= gpus :
+		       (whole += s->scratch_cluster.nfree[a] == gpn) >= need;
 	*wholep = whole;
 	return fits;
 }
