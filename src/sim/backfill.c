@@ -46,35 +46,39 @@ int sim__bf_init(struct sim *s)
 		return 0;
 	s->resv = calloc(k, sizeof(*s->resv));
 	s->resv_nodes = calloc((size_t)k * s->p->nodes, sizeof(uint32_t));
-	s->gfree = calloc(g, sizeof(*s->gfree));
-	s->gend = calloc(g, sizeof(*s->gend));
-	s->nsort = calloc(g, sizeof(*s->nsort));
-	s->ndirty = calloc(s->p->nodes, sizeof(*s->ndirty));
-	s->nheld = calloc(s->p->nodes, sizeof(*s->nheld));
-	if (!s->nsort || !s->ndirty || !s->nheld) {
+	s->gpu_free_at = calloc(g, sizeof(*s->gpu_free_at));
+	s->gpu_end_at = calloc(g, sizeof(*s->gpu_end_at));
+	s->node_free_sorted = calloc(g, sizeof(*s->node_free_sorted));
+	s->node_stale = calloc(s->p->nodes, sizeof(*s->node_stale));
+	s->node_held = calloc(s->p->nodes, sizeof(*s->node_held));
+	if (!s->node_free_sorted || !s->node_stale || !s->node_held) {
 		sim__oom(s);
 		return -1;
 	}
-	s->nodet = calloc(s->p->nodes, sizeof(*s->nodet));
-	s->nodeix = calloc(s->p->nodes, sizeof(*s->nodeix));
-	s->rc_nodes = calloc(s->p->nodes, sizeof(*s->rc_nodes));
-	s->hr_a = calloc(SIM_HIST_BINS, sizeof(*s->hr_a));
-	s->hr_u = calloc(SIM_HIST_BINS, sizeof(*s->hr_u));
-	if (!s->hr_a || !s->hr_u) {
+	s->node_time = calloc(s->p->nodes, sizeof(*s->node_time));
+	s->node_index = calloc(s->p->nodes, sizeof(*s->node_index));
+	s->resv_cache_nodes = calloc(s->p->nodes, sizeof(*s->resv_cache_nodes));
+	s->pending_alloc_by_rem =
+		calloc(SIM_HIST_BINS, sizeof(*s->pending_alloc_by_rem));
+	s->pending_unalloc_by_rem =
+		calloc(SIM_HIST_BINS, sizeof(*s->pending_unalloc_by_rem));
+	if (!s->pending_alloc_by_rem || !s->pending_unalloc_by_rem) {
 		sim__oom(s);
 		return -1;
 	}
-	if (!s->rc_nodes || !s->resv || !s->resv_nodes || !s->gfree ||
-	    !s->gend || !s->nodet || !s->nodeix ||
-	    sim_cluster_init(&s->bf, s->p->nodes, s->p->gpus_per_node)) {
+	if (!s->resv_cache_nodes || !s->resv || !s->resv_nodes ||
+	    !s->gpu_free_at || !s->gpu_end_at || !s->node_time ||
+	    !s->node_index ||
+	    sim_cluster_init(&s->bf_cluster, s->p->nodes,
+			     s->p->gpus_per_node)) {
 		sim__oom(s);
 		return -1;
 	}
-	s->bf.best_fit = s->p->best_fit;
+	s->bf_cluster.best_fit = s->p->best_fit;
 	for (i = 0; i < g; i++)
-		s->gend[i] = SIM_NEVER;
+		s->gpu_end_at[i] = SIM_NEVER;
 	for (i = 0; i < s->p->nodes; i++)
-		s->ndirty[i] = true;
+		s->node_stale[i] = true;
 	return 0;
 }
 
@@ -82,17 +86,17 @@ void sim__bf_free(struct sim *s)
 {
 	free(s->resv);
 	free(s->resv_nodes);
-	free(s->gfree);
-	free(s->gend);
-	free(s->nsort);
-	free(s->ndirty);
-	free(s->nheld);
-	free(s->nodet);
-	free(s->nodeix);
-	free(s->rc_nodes);
-	free(s->hr_a);
-	free(s->hr_u);
-	sim_cluster_free(&s->bf);
+	free(s->gpu_free_at);
+	free(s->gpu_end_at);
+	free(s->node_free_sorted);
+	free(s->node_stale);
+	free(s->node_held);
+	free(s->node_time);
+	free(s->node_index);
+	free(s->resv_cache_nodes);
+	free(s->pending_alloc_by_rem);
+	free(s->pending_unalloc_by_rem);
+	sim_cluster_free(&s->bf_cluster);
 }
 
 /* Whether reservation @r binds @job: its job is still pending and comes
@@ -101,16 +105,16 @@ static bool binds(const struct sim *s, const struct sim_resv *r, uint32_t job)
 {
 	uint32_t gr, gj;
 
-	if (r->job == job || s->js[r->job].st != J_PENDING)
+	if (r->job == job || s->job_state[r->job].state != J_PENDING)
 		return false;
-	gr = s->grank[sim__group_of(s, r->job)];
-	gj = s->grank[sim__group_of(s, job)];
+	gr = s->pass_rank[sim__group_of(s, r->job)];
+	gj = s->pass_rank[sim__group_of(s, job)];
 	if (gr != gj)
 		return gr < gj;
 	return sim__q_before(s, r->job, job);
 }
 
-/* Take @mask on the @nn nodes of s->nodebuf out of @c where free there. */
+/* Take @mask on the @nn nodes of s->placed_nodes out of @c where free there. */
 static void take(struct sim_cluster *c, const uint32_t *nodes, uint32_t nn,
 		 uint64_t mask)
 {
@@ -126,45 +130,48 @@ static void take(struct sim_cluster *c, const uint32_t *nodes, uint32_t nn,
 	}
 }
 
-/* s->bf := the cluster less the GPUs of reservation @r. */
+/* s->bf_cluster := the cluster less the GPUs of reservation @r. */
 static void bf_build(struct sim *s, const struct sim_resv *r)
 {
-	memcpy(s->bf.free, s->cl.free, s->cl.nodes * sizeof(*s->cl.free));
-	memcpy(s->bf.nfree, s->cl.nfree, s->cl.nodes * sizeof(*s->cl.nfree));
-	s->bf.total_free = s->cl.total_free;
-	s->bf.nofit = UINT32_MAX;
+	memcpy(s->bf_cluster.free, s->cluster.free,
+	       s->cluster.nodes * sizeof(*s->cluster.free));
+	memcpy(s->bf_cluster.nfree, s->cluster.nfree,
+	       s->cluster.nodes * sizeof(*s->cluster.nfree));
+	s->bf_cluster.total_free = s->cluster.total_free;
+	s->bf_cluster.nofit = UINT32_MAX;
 	if (r)
-		take(&s->bf, s->resv_nodes + r->node_off, r->nn, r->mask);
-	s->bf_ok = true;
-	s->bf_fail = UINT32_MAX;
+		take(&s->bf_cluster, s->resv_nodes + r->node_off, r->nnodes,
+		     r->mask);
+	s->bf_cluster_ok = true;
+	s->bf_fail_gpus = UINT32_MAX;
 }
 
-/* One reservation (the default): s->bf is kept, the cluster less its
+/* One reservation (the default): s->bf_cluster is kept, the cluster less its
  * GPUs, as jobs are placed, so a try costs a placement, not a copy; and
  * a job as big as one that did not fit there is not tried there again
- * (s->bf_fail; s->bf only shrinks until rebuilt). */
+ * (s->bf_fail_gpus; s->bf_cluster only shrinks until rebuilt). */
 static uint32_t place_one(struct sim *s, uint32_t job, int64_t end,
 			  uint64_t *mask, bool *blocked)
 {
 	const struct sim_resv *r = &s->resv[0];
 	uint32_t gpus = s->w->jobs[job].gpus, nn = 0;
 
-	if (!s->bf_ok)
+	if (!s->bf_cluster_ok)
 		bf_build(s, r);
 	if (r->t >= end || !binds(s, r, job)) {
-		nn = sim_place(&s->cl, gpus, s->nodebuf, mask);
+		nn = sim_place(&s->cluster, gpus, s->placed_nodes, mask);
 		if (nn)
-			take(&s->bf, s->nodebuf, nn, *mask);
+			take(&s->bf_cluster, s->placed_nodes, nn, *mask);
 		return nn;
 	}
-	if (gpus < s->bf_fail)
-		nn = sim_place(&s->bf, gpus, s->nodebuf, mask);
+	if (gpus < s->bf_fail_gpus)
+		nn = sim_place(&s->bf_cluster, gpus, s->placed_nodes, mask);
 	if (nn) {
-		take(&s->cl, s->nodebuf, nn, *mask);
+		take(&s->cluster, s->placed_nodes, nn, *mask);
 		return nn;
 	}
-	if (gpus < s->bf_fail)
-		s->bf_fail = gpus;
+	if (gpus < s->bf_fail_gpus)
+		s->bf_fail_gpus = gpus;
 	*blocked = sim__cl_fits(s, gpus);
 	return 0;
 }
@@ -175,11 +182,12 @@ bool sim__bf_wants(const struct sim *s, uint32_t job)
 
 	if (s->p->backfill != SIM_BACKFILL_RESERVE)
 		return false;
-	if (s->ntried < s->p->reserve)
+	if (s->nresv_tried < s->p->reserve)
 		return true;
 	for (k = 0; k < s->nresv; k++)
-		if (s->resv[k].job != job && s->js[s->resv[k].job].st ==
-		    J_PENDING && !binds(s, &s->resv[k], job))
+		if (s->resv[k].job != job &&
+		    s->job_state[s->resv[k].job].state == J_PENDING &&
+		    !binds(s, &s->resv[k], job))
 			return true;
 	return false;
 }
@@ -188,7 +196,7 @@ uint32_t sim__bf_place(struct sim *s, uint32_t job, int64_t now,
 		       uint64_t *mask, bool *blocked)
 {
 	const struct sim_job *j = &s->w->jobs[job];
-	int64_t end = now + s->js[job].remaining;
+	int64_t end = now + s->job_state[job].remaining;
 	uint32_t k, a, nn;
 	bool any = false;
 
@@ -198,39 +206,41 @@ uint32_t sim__bf_place(struct sim *s, uint32_t job, int64_t now,
 	for (k = 0; k < s->nresv && !any; k++)
 		any = s->resv[k].t < end && binds(s, &s->resv[k], job);
 	if (!any)
-		return sim_place(&s->cl, j->gpus, s->nodebuf, mask);
-	if (!sim_fits(&s->cl, j->gpus))
+		return sim_place(&s->cluster, j->gpus, s->placed_nodes, mask);
+	if (!sim_fits(&s->cluster, j->gpus))
 		return 0;
-	memcpy(s->bf.free, s->cl.free, s->cl.nodes * sizeof(*s->cl.free));
-	memcpy(s->bf.nfree, s->cl.nfree, s->cl.nodes * sizeof(*s->cl.nfree));
-	s->bf.total_free = s->cl.total_free;
-	s->bf.nofit = UINT32_MAX;
+	memcpy(s->bf_cluster.free, s->cluster.free,
+	       s->cluster.nodes * sizeof(*s->cluster.free));
+	memcpy(s->bf_cluster.nfree, s->cluster.nfree,
+	       s->cluster.nodes * sizeof(*s->cluster.nfree));
+	s->bf_cluster.total_free = s->cluster.total_free;
+	s->bf_cluster.nofit = UINT32_MAX;
 	for (k = 0; k < s->nresv; k++) {
 		const struct sim_resv *r = &s->resv[k];
 
 		if (r->t >= end || !binds(s, r, job))
 			continue;
-		for (a = 0; a < r->nn; a++) {
+		for (a = 0; a < r->nnodes; a++) {
 			uint32_t nd = s->resv_nodes[r->node_off + a];
-			uint64_t m = s->bf.free[nd] & r->mask;
+			uint64_t m = s->bf_cluster.free[nd] & r->mask;
 			uint32_t c = (uint32_t)__builtin_popcountll(m);
 
-			s->bf.free[nd] &= ~m;
-			s->bf.nfree[nd] -= c;
-			s->bf.total_free -= c;
+			s->bf_cluster.free[nd] &= ~m;
+			s->bf_cluster.nfree[nd] -= c;
+			s->bf_cluster.total_free -= c;
 		}
 	}
-	nn = sim_place(&s->bf, j->gpus, s->nodebuf, mask);
+	nn = sim_place(&s->bf_cluster, j->gpus, s->placed_nodes, mask);
 	if (!nn) {
 		*blocked = true;	/* it fits, but on reserved GPUs */
 		return 0;
 	}
 	for (a = 0; a < nn; a++) {
-		uint32_t nd = s->nodebuf[a];
+		uint32_t nd = s->placed_nodes[a];
 
-		s->cl.free[nd] &= ~*mask;
-		s->cl.nfree[nd] -= (uint32_t)__builtin_popcountll(*mask);
-		s->cl.total_free -= (uint32_t)__builtin_popcountll(*mask);
+		s->cluster.free[nd] &= ~*mask;
+		s->cluster.nfree[nd] -= (uint32_t)__builtin_popcountll(*mask);
+		s->cluster.total_free -= (uint32_t)__builtin_popcountll(*mask);
 	}
 	return nn;
 }
@@ -273,42 +283,42 @@ static int node_cmp(const void *a, const void *b)
 static void node_times(const struct sim *s, uint32_t i, int64_t now,
 		       int64_t held, int64_t *g)
 {
-	uint64_t f = s->cl.free[i];
-	const int64_t *e = s->gend + (size_t)i * s->cl.gpn;
+	uint64_t f = s->cluster.free[i];
+	const int64_t *e = s->gpu_end_at + (size_t)i * s->cluster.gpn;
 	uint32_t k;
 
-	for (k = 0; k < s->cl.gpn; k++)
+	for (k = 0; k < s->cluster.gpn; k++)
 		g[k] = f >> k & 1 ? now : e[k] != SIM_NEVER ? e[k] : held;
 }
 
 /* When node @i has @g GPUs free (g <= gpn), from its sorted summary
- * (s->nsort, rebuilt when the node changed); a node with held GPUs is
- * computed in full (their time depends on @now). */
+ * (s->node_free_sorted, rebuilt when the node changed); a node with held
+ * GPUs is computed in full (their time depends on @now). */
 static int64_t node_gth(struct sim *s, uint32_t i, uint32_t g, int64_t now,
 			int64_t held)
 {
-	uint32_t gpn = s->cl.gpn, k, n;
-	int64_t *v = s->nsort + (size_t)i * gpn, t[64];
+	uint32_t gpn = s->cluster.gpn, k, n;
+	int64_t *v = s->node_free_sorted + (size_t)i * gpn, t[64];
 
-	if (s->ndirty[i]) {
-		const int64_t *e = s->gend + (size_t)i * gpn;
-		uint64_t f = s->cl.free[i];
+	if (s->node_stale[i]) {
+		const int64_t *e = s->gpu_end_at + (size_t)i * gpn;
+		uint64_t f = s->cluster.free[i];
 
-		s->nheld[i] = 0;
+		s->node_held[i] = 0;
 		for (k = 0; k < gpn; k++) {
 			int64_t x = f >> k & 1 ? INT64_MIN : e[k];
 
 			if (!(f >> k & 1) && e[k] == SIM_NEVER) {
-				s->nheld[i]++;
+				s->node_held[i]++;
 				x = INT64_MIN + 1;
 			}
 			for (n = k; n > 0 && v[n - 1] > x; n--)
 				v[n] = v[n - 1];
 			v[n] = x;
 		}
-		s->ndirty[i] = false;
+		s->node_stale[i] = false;
 	}
-	if (s->nheld[i]) {
+	if (s->node_held[i]) {
 		node_times(s, i, now, held, t);
 		return nth_time(t, gpn, g);
 	}
@@ -321,39 +331,45 @@ static bool node_cmp2(const int64_t *t, uint32_t x, uint32_t y)
 	return t[x] != t[y] ? t[x] < t[y] : x < y;
 }
 
+/* sim__bf_reserve() (engine.h).  Long (over 100 lines): one plan in three
+ * cases sharing its locals and its end (made:): the cached first
+ * reservation, a job within a node (the node whose GPUs free up first),
+ * a multi-node job (the nodes that free up first, a partial selection for
+ * up to 16 of them). */
 void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now)
 {
 	const struct sim_job *j = &s->w->jobs[job];
-	uint32_t gpn = s->cl.gpn, nodes = s->cl.nodes, i, a, k, best;
+	uint32_t gpn = s->cluster.gpn, nodes = s->cluster.nodes, i, a, k, best;
 	int64_t held = now + (sim__is_budget(s) ?
 			      s->p->cfg.preempt.grace_time : 0);
 	struct sim_resv *r;
-	int64_t *g = s->gfree;
+	int64_t *g = s->gpu_free_at;
 
 	if (s->p->backfill != SIM_BACKFILL_RESERVE ||
-	    s->ntried >= s->p->reserve)
+	    s->nresv_tried >= s->p->reserve)
 		return;
-	s->ntried++;
+	s->nresv_tried++;
 	r = &s->resv[s->nresv];
-	if (!s->nresv && s->rc_ok && s->rc_job == job && s->rc_clv == s->clv) {
-		if (s->rc_none)
+	if (!s->nresv && s->resv_cache_ok && s->resv_cache_job == job &&
+	    s->resv_cache_version == s->cluster_version) {
+		if (s->resv_cache_none)
 			return;
-		*r = s->rc;
-		memcpy(s->resv_nodes + r->node_off, s->rc_nodes,
-		       r->nn * sizeof(*s->rc_nodes));
+		*r = s->resv_cache;
+		memcpy(s->resv_nodes + r->node_off, s->resv_cache_nodes,
+		       r->nnodes * sizeof(*s->resv_cache_nodes));
 		goto made;
 	}
-	s->rc_ok = !s->nresv && !s->held;
-	s->rc_none = true;
-	s->rc_job = job;
-	s->rc_clv = s->clv;
+	s->resv_cache_ok = !s->nresv && !s->gpus_held;
+	s->resv_cache_none = true;
+	s->resv_cache_job = job;
+	s->resv_cache_version = s->cluster_version;
 	/* every GPU: when it is free; with no reservation yet, a node's
 	 * summary tells when its g-th GPU is (node_gth) */
 	if (s->nresv)
 		for (i = 0; i < nodes; i++)
 			node_times(s, i, now, held, g + (size_t)i * gpn);
 	for (i = 0; i < s->nresv; i++)
-		for (a = 0; a < s->resv[i].nn; a++) {
+		for (a = 0; a < s->resv[i].nnodes; a++) {
 			uint32_t nd = s->resv_nodes[s->resv[i].node_off + a];
 
 			for (k = 0; k < gpn; k++)
@@ -365,18 +381,19 @@ void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now)
 	if (j->gpus <= gpn) {
 		best = UINT32_MAX;
 		for (i = 0; i < nodes; i++) {
-			s->nodet[i] = s->nresv ?
-				nth_time(g + i * gpn, gpn, j->gpus) :
-				node_gth(s, i, j->gpus, now, held);
-			if (best == UINT32_MAX || s->nodet[i] < s->nodet[best])
+			s->node_time[i] =
+				s->nresv ? nth_time(g + i * gpn, gpn, j->gpus)
+					 : node_gth(s, i, j->gpus, now, held);
+			if (best == UINT32_MAX ||
+			    s->node_time[i] < s->node_time[best])
 				best = i;
 		}
-		if (s->nodet[best] == INT64_MAX)
+		if (s->node_time[best] == INT64_MAX)
 			return;
 		if (!s->nresv)
 			node_times(s, best, now, held, g + best * gpn);
-		r->t = s->nodet[best];
-		r->nn = 1;
+		r->t = s->node_time[best];
+		r->nnodes = 1;
 		r->mask = 0;
 		s->resv_nodes[r->node_off] = best;
 		/* its g GPUs free first, the lowest on a tie */
@@ -394,9 +411,10 @@ void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now)
 		uint32_t need = (j->gpus + gpn - 1) / gpn;
 
 		for (i = 0; i < nodes; i++) {
-			s->nodet[i] = s->nresv ? nth_time(g + i * gpn, gpn, gpn)
-					       : node_gth(s, i, gpn, now, held);
-			s->nodeix[i] = i;	/* for qsort */
+			s->node_time[i] =
+				s->nresv ? nth_time(g + i * gpn, gpn, gpn)
+					 : node_gth(s, i, gpn, now, held);
+			s->node_index[i] = i;	/* for qsort */
 		}
 		if (need <= 16 && need <= nodes) {
 			/* the need first, in order: one scan keeping them
@@ -406,37 +424,42 @@ void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now)
 
 			for (i = 0; i < nodes; i++) {
 				if (cnt == need &&
-				    !node_cmp2(s->nodet, i, s->nodeix[cnt - 1]))
+				    !node_cmp2(s->node_time, i,
+					       s->node_index[cnt - 1]))
 					continue;
 				if (cnt < need)
 					cnt++;
-				for (k = cnt - 1; k > 0 && node_cmp2(s->nodet,
-						i, s->nodeix[k - 1]); k--)
-					s->nodeix[k] = s->nodeix[k - 1];
-				s->nodeix[k] = i;
+				for (k = cnt - 1;
+				     k > 0 && node_cmp2(s->node_time, i,
+							s->node_index[k - 1]);
+				     k--)
+					s->node_index[k] = s->node_index[k - 1];
+				s->node_index[k] = i;
 			}
 		} else {
-			cmp_t = s->nodet;
-			qsort(s->nodeix, nodes, sizeof(*s->nodeix), node_cmp);
+			cmp_t = s->node_time;
+			qsort(s->node_index, nodes, sizeof(*s->node_index),
+			      node_cmp);
 		}
-		if (need > nodes || s->nodet[s->nodeix[need - 1]] == INT64_MAX)
+		if (need > nodes ||
+		    s->node_time[s->node_index[need - 1]] == INT64_MAX)
 			return;
-		r->t = s->nodet[s->nodeix[need - 1]];
-		r->nn = need;
+		r->t = s->node_time[s->node_index[need - 1]];
+		r->nnodes = need;
 		r->mask = gpn == 64 ? UINT64_MAX : (UINT64_C(1) << gpn) - 1;
-		memcpy(s->resv_nodes + r->node_off, s->nodeix,
-		       need * sizeof(*s->nodeix));
+		memcpy(s->resv_nodes + r->node_off, s->node_index,
+		       need * sizeof(*s->node_index));
 	}
-	if (s->rc_ok) {
-		s->rc = *r;
-		s->rc_none = false;
-		memcpy(s->rc_nodes, s->resv_nodes + r->node_off,
-		       r->nn * sizeof(*s->rc_nodes));
+	if (s->resv_cache_ok) {
+		s->resv_cache = *r;
+		s->resv_cache_none = false;
+		memcpy(s->resv_cache_nodes, s->resv_nodes + r->node_off,
+		       r->nnodes * sizeof(*s->resv_cache_nodes));
 	}
 made:
 	if (r->t < now)
 		r->t = now;
 	s->nresv++;
-	s->bf_ok = false;	/* s->bf is rebuilt with it */
+	s->bf_cluster_ok = false;	/* rebuilt with it */
 	s->r->reservations++;
 }

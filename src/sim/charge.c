@@ -8,7 +8,8 @@
  * bucket it ran in, before the TICK that reads it; GPU-seconds are whole
  * numbers, so the ledger's sums are exact (sb/ledger.h).  A run started
  * since the last TICK is "fresh" and charged from its start; an "old" one
- * is charged per association in one sum (cur_a/cur_u) from the last TICK.
+ * is charged per association in one sum (old_alloc_gpus/old_unalloc_gpus)
+ * from the last TICK.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +23,10 @@
 uint32_t sim__job_priority(const struct sim *s, uint32_t job, bool pending)
 {
 	const struct sim_job *j = &s->w->jobs[job];
-	uint32_t p = sb_priority_job(s->st, j->assoc, sim__allocated(s, job),
-				     j->prio);
+	uint32_t p = sb_priority_job(s->standing, j->assoc,
+				     sim__allocated(s, job), j->prio);
 
-	if (pending && s->js[job].resumed)
+	if (pending && s->job_state[job].resumed)
 		p |= SB_PRIO_RESUMED;
 	return p;
 }
@@ -46,14 +47,15 @@ static void charge(struct sim *s, uint32_t assoc, int64_t from, int64_t to,
 void sim__charge_end(struct sim *s, uint32_t job, int64_t e)
 {
 	const struct sim_job *j = &s->w->jobs[job];
-	struct js *x = &s->js[job];
+	struct job_state *x = &s->job_state[job];
 	bool al = sim__allocated(s, job);
 
 	if (!sim__is_budget(s))
 		return;
-	if (x->old) {
-		(al ? s->cur_a : s->cur_u)[j->assoc] -= j->gpus;
-		charge(s, j->assoc, s->tprev, e, j->gpus, al);
+	if (x->charged_to_tick) {
+		(al ? s->old_alloc_gpus : s->old_unalloc_gpus)[j->assoc] -=
+			j->gpus;
+		charge(s, j->assoc, s->last_tick, e, j->gpus, al);
 	} else {
 		charge(s, j->assoc, x->start, e, j->gpus, al);
 	}
@@ -62,20 +64,20 @@ void sim__charge_end(struct sim *s, uint32_t job, int64_t e)
 /* @job's current run just started: fresh until the next TICK. */
 void sim__fresh_add(struct sim *s, uint32_t job)
 {
-	if (s->nfresh == s->fresh_cap) {
-		size_t cap = s->fresh_cap ? s->fresh_cap * 2 : 256;
-		void *v = realloc(s->fresh, cap * sizeof(*s->fresh));
+	if (s->nfresh_runs == s->fresh_runs_cap) {
+		size_t cap = s->fresh_runs_cap ? s->fresh_runs_cap * 2 : 256;
+		void *v = realloc(s->fresh_runs, cap * sizeof(*s->fresh_runs));
 
 		if (!v) {
 			sim__oom(s);
 			return;
 		}
-		s->fresh = v;
-		s->fresh_cap = cap;
+		s->fresh_runs = v;
+		s->fresh_runs_cap = cap;
 	}
-	s->fresh[s->nfresh].job = job;
-	s->fresh[s->nfresh].run = s->js[job].run;
-	s->nfresh++;
+	s->fresh_runs[s->nfresh_runs].job = job;
+	s->fresh_runs[s->nfresh_runs].run = s->job_state[job].run;
+	s->nfresh_runs++;
 }
 
 /* Charge every run up to @T; fresh runs that started before @T become
@@ -86,31 +88,32 @@ static void charge_to(struct sim *s, int64_t T)
 	size_t i, keep = 0;
 
 	for (a = 0; a < n; a++) {
-		charge(s, a, s->tprev, T, s->cur_a[a], true);
-		charge(s, a, s->tprev, T, s->cur_u[a], false);
+		charge(s, a, s->last_tick, T, s->old_alloc_gpus[a], true);
+		charge(s, a, s->last_tick, T, s->old_unalloc_gpus[a], false);
 	}
-	for (i = 0; i < s->nfresh; i++) {
-		uint32_t job = s->fresh[i].job;
-		struct js *x = &s->js[job];
+	for (i = 0; i < s->nfresh_runs; i++) {
+		uint32_t job = s->fresh_runs[i].job;
+		struct job_state *x = &s->job_state[job];
 		const struct sim_job *j = &s->w->jobs[job];
 		bool al = sim__allocated(s, job);
 
-		if (x->run != s->fresh[i].run ||
-		    (x->st != J_RUNNING && x->st != J_STOPPING))
+		if (x->run != s->fresh_runs[i].run ||
+		    (x->state != J_RUNNING && x->state != J_STOPPING))
 			continue;	/* ended: charged then */
 		if (x->start >= T) {
-			s->fresh[keep++] = s->fresh[i];
+			s->fresh_runs[keep++] = s->fresh_runs[i];
 			continue;
 		}
 		charge(s, j->assoc, x->start, T, j->gpus, al);
-		(al ? s->cur_a : s->cur_u)[j->assoc] += j->gpus;
-		x->old = true;
+		(al ? s->old_alloc_gpus : s->old_unalloc_gpus)[j->assoc] +=
+			j->gpus;
+		x->charged_to_tick = true;
 	}
-	s->nfresh = keep;
-	s->tprev = T;
+	s->nfresh_runs = keep;
+	s->last_tick = T;
 }
 
-/* s->level's flag: the level changed at this recalculation (levels are
+/* s->standing_level's flag: the level changed at this recalculation (levels are
  * below 2^20: SB_PRIO_LEVEL_MAX) */
 #define LEVEL_CHANGED (UINT32_C(1) << 31)
 
@@ -134,7 +137,7 @@ void sim__tick(struct sim *s, int64_t T)
 	int rc;
 
 	s->r->recalcs++;
-	s->pep++;	/* failed preemption tries are stale (victims.c) */
+	s->recalc_epoch++;	/* failed preemption tries are stale */
 	charge_to(s, T);
 	/* the window sums moved to T: the read below is O(associations) */
 	rc = sb_ledger_sync(s->ledger, T);
@@ -149,58 +152,61 @@ void sim__tick(struct sim *s, int64_t T)
 	}
 	sb_view_clear_committed(&s->view);
 	for (i = 0; i < s->nrunning; i++) {
-		if (T >= s->rr[i].commit_until)
+		if (T >= s->run_info[i].commit_until)
 			continue;	/* past its protection: commits 0 */
-		rc = sb_view_commit(&s->view, s->rr[i].pt.index,
-				    &s->rr[i].pt.job, T);
+		rc = sb_view_commit(&s->view, s->run_info[i].party.index,
+				    &s->run_info[i].party.job, T);
 		if (rc != SB_OK) {
 			sim__core_fail(s, "sb_view_commit", rc);
 			return;
 		}
 	}
 	sb_view_usage_all(&s->view, s->usage);
-	rc = sb_standing_compute_usage(s->st, s->usage);
+	rc = sb_standing_compute_usage(s->standing, s->usage);
 	if (rc != SB_OK) {
 		sim__core_fail(s, "sb_standing_compute_usage", rc);
 		return;
 	}
 	/* pass order: allocated groups by standing, then unallocated */
-	ord = sb_standing_order(s->st, &cnt);
+	ord = sb_standing_order(s->standing, &cnt);
 	/* the first position whose association changed: levels above it
 	 * compare with each other as before (victims.c, "failed tries,
 	 * kept") */
-	for (a = 0; a < cnt && s->recalcs_done && s->prev_ord[a] == ord[a]; a++)
+	for (a = 0; a < cnt && s->recalcs_done && s->prev_order[a] == ord[a];
+	     a++)
 		;
 	if (a < cnt) {
-		s->rep++;
+		s->order_epoch++;
 		for (i = a; i < cnt; i++)
-			s->ord_chg[i] = s->rep;
-		memcpy(s->prev_ord, ord, cnt * sizeof(*ord));
+			s->order_changed_at[i] = s->order_epoch;
+		memcpy(s->prev_order, ord, cnt * sizeof(*ord));
 	}
 	s->recalcs_done = true;
 	for (a = 0; a < cnt; a++) {
-		s->gorder[a] = ord[a];
-		s->gorder[cnt + a] = n + ord[a];
+		s->pass_order[a] = ord[a];
+		s->pass_order[cnt + a] = n + ord[a];
 	}
-	s->ngorder = 2 * cnt;
-	for (a = 0; a < s->ngorder; a++)
-		s->grank[s->gorder[a]] = a;
+	s->npass_order = 2 * cnt;
+	for (a = 0; a < s->npass_order; a++)
+		s->pass_rank[s->pass_order[a]] = a;
 	/* running jobs' current priority, as priority/budget refreshes it:
 	 * sb_priority_job() is a function of the association's standing
 	 * level, the contract and the in-team priority, so only the jobs of
 	 * an association whose level changed are asked again */
 	for (a = 0; a < n; a++) {
-		const struct sb_standing_node *sn = sb_standing_node(s->st, a);
+		const struct sb_standing_node *sn =
+			sb_standing_node(s->standing, a);
 		uint32_t lv = sn ? sn->level : 0;
 
-		if (s->level[a] != lv)
-			s->level[a] = lv | LEVEL_CHANGED;
+		if (s->standing_level[a] != lv)
+			s->standing_level[a] = lv | LEVEL_CHANGED;
 	}
 	for (i = 0; i < s->nrunning; i++)
-		if (s->level[s->rr[i].pt.index] & LEVEL_CHANGED)
-			s->rr[i].pt.job.priority =
-				sim__job_priority(s, s->rr[i].job, false);
+		if (s->standing_level[s->run_info[i].party.index] &
+		    LEVEL_CHANGED)
+			s->run_info[i].party.job.priority =
+				sim__job_priority(s, s->run_info[i].job, false);
 	for (a = 0; a < n; a++)
-		s->level[a] &= ~LEVEL_CHANGED;
-	s->dirty = true;
+		s->standing_level[a] &= ~LEVEL_CHANGED;
+	s->full_pass_due = true;
 }

@@ -5,6 +5,8 @@
  * another.  Internal names carry the sim__ prefix.
  *
  * The engine files:
+ *   state.c     allocating and freeing the state, recording the first
+ *               error;
  *   cluster.c   placement: nodes x GPUs, first/best fit, whole nodes for
  *               multi-node jobs (public: sim_cluster_*, sim_place, ...);
  *   queue.c     the event heap, the protection-end heap, and the pending
@@ -13,8 +15,11 @@
  *               view (sb/view.h) and the standing, job priorities;
  *   victims.c   preemption: candidates through sb_preempt_decide(),
  *               victim order, taking victims only until the job fits;
- *   engine.c    starting and stopping runs, the scheduling pass, the event
- *               loop (sim_run);
+ *   run.c       starting and stopping runs (and preempting them);
+ *   pass.c      the scheduling pass: pending jobs tried in order, backfill,
+ *               preemption for those that do not fit;
+ *   engine.c    setting up and tearing down the state, the event loop
+ *               (sim_run), the end of a simulation;
  *   why.c       why each job still pending at the end waits (the words
  *               of `sbudget show job`).
  */
@@ -30,15 +35,16 @@
 #include "sb/standing.h"
 #include "sb/view.h"
 #include "sim.h"
-
 /* Event types, in the order they are handled when they share a time. */
 enum { EV_END = 0, EV_STOP = 1, EV_ELIGIBLE = 2, EV_TICK = 3, EV_RELEASE = 4 };
 
-struct ev {
-	int64_t t;
-	uint32_t type;
-	uint32_t job;		/* EV_RELEASE: index into sim.holds */
-	uint32_t run;		/* the run (or requeue) it belongs to */
+/* An event in the heap (queue.c), or a protection end (sim.prot_ends). */
+struct event {
+	int64_t time;		/* when, s */
+	uint32_t type;		/* EV_* */
+	uint32_t job;		/* the job; EV_RELEASE: index into sim.holds */
+	uint32_t run;		/* the run (or requeue) it belongs to: an
+				 * event of an earlier run is stale */
 };
 
 enum jstate {
@@ -46,92 +52,102 @@ enum jstate {
 	J_RUNNING, J_STOPPING, J_DONE, J_CANCELLED,
 };
 
-/* Per-job state. */
-struct js {
-	struct sb_contract ct;	/* the contract as run (sim_job_contract) */
-	uint8_t st;		/* enum jstate */
+/* Per-job state of a simulation (sim.job_state). */
+struct job_state {
+	struct sb_contract contract;	/* as run (sim_job_contract) */
+	uint8_t state;		/* enum jstate */
 	bool resumed;		/* ran before and was requeued */
 	bool preemptible;	/* this run */
-	bool old;		/* this run's start is charged up to tprev */
+	bool charged_to_tick;	/* this run's start is charged up to
+				 * sim.last_tick (charge.c) */
 	uint32_t run;		/* runs so far (also the event tag) */
-	uint32_t ridx;		/* index in the running array */
-	uint32_t node_off, nnodes;
-	uint64_t mask;
-	int64_t start, end_at, remaining;
-	int64_t eligible;	/* when the current pending span began */
+	uint32_t running_index;	/* index in sim.running */
+	uint32_t node_off;	/* its nodes: sim.cluster's node_off.. */
+	uint32_t nnodes;	/* ... nnodes of them */
+	uint64_t gpu_mask;	/* GPUs it holds on each of its nodes */
+	int64_t start;		/* this run's start, s */
+	int64_t end_at;		/* when this run ends or stops, s */
+	int64_t remaining;	/* work left, s */
+	int64_t eligible_at;	/* when the current pending span began, s */
 	bool preempted;		/* a run of it was preempted (budget) */
-	int64_t preempted_at;	/* when the last preemption was decided */
+	int64_t preempted_at;	/* when the last preemption was decided, s */
 	/* its last failed preemption try while pending (victims.c): at
-	 * sim.pseq pf_seq (0: none since it became pending) in recalculation
-	 * epoch pf_ep; multi-node: at most pf_whole nodes could be emptied */
-	uint64_t pf_seq, pf_ep;
-	uint32_t pf_whole;
-	uint64_t pf_rep;	/* ... at standing-order epoch pf_rep */
-	uint32_t pf_pos;	/* ... its association's standing position */
-	bool pf_vfree;		/* ... and no refusal read the view */
-	int64_t submit;		/* its submission: the table's, or when its
-				 * user resubmitted it after a cancel (the
-				 * queue's order: a new job) */
+	 * sim.room_seq fail_room_seq (0: none since it became pending) in
+	 * recalculation epoch fail_recalc_epoch; multi-node: at most
+	 * fail_whole_nodes nodes could be emptied */
+	uint64_t fail_room_seq, fail_recalc_epoch;
+	uint32_t fail_whole_nodes;
+	uint64_t fail_order_epoch;	/* ... at standing-order epoch this */
+	uint32_t fail_position;	/* ... its association's standing position */
+	bool fail_view_free;	/* ... and no refusal read the view */
+	int64_t submit;		/* its submission, s: the table's, or when
+				 * its user resubmitted it after a cancel
+				 * (the queue's order: a new job) */
 	int64_t demand_from;	/* cancelled, waiting to be resubmitted:
 				 * when the cancelled run stopped, where the
 				 * resubmitted job's demand begins (the gap
-				 * counts); SIM_NEVER otherwise */
+				 * counts), s; SIM_NEVER otherwise */
 };
 
 /* A running job as preemption sees it, kept beside sim.running so that the
  * candidate scan reads memory in order: the core's party (contract, start,
  * current priority, GPUs, association) plus the simulator's flags. */
-struct rrun {
-	struct sb_preempt_party pt;
-	int64_t prot_until;	/* sb_preempt_hold_until(&pol, &pt), kept:
-				 * a pure function of the contract, the start
-				 * and the last preemption, which do not
-				 * change during a run */
-	int64_t commit_until;	/* sb_preempt_protected_until(&pt.job) for
-				 * an allocated run (INT64_MIN otherwise),
-				 * kept: from then on sb_committed_rest() is
-				 * 0, so the recalculation skips it */
+struct run_info {
+	struct sb_preempt_party party;
+	int64_t prot_until;	/* sb_preempt_hold_until(&pol, &party), s,
+				 * kept: a pure function of the contract,
+				 * the start and the last preemption, which
+				 * do not change during a run */
+	int64_t commit_until;	/* sb_preempt_protected_until(&party.job)
+				 * for an allocated run (INT64_MIN
+				 * otherwise), s, kept: from then on
+				 * sb_committed_rest() is 0, so the
+				 * recalculation skips it */
 	uint32_t job;
 	bool preemptible;	/* baseline: over its team's cap */
 };
 
 /* A queue entry: the job and its GPUs (the pass skips on GPUs alone). */
-struct qe {
-	uint32_t job, gpus, team;	/* team: its tree index (baseline cap) */
-	uint32_t rem;		/* its remaining duration, s (at most
+struct queue_entry {
+	uint32_t job;
+	uint32_t gpus;		/* GPUs it asks */
+	uint32_t team;		/* its tree index (baseline cap) */
+	uint32_t remaining;	/* its remaining duration, s (at most
 				 * UINT32_MAX): the backfill skip */
 };
 
 /* One pending queue, sorted by sim__q_before(). */
-struct qv {
-	struct qe *v;
-	uint8_t *gb;		/* beside v: each job's GPUs, at most 255, so
-				 * a pass finds the next job below a size
-				 * reading bytes (sim__q_next_below()) */
-	uint8_t *rb;		/* beside v: bit length of its rem */
-	uint32_t n, cap;
-	uint32_t gmin;		/* fewest GPUs of a job in it, when gmin_ok */
-	bool gmin_ok;
+struct pending_queue {
+	struct queue_entry *entries;
+	uint8_t *gpus_byte;	/* beside entries: each job's GPUs, at most
+				 * 255, so a pass finds the next job below a
+				 * size reading bytes (sim__q_next_below()) */
+	uint8_t *rem_bits;	/* beside entries: bit length of its
+				 * remaining */
+	uint32_t n, cap;	/* entries used, allocated */
+	uint32_t min_gpus;	/* fewest GPUs of a job in it, when
+				 * min_gpus_ok */
+	bool min_gpus_ok;
 };
 
 /* A candidate victim with its order key computed once per try. */
-struct cand {
+struct victim_candidate {
 	uint32_t job;
 	uint32_t key;		/* sb_preempt_victim_key(); baseline: class */
 	double lost;		/* baseline: GPU-seconds of the current run */
-	int64_t start;
-	uint32_t ri;		/* index into sim.rr */
+	int64_t start;		/* its run's start, s */
+	uint32_t run_index;	/* index into sim.run_info */
 };
 
 /* A backfill reservation (backfill.c): @job starts at @t on these GPUs. */
 struct sim_resv {
 	uint32_t job;
-	int64_t t;
-	uint32_t node_off, nn;	/* its nodes: resv_nodes[node_off..] */
+	int64_t t;		/* s */
+	uint32_t node_off, nnodes;	/* its nodes: resv_nodes[node_off..] */
 	uint64_t mask;		/* GPUs on each of them */
 };
 
-/* Node changes remembered by number (sim.chlog), a power of 2. */
+/* Node changes remembered by number (sim.room_log), a power of 2. */
 #define SIM_CHLOG 1024
 
 /* Pending jobs by GPUs, for sim__any_below(): bins 1..256, 257 = more. */
@@ -139,126 +155,170 @@ struct sim_resv {
 /* ... and by remaining duration: bucket b >= 1 holds [2^(b-1), 2^b) s. */
 #define SIM_RBUCKETS 64
 
+/* The state of one simulation (sim_run()).  "alloc"/"unalloc": of
+ * allocated (guaranteed) jobs / unallocated ones; "tree index": an
+ * association's index in the budget tree (sim_tree). */
 struct sim {
-	const struct sim_workload *w;
-	const struct sim_tree *t;
-	const struct sim_params *p;
-	struct sb_preempt_policy pol;	/* p->cfg.preempt with requeue_delay
-					 * = p->requeue_delay: what the core's
-					 * verdicts and costs read */
-	struct sim_result *r;
-	struct js *js;
-	struct sim_cluster cl;
-	/* events */
-	struct ev *heap;
-	size_t nheap, heap_cap;
-	size_t next_submit;
-	/* queues */
-	struct qv *q;
-	uint32_t ngroups;
-	uint32_t *gorder;	/* groups in pass order */
-	uint32_t ngorder;
-	size_t npending;
-	uint32_t hist_a[SIM_HIST_BINS], hist_u[SIM_HIST_BINS];
-	uint32_t (*hr_a)[SIM_RBUCKETS], (*hr_u)[SIM_RBUCKETS];	/* by bin
-							 * and bucket */
-	/* running */
-	uint32_t *running;
-	struct rrun *rr;	/* parallel to running: what preemption reads */
+	/* ---- the inputs (sim_run()'s arguments) and the output */
+	const struct sim_workload *w;	/* the jobs, sorted by submission */
+	const struct sim_tree *t;	/* the budget tree */
+	const struct sim_params *p;	/* cluster, policy, configuration */
+	struct sb_preempt_policy preempt_policy;	/* p->cfg.preempt with
+					 * requeue_delay = p->requeue_delay:
+					 * what the core's verdicts and costs
+					 * read */
+	struct sim_result *r;	/* per job outcomes, segments, counters */
+	struct job_state *job_state;	/* per job */
+	struct sim_cluster cluster;	/* the GPUs, free or not */
+
+	/* ---- events (queue.c) */
+	struct event *events;	/* min-heap by time, then type */
+	size_t nevents, events_cap;
+	size_t next_submit;	/* the next job of w to submit */
+
+	/* ---- pending queues (queue.c) */
+	struct pending_queue *queues;	/* one per group */
+	uint32_t ngroups;	/* budget: 2 per association; baseline: 3 */
+	uint32_t *pass_order;	/* groups in pass order */
+	uint32_t npass_order;
+	uint32_t *pass_rank;	/* group -> its position in pass_order */
+	size_t npending;	/* jobs in the queues */
+	/* pending jobs by GPUs (bins, SIM_HIST_BINS) */
+	uint32_t pending_alloc_by_gpus[SIM_HIST_BINS];
+	uint32_t pending_unalloc_by_gpus[SIM_HIST_BINS];
+	/* ... and by GPUs and remaining duration (SIM_RBUCKETS) */
+	uint32_t (*pending_alloc_by_rem)[SIM_RBUCKETS];
+	uint32_t (*pending_unalloc_by_rem)[SIM_RBUCKETS];
+
+	/* ---- running jobs */
+	uint32_t *running;	/* their job indices */
+	struct run_info *run_info;	/* parallel to running: what
+					 * preemption reads */
 	size_t nrunning;
-	/* when to run a full pass (see engine.c) */
-	bool dirty;
-	uint32_t *arrivals;
+
+	/* ---- when to run a full pass (see engine.c) */
+	bool full_pass_due;	/* something changed since the last pass */
+	uint32_t *arrivals;	/* jobs queued since the last pass */
 	size_t narrivals, arrivals_cap;
-	uint32_t *grank;	/* group -> its position in the pass order */
-	struct ev *prot;	/* min-heap of protection ends (start + mr) */
-	size_t nprot, prot_cap;
-	/* budget */
+	struct event *prot_ends;	/* min-heap of protection ends
+					 * (start + min runtime) */
+	size_t nprot_ends, prot_ends_cap;
+	bool queued_mid_pass;	/* a job was queued since the pass began */
+
+	/* ---- budget policy: the ledger and the standing (charge.c) */
 	struct sb_ledger *ledger;
-	struct sb_standing *st;
-	struct sb_view view;	/* charged + committed, as of tprev */
-	double *cur_a, *cur_u;	/* GPUs of "old" runs per association */
+	struct sb_standing *standing;
+	struct sb_view view;	/* charged + committed, as of last_tick */
+	double *old_alloc_gpus;	/* per association: GPUs of runs charged
+				 * to last_tick (job_state.charged_to_tick),
+				 * allocated */
+	double *old_unalloc_gpus;	/* ... unallocated */
 	double *usage;		/* scratch: one entry per tree index */
-	uint32_t *level;	/* per tree index: its standing's level at
-				 * the last recalculation (running jobs'
-				 * priorities change only with it) */
-	struct { uint32_t job, run; } *fresh;	/* runs started since tprev */
-	size_t nfresh, fresh_cap;
-	int64_t tprev;
-	/* baseline */
-	uint32_t *cap_np;	/* per tree index: the team's GPU cap */
-	uint32_t *used_np;
-	/* scratch */
-	struct cand *cand;
-	uint32_t *vict;
-	struct { uint32_t node; uint64_t mask; } *holds;	/* leftovers */
+	uint32_t *standing_level;	/* per tree index: its standing's
+					 * level at the last recalculation
+					 * (running jobs' priorities change
+					 * only with it) */
+	struct { uint32_t job, run; } *fresh_runs;	/* runs started since
+							 * last_tick */
+	size_t nfresh_runs, fresh_runs_cap;
+	int64_t last_tick;	/* the last recalculation, s */
+
+	/* ---- baseline policy */
+	uint32_t *team_cap;	/* per tree index: the team's cap of
+				 * non-preemptible GPUs */
+	uint32_t *team_used;	/* per tree index: its non-preemptible GPUs
+				 * running */
+
+	/* ---- scratch and placement */
+	struct victim_candidate *candidates;	/* victims.c, per try */
+	uint32_t *victims;	/* victims.c: the victims taken */
+	struct { uint32_t node; uint64_t mask; } *holds;	/* GPUs held by
+						 * stopping victims beyond
+						 * their preemptor's needs,
+						 * until EV_RELEASE */
 	size_t nholds, holds_cap;
-	struct sim_cluster tmp;
-	uint32_t *nodebuf;
-	/* backfill reservations (backfill.c), made by the last full pass */
+	struct sim_cluster scratch_cluster;	/* trial placements */
+	uint32_t *placed_nodes;	/* the nodes of the last placement */
+
+	/* ---- backfill reservations (backfill.c), made by the last full
+	 * pass */
 	struct sim_resv *resv;
-	uint32_t nresv, ntried;	/* made; tried (a plan may not exist) */
+	uint32_t nresv;		/* made */
+	uint32_t nresv_tried;	/* tried (a plan may not exist) */
 	uint32_t *resv_nodes;
-	int64_t *gfree;		/* scratch: per GPU, when it is free */
-	int64_t *gend;		/* per GPU: the expected end of the run on
-				 * it, SIM_NEVER when none (reserve only) */
-	int64_t *nsort;		/* per node, its GPUs' free times sorted
-				 * (free: INT64_MIN), valid unless ndirty */
-	bool *ndirty;
-	uint32_t *nheld;	/* per node: GPUs held by stopping victims */
-	int64_t *nodet;		/* scratch: per node */
-	uint32_t *nodeix;
-	struct sim_cluster bf;	/* the cluster less reservations */
-	bool bf_ok;		/* one reservation: bf is kept in step */
+	int64_t *gpu_free_at;	/* scratch: per GPU, when it is free, s */
+	int64_t *gpu_end_at;	/* per GPU: the expected end of the run on
+				 * it, s, SIM_NEVER when none (reserve
+				 * only) */
+	int64_t *node_free_sorted;	/* per node, its GPUs' free times
+					 * sorted (free: INT64_MIN), valid
+					 * unless node_stale */
+	bool *node_stale;
+	uint32_t *node_held;	/* per node: GPUs held by stopping victims */
+	int64_t *node_time;	/* scratch: per node, s */
+	uint32_t *node_index;	/* scratch: per node */
+	struct sim_cluster bf_cluster;	/* the cluster less reservations */
+	bool bf_cluster_ok;	/* one reservation: bf_cluster is kept in
+				 * step */
+	uint32_t bf_fail_gpus;	/* fewest GPUs that did not fit on
+				 * bf_cluster */
 	/* the first reservation of the last plan, reused while the cluster
-	 * is the same (clv: bumped by every start, stop and release) and
-	 * no GPUs are held (their free time depends on now) */
-	uint64_t clv;
-	uint64_t held;		/* GPUs held by stopping victims */
-	bool rc_ok, rc_none;
-	uint32_t rc_job;
-	uint64_t rc_clv;
-	struct sim_resv rc;
-	uint32_t *rc_nodes;
-	uint32_t bf_fail;	/* fewest GPUs that did not fit on bf */
-	/* what a failed preemption try depends on (victims.c): pseq is
-	 * bumped, and nchg[node] set to it, by every change that may give a
-	 * preemptor more room on a node (a run there stops, held GPUs come
-	 * back, a run's protection there ends); pep by every recalculation
-	 * (priorities and the budget view) */
-	uint64_t pseq, pep;
-	uint64_t rep;		/* bumped by a recalculation that changed the
-				 * standing order (so some levels) */
-	uint64_t *ord_chg;	/* per standing position k: the rep at which
-				 * positions 0..k last changed (a level
-				 * compares with k's the same way since) */
-	uint32_t *prev_ord;	/* the standing order of the last one */
-	bool recalcs_done;	/* prev_ord holds one */
-	bool vdep;		/* a refusal read the budget view (victims.c,
-				 * since the try began) */
-	uint64_t *nchg;		/* per node */
-	uint32_t *chlog;	/* the node changed at each pseq, the last
-				 * SIM_CHLOG of them */
-	/* sim__cl_fits(): jobs of up to fit_g GPUs fit on the cluster as it
-	 * was at clv == fit_clv */
-	uint64_t fit_clv;
-	uint32_t fit_g;
-	uint64_t fmax_clv;	/* fmax: the most GPUs (<= 255) of a job
-				 * that fits on the cluster at clv fmax_clv */
-	uint32_t fmax;
-	bool enq_mid;		/* a job was queued since the pass began */
-	uint32_t *gjob;		/* per GPU: the job running on it, or
+	 * is the same (cluster_version: bumped by every start, stop and
+	 * release) and no GPUs are held (their free time depends on now) */
+	uint64_t cluster_version;
+	uint64_t gpus_held;	/* GPUs held by stopping victims */
+	bool resv_cache_ok;	/* the cache is valid */
+	bool resv_cache_none;	/* ... and no reservation was possible */
+	uint32_t resv_cache_job;
+	uint64_t resv_cache_version;	/* cluster_version it holds for */
+	struct sim_resv resv_cache;
+	uint32_t *resv_cache_nodes;
+
+	/* ---- what a failed preemption try depends on (victims.c):
+	 * room_seq is bumped, and node_room_seq[node] set to it, by every
+	 * change that may give a preemptor more room on a node (a run there
+	 * stops, held GPUs come back, a run's protection there ends);
+	 * recalc_epoch by every recalculation (priorities and the budget
+	 * view) */
+	uint64_t room_seq, recalc_epoch;
+	uint64_t order_epoch;	/* bumped by a recalculation that changed
+				 * the standing order (so some levels) */
+	uint64_t *order_changed_at;	/* per standing position k: the
+					 * order_epoch at which positions
+					 * 0..k last changed (a level compares
+					 * with k's the same way since) */
+	uint32_t *prev_order;	/* the standing order of the last one */
+	bool recalcs_done;	/* prev_order holds one */
+	bool view_read;		/* a refusal read the budget view (since
+				 * the try began) */
+	uint64_t *node_room_seq;	/* per node */
+	uint32_t *room_log;	/* the node changed at each room_seq, the
+				 * last SIM_CHLOG of them */
+	uint32_t *gpu_job;	/* per GPU: the job running on it, or
 				 * UINT32_MAX */
-	int64_t *gmay;		/* per GPU: from when an allocated preemptor
-				 * (baseline: any) may take the run on it,
-				 * as victims.c's victim_maybe() says;
-				 * INT64_MAX when none runs there */
-	int64_t *gsort;		/* per node, its GPUs' gmay sorted */
-	size_t next_probe;	/* why.c: the next job whose long wait is
-				 * to be probed */
-	char *msg;
+	int64_t *gpu_take_from;	/* per GPU: from when an allocated
+				 * preemptor (baseline: any) may take the run
+				 * on it, s, as victims.c's victim_maybe()
+				 * says; INT64_MAX when none runs there */
+	int64_t *node_take_sorted;	/* per node, its GPUs' gpu_take_from
+					 * sorted */
+
+	/* ---- what fits, remembered (sim__cl_fits(), engine.c's fit_max()):
+	 * jobs of up to fits_gpus GPUs fit on the cluster as it was at
+	 * cluster_version == fits_version */
+	uint64_t fits_version;
+	uint32_t fits_gpus;
+	uint64_t fit_max_version;	/* fit_max_gpus: the most GPUs (<=
+					 * 255) of a job that fits on the
+					 * cluster at this version */
+	uint32_t fit_max_gpus;
+
+	/* ---- why.c, errors */
+	size_t next_probe;	/* the next job whose long wait is to be
+				 * probed */
+	char *msg;		/* the error message, msglen bytes */
 	size_t msglen;
-	int err;
+	int err;		/* -1 stops the loop */
 };
 
 static inline bool sim__is_budget(const struct sim *s)
@@ -271,14 +331,16 @@ static inline bool sim__is_budget(const struct sim *s)
  * baseline. */
 static inline int64_t sim__grace(const struct sim *s, uint32_t job)
 {
-	return s->p->policy == SIM_POLICY_BUDGET ?
-	       sb_preempt_grace(&s->p->cfg.preempt, &s->js[job].ct) : 0;
+	return s->p->policy == SIM_POLICY_BUDGET
+		       ? sb_preempt_grace(&s->p->cfg.preempt,
+					  &s->job_state[job].contract)
+		       : 0;
 }
 
 /* Whether @job runs allocated: its contract as the core reads it. */
 static inline bool sim__allocated(const struct sim *s, uint32_t job)
 {
-	return s->js[job].ct.allocated;
+	return s->job_state[job].contract.allocated;
 }
 
 /* Baseline class: 0 LOW, 1 NORMAL, 2 HIGH. */
@@ -292,43 +354,74 @@ static inline int sim__bclass(const struct sim_job *j)
  * released): the backfill plan's per-node summary is stale. */
 static inline void sim__node_dirty(struct sim *s, uint32_t nd)
 {
-	if (s->ndirty)
-		s->ndirty[nd] = true;
+	if (s->node_stale)
+		s->node_stale[nd] = true;
 }
 
 /* sim_fits(&s->cl, @gpus), remembered while the cluster is the same
- * (s->clv): a job fits if a bigger one did. */
+ * (s->cluster_version): a job fits if a bigger one did. */
 static inline bool sim__cl_fits(struct sim *s, uint32_t gpus)
 {
-	if (s->fit_clv == s->clv && gpus <= s->fit_g)
+	if (s->fits_version == s->cluster_version && gpus <= s->fits_gpus)
 		return true;
-	if (!sim_fits(&s->cl, gpus))
+	if (!sim_fits(&s->cluster, gpus))
 		return false;
-	s->fit_clv = s->clv;	/* not known before, or a bigger job */
-	s->fit_g = gpus;
+	s->fits_version =
+		s->cluster_version;	/* not known before, or a bigger job */
+	s->fits_gpus = gpus;
 	return true;
 }
 
-/* Errors: the first one wins, s->err = -1 stops the loop. */
+/* Whether @j (baseline) stays within its team's cap of non-preemptible
+ * GPUs if it starts (the pass's rule; why.c reads it). */
+static inline bool sim__within_cap(const struct sim *s,
+				   const struct sim_job *j)
+{
+	return s->team_used[j->team_node] + j->gpus <=
+	       s->team_cap[j->team_node];
+}
+
+/* A run on the @nn nodes at @nodes stopped, or its protection ended; or
+ * GPUs on them came back: a preemption that failed may succeed there
+ * (victims.c, "failed tries, kept"). */
+static inline void sim__room_changed(struct sim *s, const uint32_t *nodes,
+				     uint32_t nn)
+{
+	uint32_t a;
+
+	for (a = 0; a < nn; a++) {
+		s->room_seq++;
+		s->node_room_seq[nodes[a]] = s->room_seq;
+		s->room_log[s->room_seq & (SIM_CHLOG - 1)] = nodes[a];
+	}
+}
+
+/* state.c: the arrays of struct sim (sim__state_alloc(): -1 and the
+ * message written when out of memory; sim__state_free() frees whatever is
+ * set), and errors: the first one wins, s->err = -1 stops the loop. */
+int sim__state_alloc(struct sim *s);
+void sim__state_free(struct sim *s);
 void sim__oom(struct sim *s);
 void sim__core_fail(struct sim *s, const char *what, int rc);
 
 /* queue.c */
 void sim__push(struct sim *s, int64_t t, uint32_t type, uint32_t job,
 	       uint32_t run);
-struct ev sim__pop(struct sim *s);
+struct event sim__pop(struct sim *s);
 void sim__prot_push(struct sim *s, int64_t t, uint32_t job, uint32_t run);
 bool sim__prot_expired(struct sim *s, int64_t now);
 uint32_t sim__group_of(const struct sim *s, uint32_t job);
 bool sim__q_before(const struct sim *s, uint32_t a, uint32_t b);
-uint32_t sim__q_find(const struct sim *s, const struct qv *q, uint32_t job);
-uint32_t sim__gmin(struct qv *q);
+uint32_t sim__q_find(const struct sim *s, const struct pending_queue *q,
+		     uint32_t job);
+uint32_t sim__gmin(struct pending_queue *q);
 void sim__enqueue(struct sim *s, uint32_t job, int64_t t);
-void sim__dequeue_at(struct sim *s, struct qv *q, uint32_t i);
+void sim__dequeue_at(struct sim *s, struct pending_queue *q, uint32_t i);
 bool sim__any_below(const struct sim *s, uint32_t athr, uint32_t uthr);
 /* The first position >= @i of @q whose job asks fewer GPUs than @lim, or
  * q->n. */
-uint32_t sim__q_next_below(const struct qv *q, uint32_t i, uint32_t lim);
+uint32_t sim__q_next_below(const struct pending_queue *q, uint32_t i,
+			   uint32_t lim);
 /* Any pending job with fewer GPUs than @thr that may run at most @d s
  * (by buckets: may say yes for a job a little longer). */
 bool sim__any_short(const struct sim *s, uint32_t thr, int64_t d);
@@ -341,18 +434,12 @@ void sim__tick(struct sim *s, int64_t T);
 
 /* victims.c */
 bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now);
-/* A run on the @nn nodes at @nodes stopped, or its protection ended; or
- * GPUs on them came back: a preemption that failed may succeed there. */
-void sim__room_changed(struct sim *s, const uint32_t *nodes, uint32_t nn);
-/* @job's run starts (@on) or stops: its GPUs in s->gjob, s->gmay and
- * s->gsort (victims.c). */
-void sim__gjob_set(struct sim *s, uint32_t job, bool on);
 
 /* backfill.c */
 int sim__bf_init(struct sim *s);
 void sim__bf_free(struct sim *s);
 /* Place @job at @now on GPUs no binding reservation needs (one it would
- * overlap and not end before); as sim_place() into s->nodebuf.  0 with
+ * overlap and not end before); as sim_place() into s->placed_nodes.  0 with
  * *@blocked when it would fit but for reservations. */
 uint32_t sim__bf_place(struct sim *s, uint32_t job, int64_t now,
 		       uint64_t *mask, bool *blocked);
@@ -372,13 +459,27 @@ void sim__explain_pending(struct sim *s, int64_t now);
  * outcome's why (the state read is that of the probe's time: no event
  * lies between) */
 void sim__probe_long_waits(struct sim *s, int64_t before);
-/* engine.c */
+/* run.c: start @job at @t on the placement just made in s->placed_nodes
+ * (@nn nodes, @mask on each) */
 void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 		uint64_t mask, bool preemptible);
+/* run.c: preempt @job at @now: its GPUs go to the preemptor at once; it
+ * stops after the grace time (EV_STOP, then sim__stop()) */
 void sim__preempt(struct sim *s, uint32_t job, int64_t now);
+/* run.c: the preempted run of @job stops at @t: charged, its segment
+ * written, requeued or cancelled (and resubmitted) */
+void sim__stop(struct sim *s, uint32_t job, int64_t t);
+/* run.c: @job no longer runs: out of the running arrays, its GPUs freed */
+void sim__unrun(struct sim *s, uint32_t job);
+/* run.c: the segment of @job's current run, ending at @end, into the
+ * result (@preempted, @lost: its flags; @fate: how it ended) */
+void sim__add_seg(struct sim *s, uint32_t job, int64_t end, bool preempted,
+		 bool lost, enum sim_fate fate);
 
-/* Whether @j (baseline) stays within its team's cap of non-preemptible
- * GPUs if it starts (the pass's rule; why.c reads it). */
-bool sim__within_cap(const struct sim *s, const struct sim_job *j);
+/* pass.c: a full scheduling pass at @now */
+void sim__pass(struct sim *s, int64_t now);
+/* pass.c: a pass over the jobs that arrived since the last one only
+ * (nothing else changed: every other job would fail again) */
+void sim__pass_arrivals(struct sim *s, int64_t now);
 
 #endif /* SB_SIM_ENGINE_H */

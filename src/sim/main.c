@@ -1,6 +1,7 @@
 /*
- * main.c - sbudget-sim: run | convert | metrics.  See sbudget-sim(1) and
- * doc/sim.md.
+ * main.c - sbudget-sim: the commands run | convert | metrics | tree and
+ * what they write (JSON, segments, pictures, the report).  The command
+ * line is cli.c's.  See sbudget-sim(1) and doc/sim.md.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -19,439 +20,8 @@
 #include "sb/error.h"
 #include "sb/ledger.h"
 #include "sb/priority.h"
+#include "cli.h"
 #include "sim.h"
-
-static const char usage[] =
-"usage: sbudget-sim [run] --jobs FILE --tree FILE [options]\n"
-"       sbudget-sim convert --jobs FILE --tree FILE [options] [--out FILE]\n"
-"       sbudget-sim metrics --segments FILE --tree FILE --gpus N [options]\n"
-"       sbudget-sim tree --tree FILE\n"
-"\n"
-"run: simulate a job table on a GPU cluster with the policy core of the\n"
-"slurm-budget plugins (tree, ledger, standing, priority, contract,\n"
-"preemption) and report queue waits, owed vs delivered GPU time per team,\n"
-"occupancy and preemptions.\n"
-"  --jobs FILE          job table: CSV with a header naming submit_time_s,\n"
-"                       duration_s,gpus,team[,user,min_runtime_s,resumable,\n"
-"                       priority], or SWF (*.swf, or ';' header lines)\n"
-"  --tree FILE          budget tree: lines 'path shares', or the output of\n"
-"                       `sacctmgr -P show assoc format=account,user,\n"
-"                       parentname,fairshare`, or `sacctmgr dump CLUSTER`,\n"
-"                       or Helios per-VC GPU counts\n"
-"  --conf FILE          budget.conf (the plugins' keys: CalcPeriod,\n"
-"                       LookbackWindow, BucketWidth, MaxMinRuntime,\n"
-"                       PreemptGraceTime, PreemptNonResumable, ...)\n"
-"  --policy P           budget (default) or baseline (static LOW/NORMAL/HIGH,\n"
-"                       per-team cap of non-preemptible GPUs)\n"
-"  --nodes N            nodes (default 128)\n"
-"  --gpus-per-node G    GPUs per node, 1..64 (default 8)\n"
-"  --seed N             seed of every assignment (default 1)\n"
-"  --assign-teams       ignore the trace's team column: assign each job a\n"
-"                       budget with shares > 0, seeded, chance proportional\n"
-"                       to its entitled share\n"
-"  --from S --span S    keep jobs submitted in [S, S+span) of the trace's\n"
-"                       time; their times become (t - S) x --time-scale\n"
-"  --max-jobs N         keep the first N jobs (by submit time)\n"
-"  --time-scale F       multiply every time by F (> 0)\n"
-"  --max-gpus N         clamp jobs to N GPUs\n"
-"  --requeue-delay S    a requeued job waits S s before it is eligible\n"
-"                       (default 121: Slurm's cred_expire + 1)\n"
-"  --requeue-work W     resume (default: a requeued resumable job keeps\n"
-"                       what it ran) or restart (it runs its whole duration\n"
-"                       again); a job that is not resumable always restarts\n"
-"  --no-requeue F       the fraction 0..1 of jobs that cannot be requeued\n"
-"                       (--no-requeue, salloc/srun; seeded draw, default 0):\n"
-"                       cancelled when preempted, as by preempt/budget\n"
-"  --resubmit-delay D   a job cancelled by preemption is submitted again by\n"
-"                       its user D later (Slurm time syntax: 5:00 is five\n"
-"                       minutes, the default), as a new job with its whole\n"
-"                       duration; its demand counts from the cancel on;\n"
-"                       at most " SIM_STR(SIM_RESUBMIT_MAX) " times per job (then it is given up);\n"
-"                       none: never resubmitted\n"
-"  --backfill B         reserve[:N] (default, N 1: as Slurm's backfill, the\n"
-"                       first N jobs of a pass that cannot start get a\n"
-"                       reservation, the earliest time enough GPUs free\n"
-"                       up, and a lower job starts only if it does not\n"
-"                       delay it), greedy (a lower job starts whenever it\n"
-"                       fits) or none (a pass stops at the first job that\n"
-"                       cannot start)\n"
-"  --placement P        first-fit (default: the lowest node with room) or\n"
-"                       best-fit (the node with the fewest free GPUs that\n"
-"                       are enough)\n"
-"  --leftovers L        next-pass (default: GPUs a preemption frees beyond\n"
-"                       the preemptor's need are usable after the pass, as\n"
-"                       in Slurm, where victims complete after the cycle\n"
-"                       that chose them) or at-once\n"
-"  --until S            stop the simulation at S seconds\n"
-"  --window A:B         report over [A, B) (default: first submit to the\n"
-"                       end of the simulation)\n"
-"  --budgets            the text report also lists every budget's quota,\n"
-"                       owed, delivered, capped and unallocated GPU-seconds\n"
-"                       (subtree sums; the JSON always has them)\n"
-"  --json FILE          the report as JSON ('-' = stdout)\n"
-"  --svg-gpus FILE      per-GPU chart, of --svg-range A:B (default the\n"
-"                       first 24 h of the window)\n"
-"  --svg-teams FILE     per-team delivered vs quota chart\n"
-"  --segments FILE      write the run segments in the format `metrics`\n"
-"                       reads (with the eligible_s column)\n"
-"  --quiet              no text summary on stdout\n"
-"  --stats              wall time, events/s and peak RSS on stderr\n"
-"\n"
-"convert: read a trace (as run, same slicing and assignment options, plus\n"
-"--gpus-per-node G to round multi-node jobs up to whole nodes) and write\n"
-"the canonical CSV with all eight columns to --out (default stdout); what\n"
-"was assigned goes to stderr.\n"
-"\n"
-"metrics: the report of run from observed run segments: a CSV with the\n"
-"header job,team,gpus,min_runtime_s,submit_s,start_s,end_s,preempted\n"
-"[,eligible_s], one line per run (start_s empty for a job that never\n"
-"started, end_s then empty or when it left the queue; min_runtime_s empty\n"
-"= no contract: unallocated; preempted 0 = no, 1 = preempted and its work\n"
-"lost, 2 = preempted and resumed later; eligible_s when the run's job\n"
-"began to ask, default submit_s, or the previous run's end).\n"
-"  --tree FILE --gpus N (the cluster's GPUs: the capacity owed is shared\n"
-"  from), --window A:B (default: first submit to the last end), --now S\n"
-"  (open pending spans end there; default B), --budgets, --json FILE,\n"
-"  --svg-teams FILE, --quiet, --waits FILE (why jobs waited, lines\n"
-"  JOB|REASON: the verdict names them with it; contrib/replay.sh writes it\n"
-"  from `sbudget show job`).\n"
-"\n"
-"tree: print the budget tree as 'path shares' lines (RawShares as read;\n"
-"a Helios table gives one top-level team per column), the format --tree\n"
-"reads and contrib/replay.sh turns into accounts.\n"
-"\n"
-"-h, --help prints this text; -V, --version the version.\n"
-"Exit status: 0 on success, 2 for bad arguments or input.\n";
-
-struct opts {
-	const char *jobs, *tree, *conf, *json, *svg_gpus, *svg_teams;
-	const char *segments, *out;
-	const char *waits;	/* metrics: JOB|REASON lines */
-	struct sim_read_opts ro;
-	struct sim_params p;
-	int64_t win_a, win_b, svg_a, svg_b, now;
-	bool has_window, has_svg_range, has_now, quiet, stats, budgets;
-	uint64_t gpus;		/* metrics */
-	bool gpn_given;
-};
-
-static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("sbudget-sim: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 2;
-}
-
-/* Whether @v is written as a plain decimal number: digits (a '-' first is
- * left to the range check), and for a real number '.' and an exponent;
- * strtoll/strtod alone would skip blanks, take '+' and hexadecimal. */
-static bool plain(const char *v, bool real)
-{
-	const char *p;
-
-	if (!v || !(isdigit((unsigned char)v[0]) || v[0] == '-' ||
-		    (real && v[0] == '.')))
-		return false;
-	for (p = v + 1; *p; p++)
-		if (!isdigit((unsigned char)*p) &&
-		    !(real && strchr(".eE+-", *p)))
-			return false;
-	return true;
-}
-
-static int num(const char *opt, const char *v, int64_t lo, int64_t hi,
-	       int64_t *out)
-{
-	char *end;
-	long long x;
-
-	errno = 0;
-	x = plain(v, false) ? strtoll(v, &end, 10) : 0;
-	if (!plain(v, false) || errno || *end || x < lo || x > hi)
-		return bad("%s '%s' is not accepted: a whole number %" PRId64
-			   "..%" PRId64, opt, v ? v : "", lo, hi);
-	*out = x;
-	return 0;
-}
-
-static int range(const char *opt, const char *v, int64_t *a, int64_t *b)
-{
-	const char *colon = v ? strchr(v, ':') : NULL;
-	char left[64];
-
-	if (!colon || (size_t)(colon - v) >= sizeof(left))
-		return bad("%s '%s' is not accepted: give FROM:TO in seconds, "
-			   "FROM < TO", opt, v ? v : "");
-	memcpy(left, v, (size_t)(colon - v));
-	left[colon - v] = '\0';
-	if (num(opt, left, 0, SB_TIME_MAX, a) ||
-	    num(opt, colon + 1, 0, SB_TIME_MAX, b))
-		return 2;
-	if (*a >= *b)
-		return bad("%s '%s' is not accepted: FROM must be below TO",
-			   opt, v);
-	return 0;
-}
-
-/* One of the options that pick among words.  Return 0 (set), 2 (refused,
- * said), -1 (not one of them). */
-static int choice(const char *a, const char *v, struct opts *o)
-{
-	static const struct {
-		const char *opt, *yes, *no;	/* yes: the flag set */
-	} tab[] = {
-		{ "--policy", "baseline", "budget" },
-		{ "--requeue-work", "restart", "resume" },
-		{ "--placement", "best-fit", "first-fit" },
-		{ "--leftovers", "next-pass", "at-once" },
-	};
-	size_t k;
-	bool yes;
-
-	for (k = 0; k < sizeof(tab) / sizeof(tab[0]); k++)
-		if (!strcmp(a, tab[k].opt))
-			break;
-	if (k == sizeof(tab) / sizeof(tab[0]))
-		return -1;
-	if (strcmp(v, tab[k].yes) && strcmp(v, tab[k].no))
-		return bad("%s '%s' is not accepted: %s or %s", a, v,
-			   tab[k].no, tab[k].yes);
-	yes = !strcmp(v, tab[k].yes);
-	switch (k) {
-	case 0:
-		o->p.policy = yes ? SIM_POLICY_BASELINE : SIM_POLICY_BUDGET;
-		break;
-	case 1:
-		o->p.restart = yes;
-		break;
-	case 2:
-		o->p.best_fit = yes;
-		break;
-	default:
-		o->p.hold_leftovers = yes;
-		break;
-	}
-	return 0;
-}
-
-/* One of the options that take a number or a range.  Return 0 (set), 2
- * (refused, said), -1 (not one of them). */
-static int number(const char *a, const char *v, struct opts *o)
-{
-	int64_t x;
-
-	if (!strcmp(a, "--backfill")) {
-		if (!strcmp(v, "greedy")) {
-			o->p.backfill = SIM_BACKFILL_GREEDY;
-		} else if (!strcmp(v, "none")) {
-			o->p.backfill = SIM_BACKFILL_NONE;
-		} else if (!strcmp(v, "reserve")) {
-			o->p.backfill = SIM_BACKFILL_RESERVE;
-			o->p.reserve = 1;
-		} else if (!strncmp(v, "reserve:", 8)) {
-			char *end;
-			long n;
-
-			errno = 0;
-			n = isdigit((unsigned char)v[8]) ?
-			    strtol(v + 8, &end, 10) : 0;
-			if (!isdigit((unsigned char)v[8]) || errno || *end ||
-			    n < 1 || n > 1000)
-				return bad("--backfill '%s' is not accepted: "
-					   "reserve:N takes N 1..1000", v);
-			o->p.backfill = SIM_BACKFILL_RESERVE;
-			o->p.reserve = (uint32_t)n;
-		} else {
-			return bad("--backfill '%s' is not accepted: reserve, "
-				   "reserve:N (1..1000), greedy or none", v);
-		}
-	} else if (!strcmp(a, "--nodes")) {
-		if (num(a, v, 1, 1000000, &x))
-			return 2;
-		o->p.nodes = (uint32_t)x;
-	} else if (!strcmp(a, "--gpus-per-node")) {
-		if (num(a, v, 1, 64, &x))
-			return 2;
-		o->p.gpus_per_node = (uint32_t)x;
-		o->gpn_given = true;
-	} else if (!strcmp(a, "--gpus")) {
-		if (num(a, v, 1, 100000000, &x))
-			return 2;
-		o->gpus = (uint64_t)x;
-	} else if (!strcmp(a, "--seed")) {
-		if (num(a, v, 0, INT64_MAX, &x))
-			return 2;
-		o->ro.seed = (uint64_t)x;
-	} else if (!strcmp(a, "--from")) {
-		return num(a, v, 0, SB_TIME_MAX, &o->ro.from) ? 2 : 0;
-	} else if (!strcmp(a, "--span")) {
-		return num(a, v, 1, SB_TIME_MAX, &o->ro.span) ? 2 : 0;
-	} else if (!strcmp(a, "--max-jobs")) {
-		if (num(a, v, 1, 100000000, &x))
-			return 2;
-		o->ro.max_jobs = (size_t)x;
-	} else if (!strcmp(a, "--max-gpus")) {
-		if (num(a, v, 1, 1000000, &x))
-			return 2;
-		o->ro.max_gpus = (uint32_t)x;
-	} else if (!strcmp(a, "--requeue-delay")) {
-		return num(a, v, 0, 86400 * 365, &o->p.requeue_delay) ? 2 : 0;
-	} else if (!strcmp(a, "--resubmit-delay")) {
-		char msg[SIM_MSG];
-
-		if (sim_resubmit_parse(v, &o->p.resubmit_delay, msg,
-				       sizeof(msg)))
-			return bad("%s", msg);
-	} else if (!strcmp(a, "--now")) {
-		if (num(a, v, 0, SB_TIME_MAX, &o->now))
-			return 2;
-		o->has_now = true;
-	} else if (!strcmp(a, "--until")) {
-		return num(a, v, 0, SB_TIME_MAX, &o->p.until) ? 2 : 0;
-	} else if (!strcmp(a, "--time-scale")) {
-		char *end;
-		double d;
-
-		errno = 0;
-		d = plain(v, true) && v[0] != '-' ? strtod(v, &end) : 0;
-		if (!plain(v, true) || v[0] == '-' || errno || *end ||
-		    !isfinite(d) || !(d > 0) || d > 1e6)
-			return bad("--time-scale '%s' is not accepted: a "
-				   "number > 0 and <= 1e6", v);
-		o->ro.time_scale = d;
-	} else if (!strcmp(a, "--no-requeue")) {
-		char *end;
-		double d;
-
-		errno = 0;
-		d = plain(v, true) && v[0] != '-' ? strtod(v, &end) : -1;
-		if (!plain(v, true) || v[0] == '-' || errno || *end ||
-		    !isfinite(d) || d < 0 || d > 1)
-			return bad("--no-requeue '%s' is not accepted: a "
-				   "fraction from 0 to 1", v);
-		o->ro.no_requeue = d;
-	} else if (!strcmp(a, "--window")) {
-		if (range(a, v, &o->win_a, &o->win_b))
-			return 2;
-		o->has_window = true;
-	} else if (!strcmp(a, "--svg-range")) {
-		if (range(a, v, &o->svg_a, &o->svg_b))
-			return 2;
-		o->has_svg_range = true;
-	} else {
-		return -1;
-	}
-	return 0;
-}
-
-/* A file option: where its value goes, NULL if @a is not one. */
-static const char **file_opt(const char *a, struct opts *o)
-{
-	static const char *const names[] = {
-		"--jobs", "--tree", "--conf", "--json", "--svg-gpus",
-		"--svg-teams", "--segments", "--out", "--waits",
-	};
-	const char **dst[] = {
-		&o->jobs, &o->tree, &o->conf, &o->json, &o->svg_gpus,
-		&o->svg_teams, &o->segments, &o->out, &o->waits,
-	};
-	size_t k;
-
-	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
-		if (!strcmp(a, names[k]))
-			return dst[k];
-	return NULL;
-}
-
-static int parse_opts(int argc, char **argv, int i, struct opts *o,
-		      const char *cmd)
-{
-	for (; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		const char **file;
-		int rc;
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(usage, stdout);
-			exit(0);
-		} else if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
-			printf("sbudget-sim %s\n", PACKAGE_VERSION);
-			exit(0);
-		} else if (!strcmp(a, "--assign-teams")) {
-			o->ro.assign_teams = true;
-			continue;
-		} else if (!strcmp(a, "--quiet")) {
-			o->quiet = true;
-			continue;
-		} else if (!strcmp(a, "--stats")) {
-			o->stats = true;
-			continue;
-		} else if (!strcmp(a, "--budgets")) {
-			o->budgets = true;
-			continue;
-		} else if (!v) {
-			return bad("%s: '%s' needs a value, or is not an option "
-				   "(see --help)", cmd, a);
-		}
-		i++;
-		if ((file = file_opt(a, o))) {
-			*file = v;
-			continue;
-		}
-		rc = choice(a, v, o);
-		if (rc < 0)
-			rc = number(a, v, o);
-		if (rc < 0)
-			return bad("%s: unknown option '%s' (see --help)", cmd,
-				   a);
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
-
-static int write_json(const char *file, struct json_object *o)
-{
-	const char *s = json_object_to_json_string_ext(o,
-		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-		JSON_C_TO_STRING_NOSLASHESCAPE);
-	FILE *f = strcmp(file, "-") ? fopen(file, "w") : stdout;
-
-	if (!f)
-		return bad("--json '%s': cannot open: %s", file,
-			   strerror(errno));
-	fprintf(f, "%s\n", s);
-	/* a failed write may leave nothing for fclose() to report */
-	if (f != stdout && (ferror(f) | fclose(f)))
-		return bad("--json '%s': write error", file);
-	return 0;
-}
-
-static FILE *open_out(const char *opt, const char *file)
-{
-	FILE *f = strcmp(file, "-") ? fopen(file, "w") : stdout;
-
-	if (!f)
-		bad("%s '%s': cannot open: %s", opt, file, strerror(errno));
-	return f;
-}
-
-static int close_out(const char *opt, const char *file, FILE *f)
-{
-	if (f == stdout)
-		return fflush(f) ? bad("%s: write error", opt) : 0;
-	if (ferror(f) | fclose(f))
-		return bad("%s '%s': write error", opt, file);
-	return 0;
-}
 
 static struct json_object *notes_json(const struct sim_notes *n, size_t jobs)
 {
@@ -484,17 +54,17 @@ static int load_common(struct opts *o, struct sim_tree *t,
 	char msg[SIM_MSG];
 
 	if (!o->jobs)
-		return bad("--jobs FILE is required");
+		return cli_bad("--jobs FILE is required");
 	if (!o->tree)
-		return bad("--tree FILE is required");
+		return cli_bad("--tree FILE is required");
 	if (o->conf && sim_config_load(o->conf, &o->p.cfg, msg, sizeof(msg)))
-		return bad("%s", msg);
+		return cli_bad("%s", msg);
 	o->ro.max_min_runtime = o->p.cfg.contract.max_min_runtime;
 	if (sim_tree_load(o->tree, t, msg, sizeof(msg)))
-		return bad("%s", msg);
+		return cli_bad("%s", msg);
 	if (sim_workload_read(o->jobs, &o->ro, w, msg, sizeof(msg)) ||
 	    sim_workload_bind(w, t, &o->ro, gpn, cluster, msg, sizeof(msg))) {
-		return bad("%s", msg);
+		return cli_bad("%s", msg);
 	}
 	return 0;
 }
@@ -633,7 +203,7 @@ static int run_json(const struct opts *o, const struct sim_workload *w,
 	json_object_object_add(x, "end_s", json_object_new_int64(r->t_end));
 	json_object_object_add(j, "simulation", x);
 	json_object_object_add(j, "report", sim_report_json(rep));
-	rc = write_json(o->json, j);
+	rc = cli_write_json(o->json, j);
 	json_object_put(j);
 	return rc;
 }
@@ -646,7 +216,7 @@ static int run_json(const struct opts *o, const struct sim_workload *w,
 static int run_segments(const struct opts *o, const struct sim_workload *w,
 			const struct sim_tree *t, const struct sim_result *r)
 {
-	FILE *f = open_out("--segments", o->segments);
+	FILE *f = cli_open_out("--segments", o->segments);
 	bool *seen = calloc(w->njobs + 1, sizeof(bool));
 	size_t i;
 
@@ -689,7 +259,7 @@ static int run_segments(const struct opts *o, const struct sim_workload *w,
 			r->jobs[i].pending_since != SIM_NEVER ? "pending" : "");
 	}
 	free(seen);
-	return close_out("--segments", o->segments, f);
+	return cli_close_out("--segments", o->segments, f);
 }
 
 /* The charts of a run. */
@@ -697,7 +267,7 @@ static int run_svg(const struct opts *o, const struct sim_workload *w,
 		   const struct sim_result *r, const struct sim_report *rep)
 {
 	if (o->svg_gpus) {
-		FILE *f = open_out("--svg-gpus", o->svg_gpus);
+		FILE *f = cli_open_out("--svg-gpus", o->svg_gpus);
 		uint32_t *job_team = calloc(w->njobs + 1, sizeof(*job_team));
 		int64_t a = rep->t0, b = rep->t0 + 86400;
 		struct sim_axis ax;
@@ -722,11 +292,11 @@ static int run_svg(const struct opts *o, const struct sim_workload *w,
 		sim_svg_gpus(f, r, job_team, rep->team_names, rep->nteams,
 			     o->p.nodes, o->p.gpus_per_node, a, b, &ax);
 		free(job_team);
-		if (close_out("--svg-gpus", o->svg_gpus, f))
+		if (cli_close_out("--svg-gpus", o->svg_gpus, f))
 			return 2;
 	}
 	if (o->svg_teams) {
-		FILE *f = open_out("--svg-teams", o->svg_teams);
+		FILE *f = cli_open_out("--svg-teams", o->svg_teams);
 		struct sim_axis ax;
 
 		if (!f)
@@ -734,7 +304,7 @@ static int run_svg(const struct opts *o, const struct sim_workload *w,
 		sim_svg_axis(&ax, rep->t0, o->ro.from, o->ro.time_scale,
 			     "trace's");
 		sim_svg_teams(f, rep, &ax);
-		if (close_out("--svg-teams", o->svg_teams, f))
+		if (cli_close_out("--svg-teams", o->svg_teams, f))
 			return 2;
 	}
 	return 0;
@@ -771,7 +341,7 @@ static int cmd_run(struct opts *o)
 
 	sim_workload_init(&w);
 	if ((uint64_t)o->p.nodes * o->p.gpus_per_node > 100000000) {
-		rc = bad("--nodes x --gpus-per-node is above 1e8 GPUs");
+		rc = cli_bad("--nodes x --gpus-per-node is above 1e8 GPUs");
 		goto out;
 	}
 	rc = load_common(o, &t, &w, o->p.gpus_per_node, gpus);
@@ -779,16 +349,17 @@ static int cmd_run(struct opts *o)
 		goto out;
 	if (o->p.until != SIM_NEVER && w.njobs &&
 	    o->p.until < w.jobs[0].submit) {
-		rc = bad("--until %" PRId64 " is before the first submission "
-			 "(t=%" PRId64 " s, after slicing and --time-scale): "
-			 "nothing would be simulated; give --until %" PRId64
-			 " or later", o->p.until, w.jobs[0].submit,
-			 w.jobs[0].submit);
+		rc = cli_bad(
+			"--until %" PRId64 " is before the first submission "
+			"(t=%" PRId64 " s, after slicing and --time-scale): "
+			"nothing would be simulated; give --until %" PRId64
+			" or later",
+			o->p.until, w.jobs[0].submit, w.jobs[0].submit);
 		goto out;
 	}
 	t_start = now_s();
 	if (sim_run(&w, &t, &o->p, &r, msg, sizeof(msg))) {
-		rc = bad("simulation: %s", msg);
+		rc = cli_bad("simulation: %s", msg);
 		goto out;
 	}
 	t_sim = now_s() - t_start;
@@ -797,13 +368,13 @@ static int cmd_run(struct opts *o)
 				     w.njobs ? w.jobs[0].submit : 0,
 				     o->has_window ? o->win_b : r.t_end, msg,
 				     sizeof(msg))) {
-		bad("metrics: %s%s", msg, o->has_window ? "" : " (the default "
-		    "window: the first submission to the end of the "
-		    "simulation)");
+		cli_bad("metrics: %s%s", msg,
+			o->has_window ? "" : " (the default window: the "
+			"first submission to the end of the simulation)");
 		goto out;
 	}
 	if (run_metrics(o, &w, &t, &r, &rep)) {
-		bad("metrics: out of memory");
+		cli_bad("metrics: out of memory");
 		goto out;
 	}
 	if (!o->quiet)
@@ -841,12 +412,12 @@ static int cmd_convert(struct opts *o)
 	rc = load_common(o, &t, &w, o->gpn_given ? o->p.gpus_per_node : 0, 0);
 	if (rc)
 		goto out;
-	f = open_out("--out", o->out ? o->out : "-");
+	f = cli_open_out("--out", o->out ? o->out : "-");
 	rc = 2;
 	if (!f)
 		goto out;
 	sim_workload_write_csv(&w, &t, f);
-	if (close_out("--out", o->out ? o->out : "-", f))
+	if (cli_close_out("--out", o->out ? o->out : "-", f))
 		goto out;
 	fprintf(stderr, "sbudget-sim convert: %zu jobs written\n", w.njobs);
 	sim_notes_print(&w.notes, stderr);
@@ -864,9 +435,9 @@ static int cmd_tree(struct opts *o)
 	uint32_t i, n;
 
 	if (!o->tree)
-		return bad("tree: --tree FILE is required");
+		return cli_bad("tree: --tree FILE is required");
 	if (sim_tree_load(o->tree, &t, msg, sizeof(msg))) {
-		bad("%s", msg);
+		cli_bad("%s", msg);
 		sim_tree_free(&t);
 		return 2;
 	}
@@ -879,69 +450,82 @@ static int cmd_tree(struct opts *o)
 	return 0;
 }
 
+/* The metrics' default window [*@a, *@b): the first submission to the
+ * last end (or pending end) of the @nj jobs @mj; [0, 0) for none. */
+static void default_window(const struct sim_mjob *mj, size_t nj, int64_t *a,
+			   int64_t *b)
+{
+	size_t i;
+
+	*a = INT64_MAX;
+	*b = 0;
+	for (i = 0; i < nj; i++) {
+		if (mj[i].submit < *a)
+			*a = mj[i].submit;
+		if (mj[i].end != SIM_NEVER && mj[i].end > *b)
+			*b = mj[i].end;
+		if (mj[i].pending_until != SIM_NEVER &&
+		    mj[i].pending_until > *b)
+			*b = mj[i].pending_until;
+	}
+	if (!nj)
+		*a = 0;
+}
+
 static int cmd_metrics(struct opts *o)
 {
 	struct sim_tree t = { 0 };
 	struct sim_mjob *mj = NULL;
 	struct sim_mseg *ms = NULL;
 	struct sim_report rep = { 0 };
-	size_t nj = 0, ns = 0, i;
+	size_t nj = 0, ns = 0;
 	char msg[SIM_MSG], *text = NULL, *waits = NULL;
-	int64_t a = INT64_MAX, b = 0;
+	int64_t a, b;
 	int rc = 2;
 
 	if (!o->segments)
-		return bad("metrics: --segments FILE is required");
+		return cli_bad("metrics: --segments FILE is required");
 	if (!o->tree)
-		return bad("metrics: --tree FILE is required");
+		return cli_bad("metrics: --tree FILE is required");
 	if (!o->gpus)
-		return bad("metrics: --gpus N (the cluster's GPUs) is required");
+		return cli_bad(
+			"metrics: --gpus N (the cluster's GPUs) is required");
 	/* budget.conf: its LookbackWindow, for the window figures */
 	if (o->conf && sim_config_load(o->conf, &o->p.cfg, msg, sizeof(msg)))
-		return bad("%s", msg);
+		return cli_bad("%s", msg);
 	if (sim_tree_load(o->tree, &t, msg, sizeof(msg))) {
-		bad("%s", msg);
+		cli_bad("%s", msg);
 		goto out;
 	}
 	text = sim_slurp(o->segments, msg, sizeof(msg));
 	if (!text || sim_segments_parse(o->segments, text, &t, &mj, &nj, &ms,
 					&ns, msg, sizeof(msg))) {
-		bad("%s", msg);
+		cli_bad("%s", msg);
 		goto out;
 	}
 	if (o->waits) {
 		waits = sim_slurp(o->waits, msg, sizeof(msg));
 		if (!waits || sim_waits_parse(o->waits, waits, mj, nj, msg,
 					      sizeof(msg))) {
-			bad("metrics: %s", msg);
+			cli_bad("metrics: %s", msg);
 			goto out;
 		}
 	}
 	if (sim_metrics_check_capacity(mj, nj, ms, ns, o->gpus, msg,
 				       sizeof(msg))) {
-		bad("metrics: %s: %s", o->segments, msg);
+		cli_bad("metrics: %s: %s", o->segments, msg);
 		goto out;
 	}
-	/* default window: first submit to the last end (or pending end) */
-	for (i = 0; i < nj; i++) {
-		if (mj[i].submit < a)
-			a = mj[i].submit;
-		if (mj[i].end != SIM_NEVER && mj[i].end > b)
-			b = mj[i].end;
-		if (mj[i].pending_until != SIM_NEVER && mj[i].pending_until > b)
-			b = mj[i].pending_until;
-	}
-	if (!nj)
-		a = 0;
+	default_window(mj, nj, &a, &b);
 	if (o->has_window) {
 		a = o->win_a;
 		b = o->win_b;
 	}
 	if (sim_metrics_check_window(t.n, a, b, msg, sizeof(msg))) {
 		if (o->has_window)
-			bad("metrics: %s", msg);
+			cli_bad("metrics: %s", msg);
 		else
-			bad("metrics: %s (the default window: the first "
+			cli_bad("metrics: %s (the default window: the first "
 			    "submit_s to the latest end_s in %s)", msg,
 			    o->segments);
 		goto out;
@@ -949,7 +533,7 @@ static int cmd_metrics(struct opts *o)
 	if (sim_metrics_lookback(&t, mj, nj, ms, ns, o->gpus, a, b,
 				 o->has_now ? o->now : b > a ? b : a + 1,
 				 o->p.cfg.lookback_window, &rep)) {
-		bad("metrics: out of memory");
+		cli_bad("metrics: out of memory");
 		goto out;
 	}
 	if (!o->quiet)
@@ -961,21 +545,21 @@ static int cmd_metrics(struct opts *o)
 				       json_object_new_string("sbudget-sim-metrics"));
 		json_object_object_add(j, "version", json_object_new_int(2));
 		json_object_object_add(j, "report", sim_report_json(&rep));
-		rc = write_json(o->json, j);
+		rc = cli_write_json(o->json, j);
 		json_object_put(j);
 		if (rc)
 			goto out;
 		rc = 2;
 	}
 	if (o->svg_teams) {
-		FILE *f = open_out("--svg-teams", o->svg_teams);
+		FILE *f = cli_open_out("--svg-teams", o->svg_teams);
 		struct sim_axis ax;
 
 		if (!f)
 			goto out;
 		sim_svg_axis(&ax, rep.t0, 0, 1.0, "segments'");
 		sim_svg_teams(f, &rep, &ax);
-		if (close_out("--svg-teams", o->svg_teams, f))
+		if (cli_close_out("--svg-teams", o->svg_teams, f))
 			goto out;
 	}
 	rc = 0;
@@ -1003,19 +587,20 @@ int main(int argc, char **argv)
 		i = 2;
 		if (strcmp(cmd, "run") && strcmp(cmd, "convert") &&
 		    strcmp(cmd, "metrics") && strcmp(cmd, "tree"))
-			return bad("unknown command '%s': run, convert, "
+			return cli_bad("unknown command '%s': run, convert, "
 				   "metrics or tree (see --help)", cmd);
 	}
 	if (argc == 1) {
-		fputs(usage, stderr);
+		fputs(cli_usage, stderr);
 		return 2;
 	}
-	rc = parse_opts(argc, argv, i, &o, cmd);
+	rc = cli_parse(argc, argv, i, &o, cmd);
 	if (rc)
 		return rc;
 	if (o.waits && strcmp(cmd, "metrics"))
-		return bad("%s: --waits is an option of metrics (see --help)",
-			   cmd);
+		return cli_bad(
+			"%s: --waits is an option of metrics (see --help)",
+			cmd);
 	if (!strcmp(cmd, "convert"))
 		rc = cmd_convert(&o);
 	else if (!strcmp(cmd, "metrics"))
@@ -1027,7 +612,7 @@ int main(int argc, char **argv)
 	/* what went to standard output (the report, --json -) must be
 	 * there: a full disk is an error, not a silent exit 0 */
 	if (fflush(stdout) | ferror(stdout)) {
-		bad("standard output: write error");
+		cli_bad("standard output: write error");
 		return rc ? rc : 2;
 	}
 	return rc;

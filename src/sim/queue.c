@@ -21,10 +21,10 @@
 
 /* ------------------------------------------------------------ the events */
 
-static bool ev_less(const struct ev *a, const struct ev *b)
+static bool ev_less(const struct event *a, const struct event *b)
 {
-	if (a->t != b->t)
-		return a->t < b->t;
+	if (a->time != b->time)
+		return a->time < b->time;
 	if (a->type != b->type)
 		return a->type < b->type;
 	return a->job < b->job;
@@ -35,52 +35,53 @@ void sim__push(struct sim *s, int64_t t, uint32_t type, uint32_t job,
 {
 	size_t i;
 
-	if (s->nheap == s->heap_cap) {
-		size_t cap = s->heap_cap ? s->heap_cap * 2 : 1024;
-		struct ev *h = realloc(s->heap, cap * sizeof(*h));
+	if (s->nevents == s->events_cap) {
+		size_t cap = s->events_cap ? s->events_cap * 2 : 1024;
+		struct event *h = realloc(s->events, cap * sizeof(*h));
 
 		if (!h) {
 			sim__oom(s);
 			return;
 		}
-		s->heap = h;
-		s->heap_cap = cap;
+		s->events = h;
+		s->events_cap = cap;
 	}
-	i = s->nheap++;
-	s->heap[i] = (struct ev){ t, type, job, run };
+	i = s->nevents++;
+	s->events[i] = (struct event){ t, type, job, run };
 	while (i) {
 		size_t up = (i - 1) / 2;
-		struct ev tmp;
+		struct event tmp;
 
-		if (!ev_less(&s->heap[i], &s->heap[up]))
+		if (!ev_less(&s->events[i], &s->events[up]))
 			break;
-		tmp = s->heap[i];
-		s->heap[i] = s->heap[up];
-		s->heap[up] = tmp;
+		tmp = s->events[i];
+		s->events[i] = s->events[up];
+		s->events[up] = tmp;
 		i = up;
 	}
 }
 
 /* The first event; the heap must not be empty. */
-struct ev sim__pop(struct sim *s)
+struct event sim__pop(struct sim *s)
 {
-	struct ev top = s->heap[0];
+	struct event top = s->events[0];
 	size_t i = 0;
 
-	s->heap[0] = s->heap[--s->nheap];
+	s->events[0] = s->events[--s->nevents];
 	for (;;) {
 		size_t l = 2 * i + 1, m = i;
-		struct ev tmp;
+		struct event tmp;
 
-		if (l < s->nheap && ev_less(&s->heap[l], &s->heap[m]))
+		if (l < s->nevents && ev_less(&s->events[l], &s->events[m]))
 			m = l;
-		if (l + 1 < s->nheap && ev_less(&s->heap[l + 1], &s->heap[m]))
+		if (l + 1 < s->nevents &&
+		    ev_less(&s->events[l + 1], &s->events[m]))
 			m = l + 1;
 		if (m == i)
 			break;
-		tmp = s->heap[i];
-		s->heap[i] = s->heap[m];
-		s->heap[m] = tmp;
+		tmp = s->events[i];
+		s->events[i] = s->events[m];
+		s->events[m] = tmp;
 		i = m;
 	}
 	return top;
@@ -93,24 +94,24 @@ void sim__prot_push(struct sim *s, int64_t t, uint32_t job, uint32_t run)
 {
 	size_t i;
 
-	if (s->nprot == s->prot_cap) {
-		size_t cap = s->prot_cap ? s->prot_cap * 2 : 1024;
-		struct ev *h = realloc(s->prot, cap * sizeof(*h));
+	if (s->nprot_ends == s->prot_ends_cap) {
+		size_t cap = s->prot_ends_cap ? s->prot_ends_cap * 2 : 1024;
+		struct event *h = realloc(s->prot_ends, cap * sizeof(*h));
 
 		if (!h) {
 			sim__oom(s);
 			return;
 		}
-		s->prot = h;
-		s->prot_cap = cap;
+		s->prot_ends = h;
+		s->prot_ends_cap = cap;
 	}
-	i = s->nprot++;
-	s->prot[i] = (struct ev){ t, 0, job, run };
-	while (i && s->prot[i].t < s->prot[(i - 1) / 2].t) {
-		struct ev tmp = s->prot[i];
+	i = s->nprot_ends++;
+	s->prot_ends[i] = (struct event){ t, 0, job, run };
+	while (i && s->prot_ends[i].time < s->prot_ends[(i - 1) / 2].time) {
+		struct event tmp = s->prot_ends[i];
 
-		s->prot[i] = s->prot[(i - 1) / 2];
-		s->prot[(i - 1) / 2] = tmp;
+		s->prot_ends[i] = s->prot_ends[(i - 1) / 2];
+		s->prot_ends[(i - 1) / 2] = tmp;
 		i = (i - 1) / 2;
 	}
 }
@@ -120,29 +121,31 @@ bool sim__prot_expired(struct sim *s, int64_t now)
 {
 	bool any = false;
 
-	while (s->nprot && s->prot[0].t <= now) {
-		struct ev top = s->prot[0];
+	while (s->nprot_ends && s->prot_ends[0].time <= now) {
+		struct event top = s->prot_ends[0];
 		size_t i = 0;
 
-		s->prot[0] = s->prot[--s->nprot];
+		s->prot_ends[0] = s->prot_ends[--s->nprot_ends];
 		for (;;) {
 			size_t l = 2 * i + 1, m = i;
-			struct ev tmp;
+			struct event tmp;
 
-			if (l < s->nprot && s->prot[l].t < s->prot[m].t)
+			if (l < s->nprot_ends &&
+			    s->prot_ends[l].time < s->prot_ends[m].time)
 				m = l;
-			if (l + 1 < s->nprot && s->prot[l + 1].t < s->prot[m].t)
+			if (l + 1 < s->nprot_ends &&
+			    s->prot_ends[l + 1].time < s->prot_ends[m].time)
 				m = l + 1;
 			if (m == i)
 				break;
-			tmp = s->prot[i];
-			s->prot[i] = s->prot[m];
-			s->prot[m] = tmp;
+			tmp = s->prot_ends[i];
+			s->prot_ends[i] = s->prot_ends[m];
+			s->prot_ends[m] = tmp;
 			i = m;
 		}
-		if (s->js[top.job].st == J_RUNNING &&
-		    s->js[top.job].run == top.run) {
-			const struct js *x = &s->js[top.job];
+		if (s->job_state[top.job].state == J_RUNNING &&
+		    s->job_state[top.job].run == top.run) {
+			const struct job_state *x = &s->job_state[top.job];
 
 			any = true;
 			sim__room_changed(s, s->r->nodes + x->node_off,
@@ -173,28 +176,29 @@ bool sim__q_before(const struct sim *s, uint32_t a, uint32_t b)
 
 	if (sim__is_budget(s)) {
 		uint32_t px = (x->prio > SB_PRIO_TEAM_MAX ? SB_PRIO_TEAM_MAX :
-			       x->prio) << 1 | s->js[a].resumed;
+			       x->prio) << 1 | s->job_state[a].resumed;
 		uint32_t py = (y->prio > SB_PRIO_TEAM_MAX ? SB_PRIO_TEAM_MAX :
-			       y->prio) << 1 | s->js[b].resumed;
+			       y->prio) << 1 | s->job_state[b].resumed;
 
 		if (px != py)
 			return px > py;
 	}
-	if (s->js[a].submit != s->js[b].submit)
-		return s->js[a].submit < s->js[b].submit;
+	if (s->job_state[a].submit != s->job_state[b].submit)
+		return s->job_state[a].submit < s->job_state[b].submit;
 	return a < b;
 }
 
 /* The first position of @q whose job is not before @job (binary search):
  * where @job is, or would go. */
-uint32_t sim__q_find(const struct sim *s, const struct qv *q, uint32_t job)
+uint32_t sim__q_find(const struct sim *s, const struct pending_queue *q,
+		     uint32_t job)
 {
 	uint32_t lo = 0, hi = q->n;
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (sim__q_before(s, q->v[mid].job, job))
+		if (sim__q_before(s, q->entries[mid].job, job))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -202,36 +206,36 @@ uint32_t sim__q_find(const struct sim *s, const struct qv *q, uint32_t job)
 	return lo;
 }
 
-static void gmin_add(struct qv *q, uint32_t gpus)
+static void gmin_add(struct pending_queue *q, uint32_t gpus)
 {
 	if (q->n == 1) {
-		q->gmin = gpus;
-		q->gmin_ok = true;
-	} else if (q->gmin_ok && gpus < q->gmin) {
-		q->gmin = gpus;
+		q->min_gpus = gpus;
+		q->min_gpus_ok = true;
+	} else if (q->min_gpus_ok && gpus < q->min_gpus) {
+		q->min_gpus = gpus;
 	}
 }
 
 /* The fewest GPUs a job of @q asks for (UINT32_MAX when empty). */
-uint32_t sim__gmin(struct qv *q)
+uint32_t sim__gmin(struct pending_queue *q)
 {
 	uint32_t i;
 
-	if (!q->gmin_ok) {
+	if (!q->min_gpus_ok) {
 		uint8_t m = 255;
 
 		for (i = 0; i < q->n; i++)	/* the bytes (vectorised) */
-			m = q->gb[i] < m ? q->gb[i] : m;
-		q->gmin = m;
+			m = q->gpus_byte[i] < m ? q->gpus_byte[i] : m;
+		q->min_gpus = m;
 		if (m == 255) {		/* the entries: 255 or more */
-			q->gmin = UINT32_MAX;
+			q->min_gpus = UINT32_MAX;
 			for (i = 0; i < q->n; i++)
-				if (q->v[i].gpus < q->gmin)
-					q->gmin = q->v[i].gpus;
+				if (q->entries[i].gpus < q->min_gpus)
+					q->min_gpus = q->entries[i].gpus;
 		}
-		q->gmin_ok = true;
+		q->min_gpus_ok = true;
 	}
-	return q->gmin;
+	return q->min_gpus;
 }
 
 static uint32_t hbin(uint32_t g)
@@ -247,13 +251,16 @@ static uint32_t rbucket(int64_t rem)
 static void hist_add(struct sim *s, uint32_t job, int d)
 {
 	bool a = sim__allocated(s, job);
-	uint32_t *h = a ? s->hist_a : s->hist_u;
+	uint32_t *h = a ? s->pending_alloc_by_gpus : s->pending_unalloc_by_gpus;
 	uint32_t b = hbin(s->w->jobs[job].gpus);
 
 	h[b] += (uint32_t)d;
-	if (s->hr_a)
-		(a ? s->hr_a : s->hr_u)[b][rbucket(s->js[job].remaining)] +=
-			(uint32_t)d;
+	if (s->pending_alloc_by_rem) {
+		uint32_t (*by_rem)[SIM_RBUCKETS] =
+			a ? s->pending_alloc_by_rem : s->pending_unalloc_by_rem;
+
+		by_rem[b][rbucket(s->job_state[job].remaining)] += (uint32_t)d;
+	}
 }
 
 bool sim__any_short(const struct sim *s, uint32_t thr, int64_t d)
@@ -261,30 +268,36 @@ bool sim__any_short(const struct sim *s, uint32_t thr, int64_t d)
 	uint32_t g, b, top = rbucket(d);
 
 	for (g = 1; g < SIM_HIST_BINS && g < thr; g++) {
-		if (!s->hist_a[g] && !s->hist_u[g])
+		if (!s->pending_alloc_by_gpus[g] &&
+		    !s->pending_unalloc_by_gpus[g])
 			continue;
 		for (b = 0; b <= top && b < SIM_RBUCKETS; b++)
-			if (s->hr_a[g][b] || s->hr_u[g][b])
+			if (s->pending_alloc_by_rem[g][b] ||
+			    s->pending_unalloc_by_rem[g][b])
 				return true;
 	}
 	return false;
 }
 
 /* Insert @job at position @i of @q (room is there). */
-static void insert_at(struct sim *s, struct qv *q, uint32_t i, uint32_t job)
+static void insert_at(struct sim *s, struct pending_queue *q, uint32_t i,
+		      uint32_t job)
 {
 	const struct sim_job *j = &s->w->jobs[job];
 
-	memmove(q->v + i + 1, q->v + i, (q->n - i) * sizeof(*q->v));
-	memmove(q->gb + i + 1, q->gb + i, q->n - i);
-	memmove(q->rb + i + 1, q->rb + i, q->n - i);
-	q->v[i].job = job;
-	q->v[i].gpus = j->gpus;
-	q->v[i].team = j->team_node;
-	q->v[i].rem = s->js[job].remaining > (int64_t)UINT32_MAX ?
-		      UINT32_MAX : (uint32_t)s->js[job].remaining;
-	q->gb[i] = j->gpus > 255 ? 255 : (uint8_t)j->gpus;
-	q->rb[i] = (uint8_t)rbucket(q->v[i].rem);
+	memmove(q->entries + i + 1, q->entries + i,
+		(q->n - i) * sizeof(*q->entries));
+	memmove(q->gpus_byte + i + 1, q->gpus_byte + i, q->n - i);
+	memmove(q->rem_bits + i + 1, q->rem_bits + i, q->n - i);
+	q->entries[i].job = job;
+	q->entries[i].gpus = j->gpus;
+	q->entries[i].team = j->team_node;
+	q->entries[i].remaining =
+		s->job_state[job].remaining > (int64_t)UINT32_MAX
+			? UINT32_MAX
+			: (uint32_t)s->job_state[job].remaining;
+	q->gpus_byte[i] = j->gpus > 255 ? 255 : (uint8_t)j->gpus;
+	q->rem_bits[i] = (uint8_t)rbucket(q->entries[i].remaining);
 	q->n++;
 	gmin_add(q, j->gpus);
 	s->npending++;
@@ -295,30 +308,30 @@ static void insert_at(struct sim *s, struct qv *q, uint32_t i, uint32_t job)
  * tries first (engine.c). */
 void sim__enqueue(struct sim *s, uint32_t job, int64_t t)
 {
-	struct qv *q = &s->q[sim__group_of(s, job)];
+	struct pending_queue *q = &s->queues[sim__group_of(s, job)];
 
 	if (q->n == q->cap) {
 		uint32_t cap = q->cap ? q->cap * 2 : 16;
-		struct qe *v = realloc(q->v, cap * sizeof(*v));
+		struct queue_entry *v = realloc(q->entries, cap * sizeof(*v));
 		uint8_t *gb;
 
 		if (!v) {
 			sim__oom(s);
 			return;
 		}
-		q->v = v;
-		gb = realloc(q->gb, cap);
+		q->entries = v;
+		gb = realloc(q->gpus_byte, cap);
 		if (!gb) {
 			sim__oom(s);
 			return;
 		}
-		q->gb = gb;
-		gb = realloc(q->rb, cap);
+		q->gpus_byte = gb;
+		gb = realloc(q->rem_bits, cap);
 		if (!gb) {
 			sim__oom(s);
 			return;
 		}
-		q->rb = gb;
+		q->rem_bits = gb;
 		q->cap = cap;
 	}
 	if (s->narrivals == s->arrivals_cap) {
@@ -333,23 +346,24 @@ void sim__enqueue(struct sim *s, uint32_t job, int64_t t)
 		s->arrivals_cap = cap;
 	}
 	insert_at(s, q, sim__q_find(s, q, job), job);
-	s->js[job].st = J_PENDING;
-	s->js[job].eligible = t;
-	s->js[job].pf_seq = 0;	/* no failed preemption try yet */
-	s->enq_mid = true;
+	s->job_state[job].state = J_PENDING;
+	s->job_state[job].eligible_at = t;
+	s->job_state[job].fail_room_seq = 0;	/* no failed try yet */
+	s->queued_mid_pass = true;
 	s->arrivals[s->narrivals++] = job;
 }
 
-void sim__dequeue_at(struct sim *s, struct qv *q, uint32_t i)
+void sim__dequeue_at(struct sim *s, struct pending_queue *q, uint32_t i)
 {
-	uint32_t job = q->v[i].job;
+	uint32_t job = q->entries[i].job;
 
-	memmove(q->v + i, q->v + i + 1, (q->n - i - 1) * sizeof(*q->v));
-	memmove(q->gb + i, q->gb + i + 1, q->n - i - 1);
-	memmove(q->rb + i, q->rb + i + 1, q->n - i - 1);
+	memmove(q->entries + i, q->entries + i + 1,
+		(q->n - i - 1) * sizeof(*q->entries));
+	memmove(q->gpus_byte + i, q->gpus_byte + i + 1, q->n - i - 1);
+	memmove(q->rem_bits + i, q->rem_bits + i + 1, q->n - i - 1);
 	q->n--;
-	if (s->w->jobs[job].gpus <= q->gmin)
-		q->gmin_ok = false;
+	if (s->w->jobs[job].gpus <= q->min_gpus)
+		q->min_gpus_ok = false;
 	s->npending--;
 	hist_add(s, job, -1);
 }
@@ -361,9 +375,9 @@ bool sim__any_below(const struct sim *s, uint32_t athr, uint32_t uthr)
 	uint32_t g;
 
 	for (g = 1; g < SIM_HIST_BINS; g++) {
-		if (g < athr && s->hist_a[g])
+		if (g < athr && s->pending_alloc_by_gpus[g])
 			return true;
-		if (g < uthr && s->hist_u[g])
+		if (g < uthr && s->pending_unalloc_by_gpus[g])
 			return true;
 		if (g >= athr && g >= uthr)
 			break;
@@ -371,7 +385,8 @@ bool sim__any_below(const struct sim *s, uint32_t athr, uint32_t uthr)
 	return false;
 }
 
-uint32_t sim__q_next_below(const struct qv *q, uint32_t i, uint32_t lim)
+uint32_t sim__q_next_below(const struct pending_queue *q, uint32_t i,
+			   uint32_t lim)
 {
 	const uint64_t ones = UINT64_C(0x0101010101010101);
 	const uint64_t highs = UINT64_C(0x8080808080808080);
@@ -384,12 +399,12 @@ uint32_t sim__q_next_below(const struct qv *q, uint32_t i, uint32_t lim)
 		for (; i + 8 <= q->n; i += 8) {
 			uint64_t x;
 
-			memcpy(&x, q->gb + i, sizeof(x));
+			memcpy(&x, q->gpus_byte + i, sizeof(x));
 			if ((x - ones * lim) & ~x & highs)
 				break;
 		}
 	}
-	for (; i < q->n && q->gb[i] >= lim; i++)
+	for (; i < q->n && q->gpus_byte[i] >= lim; i++)
 		;
 	return i;
 }

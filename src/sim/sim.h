@@ -12,12 +12,14 @@
  *              assignment of what a trace lacks), segments.c (observed
  *              runs), input.c (budget.conf); bad lines are refused with
  *              file:line and the reason.
- *   engine     cluster.c (placement), queue.c (events, pending queues),
- *              charge.c (ledger, recalculation, the budget view),
- *              victims.c (preemption through sb_preempt_decide()),
- *              engine.c (runs, the pass, the event loop), why.c (why each
- *              job still pending at the end waits); engine.h is their
- *              shared state.
+ *   engine     cluster.c (placement), state.c (the state's arrays,
+ *              errors), queue.c (events, pending queues), charge.c
+ *              (ledger, recalculation, the budget view), victims.c
+ *              (preemption through sb_preempt_decide()), run.c (starting,
+ *              stopping and preempting runs), pass.c (the scheduling
+ *              pass), backfill.c (reservations), engine.c (setup, the
+ *              event loop), why.c (why each job still pending at the end
+ *              waits); engine.h is their shared state (struct sim).
  *   metrics.c  queue-wait percentiles, owed vs delivered per budget through
  *              sb_figures(), occupancy, preemptions: from run segments, so
  *              the simulator and `sbudget-sim metrics` (observed runs)
@@ -26,7 +28,8 @@
  *              the jobs that never started or waited long, and whether
  *              budgets were honoured.
  *   svg.c      the per-GPU chart and the per-team allocation chart.
- *   main.c     the command line (not in the library).
+ *   main.c     the commands, cli.c (cli.h) the command line's options
+ *              (not in the library).
  *
  * Times are int64_t seconds on the trace's scale; nothing reads the clock.
  */

@@ -65,6 +65,10 @@ static int by_use(const void *a, const void *b)
 
 #define OTHER_COLOUR "#a8a8a8"
 
+/* sim_svg_gpus() (sim.h).  Long (over 100 lines): one picture drawn top to
+ * bottom (the teams' colours and legend, the frame and axis, a row per
+ * GPU, the segments), each part reading the layout the one before
+ * computed; split, the parts would pass a dozen geometry values along. */
 int sim_svg_gpus(FILE *f, const struct sim_result *r,
 		 const uint32_t *job_team, const char *const *team_names,
 		 uint32_t nteams, uint32_t nodes, uint32_t gpn, int64_t from,

@@ -34,7 +34,7 @@
  * key computed once. */
 static int cand_cmp(const void *a, const void *b)
 {
-	const struct cand *x = a, *y = b;
+	const struct victim_candidate *x = a, *y = b;
 
 	if (x->key != y->key)
 		return x->key < y->key ? -1 : 1;
@@ -50,20 +50,20 @@ static int cand_cmp(const void *a, const void *b)
  * (baseline) or the core is to be asked (budget: victim_ok()). */
 static bool victim_maybe(const struct sim *s,
 			 const struct sb_preempt_party *me,
-			 const struct rrun *rj, int64_t now)
+			 const struct run_info *rj, int64_t now)
 {
-	if (rj->pt.job.start > now)
+	if (rj->party.job.start > now)
 		return false;	/* a preemptor still in its grace wait */
 	if (!sim__is_budget(s))
 		return rj->preemptible;
 	/* Pre-filter, the same answer as the core's: for an allocated
 	 * preemptor and a victim not in its grace time (the sim's running
-	 * jobs never are: a victim leaves s->rr when preempted),
+	 * jobs never are: a victim leaves s->run_info when preempted),
 	 * sb_preempt_decide() refuses (SB_PREEMPT_PROTECTED or _INTERVAL)
 	 * when now < sb_preempt_hold_until(victim), the value kept in
 	 * prot_until.  Saves the call for most running jobs (benchmark:
 	 * doc/sim.md, "Speed"). */
-	return !(me->job.contract.allocated && !rj->pt.in_grace &&
+	return !(me->job.contract.allocated && !rj->party.in_grace &&
 		 now < rj->prot_until);
 }
 
@@ -81,9 +81,9 @@ static bool view_free(enum sb_preempt_verdict vd)
 
 /* Whether @me may preempt running @rj at @now: the core's verdict
  * (budget), preemptible (baseline).  A refusal that reads the budget
- * view sets s->vdep (see "failed tries, kept"). */
+ * view sets s->view_read (see "failed tries, kept"). */
 static bool victim_ok(struct sim *s, const struct sb_preempt_party *me,
-		      const struct rrun *rj, int64_t now)
+		      const struct run_info *rj, int64_t now)
 {
 	enum sb_preempt_verdict vd;
 
@@ -91,13 +91,14 @@ static bool victim_ok(struct sim *s, const struct sb_preempt_party *me,
 		return false;
 	if (!sim__is_budget(s))
 		return true;
-	vd = sb_preempt_decide(&s->pol, &s->view, me, &rj->pt, now, NULL, 0);
+	vd = sb_preempt_decide(&s->preempt_policy, &s->view, me, &rj->party,
+			       now, NULL, 0);
 	if (vd != SB_PREEMPT_YES && !view_free(vd))
-		s->vdep = true;
+		s->view_read = true;
 	return vd == SB_PREEMPT_YES;
 }
 
-/* The running jobs @me may preempt at @now, into s->cand (unordered).
+/* The running jobs @me may preempt at @now, into s->candidates (unordered).
  * Return their number. */
 static size_t gather(struct sim *s, const struct sb_preempt_party *me,
 		     int64_t now)
@@ -105,19 +106,19 @@ static size_t gather(struct sim *s, const struct sb_preempt_party *me,
 	size_t i, n = 0;
 
 	for (i = 0; i < s->nrunning; i++) {
-		const struct rrun *rj = &s->rr[i];
-		struct cand *c = &s->cand[n];
+		const struct run_info *rj = &s->run_info[i];
+		struct victim_candidate *c = &s->candidates[n];
 
 		if (!victim_ok(s, me, rj, now))
 			continue;
 		c->job = rj->job;
-		c->start = rj->pt.job.start;
-		c->ri = (uint32_t)i;
+		c->start = rj->party.job.start;
+		c->run_index = (uint32_t)i;
 		c->lost = 0;
 		c->key = 0;	/* budget: sb_preempt_victim_key() later */
 		if (!sim__is_budget(s)) {
 			c->key = (uint32_t)sim__bclass(&s->w->jobs[rj->job]);
-			c->lost = (double)rj->pt.job.tres *
+			c->lost = (double)rj->party.job.tres *
 				  (double)(now - c->start);
 		}
 		n++;
@@ -125,13 +126,15 @@ static size_t gather(struct sim *s, const struct sb_preempt_party *me,
 	return n;
 }
 
-/* s->tmp := the cluster as it is now. */
+/* s->scratch_cluster := the cluster as it is now. */
 static void tmp_reset(struct sim *s)
 {
-	memcpy(s->tmp.free, s->cl.free, s->cl.nodes * sizeof(*s->cl.free));
-	memcpy(s->tmp.nfree, s->cl.nfree, s->cl.nodes * sizeof(*s->cl.nfree));
-	s->tmp.total_free = s->cl.total_free;
-	s->tmp.nofit = UINT32_MAX;
+	memcpy(s->scratch_cluster.free, s->cluster.free,
+	       s->cluster.nodes * sizeof(*s->cluster.free));
+	memcpy(s->scratch_cluster.nfree, s->cluster.nfree,
+	       s->cluster.nodes * sizeof(*s->cluster.nfree));
+	s->scratch_cluster.total_free = s->cluster.total_free;
+	s->scratch_cluster.nofit = UINT32_MAX;
 }
 
 /* Would a job of @gpus fit if all @nc candidates were preempted?  Per node:
@@ -140,24 +143,27 @@ static void tmp_reset(struct sim *s)
 static bool all_would_fit(struct sim *s, uint32_t gpus, size_t nc,
 			  uint32_t *wholep)
 {
-	uint64_t freeable = s->cl.total_free;
-	uint32_t a, gpn = s->cl.gpn, need = (gpus + gpn - 1) / gpn, whole = 0;
+	uint64_t freeable = s->cluster.total_free;
+	uint32_t a, gpn = s->cluster.gpn, need = (gpus + gpn - 1) / gpn,
+		    whole = 0;
 	size_t k;
 	bool fits = false;
 
 	for (k = 0; k < nc; k++)
-		freeable += s->w->jobs[s->cand[k].job].gpus;
+		freeable += s->w->jobs[s->candidates[k].job].gpus;
 	if (freeable < gpus) {
 		/* a bound on the nodes that could be emptied (still_fails()):
 		 * a multi-node run holds whole nodes, maybe more GPUs than
 		 * it asked for */
 		if (gpus > gpn) {
-			freeable = s->cl.total_free;
+			freeable = s->cluster.total_free;
 			for (k = 0; k < nc; k++) {
-				const struct js *v = &s->js[s->cand[k].job];
+				const struct job_state *v =
+					&s->job_state[s->candidates[k].job];
 
 				freeable += (uint64_t)v->nnodes *
-					(uint64_t)__builtin_popcountll(v->mask);
+					    (uint64_t)__builtin_popcountll(
+						    v->gpu_mask);
 			}
 		}
 		*wholep = freeable / gpn < UINT32_MAX ?
@@ -166,20 +172,22 @@ static bool all_would_fit(struct sim *s, uint32_t gpus, size_t nc,
 	}
 	tmp_reset(s);
 	for (k = 0; k < nc; k++) {
-		const struct js *v = &s->js[s->cand[k].job];
+		const struct job_state *v = &s->job_state[s->candidates[k].job];
 
 		for (a = 0; a < v->nnodes; a++)
-			s->tmp.nfree[s->r->nodes[v->node_off + a]] +=
-				(uint32_t)__builtin_popcountll(v->mask);
+			s->scratch_cluster
+				.nfree[s->r->nodes[v->node_off + a]] +=
+				(uint32_t)__builtin_popcountll(v->gpu_mask);
 	}
-	for (a = 0; a < s->cl.nodes && !fits; a++)
-		fits = gpus <= gpn ? s->tmp.nfree[a] >= gpus
-				   : (whole += s->tmp.nfree[a] == gpn) >= need;
+	for (a = 0; a < s->cluster.nodes && !fits; a++)
+		fits = gpus <= gpn ?
+		       s->scratch_cluster.nfree[a] >= gpus :
+		       (whole += s->scratch_cluster.nfree[a] == gpn) >= need;
 	*wholep = whole;
 	return fits;
 }
 
-/* Put the smallest of s->cand[k..nc) at k: selection for the first 16
+/* Put the smallest of s->candidates[k..nc) at k: selection for the first 16
  * (few victims are usually needed), then the rest sorted once. */
 static void next_in_order(struct sim *s, size_t k, size_t nc)
 {
@@ -187,47 +195,50 @@ static void next_in_order(struct sim *s, size_t k, size_t nc)
 		size_t m = k, x;
 
 		for (x = k + 1; x < nc; x++)
-			if (cand_cmp(&s->cand[x], &s->cand[m]) < 0)
+			if (cand_cmp(&s->candidates[x], &s->candidates[m]) < 0)
 				m = x;
 		if (m != k) {
-			struct cand tmp = s->cand[k];
+			struct victim_candidate tmp = s->candidates[k];
 
-			s->cand[k] = s->cand[m];
-			s->cand[m] = tmp;
+			s->candidates[k] = s->candidates[m];
+			s->candidates[m] = tmp;
 		}
 	} else if (k == 16) {
-		qsort(s->cand + k, nc - k, sizeof(*s->cand), cand_cmp);
+		qsort(s->candidates + k, nc - k, sizeof(*s->candidates),
+		      cand_cmp);
 	}
 }
 
-/* Take candidates in victim order (@sorted: in the order s->cand already
- * has), releasing their GPUs in s->tmp, only until a job of @gpus fits
- * there.  Return how many were taken, 0 if even all of them do not make
- * it fit.  Only the victims' nodes change, so only they are looked at. */
+/* Take candidates in victim order (@sorted: in the order s->candidates
+ * already has), releasing their GPUs in s->scratch_cluster, only until a
+ * job of @gpus fits there.  Return how many were taken, 0 if even all of
+ * them do not make it fit.  Only the victims' nodes change, so only they
+ * are looked at. */
 static size_t take_until_fits(struct sim *s, uint32_t gpus, size_t nc,
 			      bool sorted)
 {
-	uint32_t a, gpn = s->cl.gpn, need = (gpus + gpn - 1) / gpn, whole = 0;
+	uint32_t a, gpn = s->cluster.gpn, need = (gpus + gpn - 1) / gpn,
+		    whole = 0;
 	size_t k;
 	bool fits = false;
 
 	tmp_reset(s);
 	if (gpus > gpn)
-		for (a = 0; a < s->cl.nodes; a++)
-			whole += s->tmp.nfree[a] == gpn;
+		for (a = 0; a < s->cluster.nodes; a++)
+			whole += s->scratch_cluster.nfree[a] == gpn;
 	for (k = 0; k < nc && !fits; k++) {
-		const struct js *v;
+		const struct job_state *v;
 
 		if (!sorted)
 			next_in_order(s, k, nc);
-		v = &s->js[s->cand[k].job];
+		v = &s->job_state[s->candidates[k].job];
 		for (a = 0; a < v->nnodes; a++) {
 			uint32_t node = s->r->nodes[v->node_off + a];
 
-			sim_release(&s->tmp, &node, 1, v->mask);
+			sim_release(&s->scratch_cluster, &node, 1, v->gpu_mask);
 			if (gpus <= gpn)
-				fits |= s->tmp.nfree[node] >= gpus;
-			else if (s->tmp.nfree[node] == gpn)
+				fits |= s->scratch_cluster.nfree[node] >= gpus;
+			else if (s->scratch_cluster.nfree[node] == gpn)
 				fits |= ++whole >= need;
 		}
 	}
@@ -241,44 +252,46 @@ static size_t take_until_fits(struct sim *s, uint32_t gpus, size_t nc,
  * first).  As cons_tres's reorder pass does (PreemptParameters=
  * reorder_count, default 1; doc/design.md), put it first, keep the others
  * in victim order, and take again until the job fits.  Return the new
- * count (<= @k), s->tmp as the taking left it.
+ * count (<= @k), s->scratch_cluster as the taking left it.
  */
 static size_t trim_taken(struct sim *s, uint32_t gpus, size_t k)
 {
-	struct cand last;
+	struct victim_candidate last;
 	size_t k2;
 
 	if (k < 2)
 		return k;
-	last = s->cand[k - 1];
-	memmove(s->cand + 1, s->cand, (k - 1) * sizeof(*s->cand));
-	s->cand[0] = last;
+	last = s->candidates[k - 1];
+	memmove(s->candidates + 1, s->candidates,
+		(k - 1) * sizeof(*s->candidates));
+	s->candidates[0] = last;
 	k2 = take_until_fits(s, gpus, k, true);
 	if (!k2) {	/* cannot happen: all k fitted before; be safe */
-		memmove(s->cand, s->cand + 1, (k - 1) * sizeof(*s->cand));
-		s->cand[k - 1] = last;
+		memmove(s->candidates, s->candidates + 1,
+			(k - 1) * sizeof(*s->candidates));
+		s->candidates[k - 1] = last;
 		return take_until_fits(s, gpus, k, true);
 	}
 	return k2;
 }
 
-/* Of the first @k candidates, those on the @nn nodes in s->nodebuf (node
- * level, as cons_tres does), into s->vict.  Return their number. */
+/* Of the first @k candidates, those on the @nn nodes in s->placed_nodes (node
+ * level, as cons_tres does), into s->victims.  Return their number. */
 static uint32_t victims_on_nodes(struct sim *s, size_t k, uint32_t nn)
 {
 	uint32_t a, b, nvict = 0;
 	size_t i;
 
 	for (i = 0; i < k; i++) {
-		const struct js *v = &s->js[s->cand[i].job];
+		const struct job_state *v = &s->job_state[s->candidates[i].job];
 		bool on = false;
 
 		for (a = 0; a < v->nnodes && !on; a++)
 			for (b = 0; b < nn && !on; b++)
 				on = s->r->nodes[v->node_off + a] ==
-				     s->nodebuf[b];
+				     s->placed_nodes[b];
 		if (on)
-			s->vict[nvict++] = s->cand[i].job;
+			s->victims[nvict++] = s->candidates[i].job;
 	}
 	return nvict;
 }
@@ -292,8 +305,8 @@ static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t now)
 	uint32_t i, a;
 
 	for (i = 0; i < nvict; i++) {
-		const struct js *v = &s->js[s->vict[i]];
-		int64_t grace = sim__grace(s, s->vict[i]);
+		const struct job_state *v = &s->job_state[s->victims[i]];
+		int64_t grace = sim__grace(s, s->victims[i]);
 		int64_t until = now + grace;
 
 		if (!grace && !s->p->hold_leftovers)
@@ -301,7 +314,7 @@ static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t now)
 
 		for (a = 0; a < v->nnodes; a++) {
 			uint32_t node = s->r->nodes[v->node_off + a];
-			uint64_t m = v->mask & s->cl.free[node];
+			uint64_t m = v->gpu_mask & s->cluster.free[node];
 			uint32_t cnt = (uint32_t)__builtin_popcountll(m);
 
 			if (!m)
@@ -319,12 +332,12 @@ static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t now)
 				s->holds = h;
 				s->holds_cap = cap;
 			}
-			s->cl.free[node] &= ~m;
-			s->cl.nfree[node] -= cnt;
-			s->cl.total_free -= cnt;
-			s->held += cnt;
+			s->cluster.free[node] &= ~m;
+			s->cluster.nfree[node] -= cnt;
+			s->cluster.total_free -= cnt;
+			s->gpus_held += cnt;
 			sim__node_dirty(s, node);
-			s->clv++;
+			s->cluster_version++;
 			s->holds[s->nholds].node = node;
 			s->holds[s->nholds].mask = m;
 			sim__push(s, until, EV_RELEASE, (uint32_t)s->nholds, 0);
@@ -349,69 +362,24 @@ static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t now)
  * (sim__room_changed()); a start takes free GPUs and adds at most as many
  * preemptable ones; as time passes the preemption cost only grows
  * (sb_preempt_cost()), so runs only leave the candidates.  So a failed
- * try is remembered (js.pf_seq, pf_ep, pf_whole) and the next one in the
- * same epoch looks only at the nodes changed since: it fails as surely as
- * the full try would, with the same (no) side effects.
+ * try is remembered (job_state.fail_room_seq, fail_recalc_epoch,
+ * fail_whole_nodes) and the next one in the same epoch looks only at the
+ * nodes changed since: it fails as surely as the full try would, with the
+ * same (no) side effects.
  *
  * Across recalculations too, when nothing the refusals read changed: a
  * try whose every refusal was view-free (view_free(): the reclaim rule
  * and the cost were never what refused) fails again as long as the
  * standing order did not change up to the preemptor's association
- * (s->ord_chg[pf_pos] <= pf_rep: its position is the same and so is the
- * set of associations above it; a level is a function of the position,
- * so every running job's current priority compares with the
- * preemptor's as it did) and the nodes did not change: a victim that was
- * accepted may be refused now (the view moved), which only makes the try
- * fail more surely.  Most recalculations change no level (14% did on a
- * 156-budget workload), fewer the order above a given position, so most
- * full scans after one are spared.
+ * (s->order_changed_at[fail_position] <= fail_order_epoch: its position
+ * is the same and so is the set of associations above it; a level is a
+ * function of the position, so every running job's current priority
+ * compares with the preemptor's as it did) and the nodes did not change:
+ * a victim that was accepted may be refused now (the view moved), which
+ * only makes the try fail more surely.  Most recalculations change no
+ * level (14% did on a 156-budget workload), fewer the order above a given
+ * position, so most full scans after one are spared.
  */
-
-void sim__room_changed(struct sim *s, const uint32_t *nodes, uint32_t nn)
-{
-	uint32_t a;
-
-	for (a = 0; a < nn; a++) {
-		s->pseq++;
-		s->nchg[nodes[a]] = s->pseq;
-		s->chlog[s->pseq & (SIM_CHLOG - 1)] = nodes[a];
-	}
-}
-
-void sim__gjob_set(struct sim *s, uint32_t job, bool on)
-{
-	const struct js *x = &s->js[job];
-	const struct rrun *rj = &s->rr[x->ridx];
-	int64_t may = INT64_MAX;
-	uint32_t a;
-
-	/* victim_maybe() for an allocated preemptor (budget; prot_until is
-	 * never before the start) or any (baseline) */
-	if (on && sim__is_budget(s))
-		may = rj->prot_until > rj->pt.job.start ? rj->prot_until
-							: rj->pt.job.start;
-	else if (on && rj->preemptible)
-		may = rj->pt.job.start;
-	for (a = 0; a < x->nnodes; a++) {
-		size_t o = (size_t)s->r->nodes[x->node_off + a] * s->cl.gpn;
-		int64_t *v = s->gsort + o;
-		uint32_t k, n;
-		uint64_t m;
-
-		for (m = x->mask; m; m &= m - 1) {
-			s->gjob[o + (size_t)__builtin_ctzll(m)] =
-				on ? job : UINT32_MAX;
-			s->gmay[o + (size_t)__builtin_ctzll(m)] = may;
-		}
-		for (k = 0; k < s->cl.gpn; k++) {	/* sorted again */
-			int64_t t = s->gmay[o + k];
-
-			for (n = k; n > 0 && v[n - 1] > t; n--)
-				v[n] = v[n - 1];
-			v[n] = t;
-		}
-	}
-}
 
 /* Whether node @nd could give @me @g GPUs at @now (@g <= its GPUs; all of
  * them: it could be emptied): free, or on runs it may preempt, as
@@ -420,40 +388,44 @@ void sim__gjob_set(struct sim *s, uint32_t job, bool on)
 static bool node_gives(struct sim *s, const struct sb_preempt_party *me,
 		       uint32_t nd, int64_t now, uint32_t g)
 {
-	const uint32_t *gj = s->gjob + (size_t)nd * s->cl.gpn;
-	uint32_t k, gpn = s->cl.gpn, room = s->cl.nfree[nd], ub = room;
+	const uint32_t *gj = s->gpu_job + (size_t)nd * s->cluster.gpn;
+	uint32_t k, gpn = s->cluster.gpn, room = s->cluster.nfree[nd],
+		    ub = room;
 
 	if (room >= g)
 		return true;
 	if (!sim__is_budget(s) || me->job.contract.allocated) {
 		/* victim_maybe(), kept: are g - room of the runs' GPUs
 		 * takeable by now? */
-		if (s->gsort[(size_t)nd * gpn + (g - room - 1)] > now)
+		if (s->node_take_sorted[(size_t)nd * gpn + (g - room - 1)] >
+		    now)
 			return false;
 		ub = g;
 	} else {
 		for (k = 0; k < gpn; k++) {
-			const struct js *v;
+			const struct job_state *v;
 
 			if (gj[k] == UINT32_MAX)
 				continue;
-			v = &s->js[gj[k]];
-			if ((uint32_t)__builtin_ctzll(v->mask) == k &&
-			    victim_maybe(s, me, &s->rr[v->ridx], now))
-				ub += (uint32_t)__builtin_popcountll(v->mask);
+			v = &s->job_state[gj[k]];
+			if ((uint32_t)__builtin_ctzll(v->gpu_mask) == k &&
+			    victim_maybe(s, me, &s->run_info[v->running_index],
+					 now))
+				ub += (uint32_t)__builtin_popcountll(
+					v->gpu_mask);
 		}
 	}
 	if (ub < g)
 		return false;
 	for (k = 0; k < gpn && room < g; k++) {
-		const struct js *v;
+		const struct job_state *v;
 
 		if (gj[k] == UINT32_MAX)
 			continue;
-		v = &s->js[gj[k]];
-		if ((uint32_t)__builtin_ctzll(v->mask) == k &&
-		    victim_ok(s, me, &s->rr[v->ridx], now))
-			room += (uint32_t)__builtin_popcountll(v->mask);
+		v = &s->job_state[gj[k]];
+		if ((uint32_t)__builtin_ctzll(v->gpu_mask) == k &&
+		    victim_ok(s, me, &s->run_info[v->running_index], now))
+			room += (uint32_t)__builtin_popcountll(v->gpu_mask);
 	}
 	return room >= g;
 }
@@ -467,27 +439,28 @@ static bool nodes_fail(struct sim *s, uint32_t job,
 		       const struct sb_preempt_party *me, int64_t now,
 		       uint64_t since, uint32_t *whole)
 {
-	uint32_t gpus = s->w->jobs[job].gpus, gpn = s->cl.gpn, nd;
+	uint32_t gpus = s->w->jobs[job].gpus, gpn = s->cluster.gpn, nd;
 	uint32_t need = (gpus + gpn - 1) / gpn, w = *whole;
 	uint32_t g = gpus <= gpn ? gpus : gpn;
 	uint64_t q;
 
 	if (gpus > gpn && w >= need)
 		return false;
-	if (since && s->pseq - since < SIM_CHLOG &&
-	    s->pseq - since < s->cl.nodes) {
+	if (since && s->room_seq - since < SIM_CHLOG &&
+	    s->room_seq - since < s->cluster.nodes) {
 		/* the changes since, from the log: each node at its last */
-		for (q = since + 1; q <= s->pseq; q++) {
-			nd = s->chlog[q & (SIM_CHLOG - 1)];
-			if (s->nchg[nd] == q && node_gives(s, me, nd, now, g) &&
+		for (q = since + 1; q <= s->room_seq; q++) {
+			nd = s->room_log[q & (SIM_CHLOG - 1)];
+			if (s->node_room_seq[nd] == q &&
+			    node_gives(s, me, nd, now, g) &&
 			    (gpus <= gpn || ++w >= need))
 				return false;
 		}
 		*whole = w;
 		return true;
 	}
-	for (nd = 0; nd < s->cl.nodes; nd++) {
-		if (since && s->nchg[nd] <= since)
+	for (nd = 0; nd < s->cluster.nodes; nd++) {
+		if (since && s->node_room_seq[nd] <= since)
 			continue;
 		if (node_gives(s, me, nd, now, g) &&
 		    (gpus <= gpn || ++w >= need))
@@ -499,20 +472,20 @@ static bool nodes_fail(struct sim *s, uint32_t job,
 
 /* @job's try failed at @now with at most @whole nodes that could be
  * emptied: remembered (still_fails()), view-free unless a refusal read
- * the view since s->vdep was cleared (@kept: the memo it extends was
+ * the view since s->view_read was cleared (@kept: the memo it extends was
  * view-free too). */
 static void remember_fail(struct sim *s, uint32_t job, uint32_t whole,
 			  bool kept)
 {
 	const struct sb_standing_node *sn = sim__is_budget(s) ?
-		sb_standing_node(s->st, s->w->jobs[job].assoc) : NULL;
+		sb_standing_node(s->standing, s->w->jobs[job].assoc) : NULL;
 
-	s->js[job].pf_pos = sn ? sn->position : 0;
-	s->js[job].pf_seq = s->pseq;
-	s->js[job].pf_ep = s->pep;
-	s->js[job].pf_rep = s->rep;
-	s->js[job].pf_vfree = kept && !s->vdep;
-	s->js[job].pf_whole = whole;
+	s->job_state[job].fail_position = sn ? sn->position : 0;
+	s->job_state[job].fail_room_seq = s->room_seq;
+	s->job_state[job].fail_recalc_epoch = s->recalc_epoch;
+	s->job_state[job].fail_order_epoch = s->order_epoch;
+	s->job_state[job].fail_view_free = kept && !s->view_read;
+	s->job_state[job].fail_whole_nodes = whole;
 }
 
 /* Whether @job's try at @now fails as its last one did (see above); if
@@ -520,17 +493,18 @@ static void remember_fail(struct sim *s, uint32_t job, uint32_t whole,
 static bool still_fails(struct sim *s, uint32_t job,
 			const struct sb_preempt_party *me, int64_t now)
 {
-	struct js *x = &s->js[job];
-	uint32_t whole = x->pf_whole;
+	struct job_state *x = &s->job_state[job];
+	uint32_t whole = x->fail_whole_nodes;
 
-	if (!x->pf_seq ||
-	    (x->pf_ep != s->pep &&
-	     !(x->pf_vfree && s->ord_chg[x->pf_pos] <= x->pf_rep)))
+	if (!x->fail_room_seq ||
+	    (x->fail_recalc_epoch != s->recalc_epoch &&
+	     !(x->fail_view_free &&
+	       s->order_changed_at[x->fail_position] <= x->fail_order_epoch)))
 		return false;
-	s->vdep = false;
-	if (!nodes_fail(s, job, me, now, x->pf_seq, &whole))
+	s->view_read = false;
+	if (!nodes_fail(s, job, me, now, x->fail_room_seq, &whole))
 		return false;
-	remember_fail(s, job, whole, x->pf_vfree);
+	remember_fail(s, job, whole, x->fail_view_free);
 	return true;
 }
 
@@ -540,7 +514,7 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 {
 	const struct sim_job *j = &s->w->jobs[job];
 	struct sb_preempt_party me = {
-		.job = { s->js[job].ct, now, 0, j->gpus, 0 },
+		.job = { s->job_state[job].contract, now, 0, j->gpus, 0 },
 		.index = j->assoc,
 		.in_grace = false,
 	};
@@ -555,7 +529,7 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 		return false;
 	/* node by node first: most tries fail, and fail there */
 	whole = 0;
-	s->vdep = false;
+	s->view_read = false;
 	if (nodes_fail(s, job, &me, now, 0, &whole)) {
 		remember_fail(s, job, whole, true);
 		return false;
@@ -567,21 +541,23 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 	}
 	if (sim__is_budget(s))
 		for (k = 0; k < nc; k++)
-			s->cand[k].key = sb_preempt_victim_key(
-				&s->rr[s->cand[k].ri].pt.job, now);
+			s->candidates[k].key = sb_preempt_victim_key(
+				&s->run_info[s->candidates[k].run_index]
+					 .party.job,
+				now);
 	k = take_until_fits(s, j->gpus, nc, false);
 	if (!k)
 		return false;
 	k = trim_taken(s, j->gpus, k);
-	nn = sim_place(&s->tmp, j->gpus, s->nodebuf, &mask);
+	nn = sim_place(&s->scratch_cluster, j->gpus, s->placed_nodes, &mask);
 	nvict = victims_on_nodes(s, k, nn);
 	/* the preemptor starts when the last of its victims has stopped */
 	for (i = 0; i < nvict; i++)
-		if ((g = sim__grace(s, s->vict[i])) > grace)
+		if ((g = sim__grace(s, s->victims[i])) > grace)
 			grace = g;
 	for (i = 0; i < nvict; i++)
-		sim__preempt(s, s->vict[i], now);
-	nn = sim_place(&s->cl, j->gpus, s->nodebuf, &mask);
+		sim__preempt(s, s->victims[i], now);
+	nn = sim_place(&s->cluster, j->gpus, s->placed_nodes, &mask);
 	if (!nn) {
 		snprintf(s->msg, s->msglen, "placement after preemption "
 			 "failed (a bug)");

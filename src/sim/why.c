@@ -28,23 +28,24 @@
 #include "engine.h"
 
 /* Pending @job's position in the next pass (pass order: the groups in
- * s->gorder, budget; the three classes, baseline; each in queue order:
+ * s->pass_order, budget; the three classes, baseline; each in queue order:
  * the jobs the pass takes before it), and the first job of the pass
  * into *@first. */
 static uint32_t pass_position(const struct sim *s, uint32_t job,
 			      uint32_t *first)
 {
 	const bool bud = sim__is_budget(s);
-	const uint32_t ngr = bud ? s->ngorder : 3, mine = sim__group_of(s, job);
+	const uint32_t ngr = bud ? s->npass_order : 3,
+		       mine = sim__group_of(s, job);
 	uint32_t gi, pos = 0;
 
 	*first = UINT32_MAX;
 	for (gi = 0; gi < ngr; gi++) {
-		const uint32_t g = bud ? s->gorder[gi] : gi;
-		const struct qv *q = &s->q[g];
+		const uint32_t g = bud ? s->pass_order[gi] : gi;
+		const struct pending_queue *q = &s->queues[g];
 
 		if (*first == UINT32_MAX && q->n)
-			*first = q->v[0].job;
+			*first = q->entries[0].job;
 		if (g == mine)
 			return pos + sim__q_find(s, q, job);
 		pos += q->n;
@@ -58,7 +59,7 @@ static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
 {
 	const struct sim_job *j = &s->w->jobs[job];
 	struct sb_preempt_party me = {
-		.job = { s->js[job].ct, now, 0, j->gpus, 0 },
+		.job = { s->job_state[job].contract, now, 0, j->gpus, 0 },
 		.index = j->assoc,
 		.in_grace = false,
 	};
@@ -68,10 +69,10 @@ static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
 		.reason = pos ? "Priority" : "Resources",
 		.ahead = pos, .top = (uint64_t)first + 1,
 		.needs = j->gpus, .tres = s->p->cfg.charge_tres,
-		.idle = (double)s->cl.total_free,
+		.idle = (double)s->cluster.total_free,
 		/* baseline: no contracts; over its cap it takes
 		 * nothing (the note) */
-		.allocated = bud ? s->js[job].ct.allocated : true,
+		.allocated = bud ? s->job_state[job].contract.allocated : true,
 		.note = bud || within ? NULL : "its team is over its cap of "
 			"non-preemptible GPUs (baseline): it takes no "
 			"preemptible runs",
@@ -83,32 +84,32 @@ static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
 	if (bud)
 		me.job.priority = sim__job_priority(s, job, true);
 	for (i = 0; i < s->nrunning; i++) {
-		const struct rrun *rj = &s->rr[i];
+		const struct run_info *rj = &s->run_info[i];
 		enum sb_preempt_verdict vd;
 		int64_t until;
 
 		if (!bud) {
 			if (within && rj->preemptible)
-				f.preemptable += rj->pt.job.tres;
+				f.preemptable += rj->party.job.tres;
 			continue;
 		}
-		vd = sb_preempt_decide(&s->pol, &s->view, &me, &rj->pt, now,
-				       why, sizeof(why));
+		vd = sb_preempt_decide(&s->preempt_policy, &s->view, &me,
+				       &rj->party, now, why, sizeof(why));
 		if (vd == SB_PREEMPT_YES)
-			f.preemptable += rj->pt.job.tres;
+			f.preemptable += rj->party.job.tres;
 		if (vd == SB_PREEMPT_RECLAIM || vd == SB_PREEMPT_COSTLY) {
-			f.kept += rj->pt.job.tres;
+			f.kept += rj->party.job.tres;
 			f.kept_job = (uint64_t)rj->job + 1;
 			snprintf(kept_why, sizeof(kept_why), "%s", why);
 			f.kept_why = kept_why;
 		}
 		/* protected or held now: would the core's rule let it go
 		 * when its slice (or interval) ends? (as show job asks) */
-		until = sb_preempt_hold_until(&s->pol, &rj->pt);
+		until = sb_preempt_hold_until(&s->preempt_policy, &rj->party);
 		if ((vd == SB_PREEMPT_PROTECTED || vd == SB_PREEMPT_INTERVAL) &&
-		    until < next && sb_preempt_check(&s->pol, &me.job,
-						     &rj->pt.job, until) ==
-		    SB_PREEMPT_YES) {
+		    until < next &&
+		    sb_preempt_check(&s->preempt_policy, &me.job,
+				     &rj->party.job, until) == SB_PREEMPT_YES) {
 			next = until;
 			f.next_job = (uint64_t)rj->job + 1;
 		}
@@ -134,7 +135,7 @@ void sim__probe_long_waits(struct sim *s, int64_t before)
 
 		if (t >= before)
 			break;
-		if (s->js[i].st != J_PENDING ||
+		if (s->job_state[i].state != J_PENDING ||
 		    s->r->jobs[i].first_start != SIM_NEVER)
 			continue;	/* started, or not yet submitted */
 		pos = pass_position(s, (uint32_t)i, &first);
@@ -153,7 +154,7 @@ void sim__explain_pending(struct sim *s, int64_t now)
 	size_t i;
 
 	for (i = 0; i < s->w->njobs && !s->err; i++) {
-		if (s->js[i].st != J_PENDING)
+		if (s->job_state[i].state != J_PENDING)
 			continue;
 		pos = pass_position(s, (uint32_t)i, &first);
 		explain(s, (uint32_t)i, pos, first, now, buf, sizeof(buf));
