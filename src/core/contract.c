@@ -12,6 +12,8 @@
 #include "internal.h"
 
 #define TAG_PREFIX "budget:"
+/* Room for a quoted value in a message. */
+#define QUOTE_MAX 256
 
 #define SYNTAX_HELP "use Slurm time syntax as for --time (M, M:S, H:M:S, " \
 	"D-H, D-H:M or D-H:M:S; fields after the first below 60, hours " \
@@ -34,7 +36,7 @@ static void say(char *msg, size_t len, const char *fmt, ...)
 
 /*
  * The minimum runtime of @req in seconds (@secs), checked against the
- * site maximum and the job's time limits.  @q (256 bytes): in, the
+ * site maximum and the job's time limits.  @q (QUOTE_MAX bytes): in, the
  * request's value quoted; out, how to name it in a message (the default
  * names where it came from).  Return and @msg as sb_contract_check().
  */
@@ -56,7 +58,7 @@ static int min_runtime_of(const struct sb_contract_policy *pol,
 		}
 		secs = pol->default_min_runtime;
 		/* name the value the user did not type, and where it came from */
-		snprintf(q, 256, "%s from DefaultMinRuntime",
+		snprintf(q, QUOTE_MAX, "%s from DefaultMinRuntime",
 			 sb_duration_format(secs, dflt, sizeof(dflt)));
 	} else if ((rc = sb_duration_parse(req->min_runtime, &secs))) {
 		if (rc == SB_ENEGATIVE)
@@ -120,7 +122,7 @@ int sb_contract_check(const struct sb_contract_policy *pol,
 		      const struct sb_contract_request *req,
 		      struct sb_contract *out, char *msg, size_t msglen)
 {
-	char q[256];
+	char q[QUOTE_MAX];
 	int64_t secs = 0;
 	bool resumable = false;
 	int rc;

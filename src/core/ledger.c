@@ -131,7 +131,9 @@ const struct sb_tree *sb_ledger_tree(const struct sb_ledger *ledger)
 /*
  * Make row @r hold bucket @k: allocate its ring on first use, or move the
  * head forward to @k, clearing the slots of the buckets it passes (at most
- * nslots of them: O(buckets), whatever the gap).
+ * nslots of them: O(buckets), whatever the gap).  Kept window sums lose the
+ * buckets that leave the ring, so the next sync moves them in O(buckets
+ * moved) instead of summing the row again.
  */
 int sb__row_reach(const struct sb_ledger *l, struct row *r, int64_t k)
 {
@@ -148,15 +150,27 @@ int sb__row_reach(const struct sb_ledger *l, struct row *r, int64_t k)
 	}
 	if (k <= r->head)
 		return SB_OK;
-	r->wok = false;	/* buckets leave the ring: summed again at sync */
 	if (k - r->head >= l->nslots) {
 		memset(r->b, 0, 2 * (size_t)l->nslots * sizeof(double));
 		r->exact = true;	/* all zero again */
+		r->wok = false;
 	} else {
+		/* slot j held bucket j - nslots, which leaves the ring: out
+		 * of the window sums too (whole numbers: exact) */
 		for (j = r->head + 1; j <= k; j++) {
+			if (r->wok && j - l->nslots >= r->wlo &&
+			    j - l->nslots <= r->whi) {
+				r->wsum[0] -= r->b[j % l->nslots];
+				r->wsum[1] -= r->b[l->nslots + j % l->nslots];
+			}
 			r->b[j % l->nslots] = 0.0;
 			r->b[l->nslots + j % l->nslots] = 0.0;
 		}
+		/* the sums are now of the buckets still held */
+		if (r->wok && r->wlo < k - (int64_t)l->nslots + 1)
+			r->wlo = k - (int64_t)l->nslots + 1;
+		if (r->wok && r->wlo > r->whi)
+			r->wok = false;
 	}
 	r->head = k;
 	return SB_OK;

@@ -24,9 +24,10 @@
  * and every bucket is a whole number of TRES-seconds of at most EXACT_MAX,
  * so every partial sum over at most nslots buckets is an integer below
  * 2^53 and summing in any order gives the same double, bit for bit.  A
- * charge inside wlo..whi adds to the sums; moving the head (buckets leave
- * the ring) or spreading a saved bucket drops them (wok false) until the
- * next sync.
+ * charge inside wlo..whi adds to the sums; moving the head takes the
+ * buckets that leave the ring off them (and raises wlo); moving it a whole
+ * ring or more, or spreading a saved bucket, drops them (wok false) until
+ * the next sync.
  */
 struct row {
 	int64_t head;

@@ -218,7 +218,6 @@ static void print_parsable(const struct sbc_table *t, FILE *out,
 			   enum sbc_style style, bool noheader)
 {
 	size_t r, c;
-
 	const char *end = style == SBC_STYLE_PARSABLE ? "|" : "";
 
 	if (!noheader) {

@@ -64,6 +64,31 @@ static bool window_wanted(const struct sbc_table *t)
 	return false;
 }
 
+/* Memory the window figures may take: every hour of every association. */
+#define WINDOW_MEM_MAX ((uint64_t)512 << 20)
+
+/* Whether the window figures over [@from, @to) would keep more than
+ * WINDOW_MEM_MAX bytes of hourly figures (said on stderr, with the longest
+ * span that fits).  The tree loaded. */
+static bool window_too_big(const struct sbu_ctx *c, int64_t from, int64_t to)
+{
+	uint64_t n = sb_tree_count(c->tree), per_hour, need;
+
+	per_hour = (n ? n : 1) * sizeof(struct sb_fig);
+	need = (uint64_t)sb_fig_nslots(from, to, SB_FIG_SLOT) * per_hour;
+	if (need <= WINDOW_MEM_MAX)
+		return false;
+	sbu_error("the figures over the lookback window keep every hour of "
+		  "every association: %llu associations over %.1f days need "
+		  "%llu MiB (at most %llu); ask for a span of at most %.1f "
+		  "days, or leave out the *Window fields",
+		  (unsigned long long)n, (double)(to - from) / 86400,
+		  (unsigned long long)(need >> 20),
+		  (unsigned long long)(WINDOW_MEM_MAX >> 20),
+		  (double)(WINDOW_MEM_MAX / per_hour) / 24);
+	return true;
+}
+
 /*
  * Owed and capped over the lookback window of every association (@n) from
  * sb_figures()' hourly @series over [@from, @to): the span cut into
@@ -113,6 +138,7 @@ int sbu_budget_rows(struct sbu_ctx *c, struct sbc_table *t, int64_t from,
 	int rc = -1;
 
 	if (sbu_load_tree(c) || sbu_check_names(c) || sbu_load_shares(c) ||
+	    (want_win && window_too_big(c, from, to)) ||
 	    sbu_figures(c, from, to, SB_FIG_SLOT, &fig,
 			want_win ? &series : NULL))
 		goto out;

@@ -18,7 +18,8 @@
  * time, then the standing and the priorities.  Each run is one CalcPeriod
  * (60 s) after the previous one, as in the plugin, so the window's sums
  * move only at a bucket's edge; "edge ms" is the sync of a recalculation
- * just past an edge (once per bucket width, the hourly worst case), and
+ * just past an edge after every user's charge across it (once per bucket
+ * width, the hourly worst case), and
  * "full read ms" the ledger read without kept sums (every bucket of every
  * association), as a baseline measured in the same run.
  *
@@ -191,9 +192,9 @@ static struct sb_ledger *ledger_twin(const struct sb_tree *t,
 
 /*
  * Time the recalculation of @st over @l with @m pending jobs on random
- * users of @leaves (@nl of them; @n associations), RUNS times after a warm-up, and print
- * the table's row.  @twin: the same charges, never synced; @usage:
- * scratch of sb_tree_count() entries.
+ * users of @leaves (@nl of them; @n associations), RUNS times after a
+ * warm-up, and print the table's row.  @twin: the same charges, never
+ * synced; @usage: scratch of sb_tree_count() entries.
  */
 static void bench_cycle(struct sb_standing *st, struct sb_ledger *l,
 			const struct sb_ledger *twin, const uint32_t *leaves,
@@ -250,8 +251,15 @@ static void bench_cycle(struct sb_standing *st, struct sb_ledger *l,
 			pri[r] = t4 - t3;
 			full[r] = t5 - t4;
 		}
-		/* the first recalculation past the next edge */
-		clock_now += WIDTH - clock_now % WIDTH;
+		/* the first recalculation past the next edge, after the
+		 * charges of its CalcPeriod (every user ran a job across the
+		 * edge: each row's head moves into the new bucket) */
+		clock_now += WIDTH - clock_now % WIDTH + CALC_PERIOD / 2;
+		for (i = 0; i < nl; i++)
+			if ((rc = sb_ledger_charge(l, leaves[i],
+						   clock_now - CALC_PERIOD,
+						   clock_now, 1.0, true)))
+				die("charge", rc);
 		t0 = now_ms();
 		sb_ledger_sync(l, clock_now);
 		if (r >= 0)

@@ -110,7 +110,27 @@ cons_compare() {
 # its owed over the window must exceed its hourly owed (the two figures
 # differ where they should).
 cons_window() {
-	local t0=$1 t1=$2 ca=$3 cb=$4 rows
+	local t0=$1 t1=$2 ca=$3 cb=$4 rows lw
+	# the span must be one window: LookbackWindow of the test cluster's
+	# budget.conf (Slurm time syntax; 7 days when not set)
+	lw=$(python3 - "$SB_CLUSTER_DIR/budget.conf" <<-'PY'
+	import re, sys
+	v = "7-0"
+	for line in open(sys.argv[1]):
+	    m = re.match(r"\s*LookbackWindow\s*=\s*(\S+)", line, re.I)
+	    if m:
+	        v = m.group(1)
+	d, _, hms = v.rpartition("-")
+	p = [int(x) for x in hms.split(":")]
+	if d:
+	    p += [0] * (3 - len(p)); s = p[0] * 3600 + p[1] * 60 + p[2]
+	else:
+	    s = {1: lambda: p[0] * 60, 2: lambda: p[0] * 60 + p[1], 3: lambda: p[0] * 3600 + p[1] * 60 + p[2]}[len(p)]()
+	print(int(d or 0) * 86400 + s)
+	PY
+	) || { say "cannot read LookbackWindow from $SB_CLUSTER_DIR/budget.conf"; return 1; }
+	[ "$lw" -ge $((t1 - t0 + 3600)) ] ||
+		{ say "LookbackWindow is $lw s, shorter than the span of $((t1 - t0 + 3600)) s: the check needs one window"; return 1; }
 	rows=$("$CONS_SBUDGET" -P -n show budget account="$ca,$cb" start="uts$((t0 - 3600))" \
 		end="uts$t1" format=Account,User,QuotaRaw,DemandRaw,DeliveredRaw,OwedRaw,OwedWindowRaw,CappedWindowRaw,DelivOwedWindow) ||
 		{ say "sbudget show budget with the window's figures failed"; return 1; }
