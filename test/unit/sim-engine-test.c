@@ -800,6 +800,68 @@ static uint32_t fuzz_rand(uint32_t n)
 	return (uint32_t)((fz >> 33) % n);
 }
 
+/* A job table of @n random jobs (three teams, 1-16 GPUs, some without a
+ * contract) into @text, drawn from fuzz_rand() in a fixed order. */
+static void fuzz_jobs(char *text, size_t size, size_t n)
+{
+	static const char *const teams[3] = { "a", "b", "c" };
+	static const uint32_t sizes[7] = { 1, 1, 2, 4, 8, 12, 16 };
+	size_t len, i;
+
+	len = (size_t)snprintf(text, size, "submit_time_s,duration_s,gpus,"
+			       "team,user,min_runtime_s,resumable,priority\n");
+	for (i = 0; i < n; i++) {	/* draws in this order */
+		uint32_t dur = 1 + fuzz_rand(400), sub = fuzz_rand(600);
+		uint32_t g = sizes[fuzz_rand(7)], tm = fuzz_rand(3);
+		uint32_t mr = fuzz_rand(3) ? fuzz_rand(dur + 1) : 0;
+		uint32_t res = fuzz_rand(2), pr = fuzz_rand(1024);
+
+		len += (size_t)snprintf(text + len, size - len,
+					"%u,%u,%u,%s,,%u,%s,%u\n", sub, dur, g,
+					teams[tm], mr, res ? "yes" : "no", pr);
+	}
+}
+
+/*
+ * Every run of @r starts after its job's submission and does not end
+ * before it starts; no two runs share a GPU at once (one interval per GPU
+ * and run, sorted by GPU then start: each begins no earlier than the
+ * previous one on its GPU ended; 4 GPUs per node).  Adds each job's kept
+ * work (runs not lost) to @ran.  @c: the case, for the messages.
+ */
+static void check_runs(const struct sim_result *r, const struct sim_workload *w,
+		       int64_t *ran, int c)
+{
+	struct ivl *iv = malloc((r->nsegs * 12 + 1) * sizeof(*iv));
+	size_t i, k, niv = 0;
+
+	for (i = 0; i < r->nsegs; i++) {
+		const struct sim_seg *x = &r->segs[i];
+		uint32_t a, g;
+
+		ck_assert_int_ge(x->start, w->jobs[x->job].submit);
+		ck_assert_int_le(x->start, x->end);
+		if (!x->lost)	/* lost runs are done again */
+			ran[x->job] += x->end - x->start;
+		if (x->start == x->end)
+			continue;
+		for (a = 0; a < x->nnodes; a++)
+			for (g = 0; g < 4; g++)
+				if (x->mask >> g & 1)
+					iv[niv++] = (struct ivl){
+						r->nodes[x->node_off + a] * 4 + g,
+						x->job, x->start, x->end };
+	}
+	qsort(iv, niv, sizeof(*iv), ivl_cmp);
+	for (k = 1; k < niv; k++)
+		if (iv[k].gpu == iv[k - 1].gpu)
+			ck_assert_msg(iv[k].start >= iv[k - 1].end,
+				      "case %d: jobs %u and %u share GPU %u "
+				      "at %lld", c, iv[k - 1].job, iv[k].job,
+				      iv[k].gpu, (long long)iv[k].start);
+	free(iv);
+}
+
 START_TEST(test_invariants)
 {
 	struct sim_read_opts o;
@@ -808,26 +870,11 @@ START_TEST(test_invariants)
 	struct sim_params p;
 	struct sim_result r;
 	char text[65536], msg[SIM_MSG];
-	size_t len, i, k, n = 60, niv;
+	size_t i, k;
 	int64_t *ran;
-	struct ivl *iv;
-	static const char *const teams[3] = { "a", "b", "c" };
-	static const uint32_t sizes[7] = { 1, 1, 2, 4, 8, 12, 16 };
 
 	fz = 12345 + (uint64_t)_i * 7919;
-	len = (size_t)snprintf(text, sizeof(text), "submit_time_s,duration_s,"
-			       "gpus,team,user,min_runtime_s,resumable,"
-			       "priority\n");
-	for (i = 0; i < n; i++) {	/* draws in this order */
-		uint32_t dur = 1 + fuzz_rand(400), sub = fuzz_rand(600);
-		uint32_t g = sizes[fuzz_rand(7)], tm = fuzz_rand(3);
-		uint32_t mr = fuzz_rand(3) ? fuzz_rand(dur + 1) : 0;
-		uint32_t res = fuzz_rand(2), pr = fuzz_rand(1024);
-
-		len += (size_t)snprintf(text + len, sizeof(text) - len,
-					"%u,%u,%u,%s,,%u,%s,%u\n", sub, dur, g,
-					teams[tm], mr, res ? "yes" : "no", pr);
-	}
+	fuzz_jobs(text, sizeof(text), 60);
 	sim_read_opts_init(&o);
 	/* where victims are preempted whatever their contract (not keep):
 	 * 40% cannot be requeued, cancelled and resubmitted after 0 s, 5 min
@@ -858,35 +905,7 @@ START_TEST(test_invariants)
 		      "%s", msg);
 	ck_assert_msg(!sim_run(&w, &t, &p, &r, msg, sizeof(msg)), "%s", msg);
 	ran = calloc(w.njobs, sizeof(*ran));
-	/* one interval per GPU and run; sorted by GPU then start, each must
-	 * begin no earlier than the previous one on its GPU ended */
-	iv = malloc((r.nsegs * 12 + 1) * sizeof(*iv));
-	niv = 0;
-	for (i = 0; i < r.nsegs; i++) {
-		const struct sim_seg *x = &r.segs[i];
-		uint32_t a, g;
-
-		ck_assert_int_ge(x->start, w.jobs[x->job].submit);
-		ck_assert_int_le(x->start, x->end);
-		if (!x->lost)	/* lost runs are done again */
-			ran[x->job] += x->end - x->start;
-		if (x->start == x->end)
-			continue;
-		for (a = 0; a < x->nnodes; a++)
-			for (g = 0; g < 4; g++)
-				if (x->mask >> g & 1)
-					iv[niv++] = (struct ivl){
-						r.nodes[x->node_off + a] * 4 + g,
-						x->job, x->start, x->end };
-	}
-	qsort(iv, niv, sizeof(*iv), ivl_cmp);
-	for (k = 1; k < niv; k++)
-		if (iv[k].gpu == iv[k - 1].gpu)
-			ck_assert_msg(iv[k].start >= iv[k - 1].end,
-				      "case %d: jobs %u and %u share GPU %u "
-				      "at %lld", _i, iv[k - 1].job, iv[k].job,
-				      iv[k].gpu, (long long)iv[k].start);
-	free(iv);
+	check_runs(&r, &w, ran, _i);
 	for (i = 0; i < w.njobs; i++) {
 		ck_assert_msg(r.jobs[i].how != SIM_END_UNFINISHED,
 			      "case %d: job %zu unfinished", _i, i);
