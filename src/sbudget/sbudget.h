@@ -9,7 +9,7 @@
  * slurm_load_ctl_conf, and sshare's share request in shares.c).  Every rule
  * and figure is the core's (sb/view.h, sb/figures.h, sb/preempt.h,
  * sb/priority.h); the grammar, the span and the output formats are in
- * cli.c, span.c and output.c (no Slurm, unit-tested).  See sbudget(1).
+ * cli.c, values.c, span.c and output.c (no Slurm, unit-tested).  See sbudget(1).
  *
  * The files, one seam each:
  *   main.c         usage, dispatch, the exit status;
@@ -20,8 +20,10 @@
  *                  over them (sb_figures);
  *   show_budget.c  show budget;
  *   modify.c       modify budget;
- *   show_job.c     show job (contract, protection, priority, what a
- *                  pending job waits for, who preempted it);
+ *   show_job.c     show job (contract, protection, priority), its
+ *                  private header show_job.h;
+ *   job_why.c      what a pending job waits for, who preempted a job;
+ *   job_records.c  show job's rows of a job's runs from slurmdbd;
  *   report.c       report (and its SVG plot);
  *   page_cmd.c     page: the budget page (its HTML writer, page.c, has
  *                  no Slurm);
@@ -192,12 +194,12 @@ int sbu_budget_table_init(struct sbc_table *t, const struct sbc_cmd *cmd);
 int sbu_budget_rows(struct sbu_ctx *c, struct sbc_table *t, int64_t from,
 		    int64_t to, bool indent, uint32_t **depths);
 
-/* show_job.c: what pending job @j waits for (show job's WaitsFor) and the
+/* job_why.c: what pending job @j waits for (show job's WaitsFor) and the
  * count of pending jobs ahead of it; the jobs, shares, capacity and tree
  * loaded.  -1 when the budget view cannot be built. */
 int sbu_waits_for(const struct sbu_ctx *c, const slurm_job_info_t *j,
 		  char *buf, size_t len, int64_t *ahead);
-/* show_job.c: preempt/budget's last note on @j (sb_stop_note_parse's
+/* job_why.c: preempt/budget's last note on @j (sb_stop_note_parse's
  * 1, 0 or -1) and, when 1, show job's PreemptReason into @buf. */
 int sbu_preempt_reason(const struct sbu_ctx *c, const slurm_job_info_t *j,
 		       struct sb_stop_note *note, char *buf, size_t len);

@@ -7,15 +7,13 @@
  * (sb_preempt_decide) on each running job, and for a preempted job who
  * preempted it and why (preempt/budget's SystemComment note).
  *
- * The verdicts are judged on the budget view preempt/budget judges with:
- * charged = the subtree usage priority/budget published (sshare's
- * RawUsage), committed = the rest of each running allocated job's minimum
- * runtime (sb_view_commit).  See sbudget(1), "show job".
+ * The waits and the stop reasons are job_why.c's; the rows of a job's
+ * runs from slurmdbd (-D, or a job slurmctld no longer knows) are
+ * job_records.c's.  See sbudget(1), "show job".
  */
 #include <errno.h>
 #include <float.h>
 #include <pwd.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +25,8 @@
 #include "sb/error.h"
 #include "sb/preempt.h"
 #include "sb/priority.h"
-#include "sb/wait.h"
 #include "sbudget.h"
+#include "show_job.h"
 
 static const struct sbc_fielddef job_fields[] = {
 	{ "JobId", 0, false },		{ "JobName", 0, false },
@@ -60,10 +58,7 @@ static const char *const job_defaults[] = {
 	"Restarts", NULL,
 };
 
-/* Running jobs listed one by one in MayPreempt; the rest are counted. */
-#define MAX_VERDICTS 16
-
-static const char *user_name(uint32_t uid, char *buf, size_t len)
+const char *sbu_user_name(uint32_t uid, char *buf, size_t len)
 {
 	struct passwd pw, *res = NULL;
 	char tmp[4096];
@@ -105,261 +100,6 @@ static double entitled_of(const struct sbu_ctx *c, uint32_t id)
 	if (!c->tree || sb_tree_index(c->tree, id, &i) != SB_OK)
 		return 0;
 	return sb_tree_node(c->tree, i)->entitled;
-}
-
-/* Append printf output to @buf at *@off, never past @len. */
-static void add(char *buf, size_t len, size_t *off, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void add(char *buf, size_t len, size_t *off, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (*off >= len)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *off, len - *off, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		*off += (size_t)n < len - *off ? (size_t)n : len - *off;
-}
-
-/* ------------------------------------------- the view and the verdicts */
-
-/*
- * The budget view of now: charged = the published subtree usage of each
- * association (sshare's RawUsage), committed = sb_view_commit() of every
- * running job.  Needs the tree, the shares and the jobs.
- */
-static int build_view(const struct sbu_ctx *c, struct sb_view *v)
-{
-	uint32_t n = sb_tree_count(c->tree), i;
-	double *charged = calloc(n ? n : 1, sizeof(*charged));
-	int rc = -1;
-
-	if (!charged || sb_view_init(v, c->tree) != SB_OK) {
-		sbu_error("cannot build the budget view (out of memory, or a "
-			  "tree deeper than %d levels)", SB_VIEW_MAX_DEPTH);
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		const struct sbs_share *s = c->by_index[i] ?
-			sbu_share_of(c, c->by_index[i]->id) : NULL;
-
-		charged[i] = s ? (double)s->usage_raw : 0;
-	}
-	if (sb_view_set_charged(v, charged) != SB_OK) {
-		sbu_error("the published usage is not a usage");
-		goto out;
-	}
-	for (i = 0; i < c->jobs->record_count; i++) {
-		const slurm_job_info_t *o = &c->jobs->job_array[i];
-		struct sb_preempt_party p;
-
-		if (!SBU_RUNNING(o))
-			continue;
-		sbu_job_party(c, o, &p);
-		if (p.index != SB_NONE)
-			sb_view_commit(v, p.index, &p.job, c->now);
-	}
-	rc = 0;
-out:
-	free(charged);
-	return rc;
-}
-
-/* What the running jobs mean to a pending one. */
-struct wait_sum {
-	double busy;		/* TRES held by running/suspended jobs */
-	double busy_off;	/* of which on nodes that take no jobs */
-	double preemptable;	/* of which it may take now (verdict YES) */
-	double kept;		/* of which the reclaim rule (or its cost
-				 * margin) holds back */
-	uint32_t kept_job;	/* one of those, and the rule's sentence */
-	char kept_why[512];
-	int64_t next_at;	/* earliest end of a protected slice after */
-	uint32_t next_job;	/* which the job could preempt it */
-	unsigned listed, unlisted;	/* running jobs in MayPreempt */
-	unsigned unallocated;	/* verdicts SB_PREEMPT_UNALLOCATED */
-	char first_why[512];	/* the first verdict's sentence */
-};
-
-/* The part of job @o's nodes that take no jobs (0..1; its TRES are
- * taken as spread evenly over its nodes). */
-static double off_share(const struct sbu_ctx *c, const slurm_job_info_t *o)
-{
-	uint32_t n = 0, off = 0;
-	size_t k;
-	int32_t i;
-
-	if (!c->node_off || !o->node_inx)
-		return 0;
-	for (k = 0; o->node_inx[k] >= 0 && o->node_inx[k + 1] >= 0; k += 2)
-		for (i = o->node_inx[k]; i <= o->node_inx[k + 1]; i++) {
-			n++;
-			if ((uint32_t)i < c->nnodes && c->node_off[i])
-				off++;
-		}
-	return n ? (double)off / n : 0;
-}
-
-/*
- * Ask sb_preempt_decide() about every running job as @me's victim; sum the
- * TRES by verdict into @s, and write one "job N (account, TRES): yes|no:
- * why" entry per job into @list.
- */
-static void judge_running(const struct sbu_ctx *c, const struct sb_view *v,
-			  const slurm_job_info_t *j,
-			  const struct sb_preempt_party *me,
-			  struct wait_sum *s, char *list, size_t len)
-{
-	size_t off = 0;
-	uint32_t i;
-
-	list[0] = '\0';
-	for (i = 0; i < c->jobs->record_count; i++) {
-		const slurm_job_info_t *o = &c->jobs->job_array[i];
-		struct sb_preempt_party vic;
-		enum sb_preempt_verdict vd;
-		char why[512];
-		int64_t until;
-
-		if (o->job_id == j->job_id || !(SBU_RUNNING(o) ||
-						SBU_SUSPENDED(o)))
-			continue;
-		sbu_job_party(c, o, &vic);
-		s->busy += (double)vic.job.tres;
-		s->busy_off += (double)vic.job.tres * off_share(c, o);
-		vd = sb_preempt_decide(&c->cfg.preempt, v, me, &vic, c->now,
-				       why, sizeof(why));
-		if (!s->listed && !s->unlisted)
-			snprintf(s->first_why, sizeof(s->first_why), "%s", why);
-		if (vd == SB_PREEMPT_UNALLOCATED)
-			s->unallocated++;
-		if (vd == SB_PREEMPT_YES)
-			s->preemptable += (double)vic.job.tres;
-		if (vd == SB_PREEMPT_RECLAIM || vd == SB_PREEMPT_COSTLY) {
-			s->kept += (double)vic.job.tres;
-			s->kept_job = o->job_id;
-			snprintf(s->kept_why, sizeof(s->kept_why), "%s", why);
-		}
-		/* protected or held now: would the core's rule let it go
-		 * when its slice (or interval) ends? */
-		until = sb_preempt_hold_until(&c->cfg.preempt, &vic);
-		if ((vd == SB_PREEMPT_PROTECTED ||
-		     vd == SB_PREEMPT_INTERVAL) && until < s->next_at &&
-		    sb_preempt_check(&c->cfg.preempt, &me->job, &vic.job,
-				     until) == SB_PREEMPT_YES) {
-			s->next_at = until;
-			s->next_job = o->job_id;
-		}
-		if (s->listed >= MAX_VERDICTS) {
-			s->unlisted++;
-			continue;
-		}
-		s->listed++;
-		add(list, len, &off, "%sjob %u (%s, %llu %s): %s: %s",
-		    off ? "; " : "", o->job_id, o->account ? o->account : "?",
-		    (unsigned long long)vic.job.tres, c->cfg.charge_tres,
-		    vd == SB_PREEMPT_YES ? "yes" : "no", why);
-	}
-	if (s->unlisted)
-		add(list, len, &off, "; and %u more running job(s)",
-		    s->unlisted);
-	if (!s->listed)
-		add(list, len, &off, "no running job");
-	/* one verdict for all (an unallocated job): say it once */
-	if (s->listed && s->unallocated == s->listed + s->unlisted)
-		snprintf(list, len, "none of the %u running job(s): %s",
-			 s->unallocated, s->first_why);
-}
-
-/* Pending jobs of higher priority in @j's partition; the first of them. */
-static int64_t jobs_ahead(const struct sbu_ctx *c, const slurm_job_info_t *j,
-			  uint32_t *top)
-{
-	uint32_t i, top_prio = 0;
-	int64_t ahead = 0;
-
-	*top = 0;
-	for (i = 0; i < c->jobs->record_count; i++) {
-		const slurm_job_info_t *o = &c->jobs->job_array[i];
-
-		if (o->job_id == j->job_id || !SBU_PENDING(o) ||
-		    o->priority <= j->priority ||
-		    (j->partition && o->partition &&
-		     strcmp(j->partition, o->partition)))
-			continue;
-		ahead++;
-		if (o->priority > top_prio) {
-			top_prio = o->priority;
-			*top = o->job_id;
-		}
-	}
-	return ahead;
-}
-
-/*
- * Why a pending job waits (WaitsFor): jobs ahead, GPUs idle and
- * preemptable now, those the reclaim rule holds back, the next protected
- * slice to end, its eligibility; and the verdict on each running job
- * (MayPreempt).  Return -1 when the view cannot be built.
- */
-static int explain_wait(const struct sbu_ctx *c, const slurm_job_info_t *j,
-			char *buf, size_t len, char *list, size_t llen,
-			int64_t *ahead_out)
-{
-	struct wait_sum s;
-	struct sb_preempt_party me;
-	struct sb_view v;
-	struct sb_wait_facts f;
-	uint32_t top;
-	double idle, unusable;
-	char when[64], elig[64];
-
-	memset(&s, 0, sizeof(s));
-	s.next_at = INT64_MAX;
-	if (build_view(c, &v))
-		return -1;
-	sbu_job_party(c, j, &me);
-	judge_running(c, &v, j, &me, &s, list, llen);
-	sb_view_free(&v);
-	/* free TRES on nodes that take jobs, and apart on those that do not */
-	idle = c->capacity - c->capacity_off - (s.busy - s.busy_off);
-	unusable = c->capacity_off - s.busy_off;
-	*ahead_out = jobs_ahead(c, j, &top);
-	/* the sentence is the core's (sb/wait.h): sbudget-sim's verdict
-	 * prints the same words */
-	f = (struct sb_wait_facts){
-		.reason = sbs_job_reason(j->state_reason),
-		.ahead = *ahead_out, .top = top,
-		.needs = sbu_job_tres(c, j), .tres = c->cfg.charge_tres,
-		.idle = idle > 0 ? idle : 0,
-		.unusable = unusable > 0 ? unusable : 0,
-		.preemptable = s.preemptable,
-		.allocated = me.job.contract.allocated,
-		.kept = s.kept, .kept_job = s.kept_job, .kept_why = s.kept_why,
-		.next_job = s.next_job,
-	};
-	if (s.next_job) {
-		sbu_fmt_time(s.next_at, when, sizeof(when));
-		f.next_at = when;
-	}
-	if (j->state_reason == WAIT_TIME || j->eligible_time > c->now) {
-		sbu_fmt_time(j->eligible_time, elig, sizeof(elig));
-		f.eligible_at = elig;
-	}
-	sb_wait_format(&f, buf, len);
-	return 0;
-}
-
-int sbu_waits_for(const struct sbu_ctx *c, const slurm_job_info_t *j,
-		  char *buf, size_t len, int64_t *ahead)
-{
-	char list[4096];
-
-	buf[0] = '\0';
-	return explain_wait(c, j, buf, len, list, sizeof(list), ahead);
 }
 
 /* ----------------------------------------------------------- the rows */
@@ -473,53 +213,6 @@ static void priority_cells(const struct sbu_ctx *c, struct sbc_table *t,
 		       sbu_status_of(s, entitled_of(c, s->assoc_id)));
 }
 
-/* PreemptReason of a stop note (parsed: sb_stop_note_parse() said 1). */
-static void reason_of_note(const struct sbu_ctx *c,
-			   const struct sb_stop_note *note, char *buf,
-			   size_t len)
-{
-	struct sb_priority_parts a, b;
-	const slurm_job_info_t *p;
-
-	if (note->repair) {
-		snprintf(buf, len, "released for repair of node %s after its "
-			 "minimum runtime", note->node);
-		return;
-	}
-	p = sbu_live_job(c, note->by_job);
-	if (sb_priority_decode(note->preemptor_priority, &a) == SB_OK &&
-	    sb_priority_decode(note->victim_priority, &b) == SB_OK)
-		snprintf(buf, len, "job %u%s%s%s had priority %u (%s, "
-			 "level %u) above this job's %u (%s, level %u)%s",
-			 note->by_job, p && p->account ? " (account " : "",
-			 p && p->account ? p->account : "",
-			 p && p->account ? ")" : "", note->preemptor_priority,
-			 a.allocated ? "allocated" : "unallocated", a.level,
-			 note->victim_priority,
-			 b.allocated ? "allocated" : "unallocated", b.level,
-			 !b.allocated ? "; unallocated jobs are preemptable "
-			 "at any time" : a.level > b.level ? "; this job had "
-			 "run its minimum runtime (no longer protected) and "
-			 "the preemptor's budget stood better" : "; this job "
-			 "had run its minimum runtime (no longer protected)");
-	else
-		snprintf(buf, len, "job %u had priority %u, this job %u",
-			 note->by_job, note->preemptor_priority,
-			 note->victim_priority);
-}
-
-int sbu_preempt_reason(const struct sbu_ctx *c, const slurm_job_info_t *j,
-		       struct sb_stop_note *note, char *buf, size_t len)
-{
-	int nrc = sb_stop_note_parse(j->system_comment, note);
-
-	if (nrc < 0)
-		snprintf(buf, len, "damaged budget: note in SystemComment");
-	if (nrc > 0)
-		reason_of_note(c, note, buf, len);
-	return nrc;
-}
-
 /* PreemptedBy, PreemptedAt, PreemptReason from preempt/budget's last
  * budget: note in the SystemComment (absent: never preempted). */
 static void preempted_cells(const struct sbu_ctx *c, struct sbc_table *t,
@@ -556,7 +249,7 @@ static const char *job_name(const struct sbc_cmd *cmd, char *buf, size_t len)
  * The job from slurmctld (*@msg, freed by the caller), or NULL with a
  * message (a finished job stays there for MinJobAge only); NULL without
  * one and *@gone true when slurmctld does not know job JOBID (not an
- * array task): its records are in slurmdbd (show_records()).  ARRAYID_TASKID
+ * array task): its records are in slurmdbd (job_records.c).  ARRAYID_TASKID
  * loads the array (every record of it: slurm_load_job() of the array's
  * id) and picks the record that holds the task, as scontrol does: the
  * task's own once it has one, else the array's record of pending tasks.
@@ -642,154 +335,6 @@ static void array_cells(const struct sbu_ctx *c, struct sbc_table *t,
 	sbc_table_text(t, "ArrayTask", buf);
 }
 
-/* By start (never started last), then submit: a job's runs in order. */
-static int run_cmp(const void *a, const void *b)
-{
-	const slurmdb_job_rec_t *x = *(slurmdb_job_rec_t *const *)a;
-	const slurmdb_job_rec_t *y = *(slurmdb_job_rec_t *const *)b;
-	int64_t xs = x->start > 0 ? (int64_t)x->start : INT64_MAX;
-	int64_t ys = y->start > 0 ? (int64_t)y->start : INT64_MAX;
-
-	if (xs != ys)
-		return xs < ys ? -1 : 1;
-	if (x->submit != y->submit)
-		return x->submit < y->submit ? -1 : 1;
-	return 0;
-}
-
-/* One row of a run's slurmdbd record: who preempted it (or released it for
- * repair) when the stop note at the end of its AdminComment was written
- * during this run (sb_stop_note_of_run(): a later run of a requeued job
- * inherits the note and is not the one it stopped). */
-static int record_row(const struct sbu_ctx *c, struct sbc_table *t,
-		      const slurmdb_job_rec_t *r, uint32_t restarts)
-{
-	struct sb_contract ct;
-	struct sb_stop_note note;
-	char buf[1024], uname[256];
-	int trc, nrc;
-
-	if (sbc_table_row(t))
-		return -1;
-	sbc_table_int(t, "JobId", r->jobid);
-	sbc_table_text(t, "JobName", r->jobname ? r->jobname : "");
-	if (r->user)
-		snprintf(uname, sizeof(uname), "%s", r->user);
-	else
-		user_name(r->uid, uname, sizeof(uname));
-	sbc_table_text(t, "User", uname);
-	sbc_table_text(t, "Account", r->account ? r->account : "");
-	sbc_table_text(t, "State", sbs_job_state(r->state));
-	sbc_table_int(t, "Restarts", restarts);
-	trc = sb_contract_parse_tag(r->admin_comment, &ct);
-	if (trc == SB_OK) {
-		sbc_table_text(t, "Contract", ct.allocated ? "allocated" :
-			       "unallocated");
-		sb_duration_format(ct.min_runtime, buf, sizeof(buf));
-		sbc_table_text(t, "MinRuntime", buf);
-		sbc_table_text(t, "Resumable", ct.resumable ? "yes" : "no");
-		sbc_table_text(t, "Allocated", ct.allocated ? "yes" : "no");
-	} else {
-		sbc_table_text(t, "Contract", trc == SB_ESYNTAX ?
-			       "damaged tag in AdminComment" :
-			       "none (not submitted through job_submit/budget)");
-	}
-	if (r->start > 0) {
-		sbu_fmt_time(r->start, buf, sizeof(buf));
-		sbc_table_text(t, "StartTime", buf);
-		sb_duration_format(r->elapsed, buf, sizeof(buf));
-		sbc_table_text(t, "RunTime", buf);
-	}
-	nrc = sb_stop_note_parse(r->admin_comment, &note);
-	if (nrc < 0)
-		sbc_table_text(t, "PreemptReason",
-			       "damaged budget: note in AdminComment");
-	if (nrc <= 0 || !sb_stop_note_of_run(&note, r->start, r->end))
-		return 0;
-	sbu_fmt_time(note.at, buf, sizeof(buf));
-	sbc_table_text(t, "PreemptedAt", buf);
-	if (note.preempted)
-		sbc_table_int(t, "PreemptedBy", note.by_job);
-	reason_of_note(c, &note, buf, sizeof(buf));
-	sbc_table_text(t, "PreemptReason", buf);
-	return 0;
-}
-
-/*
- * `show job JOBID` for a job slurmctld no longer knows, or `show job -D
- * JOBID` for any: one row per run from slurmdbd's records (each requeued run has its own, as sacct -D
- * lists them), oldest first.  slurmdbd shows a user the records it shows
- * with sacct (all, or with PrivateData=jobs only the user's own unless an
- * operator or coordinator), AdminComment included.  Return: 0, or 1 with
- * a message.
- */
-static int show_records(struct sbu_ctx *c, struct sbc_table *t)
-{
-	const struct sbc_cmd *cmd = c->cmd;
-	slurmdb_job_cond_t cond;
-	slurm_selected_step_t *step;
-	slurmdb_job_rec_t *r, **recs = NULL;
-	List jobs;
-	ListIterator it;
-	size_t n = 0, k, cap;
-	int rc = 1;
-
-	if (sbu_open_db(c) || sbu_load_jobs(c))
-		return 1;
-	memset(&cond, 0, sizeof(cond));
-	cond.flags = JOBCOND_FLAG_DUP | JOBCOND_FLAG_NO_STEP |
-		     JOBCOND_FLAG_NO_TRUNC;
-	cond.db_flags = SLURMDB_JOB_FLAG_NOTSET;
-	if (!(step = calloc(1, sizeof(*step)))) {
-		sbu_error("out of memory");
-		return 1;
-	}
-	step->step_id.job_id = cmd->job_id;
-	step->step_id.step_id = NO_VAL;
-	step->step_id.step_het_comp = NO_VAL;
-	step->array_task_id = NO_VAL;
-	step->het_job_offset = NO_VAL;
-	cond.step_list = slurm_list_create(free);
-	slurm_list_append(cond.step_list, step);
-	cond.cluster_list = slurm_list_create(NULL);
-	slurm_list_append(cond.cluster_list, c->cluster);
-	jobs = slurmdb_jobs_get(c->db, &cond);
-	slurm_list_destroy(cond.cluster_list);
-	slurm_list_destroy(cond.step_list);
-	if (!jobs) {
-		sbu_error("job %u: no such job in slurmctld, and slurmdbd did "
-			  "not return its records: %s", cmd->job_id,
-			  slurm_strerror(errno));
-		return 1;
-	}
-	cap = slurm_list_count(jobs);
-	if (cap && !(recs = calloc(cap, sizeof(*recs)))) {
-		sbu_error("out of memory");
-		goto out;
-	}
-	it = slurm_list_iterator_create(jobs);
-	while ((r = slurm_list_next(it)) && n < cap)
-		if (r->jobid == cmd->job_id)
-			recs[n++] = r;
-	slurm_list_iterator_destroy(it);
-	if (!n) {
-		sbu_error("job %u: no such job in slurmctld or slurmdbd (or "
-			  "not yours to see: PrivateData=jobs)", cmd->job_id);
-		goto out;
-	}
-	qsort(recs, n, sizeof(*recs), run_cmp);
-	for (k = 0; k < n; k++)
-		if (record_row(c, t, recs[k], (uint32_t)k))
-			goto out;
-	sbc_table_print(t, stdout, cmd->style, cmd->noheader,
-			cmd->style == SBC_STYLE_TABLE, "jobs");
-	rc = 0;
-out:
-	free(recs);
-	slurm_list_destroy(jobs);
-	return rc;
-}
-
 int sbu_cmd_show_job(struct sbu_ctx *c)
 {
 	const struct sbc_cmd *cmd = c->cmd;
@@ -808,12 +353,12 @@ int sbu_cmd_show_job(struct sbu_ctx *c)
 		return 1;
 	}
 	if (cmd->duplicates) {
-		rc = show_records(c, &t);
+		rc = sbu_show_job_records(c, &t);
 		goto out;
 	}
 	if (!(j = load_one(c, &msg, &gone))) {
 		if (gone)
-			rc = show_records(c, &t);
+			rc = sbu_show_job_records(c, &t);
 		goto out;
 	}
 	if (sbu_load_jobs(c) || sbu_load_shares(c) || sbu_load_capacity(c) ||
@@ -822,7 +367,7 @@ int sbu_cmd_show_job(struct sbu_ctx *c)
 	if (j->user_name)
 		snprintf(uname, sizeof(uname), "%s", j->user_name);
 	else
-		user_name(j->user_id, uname, sizeof(uname));
+		sbu_user_name(j->user_id, uname, sizeof(uname));
 	running = SBU_RUNNING(j) || SBU_SUSPENDED(j);
 	if (sbc_table_row(&t))
 		goto out;
@@ -852,8 +397,8 @@ int sbu_cmd_show_job(struct sbu_ctx *c)
 	if (SBU_PENDING(j)) {
 		int64_t ahead = 0;
 
-		if (explain_wait(c, j, buf, sizeof(buf), list, sizeof(list),
-				 &ahead))
+		if (sbu_explain_wait(c, j, buf, sizeof(buf), list,
+				     sizeof(list), &ahead))
 			goto out;
 		sbc_table_text(&t, "WaitsFor", buf);
 		sbc_table_text(&t, "MayPreempt", list);

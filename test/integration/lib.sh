@@ -7,6 +7,19 @@
 #   sb-alice phys-a, sb-bob bio, sb-carol nobudget (RawShares 0), sb-dave phys-b
 WORK=${SB_CLUSTER_DIR:?}/work
 CTLD_LOG=$SB_CLUSTER_DIR/log/slurmctld.log
+SBUDGET=${SBUDGET:-${SB_BUILD_DIR:-$SB_REPO/_build}/src/sbudget/sbudget}
+
+# sb ARGS... - sbudget as root ($SBUDGET: the build's).
+sb() { "$SBUDGET" "$@"; }
+
+# MULTIFACTOR_CONF - the slurm.conf lines of a cluster under
+# priority/multifactor (with_extra_conf): weights so that jobs are not
+# held at priority 0, and a one-minute tick (the shortest Slurm takes).
+# shellcheck disable=SC2034 # used by the t-*.sh
+MULTIFACTOR_CONF="PriorityType=priority/multifactor
+PriorityWeightAge=1000
+PriorityWeightFairshare=1000
+PriorityCalcPeriod=1"
 
 # Waiting.  A test never sleeps a guessed time for something to happen: it
 # polls for the condition, with a timeout, and fails saying what it expected
@@ -120,6 +133,41 @@ as() {
 # say MSG - explain a failure (goes to the test's log).
 say() { printf '    %s\n' "$*" >&2; }
 
+# Cleaning up.  A test that changes what later tests see (an account's
+# share, a limit, a partition, budget.conf, the daemons' configuration)
+# pushes the command that undoes it, right before the change:
+#   cleanup_push "scancel $id 2>/dev/null"
+# run.sh runs each test in a shell of its own, the test function last: when
+# that shell exits, however it exits (a failed step under set -e, a return,
+# the end), the pushed commands run, the last pushed first.  Each runs
+# whether or not the one before it succeeded; a cleanup that fails is said
+# in the test's log and does not change the test's result.  Arguments are
+# expanded when pushed (the test's locals are gone when the shell exits).
+SB_CLEANUPS=()
+
+# cleanup_push CMD - run the shell command CMD when the test ends.
+cleanup_push() {
+	SB_CLEANUPS+=("$1")
+	trap _cleanup_run EXIT
+}
+
+# cleanup_drop - forget the last pushed command without running it: the
+# test has undone that change itself.
+cleanup_drop() {
+	[ "${#SB_CLEANUPS[@]}" -gt 0 ] || { say "cleanup_drop: nothing pushed"; return 1; }
+	unset 'SB_CLEANUPS[-1]'
+}
+
+# _cleanup_run - the EXIT trap: every pushed command, last first.
+_cleanup_run() {
+	local i
+	set +e
+	for ((i = ${#SB_CLEANUPS[@]} - 1; i >= 0; i--)); do
+		eval "${SB_CLEANUPS[i]}" || say "cleanup failed: ${SB_CLEANUPS[i]}"
+	done
+	SB_CLEANUPS=()
+}
+
 # expect_fail OUT_VAR CMD... - CMD must fail; its stderr+stdout land in OUT_VAR.
 expect_fail() {
 	local __var=$1 __out; shift
@@ -200,10 +248,10 @@ ctld_alive() {
 }
 
 # keep_budget_conf - save budget.conf now and put it back (and reconfigure)
-# when the test's shell exits, however it exits.
+# when the test ends, however it ends (cleanup_push).
 keep_budget_conf() {
 	cp "$SB_CLUSTER_DIR/budget.conf" "$SB_CLUSTER_DIR/budget.conf.keep"
-	trap 'mv -f "$SB_CLUSTER_DIR/budget.conf.keep" "$SB_CLUSTER_DIR/budget.conf"; scontrol reconfigure' EXIT
+	cleanup_push "mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure"
 }
 
 # wait_ctld_saved EPOCH - wait until slurmctld has saved its job state after
@@ -310,3 +358,184 @@ wait_assoc() {
 
 # assoc_listed ACCOUNT USER - sshare lists the association (else says so).
 assoc_listed() { [ -n "$(raw_usage "$1" "$2")" ] || { echo "sshare does not list $1/$2"; return 1; }; }
+
+# ------------------------------------------------ jobs, budgets, the cluster
+
+# clear_cluster - cancel every job and wait until no job holds a GPU, so
+# each test starts on an empty cluster.
+clear_cluster() {
+	local i
+	for i in sb-alice sb-bob sb-carol sb-dave; do scancel -u "$i" 2>/dev/null || true; done
+	for ((i = 0; i < 120; i++)); do
+		[ -z "$(squeue -h -t R,CG,S -o %i)" ] && return 0
+		sleep 0.5
+	done
+	say "jobs still hold the cluster after 60 s: $(squeue -h -o '%i %T')"
+	return 1
+}
+
+# fresh_budgets PARENT NAME:SHARE:USER... - a new top-level account PARENT
+# (RawShares 1) with the given children and users.  Fresh each run: usage
+# is windowed per association, so an old account would carry history.
+# When the test ends (cleanup_push) the children's jobs are cancelled and
+# PARENT's share is zeroed: later tests see the tree as before.
+fresh_budgets() {
+	local parent=$1 spec name share user children=''; shift
+	for spec in "$@"; do children+=" '${spec%%:*}'"; done
+	cleanup_push "cancel_accounts$children; sacctmgr -i modify account '$parent' set fairshare=0 >/dev/null"
+	sacctmgr -i add account "$parent" parent=root fairshare=1 cluster=sbcluster >/dev/null
+	for spec in "$@"; do
+		IFS=: read -r name share user <<<"$spec"
+		sacctmgr -i add account "$name" parent="$parent" fairshare="$share" cluster=sbcluster >/dev/null
+		sacctmgr -i add user "$user" account="$name" cluster=sbcluster >/dev/null
+	done
+	# assoc_mgr learns the associations from slurmdbd, then priority/budget
+	for spec in "$@"; do
+		IFS=: read -r name share user <<<"$spec"
+		wait_for 30 "the association $name/$user in sshare" assoc_listed "$name" "$user" || return 1
+	done
+	wait_recalc_after "$(date +%s)"
+}
+
+# restarts JOBID - Slurm's restart count of the job.
+restarts() { job_field "$1" Restarts; }
+# job_gone JOBID - the job has ended (or was purged): not pending, running,
+# suspended, completing or being requeued.
+job_gone() {
+	case "$(job_field "$1" JobState)" in
+	''|CANCELLED|COMPLETED|FAILED|PREEMPTED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY) return 0 ;;
+	esac
+	return 1
+}
+
+# started JOBID - the job's current start time, epoch seconds.
+started() { date -d "$(job_field "$1" StartTime)" +%s; }
+
+# submitted JOBID - the job's submission time as slurmctld recorded it, epoch
+# seconds.  "Started N s after submission" is measured from it, not from the
+# clock before sbatch: on a loaded machine sbatch itself may take seconds.
+submitted() { date -d "$(job_field "$1" SubmitTime)" +%s; }
+
+# latest_start JOBID... - the latest of the jobs' start times.
+latest_start() {
+	local id t m=0
+	for id in "$@"; do t=$(started "$id"); [ "$t" -gt "$m" ] && m=$t; done
+	echo "$m"
+}
+
+# wait_running JOBID... - wait up to 30 s until every job runs.
+wait_running() {
+	local id
+	for id in "$@"; do wait_state "$id" RUNNING 30; done
+}
+
+# fill_nodes USER ARGS... - one 8-GPU job per node, pinned; prints the ids.
+fill_nodes() {
+	local user=$1 n; shift
+	for n in gpu01 gpu02 gpu03 gpu04; do
+		submit "$user" -w "$n" -G 8 "$@"
+	done
+}
+
+# charge_gpu_seconds JOBID - every run segment of the job as slurmdbd
+# recorded it: ElapsedRaw x allocated GPUs, summed.
+charge_gpu_seconds() {
+	sacct -n -P -D -X -j "$1" -o ElapsedRaw,AllocTRES |
+		awk -F'|' '{ g = 0; n = split($2, t, ",");
+			     for (i = 1; i <= n; i++) if (t[i] ~ /^gres\/gpu=/) { sub(/.*=/, "", t[i]); g = t[i] }
+			     s += $1 * g } END { print s + 0 }'
+}
+
+# wait_idle - until no job of the cluster runs or waits, and the figures
+# are stable: slurmdbd has every run's end, priority/budget saved its ledger
+# after the queue emptied, and sshare's usage stays the same over two plugin
+# cycles (CalcPeriod=1: the plugin charges running jobs every second).
+wait_idle() {
+	local i t0 prev='' cur ends
+	for ((i = 0; i < 120; i++)); do
+		[ -z "$(squeue -h -o %i)" ] && break
+		sleep 0.5
+	done
+	[ -z "$(squeue -h -o %i)" ] ||
+		{ say "jobs still queued: $(squeue -h -o '%i %T' | tr '\n' ' ')"; return 1; }
+	t0=$(date +%s)
+	for ((i = 0; i < 60; i++)); do
+		# a reading that failed (nothing printed) is never stable, and
+		# sacct must answer for "no run without its end" to mean anything
+		cur=$(sshare -a -n -P -o Account,User,RawUsage) || cur=
+		ends=$(sacct -a -n -X -P -S now-1hour -o End) || ends=Unknown
+		if [ -n "$cur" ] && [ "$cur" = "$prev" ] && [[ "$ends" != *Unknown* ]] &&
+			[ "$(stat -c %Y "$SB_CLUSTER_DIR/state/budget_ledger.json")" -gt "$t0" ]; then
+			return 0
+		fi
+		prev=$cur
+		sleep 1
+	done
+	say "figures not stable 60 s after the queue emptied"
+	return 1
+}
+
+# wait_recorded JOBID - until slurmdbd's record of a finished job is whole:
+# its eligibility (a record without it is outside every span slurmdbd is
+# asked for), end, final state and contract, and for a job that ran its
+# allocation (slurmctld sends them in separate messages; a command reading
+# the record in between sees another job).
+wait_recorded() {
+	local i el st en al state ac
+	for ((i = 0; i < 60; i++)); do
+		IFS='|' read -r el st en al state ac < <(sacct -n -X -P -j "$1" \
+			-o Eligible,Start,End,AllocTRES,State,AdminComment | tail -n 1)
+		# a job cancelled while pending may be recorded as started at
+		# its end, with no allocation: a run of no time
+		if [[ "$el" == 20* && "$en" == 20* && "$ac" == budget:* ]] &&
+			[[ "$state" == CANCELLED* ||
+				"$state" == COMPLETED && "$al" == *gres/gpu=* ]]; then
+			return 0
+		fi
+		sleep 0.5
+	done
+	say "slurmdbd's record of job $1 is not whole: $el|$st|$en|$al|$state|$ac"
+	return 1
+}
+
+# ----------------------------------------- slurmctld's log and configuration
+
+ctld_log() { echo "$SB_CLUSTER_DIR/log/slurmctld.log"; }
+
+# partner_log_mark - the log's size now: what a later wait reads from.
+partner_log_mark() { stat -c %s "$(ctld_log)"; }
+
+# partner_log_wait OFFSET TEXT [TIMEOUT] - poll (0.5 s) until a line written
+# after byte OFFSET contains TEXT (fixed string); print the first such line.
+partner_log_wait() {
+	local off=$1 text=$2 t=${3:-30} i line
+	for ((i = 0; i < t * 2; i++)); do
+		line=$(grep -F -m 1 -- "$text" < <(tail -c +"$((off + 1))" "$(ctld_log)") || true)
+		if [ -n "$line" ]; then
+			printf '%s\n' "$line"
+			return 0
+		fi
+		sleep 0.5
+	done
+	say "no slurmctld.log line with '$text' within ${t}s after offset $off"
+	return 1
+}
+
+# with_extra_conf LINES - restart the daemons with LINES appended to
+# slurm.conf ("" for the normal configuration), and wait until slurmctld
+# logs that it runs.  Sets CTLD_STARTED to the log offset of the new
+# slurmctld's version line: a check that something is NOT logged reads from
+# there, since the slurmctld being replaced may still write lines after the
+# caller's mark (24.11 replaces the process on every reconfigure).
+with_extra_conf() {
+	local off rel
+	off=$(partner_log_mark)
+	SB_SLURM_CONF_EXTRA=$1 "$SB_REPO/contrib/cluster.sh" up >/dev/null
+	partner_log_wait "$off" "slurmctld version" 60 >/dev/null
+	# grep reads a process substitution: in a pipeline, tail killed by
+	# SIGPIPE after grep's first match fails it under pipefail (silently:
+	# set -e), as soon as more than a pipe buffer follows the match
+	rel=$(grep -F -b -m 1 -- "slurmctld version" < <(tail -c +"$((off + 1))" "$(ctld_log)") | cut -d: -f1)
+	# shellcheck disable=SC2034 # read by the caller
+	CTLD_STARTED=$((off + ${rel:-0}))
+}

@@ -5,15 +5,6 @@
 # and a requeue clears the run's times), and a job that ends while
 # slurmctld is down is charged exactly what slurmdbd records.
 
-# charge_gpu_seconds JOBID - every run segment of the job as slurmdbd
-# recorded it: ElapsedRaw x allocated GPUs, summed.
-charge_gpu_seconds() {
-	sacct -n -P -D -X -j "$1" -o ElapsedRaw,AllocTRES |
-		awk -F'|' '{ g = 0; n = split($2, t, ",");
-			     for (i = 1; i <= n; i++) if (t[i] ~ /^gres\/gpu=/) { sub(/.*=/, "", t[i]); g = t[i] }
-			     s += $1 * g } END { print s + 0 }'
-}
-
 # Without 'limits' in AccountingStorageEnforce slurmctld does not start:
 # priority/budget says why, naming the setting to add; with it back,
 # slurmctld starts again.  (Started without it, the seconds a requeued run
@@ -21,7 +12,7 @@ charge_gpu_seconds() {
 test_charge_refuses_to_start_without_limits() {
 	clear_cluster
 	local mark line
-	trap '"$SB_REPO/contrib/cluster.sh" up >/dev/null 2>&1' EXIT
+	cleanup_push "'$SB_REPO/contrib/cluster.sh' up >/dev/null 2>&1"
 	mark=$(log_mark)
 	# slurmctld exits at start: 'up' fails (quickly: it waits for it)
 	if SB_UP_TIMEOUT=15 SB_SLURM_CONF_EXTRA="AccountingStorageEnforce=associations" \
@@ -39,7 +30,7 @@ test_charge_refuses_to_start_without_limits() {
 	"$SB_REPO/contrib/cluster.sh" up >/dev/null
 	ctld_alive
 	no_log "$mark" "has no 'limits'"
-	trap - EXIT
+	cleanup_drop
 }
 
 # A job that ends while slurmctld is down (killed with -9 once it saved the
@@ -50,7 +41,7 @@ test_charge_refuses_to_start_without_limits() {
 test_charge_job_ended_while_ctld_down() {
 	clear_cluster
 	local id mark t_end c s
-	trap '"$SB_REPO/contrib/cluster.sh" up >/dev/null 2>&1' EXIT
+	cleanup_push "'$SB_REPO/contrib/cluster.sh' up >/dev/null 2>&1"
 	id=$(submit sb-dave --min-runtime=0:05 -G 4 --wrap 'sleep 12')
 	wait_state "$id" RUNNING 30
 	# saved as running, or it would come back as pending (and run again)
@@ -68,7 +59,7 @@ test_charge_job_ended_while_ctld_down() {
 	say "job $id (4 GPUs, slept 12 s): slurmdbd $s GPU-s ($(sacct -n -P -X -j "$id" -o Start,End,ElapsedRaw | head -n 1)), ledger $c"
 	[ "$s" -gt 0 ] || { say "slurmdbd has no GPU-seconds of job $id"; return 1; }
 	[ "$c" = "$s" ] || { say "ledger $c != slurmdbd $s"; return 1; }
-	trap - EXIT
+	cleanup_drop
 }
 
 # A run that ends by a requeue is charged exactly, even when slurmctld is

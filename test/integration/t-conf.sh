@@ -141,7 +141,7 @@ test_conf_one_grammar_every_reader() {
 	# back, and the window rebuilt from slurmdbd (the documented recovery
 	# of a lost ledger), so the live ledger again holds the whole window.
 	mv -f "$SB_CLUSTER_DIR/budget.conf.keep" "$conf"
-	trap - EXIT
+	cleanup_drop
 	# No job ran during this test, so the saved job state is current (and
 	# Slurm 24.11 saves it only when something changed: no waiting for a
 	# save here); a kill -9 loses nothing.
@@ -246,9 +246,7 @@ test_conf_ledger_memory_bound() {
 	local accts mark
 	accts=$(seq -f 'sbm%03g' 1 800 | paste -sd,)
 	keep_budget_conf
-	# shellcheck disable=SC2064 # expanded now
-	trap "sacctmgr -i delete account name=$accts >/dev/null 2>&1 || true
-		mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure" EXIT
+	cleanup_push "sacctmgr -i delete account name=$accts >/dev/null 2>&1 || true"
 	sacctmgr -i add account "$accts" parent=root fairshare=0 >/dev/null
 	wait_for 30 "slurmctld to know sbm800" bash -c "sshare -n -P -A sbm800 -o Account | grep -qx sbm800"
 	mark=$(log_mark)

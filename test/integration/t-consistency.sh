@@ -182,8 +182,7 @@ test_consistency_owed_delivered_across_tools() {
 	parent=$(sed -n 's/^replay: .* teams as accounts under \([^ ]*\) .*/\1/p' <<<"$out")
 	t0=$(sed -n 's/^replay: .*(epoch \([0-9]*\)).*/\1/p' <<<"$out")
 	[ -n "$parent" ] && [ -n "$t0" ] || { say "no account or epoch in replay.sh's output"; return 1; }
-	# shellcheck disable=SC2064 # expand $parent now
-	trap "sacctmgr -i modify account '$parent' set fairshare=0 >/dev/null" EXIT
+	cleanup_push "sacctmgr -i modify account '$parent' set fairshare=0 >/dev/null"
 	[[ "$out" != *"--max-wall reached"* ]] || { say "the scenario did not end in time"; return 1; }
 	ca=$parent-ca cb=$parent-cb
 	say "segments (seconds from $(date -d "@$t0" +%T)):"

@@ -1,19 +1,16 @@
 # shellcheck shell=bash
 # t-cutover.sh - a running cluster moved from priority/multifactor to
 # priority/budget with its history, and back (budget.conf Cutover;
-# slurm-budget(8), "Cutover and backout").  Uses with_extra_conf and
-# partner_log_* (t-partner.sh), SL_MULTIFACTOR (t-slurmlimits.sh),
-# clear_cluster and fresh_budgets (t-preempt.sh), sb (t-sbudget.sh).  Named
-# test_zx_: the rebuild charges every run without a contract in the window
-# to its budget (other tests' untagged jobs too), so it runs after the tests
-# that read those budgets, before the failover tests.
+# slurm-budget(8), "Cutover and backout").  Named test_zx_: the rebuild
+# charges every run without a contract in the window to its budget (other
+# tests' untagged jobs too), so it runs after the tests that read those
+# budgets, before the failover tests.
 
 # _cut_before - the slurm.conf lines of the site before the cutover:
 # priority/multifactor and no job_submit/budget (no job carries a
-# contract), no preemption.  (A function: t-slurmlimits.sh, which sets
-# SL_MULTIFACTOR, is read after this file.)
+# contract), no preemption.
 _cut_before() {
-	printf '%s\n%s\n%s\n%s' "$SL_MULTIFACTOR" "JobSubmitPlugins=all_partitions" \
+	printf '%s\n%s\n%s\n%s' "$MULTIFACTOR_CONF" "JobSubmitPlugins=all_partitions" \
 		"PreemptType=preempt/none" "PreemptMode=OFF"
 }
 
@@ -38,9 +35,8 @@ test_zx_cutover_from_multifactor_and_back() {
 	local t P A B a b c want cut off got keep=$SB_CLUSTER_DIR/budget.conf.cut-keep
 	t=$(date +%s); P=cut$t; A=cut$t-a; B=cut$t-b
 	cp "$SB_CLUSTER_DIR/budget.conf" "$keep"
-	# shellcheck disable=SC2064 # expand now
-	trap "mv -f '$keep' '$SB_CLUSTER_DIR/budget.conf'; '$SB_REPO/contrib/cluster.sh' up >/dev/null 2>&1; cancel_accounts '$A' '$B'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
 	fresh_budgets "$P" "$A:1:sb-alice" "$B:1:sb-bob"
+	cleanup_push "mv -f '$keep' '$SB_CLUSTER_DIR/budget.conf'; '$SB_REPO/contrib/cluster.sh' up >/dev/null 2>&1"
 
 	with_extra_conf "$(_cut_before)"
 	a=$(submit sb-alice -A "$A" -G 8 --wrap 'sleep 12')

@@ -7,8 +7,7 @@
 # budget.conf is in force, and at the end the ledger charged each job what
 # slurmdbd recorded.  Each test starts the backup itself (slurm.conf gains
 # a SlurmctldHost: slurmctld and slurmd restart, state kept) and leaves the
-# cluster as it found it.  Helpers from t-preempt.sh: clear_cluster,
-# fresh_budgets, restarts, wait_running.
+# cluster as it found it.
 
 BACKUP_LOG=$SB_CLUSTER_DIR/log/slurmctld-backup.log
 
@@ -19,16 +18,13 @@ backup_running() {
 	[ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = slurmctld ]
 }
 
-# failover_setup PARENT - run the cluster with its backup slurmctld, and on
-# the test's exit cancel PARENT's jobs, zero its share and put the cluster
-# back as found (without a backup unless it had one; the primary running).
+# failover_setup - run the cluster with its backup slurmctld, and when the
+# test ends put the cluster back as found (without a backup unless it had
+# one; the primary running).
 failover_setup() {
-	# shellcheck disable=SC2016 # expanded by the trap
-	local restore='env -u SB_BACKUP "$SB_REPO/contrib/cluster.sh" up'
-	# shellcheck disable=SC2016 # expanded by the trap
-	backup_running && restore='SB_BACKUP=1 "$SB_REPO/contrib/cluster.sh" up'
-	# shellcheck disable=SC2064 # expand $1 and $restore now
-	trap "scancel -A '$1-v' 2>/dev/null; scancel -A '$1-g' 2>/dev/null; sacctmgr -i modify account '$1' set fairshare=0 >/dev/null; $restore >/dev/null" EXIT
+	local restore="env -u SB_BACKUP '$SB_REPO/contrib/cluster.sh' up"
+	backup_running && restore="SB_BACKUP=1 '$SB_REPO/contrib/cluster.sh' up"
+	cleanup_push "$restore >/dev/null"
 	# A backup process that has had control once loses the slurmdbd
 	# records of its next turn (doc/design.md, "A backup slurmctld"): each
 	# test starts from a backup that never had control.
@@ -95,7 +91,7 @@ controller_checks() {
 
 # job_recorded JOBID - slurmdbd has an end for every run of the job (a
 # requeued job cancelled while pending has no eligible time: not
-# t-sbudget.sh's wait_recorded).
+# wait_recorded).
 job_recorded() {
 	local ends
 	ends=$(sacct -n -P -D -X -j "$1" -o End)
@@ -138,15 +134,14 @@ ledger_after_failover() {
 # The failover tests run after every other test but the last (test_zy_:
 # tests run in name order).  Slurm 26.05.3's backup in control sends no
 # job records to slurmdbd, so the jobs it ran stay without an end in sacct
-# for good, and wait_idle (t-sbudget.sh) would wait on them in every later
-# test.
+# for good, and wait_idle would wait on them in every later test.
 
 # kill -9 of the primary: the backup takes over; the plugins go on there;
 # the primary comes back and takes control again.
 test_zy_failover_kill9_backup_takes_over() {
 	local F mark pmark
 	F=fo$(date +%s)
-	failover_setup "$F"
+	failover_setup
 	failover_jobs "$F"
 	mark=$(log_mark "$BACKUP_LOG")
 	"$SB_REPO/contrib/cluster.sh" kill-ctld
@@ -172,7 +167,7 @@ test_zy_failover_kill9_backup_takes_over() {
 test_zy_failover_takeover_and_primary_return() {
 	local F mark pmark
 	F=ft$(date +%s)
-	failover_setup "$F"
+	failover_setup
 	failover_jobs "$F"
 	mark=$(log_mark "$BACKUP_LOG")
 	pmark=$(log_mark)

@@ -1,7 +1,6 @@
 # shellcheck shell=bash
 # t-hyst.sh - hysteresis: two equal teams at equilibrium
-# on a full cluster do not thrash.  Uses clear_cluster, fresh_budgets,
-# wait_running and restarts from t-preempt.sh (every t-*.sh is sourced).
+# on a full cluster do not thrash.
 
 # preemptions_since OFFSET - "EPOCH JOBID" for each preemption preempt/budget
 # logged after OFFSET (its "preempting JobId=N" line; the log's time stamp
@@ -23,9 +22,7 @@ test_hyst_equal_teams_no_thrash() {
 	local t P A B a=() b=() mark t0 w=75 f=3 mr=10 conf
 	local lines n id prev at gap bad=0 max=0
 	t=$(date +%s); P=hys$t; A=hys$t-a; B=hys$t-b
-	cp "$SB_CLUSTER_DIR/budget.conf" "$SB_CLUSTER_DIR/budget.conf.keep"
-	# shellcheck disable=SC2064 # expand the names now
-	trap "cancel_accounts '$A' '$B'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null; mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure" EXIT
+	keep_budget_conf
 	conf=$(grep -v -i '^[[:space:]]*PreemptIntervalFactor' "$SB_CLUSTER_DIR/budget.conf.keep")
 	set_budget_conf "$conf
 PreemptIntervalFactor=$f"

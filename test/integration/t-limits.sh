@@ -4,9 +4,8 @@
 # Slurm's preemption does not look at limits, so preempt/budget's tick
 # releases just enough unallocated jobs that count against the limit an
 # allocated job pends behind (sb_limit_release(), doc/design.md "Slurm
-# limits").  Uses clear_cluster, fresh_budgets, restarts and submitted from
-# t-preempt.sh.  Every limit set here is reset when the test ends (the trap),
-# however it ends: other tests share the cluster.
+# limits").  Every limit set here is reset when the test ends
+# (cleanup_push), however it ends: other tests share the cluster.
 
 # limits_reset ACCOUNT... - no GrpTRES, no GrpJobs on the accounts.
 limits_reset() {
@@ -35,8 +34,7 @@ test_limits_unallocated_released() {
 	clear_cluster
 	local t P A u1 u2 o a t0 t1 mark
 	t=$(date +%s); P=lim$t; A=lim$t-a
-	# shellcheck disable=SC2064 # expand now
-	trap "scancel -A '$A' 2>/dev/null; scancel -u sb-bob 2>/dev/null; limits_reset '$A'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	cleanup_push "scancel -u sb-bob 2>/dev/null; limits_reset '$A'"
 	fresh_budgets "$P" "$A:1:sb-alice"
 	sacctmgr -i modify account "$A" set GrpTRES=gres/gpu=8 >/dev/null
 	u1=$(submit sb-alice -A "$A" --min-runtime=0 --resumable -G 4 --wrap 'sleep 300')
@@ -78,8 +76,7 @@ test_limits_own_allocated_kept() {
 	clear_cluster
 	local t P A x o y mark
 	t=$(date +%s); P=lik$t; A=lik$t-a
-	# shellcheck disable=SC2064 # expand now
-	trap "scancel -A '$A' 2>/dev/null; scancel -u sb-bob 2>/dev/null; limits_reset '$A'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	cleanup_push "scancel -u sb-bob 2>/dev/null; limits_reset '$A'"
 	fresh_budgets "$P" "$A:1:sb-alice"
 	sacctmgr -i modify account "$A" set GrpTRES=gres/gpu=8 >/dev/null
 	x=$(submit sb-alice -A "$A" --min-runtime=0:02 --resumable -G 8 --wrap 'sleep 300')
@@ -110,8 +107,7 @@ test_limits_parent_account_subtree() {
 	clear_cluster
 	local t P A B u a t0 t1 mark
 	t=$(date +%s); P=lip$t; A=lip$t-a; B=lip$t-b
-	# shellcheck disable=SC2064 # expand now
-	trap "cancel_accounts '$A' '$B'; limits_reset '$P'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	cleanup_push "limits_reset '$P'"
 	fresh_budgets "$P" "$A:1:sb-alice" "$B:1:sb-dave"
 	sacctmgr -i modify account "$P" set GrpTRES=gres/gpu=8 >/dev/null
 	u=$(submit sb-dave -A "$B" --min-runtime=0 --resumable -G 8 --wrap 'sleep 300')
@@ -143,8 +139,8 @@ test_limits_qos() {
 	clear_cluster
 	local t P A B Q u a t0 t1 mark
 	t=$(date +%s); P=liq$t; A=liq$t-a; B=liq$t-b; Q=liq$t
-	# shellcheck disable=SC2064 # expand now
-	trap "cancel_accounts '$A' '$B'; sacctmgr -i delete qos '$Q' >/dev/null 2>&1 || sacctmgr -i modify qos '$Q' set GrpTRES=gres/gpu=-1 >/dev/null 2>&1; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	# the QOS after the jobs (fresh_budgets' cleanup, pushed later: run first)
+	cleanup_push "sacctmgr -i delete qos '$Q' >/dev/null 2>&1 || sacctmgr -i modify qos '$Q' set GrpTRES=gres/gpu=-1 >/dev/null 2>&1"
 	sacctmgr -i add qos "$Q" GrpTRES=gres/gpu=8 >/dev/null
 	fresh_budgets "$P" "$A:1:sb-alice" "$B:1:sb-dave"
 	sacctmgr -i modify user sb-alice where account="$A" set qos+="$Q" >/dev/null
@@ -180,8 +176,7 @@ test_limits_grace_time() {
 PreemptGraceTime=30"
 	local t P A u1 u2 a t0 t1 mark n v kept
 	t=$(date +%s); P=lig$t; A=lig$t-a
-	# shellcheck disable=SC2064 # expand now; keep_budget_conf's trap too
-	trap "scancel -A '$A' 2>/dev/null; limits_reset '$A'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null; mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure" EXIT
+	cleanup_push "limits_reset '$A'"
 	fresh_budgets "$P" "$A:1:sb-alice"
 	sacctmgr -i modify account "$A" set GrpTRES=gres/gpu=12 >/dev/null
 	u1=$(submit sb-alice -A "$A" --min-runtime=0 --resumable -G 4 --wrap 'sleep 300')
@@ -216,8 +211,8 @@ test_limits_qos_per_user() {
 	clear_cluster
 	local t P A Q u o a t0 t1 mark
 	t=$(date +%s); P=liu$t; A=liu$t-a; Q=liu$t
-	# shellcheck disable=SC2064 # expand now
-	trap "scancel -A '$A' 2>/dev/null; sacctmgr -i delete qos '$Q' >/dev/null 2>&1 || sacctmgr -i modify qos '$Q' set MaxTRESPerUser=gres/gpu=-1 >/dev/null 2>&1; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	# the QOS after the jobs (fresh_budgets' cleanup, pushed later: run first)
+	cleanup_push "sacctmgr -i delete qos '$Q' >/dev/null 2>&1 || sacctmgr -i modify qos '$Q' set MaxTRESPerUser=gres/gpu=-1 >/dev/null 2>&1"
 	sacctmgr -i add qos "$Q" MaxTRESPerUser=gres/gpu=8 >/dev/null
 	fresh_budgets "$P" "$A:1:sb-alice"
 	sacctmgr -i add user sb-dave account="$A" cluster=sbcluster >/dev/null

@@ -4,8 +4,7 @@
 # happens to the jobs (JobRequeue=1: their runs end NODE_FAIL and they are
 # requeued); the plugins must stop charging at the failure, charge exactly
 # what slurmdbd recorded, preempt nothing on their own, and the repair path
-# must still work on a node back in service.  Uses t-preempt.sh's helpers
-# (clear_cluster, fresh_budgets, restarts).
+# must still work on a node back in service.
 
 # nf_run_states JOBID - the states of the job's runs in slurmdbd, in order.
 nf_run_states() { sacct -n -P -D -X -j "$1" -o State | paste -sd' '; }
@@ -14,9 +13,7 @@ test_node_down_under_protected_and_unallocated_jobs() {
 	clear_cluster
 	local t P A a u ca cu sa su rep
 	t=$(date +%s); P=nf$t; A=nf$t-a
-	# shellcheck disable=SC2064 # expanded now
-	trap "cancel_accounts '$A'; scontrol update nodename=gpu[01-02] state=resume 2>/dev/null || true
-		sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	cleanup_push "scontrol update nodename=gpu[01-02] state=resume 2>/dev/null || true"
 	fresh_budgets "$P" "$A:1:sb-dave"
 	# gpu01: allocated, inside a 10-minute minimum runtime (protected);
 	# gpu02: unallocated
@@ -86,10 +83,8 @@ test_node_slurmd_killed_under_protected_job() {
 	clear_cluster
 	local t P A a pid ca sa
 	t=$(date +%s); P=nk$t; A=nk$t-a
-	# shellcheck disable=SC2064 # expanded now
-	trap "cancel_accounts '$A'; '$SB_REPO/contrib/cluster.sh' up >/dev/null 2>&1 || true
-		sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
 	fresh_budgets "$P" "$A:1:sb-dave"
+	cleanup_push "'$SB_REPO/contrib/cluster.sh' up >/dev/null 2>&1 || true"
 	a=$(submit sb-dave -A "$A" -w gpu03 -G 8 --min-runtime=10 --resumable --wrap 'sleep 600')
 	wait_state "$a" RUNNING 30
 	pid=$(head -n 1 "$SB_CLUSTER_DIR/run/slurmd-gpu03.pid" | tr -dc '0-9')

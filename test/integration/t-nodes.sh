@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # t-nodes.sh - jobs that need whole nodes (large jobs start):
 # an allocated two-node job starts by clearing the two nodes whose jobs may
-# be preempted, and preempts nothing else.  Uses t-preempt.sh's helpers
-# (clear_cluster, fresh_budgets, restarts); the cluster has 4 nodes x 8 GPUs.
+# be preempted, and preempts nothing else.  The cluster has 4 nodes x 8
+# GPUs.
 
 # node_of JOBID - the node the (single-node) job runs on, or last ran on.
 node_of() { job_field "$1" NodeList; }
@@ -22,8 +22,7 @@ test_whole_node_job_clears_two_nodes() {
 	clear_cluster
 	local t P V G u=() p o=() big id n=0 nodes i
 	t=$(date +%s); P=nodes$t; V=nodes$t-v; G=nodes$t-g
-	# shellcheck disable=SC2064 # expand now
-	trap "cancel_accounts '$V' '$G'; scancel -u sb-carol 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	cleanup_push "scancel -u sb-carol 2>/dev/null"
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
 	for ((i = 0; i < 8; i++)); do
 		u+=("$(submit sb-carol -w gpu01 -G 1 --min-runtime=0 --resumable --wrap 'sleep 300')")
@@ -80,8 +79,7 @@ test_cleared_nodes_kept_during_grace() {
 PreemptGraceTime=15"
 	local t P V G u=() p o=() q=() big id nodes i t_big s
 	t=$(date +%s); P=keep$t; V=keep$t-v; G=keep$t-g
-	# shellcheck disable=SC2064 # expand now
-	trap "cancel_accounts '$V' '$G'; scancel -u sb-carol 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null; mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure" EXIT
+	cleanup_push "scancel -u sb-carol 2>/dev/null"
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
 	for ((i = 0; i < 8; i++)); do
 		u+=("$(submit sb-carol -w gpu01 -G 1 --min-runtime=0 --resumable --wrap 'sleep 300')")

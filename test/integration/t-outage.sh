@@ -4,8 +4,7 @@
 # answers at once; priority/budget charges from slurmctld's own job
 # records; sbudget says accounting is unreachable instead of printing
 # figures; once the daemon is back, slurmdbd has every run and the ledger
-# equals it, job by job: nothing lost, nothing charged twice.  Uses
-# t-preempt.sh's helpers (clear_cluster, fresh_budgets, restarts).
+# equals it, job by job: nothing lost, nothing charged twice.
 
 # How long the daemon stays down, seconds (several scheduling and
 # recalculation cycles, slurmctld's accounting agent retrying throughout).
@@ -30,10 +29,8 @@ outage_scenario() {
 	local daemon=$1 t P V G r e g pid t_down out j c s
 	clear_cluster
 	t=$(date +%s); P=out$t; V=out$t-v; G=out$t-g
-	# shellcheck disable=SC2064 # expanded now
-	trap "'$SB_REPO/contrib/cluster.sh' up >/dev/null 2>&1 || true; cancel_accounts '$V' '$G'
-		sacctmgr -i modify account '$P' set fairshare=0 >/dev/null 2>&1 || true" EXIT
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
+	cleanup_push "'$SB_REPO/contrib/cluster.sh' up >/dev/null 2>&1 || true"
 	r=$(submit sb-dave -A "$V" -w gpu01 -G 8 --min-runtime=0:02 --resumable --wrap 'sleep 300')
 	wait_state "$r" RUNNING 30
 	pid=$(outage_pid "$daemon")

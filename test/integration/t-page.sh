@@ -9,7 +9,6 @@
 # marker the page's last script writes only when no script failed; the
 # console must be silent.  A page with a script error must fail the same
 # check (the check can fail).  A screenshot goes to the test log directory.
-# Uses wait_idle from t-sbudget.sh (run.sh sources every t-*.sh).
 
 PAGE_SBUDGET=${SBUDGET:-${SB_BUILD_DIR:-$SB_REPO/_build}/src/sbudget/sbudget}
 PAGE_LOGDIR=$SB_CLUSTER_DIR/test-logs
@@ -207,8 +206,7 @@ test_page_in_browser() {
 	# (requeued; then cancelled, so that it stays out of the queue: slurmctld
 	# keeps it, with preempt/budget's note, for MinJobAge)
 	victim=$(submit sb-carol --min-runtime=0 -N 4 --gpus-per-node=8 --wrap 'sleep 300')
-	# shellcheck disable=SC2064  # the ids now: the trap runs after return
-	trap "scancel $victim 2>/dev/null || true" EXIT
+	cleanup_push "scancel $victim 2>/dev/null || true"
 	wait_state "$victim" RUNNING 60
 	pre=$(submit sb-alice --min-runtime=0:05 -G 8 --wrap 'sleep 2')
 	wait_eq 60 "job $victim preempted by job $pre" "$pre" \
@@ -224,8 +222,7 @@ test_page_in_browser() {
 	ids+=("$(submit sb-bob --begin=now+1hour --min-runtime=0:05 -G 2 --wrap 'sleep 1')")
 	ids+=("$(submit sb-carol --begin=now+1hour --min-runtime=0 -G 1 --wrap 'sleep 1')")
 	ids+=("$(submit sb-dave --begin=now+1hour --min-runtime=0:05 -G 4 --wrap 'sleep 1')")
-	# shellcheck disable=SC2064
-	trap "scancel ${ids[*]} 2>/dev/null || true" EXIT
+	cleanup_push "scancel ${ids[*]} 2>/dev/null || true"
 	for id in "${ids[@]}"; do
 		wait_for 30 "job $id pending with a priority" page_pending_prioritised "$id"
 	done
@@ -234,8 +231,9 @@ test_page_in_browser() {
 		before=$("$PAGE_SBUDGET" -P -n show budget; page_pending_rows)
 		"$PAGE_SBUDGET" page "$page"
 		after=$("$PAGE_SBUDGET" -P -n show budget; page_pending_rows)
-		[ "$before" = "$after" ] && break
+		[ -n "$after" ] && [ "$before" = "$after" ] && break
 	done
+	[ -n "$after" ] || { say "show budget and the queue read nothing"; return 1; }
 	[ "$before" = "$after" ] || { say "figures kept changing"; return 1; }
 	"$PAGE_SBUDGET" -P -n show budget >"$PAGE_LOGDIR/page.budgets"
 	page_pending_rows >"$PAGE_LOGDIR/page.pending"

@@ -3,29 +3,7 @@
 # contract tag is unallocated in both (it never preempts, and is preempted
 # at once), and preempt/budget without priority/budget degrades as
 # documented (allocated jobs preempt unallocated ones, never allocated
-# ones).  Uses clear_cluster, fill_nodes, wait_running and restarts from
-# t-preempt.sh.  Reads only slurmctld.log lines written after each action.
-
-ctld_log() { echo "$SB_CLUSTER_DIR/log/slurmctld.log"; }
-
-# partner_log_mark - the log's size now: what a later wait reads from.
-partner_log_mark() { stat -c %s "$(ctld_log)"; }
-
-# partner_log_wait OFFSET TEXT [TIMEOUT] - poll (0.5 s) until a line written
-# after byte OFFSET contains TEXT (fixed string); print the first such line.
-partner_log_wait() {
-	local off=$1 text=$2 t=${3:-30} i line
-	for ((i = 0; i < t * 2; i++)); do
-		line=$(grep -F -m 1 -- "$text" < <(tail -c +"$((off + 1))" "$(ctld_log)") || true)
-		if [ -n "$line" ]; then
-			printf '%s\n' "$line"
-			return 0
-		fi
-		sleep 0.5
-	done
-	say "no slurmctld.log line with '$text' within ${t}s after offset $off"
-	return 1
-}
+# ones).  Reads only slurmctld.log lines written after each action.
 
 # partner_log_absent OFFSET TEXT - no line after OFFSET contains TEXT.
 partner_log_absent() {
@@ -37,24 +15,6 @@ partner_log_absent() {
 		say "unexpected slurmctld.log line: $line"
 		return 1
 	fi
-}
-
-# with_extra_conf LINES - restart the daemons with LINES appended to
-# slurm.conf ("" for the normal configuration), and wait until slurmctld
-# logs that it runs.  Sets CTLD_STARTED to the log offset of the new
-# slurmctld's version line: a check that something is NOT logged reads from
-# there, since the slurmctld being replaced may still write lines after the
-# caller's mark (24.11 replaces the process on every reconfigure).
-with_extra_conf() {
-	local off rel
-	off=$(partner_log_mark)
-	SB_SLURM_CONF_EXTRA=$1 "$SB_REPO/contrib/cluster.sh" up >/dev/null
-	partner_log_wait "$off" "slurmctld version" 60 >/dev/null
-	# grep reads a process substitution: in a pipeline, tail killed by
-	# SIGPIPE after grep's first match fails it under pipefail (silently:
-	# set -e), as soon as more than a pipe buffer follows the match
-	rel=$(grep -F -b -m 1 -- "slurmctld version" < <(tail -c +"$((off + 1))" "$(ctld_log)") | cut -d: -f1)
-	CTLD_STARTED=$((off + ${rel:-0}))
 }
 
 # running_none IDS... - wait up to 30 s until none of the jobs holds GPUs.
@@ -80,7 +40,7 @@ running_none() {
 test_partner_untagged_job_is_unallocated() {
 	clear_cluster
 	local u=() n a off victims=() id hit=0 line node
-	trap 'scontrol setdebug info; "$SB_REPO/contrib/cluster.sh" up >/dev/null 2>&1' EXIT
+	cleanup_push "scontrol setdebug info; '$SB_REPO/contrib/cluster.sh' up >/dev/null 2>&1"
 	# job_submit/all_partitions instead of budget: nothing writes a tag
 	with_extra_conf "JobSubmitPlugins=all_partitions"
 	n=$(submit sb-alice -H --min-runtime=40 -G 8 --wrap 'sleep 5')
@@ -131,7 +91,7 @@ test_partner_untagged_job_is_unallocated() {
 	line=$(partner_log_wait "$off" "for JobId=$a " 10)
 	expect_in "$line" "(unallocated, priority"
 	clear_cluster
-	trap - EXIT
+	cleanup_drop
 }
 
 # preempt/budget with PriorityType=priority/multifactor: one log line at
@@ -141,7 +101,7 @@ test_partner_untagged_job_is_unallocated() {
 test_partner_degraded_without_priority_budget() {
 	clear_cluster
 	local u=() v=() a b id off hit=0 line
-	trap 'scontrol setdebug info 2>/dev/null; "$SB_REPO/contrib/cluster.sh" up >/dev/null 2>&1' EXIT
+	cleanup_push "scontrol setdebug info 2>/dev/null; '$SB_REPO/contrib/cluster.sh' up >/dev/null 2>&1"
 	off=$(partner_log_mark)
 	# (multifactor with every weight 0 gives priority 0: held)
 	with_extra_conf "PriorityType=priority/multifactor
@@ -188,7 +148,7 @@ PriorityWeightFairshare=1000"
 	partner_log_absent "$CTLD_STARTED" "PriorityType is priority/multifactor"
 	[ "$(scontrol show config | sed -n 's/^PriorityType *= *//p')" = priority/budget ] ||
 		{ say "PriorityType not restored"; return 1; }
-	trap - EXIT
+	cleanup_drop
 }
 
 # priority/budget without preempt/budget: a warning at start, and jobs are
@@ -197,7 +157,7 @@ PriorityWeightFairshare=1000"
 test_partner_priority_alone() {
 	clear_cluster
 	local u=() a off id end first_end
-	trap '"$SB_REPO/contrib/cluster.sh" up >/dev/null 2>&1' EXIT
+	cleanup_push "'$SB_REPO/contrib/cluster.sh' up >/dev/null 2>&1"
 	off=$(partner_log_mark)
 	with_extra_conf "PreemptType=preempt/none
 PreemptMode=OFF"
@@ -218,5 +178,5 @@ PreemptMode=OFF"
 	off=$(partner_log_mark)
 	with_extra_conf ""
 	partner_log_wait "$off" "preempt/budget: using priority/budget's budget view" 30 >/dev/null
-	trap - EXIT
+	cleanup_drop
 }

@@ -6,79 +6,6 @@
 # (PreemptGraceTime=0) and a requeued job may restart 6 s later
 # (cred_expire=5).
 
-# clear_cluster - cancel every job and wait until no job holds a GPU, so
-# each test starts on an empty cluster.
-clear_cluster() {
-	local i
-	for i in sb-alice sb-bob sb-carol sb-dave; do scancel -u "$i" 2>/dev/null || true; done
-	for ((i = 0; i < 120; i++)); do
-		[ -z "$(squeue -h -t R,CG,S -o %i)" ] && return 0
-		sleep 0.5
-	done
-	say "jobs still hold the cluster after 60 s: $(squeue -h -o '%i %T')"
-	return 1
-}
-
-# fresh_budgets PARENT NAME:SHARE:USER... - a new top-level account PARENT
-# (RawShares 1) with the given children and users.  Fresh each run: usage
-# is windowed per association, so an old account would carry history.
-# The caller sets a trap that zeroes PARENT's share when it ends.
-fresh_budgets() {
-	local parent=$1 spec name share user; shift
-	sacctmgr -i add account "$parent" parent=root fairshare=1 cluster=sbcluster >/dev/null
-	for spec in "$@"; do
-		IFS=: read -r name share user <<<"$spec"
-		sacctmgr -i add account "$name" parent="$parent" fairshare="$share" cluster=sbcluster >/dev/null
-		sacctmgr -i add user "$user" account="$name" cluster=sbcluster >/dev/null
-	done
-	# assoc_mgr learns the associations from slurmdbd, then priority/budget
-	for spec in "$@"; do
-		IFS=: read -r name share user <<<"$spec"
-		wait_for 30 "the association $name/$user in sshare" assoc_listed "$name" "$user" || return 1
-	done
-	wait_recalc_after "$(date +%s)"
-}
-
-# restarts JOBID - Slurm's restart count of the job.
-restarts() { job_field "$1" Restarts; }
-# job_gone JOBID - the job has ended (or was purged): not pending, running,
-# suspended, completing or being requeued.
-job_gone() {
-	case "$(job_field "$1" JobState)" in
-	''|CANCELLED|COMPLETED|FAILED|PREEMPTED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY) return 0 ;;
-	esac
-	return 1
-}
-
-# started JOBID - the job's current start time, epoch seconds.
-started() { date -d "$(job_field "$1" StartTime)" +%s; }
-
-# submitted JOBID - the job's submission time as slurmctld recorded it, epoch
-# seconds.  "Started N s after submission" is measured from it, not from the
-# clock before sbatch: on a loaded machine sbatch itself may take seconds.
-submitted() { date -d "$(job_field "$1" SubmitTime)" +%s; }
-
-# latest_start JOBID... - the latest of the jobs' start times.
-latest_start() {
-	local id t m=0
-	for id in "$@"; do t=$(started "$id"); [ "$t" -gt "$m" ] && m=$t; done
-	echo "$m"
-}
-
-# wait_running JOBID... - wait up to 30 s until every job runs.
-wait_running() {
-	local id
-	for id in "$@"; do wait_state "$id" RUNNING 30; done
-}
-
-# fill_nodes USER ARGS... - one 8-GPU job per node, pinned; prints the ids.
-fill_nodes() {
-	local user=$1 n; shift
-	for n in gpu01 gpu02 gpu03 gpu04; do
-		submit "$user" -w "$n" -G 8 "$@"
-	done
-}
-
 # An allocated job preempts a running unallocated job at once; only as many
 # victims as it needs; the victim, resumable, is requeued, later finishes,
 # and is charged nothing.
@@ -115,8 +42,6 @@ test_preempt_protected_then_standing() {
 	clear_cluster
 	local t P V G W v=() w0 g w id t_start t_first t_g victim="" n=0
 	t=$(date +%s); P=pre$t; V=pre$t-v; G=pre$t-g; W=pre$t-w
-	# shellcheck disable=SC2064 # expand $P now
-	trap "cancel_accounts '$V' '$G' '$W'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
 	# G: never used, so ranks first; W: 1/1000 of V's share, with a little
 	# usage, so it ranks below V once V runs; V: the victims.
 	fresh_budgets "$P" "$V:1000:sb-dave" "$G:1000:sb-alice" "$W:1:sb-bob"
@@ -189,8 +114,6 @@ test_preempt_debug_job_starts_fast() {
 	clear_cluster
 	local t P D B u=() d=() b t0 t1 id
 	t=$(date +%s); P=dbg$t; D=dbg$t-d; B=dbg$t-b
-	# shellcheck disable=SC2064
-	trap "cancel_accounts '$D' '$B'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
 	fresh_budgets "$P" "$D:1:sb-dave" "$B:1:sb-bob"
 	mapfile -t u < <(for n in gpu01 gpu02; do submit sb-carol -w "$n" -G 8 --min-runtime=0 --resumable --wrap 'sleep 60'; done)
 	mapfile -t d < <(for n in gpu03 gpu04; do submit sb-dave -A "$D" -w "$n" -G 8 --min-runtime=0:02 --resumable --wrap 'sleep 60'; done)
@@ -275,7 +198,7 @@ test_preempt_requeue_keeps_place_six_times() {
 test_preempt_repair_drains_node() {
 	clear_cluster
 	local past inside t_in t_rel
-	trap 'scontrol update nodename=gpu02 state=resume 2>/dev/null || true' EXIT
+	cleanup_push 'scontrol update nodename=gpu02 state=resume 2>/dev/null || true'
 	past=$(submit sb-alice -w gpu02 -G 4 --min-runtime=0:02 --resumable --wrap 'sleep 120')
 	wait_state "$past" RUNNING 30
 	inside=$(submit sb-bob -w gpu02 -G 4 --min-runtime=0:20 --resumable --wrap 'sleep 120')
@@ -317,8 +240,6 @@ test_preempt_grace_signal() {
 PreemptGraceTime=3"
 	local t P V G mark=$WORK/grace.$$ v r u a b c t0 t_a t_c id off line
 	t=$(date +%s); P=grc$t; V=grc$t-v; G=grc$t-g
-	# shellcheck disable=SC2064 # expand now
-	trap "cancel_accounts '$V' '$G'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null; mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure" EXIT
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
 	rm -f "$mark".* "$mark"-ready.*
 	# gpu01: allocated, resumable, trapping TERM and carrying on
@@ -425,8 +346,6 @@ test_preempt_charge_within_one_cycle() {
 	set_budget_conf "$(grep -v '^CalcPeriod' <<<"$conf")
 CalcPeriod=5"
 	t=$(date +%s); P=chg$t; V=chg$t-v; G=chg$t-g
-	# shellcheck disable=SC2064
-	trap "cancel_accounts '$V' '$G'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null; mv -f '$SB_CLUSTER_DIR/budget.conf.keep' '$SB_CLUSTER_DIR/budget.conf'; scontrol reconfigure" EXIT
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
 	mapfile -t o < <(for n in gpu01 gpu02 gpu03; do submit sb-dave -A "$V" -w "$n" -G 8 --min-runtime=1:00 --resumable --wrap 'sleep 60'; done)
 	wait_running "${o[@]}"
@@ -470,10 +389,10 @@ CalcPeriod=5"
 # while slurmctld holds its locks: the plugin's thread must not deadlock
 # it.  Three switches away and back; slurmctld answers and preempts after.
 test_preempt_type_switch_at_reconfigure() {
-	local conf=$SB_CLUSTER_DIR/slurm.conf i
+	local conf=$SB_CLUSTER_DIR/slurm.conf
 	cp "$conf" "$conf.keep"
-	trap 'mv -f "$conf.keep" "$conf"; scontrol reconfigure' EXIT
-	for i in 1 2 3; do
+	cleanup_push "mv -f '$conf.keep' '$conf'; scontrol reconfigure"
+	for _ in 1 2 3; do
 		sed 's#^PreemptType=preempt/budget#PreemptType=preempt/qos#' "$conf.keep" >"$conf"
 		timeout 60 scontrol reconfigure || { say "reconfigure to preempt/qos hung or failed"; return 1; }
 		# under test, not a wait: a tick of the old thread falls due
@@ -484,7 +403,7 @@ test_preempt_type_switch_at_reconfigure() {
 		sleep 1.5	# under test, as above: a tick of the new thread
 	done
 	mv -f "$conf.keep" "$conf"
-	trap - EXIT
+	cleanup_drop
 	expect_in "$(scontrol show config)" "preempt/budget"
 	ctld_alive
 	test_preempt_debug_job_starts_fast	# preempts as before

@@ -75,7 +75,7 @@ test_qos_priority_within_budget() {
 	local hold a0 aq b pa0 paq pb sp q=sb-urgent
 	# cleanup: the QOS's Priority first (a QOS with active jobs is not
 	# deleted; it must not stay the top one), then the QOS
-	trap 'scancel -u sb-alice >/dev/null 2>&1; scancel -u sb-bob >/dev/null 2>&1; sacctmgr -i modify qos '"$q"' set Priority=0 >/dev/null 2>&1; sacctmgr -i modify user sb-alice set qos-='"$q"' >/dev/null 2>&1; sacctmgr -i delete qos '"$q"' >/dev/null 2>&1; true' EXIT
+	cleanup_push 'scancel -u sb-alice >/dev/null 2>&1; scancel -u sb-bob >/dev/null 2>&1; sacctmgr -i modify qos '"$q"' set Priority=0 >/dev/null 2>&1; sacctmgr -i modify user sb-alice set qos-='"$q"' >/dev/null 2>&1; sacctmgr -i delete qos '"$q"' >/dev/null 2>&1; true'
 	sacctmgr -i add qos "$q" Priority=100000 >/dev/null 2>&1 ||
 		sacctmgr -i modify qos "$q" set Priority=100000 >/dev/null
 	sacctmgr -i modify user sb-alice where account=phys-a set qos+="$q" >/dev/null
@@ -201,8 +201,7 @@ test_zconv_two_budgets_converge_3_to_1() {
 	sacctmgr -i add user sb-alice account="$A" cluster=sbcluster >/dev/null
 	sacctmgr -i add user sb-bob account="$B" cluster=sbcluster >/dev/null
 	# shares 0 afterwards: the next tests see the same budget tree as before
-	# shellcheck disable=SC2064 # expand $P now: it is local
-	trap "sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	cleanup_push "sacctmgr -i modify account '$P' set fairshare=0 >/dev/null"
 	# assoc_mgr learns the new associations from slurmdbd
 	wait_assoc "$A" sb-alice
 	wait_assoc "$B" sb-bob
@@ -334,7 +333,7 @@ test_deleted_association_usage_stays_with_budget() {
 # without them nothing is said.
 test_multifactor_weights_warned() {
 	local mark line
-	trap '"$SB_REPO/contrib/cluster.sh" up >/dev/null 2>&1' EXIT
+	cleanup_push "'$SB_REPO/contrib/cluster.sh' up >/dev/null 2>&1"
 	mark=$(log_mark)
 	SB_SLURM_CONF_EXTRA="PriorityWeightAge=1000
 PriorityWeightQOS=500" "$SB_REPO/contrib/cluster.sh" up >/dev/null
@@ -347,5 +346,5 @@ PriorityWeightQOS=500" "$SB_REPO/contrib/cluster.sh" up >/dev/null
 	# priority/budget's init has run once it read budget.conf
 	wait_log "$mark" "priority/budget: read .*budget.conf" 30 >/dev/null || return 1
 	no_log "$mark" "weights have no effect"
-	trap - EXIT
+	cleanup_drop
 }

@@ -13,7 +13,6 @@
 # rewritten file must reach Prometheus (a new job's use and the file's
 # mtime show up).
 # Missing packages fail the test, saying to run contrib/setup.sh.
-# Uses wait_idle from t-sbudget.sh (run.sh sources every t-*.sh).
 
 PROM_SBUDGET=${SBUDGET:-${SB_BUILD_DIR:-$SB_REPO/_build}/src/sbudget/sbudget}
 PROM_LOGDIR=$SB_CLUSTER_DIR/test-logs
@@ -274,8 +273,9 @@ prom_write_metrics() {
 		SBUDGET=$PROM_SBUDGET "$SB_REPO/contrib/sbudget-textfile.sh" "$1/textfile" ||
 			{ say "contrib/sbudget-textfile.sh $1/textfile failed"; return 1; }
 		after=$(prom_budget_rows)
-		[ "$before" = "$after" ] && break
+		[ -n "$after" ] && [ "$before" = "$after" ] && break
 	done
+	[ -n "$after" ] || { say "show budget read nothing"; return 1; }
 	[ "$before" = "$after" ] || { say "figures kept changing"; return 1; }
 	printf '%s\n' "$after" >"$2"
 }
@@ -304,8 +304,7 @@ test_prometheus_scrapes_dashboard() {
 	wait_idle
 	# one pending job (begins in an hour) for the job gauges
 	pending=$(submit sb-alice --begin=now+1hour --min-runtime=0:05 -G 2 --wrap 'sleep 1')
-	# shellcheck disable=SC2064  # the values now: the trap runs after return
-	trap "prom_stop '$d'; scancel $pending 2>/dev/null || true" EXIT
+	cleanup_push "prom_stop '$d'; scancel $pending 2>/dev/null || true"
 	prom_write_metrics "$d" "$d/budgets" || return 1
 	cp "$d/textfile/sbudget.prom" "$PROM_LOGDIR/prometheus.sbudget.prom"
 	prom_start "$d" || return 1

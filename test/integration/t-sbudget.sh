@@ -7,65 +7,10 @@
 # priority parts, what it waits for and the core's verdict on each running
 # job, its preemptor), report with a plot, Prometheus metrics.
 
-SBUDGET=${SBUDGET:-${SB_BUILD_DIR:-$SB_REPO/_build}/src/sbudget/sbudget}
-
-# sb ARGS... - sbudget as root.
-sb() { "$SBUDGET" "$@"; }
-
 # shares_of ACCOUNT - RawShares of the account association (sacctmgr).
 shares_of() {
 	sacctmgr -n -P show assoc where cluster=sbcluster account="$1" format=user,fairshare |
 		awk -F'|' '$1 == "" { print $2; exit }'
-}
-
-# wait_idle - until no job of the cluster runs or waits, and the figures
-# are stable: slurmdbd has every run's end, priority/budget saved its ledger
-# after the queue emptied, and sshare's usage stays the same over two plugin
-# cycles (CalcPeriod=1: the plugin charges running jobs every second).
-wait_idle() {
-	local i t0 prev='' cur
-	for ((i = 0; i < 120; i++)); do
-		[ -z "$(squeue -h -o %i)" ] && break
-		sleep 0.5
-	done
-	[ -z "$(squeue -h -o %i)" ] ||
-		{ say "jobs still queued: $(squeue -h -o '%i %T' | tr '\n' ' ')"; return 1; }
-	t0=$(date +%s)
-	for ((i = 0; i < 60; i++)); do
-		cur=$(sshare -a -n -P -o Account,User,RawUsage)
-		if [ "$cur" = "$prev" ] &&
-			! sacct -a -n -X -P -S now-1hour -o End | grep -q Unknown &&
-			[ "$(stat -c %Y "$SB_CLUSTER_DIR/state/budget_ledger.json")" -gt "$t0" ]; then
-			return 0
-		fi
-		prev=$cur
-		sleep 1
-	done
-	say "figures not stable 60 s after the queue emptied"
-	return 1
-}
-
-# wait_recorded JOBID - until slurmdbd's record of a finished job is whole:
-# its eligibility (a record without it is outside every span slurmdbd is
-# asked for), end, final state and contract, and for a job that ran its
-# allocation (slurmctld sends them in separate messages; a command reading
-# the record in between sees another job).
-wait_recorded() {
-	local i el st en al state ac
-	for ((i = 0; i < 60; i++)); do
-		IFS='|' read -r el st en al state ac < <(sacct -n -X -P -j "$1" \
-			-o Eligible,Start,End,AllocTRES,State,AdminComment | tail -n 1)
-		# a job cancelled while pending may be recorded as started at
-		# its end, with no allocation: a run of no time
-		if [[ "$el" == 20* && "$en" == 20* && "$ac" == budget:* ]] &&
-			[[ "$state" == CANCELLED* ||
-				"$state" == COMPLETED && "$al" == *gres/gpu=* ]]; then
-			return 0
-		fi
-		sleep 0.5
-	done
-	say "slurmdbd's record of job $1 is not whole: $el|$st|$en|$al|$state|$ac"
-	return 1
 }
 
 # ledger_sums - "assoc_id allocated unallocated" per association from the
@@ -191,7 +136,7 @@ test_sbudget_figures_agree_with_sshare_and_ledger() {
 test_sbudget_modify_coordinator_rights() {
 	local out before_b before_bio before_a
 	before_b=$(shares_of phys-b); before_bio=$(shares_of bio); before_a=$(shares_of phys-a)
-	trap 'sacctmgr -i modify account where name=phys-b cluster=sbcluster set fairshare='"$before_b"' >/dev/null' EXIT
+	cleanup_push 'sacctmgr -i modify account where name=phys-b cluster=sbcluster set fairshare='"$before_b"' >/dev/null'
 	out=$(as sb-dave "$SBUDGET" -i modify budget where account=phys-b set share=7)
 	say "$out"
 	expect_in "$out" "A = phys-b"
@@ -214,7 +159,7 @@ test_sbudget_modify_coordinator_rights() {
 	[ "$(shares_of phys-b)" = 7 ] || { say "discarded change applied: $(shares_of phys-b)"; return 1; }
 	out=$(echo y | sb modify budget where account=phys-b set share=2)
 	[ "$(shares_of phys-b)" = 2 ] || { say "confirmed change not applied: $(shares_of phys-b)"; return 1; }
-	# restore now (the trap is the safety net)
+	# restore now (the pushed cleanup is the safety net)
 	sb -i -Q modify budget where account=phys-b set share="$before_b"
 	[ "$(shares_of phys-b)" = "$before_b" ]
 }
@@ -225,7 +170,7 @@ test_sbudget_modify_coordinator_rights() {
 # without -i it asks.  priority/budget's tree has it at once.
 test_sbudget_add_budget() {
 	local out
-	trap 'sacctmgr -i delete account name=sb-new-a,sb-new-b,sb-new-c,sb-new-d >/dev/null 2>&1 || true' EXIT
+	cleanup_push 'sacctmgr -i delete account name=sb-new-a,sb-new-b,sb-new-c,sb-new-d >/dev/null 2>&1 || true'
 	out=$(sb -i add budget account=sb-new-a parent=physics share=3 description=new-a)
 	say "$out"
 	expect_in "$out" "A = sb-new-a"
@@ -367,8 +312,7 @@ test_sbudget_survives_bad_budget_conf() {
 	wait_idle
 	wait_for 30 "sbudget's figures to stand still" _sb_figures_still "$f"
 	keep_budget_conf
-	# shellcheck disable=SC2064 # expand now; keep_budget_conf's trap too
-	trap "chmod 644 '$lv'; rm -f '$WORK/err.$$'; mv -f '$conf.keep' '$conf'; scontrol reconfigure" EXIT
+	cleanup_push "chmod 644 '$lv'; rm -f '$WORK/err.$$'"
 	good=$(sb -P -n show budget format=$f)
 	[ -n "$good" ] || { say "show budget printed nothing"; return 1; }
 	n=$(grep -c '' "$conf")
@@ -408,6 +352,7 @@ _sb_figures_still() {
 	a=$(sb -P -n show budget format="$1")
 	sleep 2
 	b=$(sb -P -n show budget format="$1")
+	[ -n "$a" ] || { echo "show budget printed nothing"; return 1; }
 	[ "$a" = "$b" ] || { diff <(echo "$a") <(echo "$b") | head -n 4; return 1; }
 }
 
@@ -477,8 +422,8 @@ test_sbudget_show_job_running_and_pending() {
 test_sbudget_waits_for_without_drained_gpus() {
 	local a b pend out
 	clear_cluster
-	trap 'scontrol update nodename=gpu[03-04] state=resume 2>/dev/null || true
-		scancel -u sb-alice 2>/dev/null || true; scancel -u sb-bob 2>/dev/null || true' EXIT
+	cleanup_push 'scontrol update nodename=gpu[03-04] state=resume 2>/dev/null || true
+		scancel -u sb-alice 2>/dev/null || true; scancel -u sb-bob 2>/dev/null || true'
 	scontrol update nodename=gpu[03-04] state=drain reason="sbudget test: drained"
 	a=$(submit sb-alice --min-runtime=2:00 -G 8 --wrap 'sleep 120')
 	b=$(submit sb-alice --min-runtime=2:00 -G 4 --wrap 'sleep 120')
@@ -508,8 +453,7 @@ _undrained() {
 test_sbudget_show_job_contract_as_run() {
 	local id out
 	id=$(submit sb-alice --min-runtime=1:00 --resumable -G 1 --wrap 'sleep 60')
-	# shellcheck disable=SC2064 # expanded now: $id is local
-	trap "scancel $id 2>/dev/null" EXIT
+	cleanup_push "scancel $id 2>/dev/null"
 	wait_state "$id" RUNNING 30
 	out=$(sb show job "$id")
 	expect_in "$out" "Resumable: yes"
@@ -527,8 +471,7 @@ test_sbudget_show_job_contract_as_run() {
 test_sbudget_show_job_array_task() {
 	local id own out
 	id=$(submit sb-alice --array=0-3 --hold --min-runtime=0:05 -G 1 --wrap 'sleep 30')
-	# shellcheck disable=SC2064 # expanded now: $id is local
-	trap "scancel $id 2>/dev/null" EXIT
+	cleanup_push "scancel $id 2>/dev/null"
 	out=$(sb show job "${id}_2")
 	say "$(grep -E 'JobId|ArrayTask|User|State' <<<"$out")"
 	grep -Eq "^ *JobId: $id\$" <<<"$out" || { say "not job $id"; return 1; }
@@ -656,8 +599,7 @@ test_sbudget_same_span_same_figures() {
 test_sbudget_never_started_job_is_demand() {
 	local run pend t0 to el out dem del
 	run=$(submit sb-alice --min-runtime=1:00 -N 4 --gpus-per-node=8 --wrap 'sleep 60')
-	# shellcheck disable=SC2064 # expanded now: $run is local
-	trap "scancel $run 2>/dev/null" EXIT
+	cleanup_push "scancel $run 2>/dev/null"
 	wait_state "$run" RUNNING 30
 	t0=$(date +%s)
 	pend=$(submit sb-bob --min-runtime=0:30 -G 4 --wrap 'sleep 1')
@@ -686,7 +628,7 @@ test_sbudget_never_started_job_is_demand() {
 test_sbudget_deleted_association_stays_with_account() {
 	local id t0 to before after f=Account,User,DeliveredRaw
 	sacctmgr -i add user sb-dave account=phys-a cluster=sbcluster >/dev/null
-	trap 'sacctmgr -i delete user sb-dave account=phys-a cluster=sbcluster >/dev/null 2>&1 || true' EXIT
+	cleanup_push 'sacctmgr -i delete user sb-dave account=phys-a cluster=sbcluster >/dev/null 2>&1 || true'
 	# slurmctld learns of it from slurmdbd (else sbatch -A phys-a fails)
 	wait_for 30 "the association phys-a/sb-dave in sshare" assoc_listed phys-a sb-dave
 	t0=$(date +%s)
@@ -745,8 +687,6 @@ test_sbudget_lost_runs() {
 	clear_cluster
 	local t P V G r n a b want got rep
 	t=$(date +%s); P=lost$t; V=lost$t-v; G=lost$t-g
-	# shellcheck disable=SC2064 # expand now
-	trap "cancel_accounts '$V' '$G'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
 	r=$(submit sb-dave -A "$V" -w gpu01 -G 8 --min-runtime=0:02 --resumable --wrap 'sleep 120')
 	n=$(submit sb-dave -A "$V" -w gpu02 -G 8 --min-runtime=0:02 --wrap 'sleep 120')

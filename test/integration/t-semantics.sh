@@ -11,8 +11,7 @@ with_short_partition() {
 	scontrol delete PartitionName=sb-short >/dev/null 2>&1 || true
 	scontrol create PartitionName=sb-short Nodes=ALL DefaultTime=1 \
 		MaxTime=5 State=UP >/dev/null
-	# each test runs in a shell of its own: EXIT also covers a failed step
-	trap 'scontrol delete PartitionName=sb-short >/dev/null 2>&1 || true' EXIT
+	cleanup_push 'scontrol delete PartitionName=sb-short >/dev/null 2>&1 || true'
 	"$@"
 }
 
@@ -60,7 +59,7 @@ _qos_wall_is() { scontrol -o show assoc_mgr flags=qos qos="$1" | grep -q "MaxWal
 # the QOS's MaxWall, when set, is the one Slurm enforces.
 test_min_runtime_within_max_wall() {
 	local out id q=sbwall$$
-	trap 'scancel -u sb-alice >/dev/null 2>&1; sacctmgr -i modify user sb-alice where account=phys-a set MaxWall=-1 qos-='"$q"' >/dev/null 2>&1; sacctmgr -i delete qos '"$q"' >/dev/null 2>&1; true' EXIT
+	cleanup_push 'scancel -u sb-alice >/dev/null 2>&1; sacctmgr -i modify user sb-alice where account=phys-a set MaxWall=-1 qos-='"$q"' >/dev/null 2>&1; sacctmgr -i delete qos '"$q"' >/dev/null 2>&1; true'
 	sacctmgr -i modify user sb-alice where account=phys-a set MaxWall=10 >/dev/null
 	wait_for 30 "MaxWall=10 of sb-alice@phys-a in slurmctld" _wall_is 10
 	expect_fail out as sb-alice sbatch -A phys-a -G 1 --min-runtime=15 --wrap true
@@ -196,8 +195,6 @@ test_suspended_time_not_charged_nor_protected() {
 	clear_cluster
 	local t P V G v w g t_start t_sus t_res sus t_g c_v c_w s_v s_w
 	t=$(date +%s); P=sus$t; V=sus$t-v; G=sus$t-g
-	# shellcheck disable=SC2064 # expand now
-	trap "cancel_accounts '$V' '$G'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
 	v=$(submit sb-dave -A "$V" -w gpu01 -G 8 --min-runtime=0:20 --resumable --wrap 'sleep 300')
 	w=$(submit sb-dave -A "$V" -w gpu02 -G 2 --min-runtime=0:20 --wrap 'sleep 300')
@@ -251,8 +248,7 @@ test_admin_priority_keeps_tier_and_standing() {
 	local t P V G v g g2 g3 u pg pg2 pg3 pu pv off tier=2147483648
 	local log=$SB_CLUSTER_DIR/log/slurmctld.log
 	t=$(date +%s); P=adm$t; V=adm$t-v; G=adm$t-g
-	# shellcheck disable=SC2064 # expand now
-	trap "cancel_accounts '$V' '$G'; scancel -u sb-carol 2>/dev/null; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	cleanup_push "scancel -u sb-carol 2>/dev/null"
 	fresh_budgets "$P" "$V:1000:sb-dave" "$G:1000:sb-alice"
 	v=$(submit sb-dave -A "$V" -w gpu01 -G 8 --min-runtime=0:05 --resumable --wrap 'sleep 120')
 	wait_running "$v"

@@ -5,20 +5,12 @@
 # GrpWall, UsageFactor; limit_usage.c).  Every scenario runs twice, first
 # under priority/multifactor (Slurm's own), then under priority/budget,
 # and must give the same verdict each time: a job held with Slurm's reason,
-# or started.  Uses with_extra_conf (t-partner.sh), wait_running, started,
-# job_gone (t-preempt.sh).  Limits live on fresh accounts and QOSes named
+# or started.  Limits live on fresh accounts and QOSes named
 # after the clock, zeroed when the test ends however it ends.
 #
 # Main's priority/budget fails run_mins, tres_mins, grp_wall, usage_factor
 # and restart (qos_run_mins: not tried on it) (it never releases run-minutes nor adds usage); max_mins is a
 # control that holds under both (Slurm checks it from the time limit).
-
-# The slurm.conf lines of the multifactor runs: weights so that jobs are
-# not held at priority 0, and a one-minute tick (the shortest Slurm takes).
-SL_MULTIFACTOR="PriorityType=priority/multifactor
-PriorityWeightAge=1000
-PriorityWeightFairshare=1000
-PriorityCalcPeriod=1"
 
 # sl_use multifactor|budget - slurmctld runs with that priority plugin
 # (restarted only when it runs the other one).
@@ -27,7 +19,7 @@ sl_use() {
 	now=$(scontrol show config | sed -n 's/^PriorityType *= *//p')
 	[ "$now" = "$want" ] && return 0
 	case $1 in
-	multifactor) with_extra_conf "$SL_MULTIFACTOR" ;;
+	multifactor) with_extra_conf "$MULTIFACTOR_CONF" ;;
 	budget) with_extra_conf "" ;;
 	esac
 	now=$(scontrol show config | sed -n 's/^PriorityType *= *//p')
@@ -39,7 +31,7 @@ sl_use() {
 # priority/budget is back when it returns, however it returns.
 sl_both() {
 	local p
-	trap 'sl_cleanup; sl_use budget >/dev/null 2>&1 || true' EXIT
+	cleanup_push 'sl_cleanup; sl_use budget >/dev/null 2>&1 || true'
 	# no `||` here: it would switch set -e off inside the scenario
 	for p in ${SL_PLUGINS:-multifactor budget}; do
 		sl_use "$p"
@@ -47,7 +39,7 @@ sl_both() {
 		"$1" "$p"
 		sl_cleanup
 	done
-	trap - EXIT
+	cleanup_drop
 }
 
 # Accounts and QOSes a scenario made (zeroed by sl_cleanup).

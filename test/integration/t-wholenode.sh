@@ -3,7 +3,6 @@
 # holds a GPU node's GPUs (--exclusive with one GPU or none, a partition
 # with OverSubscribe=EXCLUSIVE) is charged, committed and judged by what it
 # holds, running or pending, and is preemptable like any other job.
-# Uses clear_cluster, fresh_budgets, wait_running, restarts (t-preempt.sh).
 
 WN_SBUDGET=${SBUDGET:-${SB_BUILD_DIR:-$SB_REPO/_build}/src/sbudget/sbudget}
 
@@ -25,8 +24,8 @@ test_exclusive_job_charged_node_gpus() {
 	clear_cluster
 	local t P V G e1 e0 p2 h out s_1 s_0 c_1 c_0 a_1 a_0
 	t=$(date +%s); P=wn$t; V=wn$t-v; G=wn$t-g
-	# shellcheck disable=SC2064 # expand now
-	trap "cancel_accounts '$V' '$G'; scontrol delete PartitionName=sb-excl >/dev/null 2>&1; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	# the partition after the jobs (fresh_budgets' cleanup, pushed later: run first)
+	cleanup_push "scontrol delete PartitionName=sb-excl >/dev/null 2>&1"
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
 	# pending (held): what its nodes will hold, not what it asks for
 	scontrol delete PartitionName=sb-excl >/dev/null 2>&1 || true
@@ -81,8 +80,7 @@ test_exclusive_preemptor_judged_by_node_gpus() {
 	clear_cluster
 	local t P V G x z y v mark used
 	t=$(date +%s); P=wp$t; V=wp$t-v; G=wp$t-g
-	# shellcheck disable=SC2064 # expand now
-	trap "scontrol setdebug info; cancel_accounts '$V' '$G'; scontrol delete PartitionName=sb-excl >/dev/null 2>&1; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	cleanup_push "scontrol setdebug info; scontrol delete PartitionName=sb-excl >/dev/null 2>&1"
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
 	scontrol delete PartitionName=sb-excl >/dev/null 2>&1 || true
 	scontrol create PartitionName=sb-excl Nodes=ALL OverSubscribe=EXCLUSIVE State=UP >/dev/null
@@ -128,8 +126,7 @@ test_exclusive_job_commits_node_gpus() {
 	clear_cluster
 	local t P V G x y n mark
 	t=$(date +%s); P=wc$t; V=wc$t-v; G=wc$t-g
-	# shellcheck disable=SC2064 # expand now
-	trap "scontrol setdebug info; cancel_accounts '$V' '$G'; sacctmgr -i modify account '$P' set fairshare=0 >/dev/null" EXIT
+	cleanup_push "scontrol setdebug info"
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
 	x=$(submit sb-alice -A "$G" -w gpu01 --exclusive -G 1 --min-runtime=5 --time=10 --wrap 'sleep 600')
 	set --
