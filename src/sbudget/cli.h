@@ -121,8 +121,9 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 		   size_t msglen);
 
 /*
- * sbc_parse_share - RawShares for `set share=N`: a decimal integer
- * 0..2147483646, or "parent" (SB_SHARES_USE_PARENT).  Return 0 or -1.
+ * sbc_parse_share - RawShares for `set share=N`: sb_shares_parse()
+ * (sb/contract.h).  Return 0, or -1 with @msg naming the value and what is
+ * accepted.
  */
 int sbc_parse_share(const char *s, uint32_t *out, char *msg, size_t msglen);
 

@@ -90,9 +90,11 @@ struct sim_tree {
  *                       (`sacctmgr dump CLUSTER`, the file `sacctmgr load`
  *                       reads): Parent/Account/User lines, Fairshare=N
  *                       (absent: 1).
+ *   In every format shares are sb_shares_parse()'s (sb/contract.h): a
+ *   whole number 0..2147483646 (digits only) or "parent".
  *   otherwise           our format: "path shares" per line, '#' comments;
  *                       "a/b" is a child of "a" (which must be defined);
- *                       shares a decimal integer or "parent".
+ *                       shares as above.
  * Return: 0, or -1 with @msg "file:line: reason".
  */
 int sim_tree_load(const char *file, struct sim_tree *out, char *msg,

@@ -6,7 +6,6 @@
  * built into an sb_tree in one place (tlist_build()), so every refusal
  * names the file and line.
  */
-#include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,17 +250,14 @@ static ssize_t tlist_find(const struct tlist *l, const char *path)
 	return -1;
 }
 
+/* RawShares @s by sb_shares_parse(); -1 for anything it refuses. */
 static int parse_shares(const char *s, uint64_t *out)
 {
-	int64_t v;
+	uint32_t v;
 
-	if (!strcasecmp(s, "parent")) {
-		*out = SB_SHARES_USE_PARENT;
-		return 0;
-	}
-	if (sim__parse_i64(s, &v) || v < 0 || (uint64_t)v > SB_SHARES_MAX)
+	if (sb_shares_parse(s, &v) != SB_OK)
 		return -1;
-	*out = (uint64_t)v;
+	*out = v;
 	return 0;
 }
 
@@ -358,9 +354,8 @@ static int tree_ours(const char *name, char *text, struct tlist *l,
 		}
 		if (parse_shares(f[1], &shares)) {
 			sim__fail(msg, msglen, name, line,
-			     "shares '%s' of '%s' is not accepted: give a whole "
-			     "number 0..%" PRIu64 " or 'parent'", f[1], f[0],
-			     (uint64_t)SB_SHARES_MAX);
+			     "shares '%s' of '%s' is not accepted: give "
+			     SB_SHARES_ACCEPTED, f[1], f[0]);
 			return -1;
 		}
 		if (f[0][0] == '/' || f[0][strlen(f[0]) - 1] == '/' ||
@@ -472,8 +467,8 @@ static int tree_sacctmgr(const char *name, char *text, struct tlist *l,
 
 			if (parse_shares(f[cs], &sh)) {
 				sim__fail(msg, msglen, name, line,
-				     "Share '%s' is not accepted: a whole "
-				     "number or 'parent'", f[cs]);
+				     "Share '%s' is not accepted: "
+				     SB_SHARES_ACCEPTED, f[cs]);
 				goto out;
 			}
 			snprintf(path, sizeof(path), "%s\x1f%s", f[ca], f[cu]);
@@ -485,8 +480,8 @@ static int tree_sacctmgr(const char *name, char *text, struct tlist *l,
 
 			if (parse_shares(f[cs], &sh)) {
 				sim__fail(msg, msglen, name, line,
-				     "Share '%s' is not accepted: a whole "
-				     "number or 'parent'", f[cs]);
+				     "Share '%s' is not accepted: "
+				     SB_SHARES_ACCEPTED, f[cs]);
 				goto out;
 			}
 			if (!*par || !strcmp(par, "root"))
@@ -731,7 +726,7 @@ static int tree_dump(const char *name, char *text, struct tlist *l,
 		if (dump_field(s, "Fairshare", fs, sizeof(fs)) &&
 		    parse_shares(fs, &sh)) {
 			sim__fail(msg, msglen, name, line, "Fairshare '%s' is not "
-			     "accepted: a whole number or 'parent'", fs);
+			     "accepted: " SB_SHARES_ACCEPTED, fs);
 			goto out;
 		}
 		if (is_acct) {
