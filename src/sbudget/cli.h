@@ -210,7 +210,7 @@ enum sbc_conf_source {
 /*
  * sbc_budget_conf_read - the settings sbudget uses, as slurmctld reads
  * budget.conf (budget_conf_load()): @path through the plugins' reader
- * (conf_file_read: a regular text file of at most SB_CONFIG_MAX_BYTES) and
+ * (sb_config_file_read: a regular text file of at most SB_CONFIG_MAX_BYTES) and
  * sb_config_parse(); no file = the defaults.  A file that cannot be read
  * or is not valid does not stop sbudget: the settings come from
  * @last_valid (StateSaveLocation/budget.conf.last-valid, the copy of the

@@ -218,7 +218,7 @@ double sim_rand(uint64_t seed, uint64_t a, uint64_t b);
 
 /* budget.conf through sb_config_parse() (budget.conf(5)); @name or @file
  * names it in messages; @cfg is unchanged on failure.  sim_config_load()
- * reads @file as the plugins do (conf_file_read(): a regular file, at most
+ * reads @file as the plugins do (sb_config_file_read(): a regular file, at most
  * SB_CONFIG_MAX_BYTES, no NUL byte).  Return 0 or -1. */
 int sim_config_load(const char *file, struct sb_config *cfg, char *msg,
 		    size_t msglen);
