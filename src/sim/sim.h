@@ -6,8 +6,10 @@
  *
  * Pieces:
  *   readers    text.c (shared text helpers, input.h), tree.c (budget trees:
- *              our format, `sacctmgr -P show assoc`, `sacctmgr dump`,
- *              Helios per-VC GPU counts), workload.c (job tables: canonical
+ *              the format picked, the tree built, its queries) and
+ *              tree_read.c (one reader per format: ours, `sacctmgr -P show
+ *              assoc`, `sacctmgr dump`, Helios per-VC GPU counts;
+ *              tree_list.h between them), workload.c (job tables: canonical
  *              CSV, SWF; slicing), bind.c (a table against a tree: seeded
  *              assignment of what a trace lacks), segments.c (observed
  *              runs), input.c (budget.conf); bad lines are refused with
