@@ -204,6 +204,24 @@ int sb_bool_parse(const char *s, bool *out);
 
 /* RawShares meaning "use the parent's" (Slurm's SLURMDB_FS_USE_PARENT). */
 #define SB_SHARES_USE_PARENT UINT32_C(0x7FFFFFFF)
+/* The largest RawShares given as a number: one below SB_SHARES_USE_PARENT. */
+#define SB_SHARES_RAW_MAX UINT32_C(2147483646)
+/* What sb_shares_parse() accepts, for messages. */
+#define SB_SHARES_ACCEPTED "a whole number 0..2147483646, or 'parent'"
+
+/*
+ * sb_shares_parse - RawShares (Slurm's Fairshare of an association) as
+ * every reader of a budget tree takes it: "parent" in any case
+ * (SB_SHARES_USE_PARENT), or decimal digits only, 0..SB_SHARES_RAW_MAX
+ * (leading zeros allowed).  Stricter than sacctmgr, which reads a number
+ * with strtol() (sign, leading blanks) and takes a negative one as "back
+ * to the default": a tree file or `sbudget set share=` states a value.
+ * @out is written only on SB_OK.
+ * Return: SB_OK, SB_EMISSING (NULL or empty), SB_ESYNTAX (anything but
+ * digits: a sign, blanks, a fraction, hex), SB_ERANGE (digits above
+ * SB_SHARES_RAW_MAX).
+ */
+int sb_shares_parse(const char *s, uint32_t *out);
 
 /*
  * sb_path_has_budget - whether an association can hold allocated jobs.

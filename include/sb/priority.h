@@ -81,8 +81,7 @@ uint32_t sb_priority_level(uint32_t position, uint32_t count);
 /*
  * sb_priority_compose - tier << 31 | level << 11 | in_team << 1, with
  * @level clamped to 1..SB_PRIO_LEVEL_MAX and @in_team to 0..SB_PRIO_TEAM_MAX.
- * Never 0.  The resumed bit is left 0: OR in SB_PRIO_RESUMED for a requeued
- * pending job.
+ * Never 0.  The resumed bit is left 0: sb_priority_resumed() sets it.
  */
 uint32_t sb_priority_compose(bool allocated, uint32_t level, uint32_t in_team);
 
@@ -97,6 +96,16 @@ uint32_t sb_priority_compose(bool allocated, uint32_t level, uint32_t in_team);
  */
 uint32_t sb_priority_job(const struct sb_standing *st, uint32_t assoc_index,
 			 bool allocated, uint32_t in_team_prio);
+
+/*
+ * sb_priority_resumed - the priority a job carries: @prio
+ * (sb_priority_job() or sb_priority_compose()) with SB_PRIO_RESUMED set
+ * when the job is pending (@pending) after a run of it was requeued
+ * (@requeued: Slurm's restart count > 0), so it keeps its place ahead of
+ * younger jobs of its team although Slurm reset its submit time; @prio
+ * unchanged otherwise.
+ */
+uint32_t sb_priority_resumed(uint32_t prio, bool pending, bool requeued);
 
 /*
  * sb_priority_admin_in_team - the in-team priority an administrator's

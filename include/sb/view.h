@@ -85,8 +85,8 @@ bool sb_run_allocated(const char *tag, int64_t run_start, int64_t cutover);
 /*
  * What a job holds of the charged TRES (ChargeTRES, GPUs), the one rule for
  * charging, committed usage, the reclaim rule's delta and sbudget: see
- * "The job's effective GPUs" in doc/design.md.  Filled by the caller (Slurm glue)
- * from the job and the nodes' configuration; counts are whole TRES units.
+ * "The job's effective GPUs" in doc/design.md.  Filled by sb_job_tres()
+ * (sb/job.h) from a job's facts; counts are whole TRES units.
  */
 struct sb_hold {
 	uint64_t tres;		/* allocated (a run that started) or

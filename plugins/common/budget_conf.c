@@ -11,7 +11,7 @@
 #include "src/common/xstring.h"
 
 #include "budget_conf.h"
-#include "conf_file.h"
+#include "sb/config_file.h"
 
 /* What was read: info in slurmctld, debug in clients (sshare and sprio load
  * priority/budget; 24.11's sshare shows info lines on its stderr). */
@@ -39,7 +39,7 @@ static int load_from(const char *path, struct sb_config *cfg, const char *who,
 	int rc = SLURM_ERROR;
 
 	sb_config_init(&next);
-	switch (conf_file_read(path, &text, &len, msg, sizeof(msg))) {
+	switch (sb_config_file_read(path, &text, &len, msg, sizeof(msg))) {
 	case 1:
 		log_read("%s: %s not found, using defaults: %s", who, path,
 			 sb_config_describe(&next, desc, sizeof(desc)));
@@ -100,7 +100,7 @@ void budget_conf_keep(const struct budget_conf_env *env, const char *parsed,
 	 * any user, reads it when budget.conf is bad (at most 0644) */
 	if (stat(env->path, &st) == 0)
 		mode = (st.st_mode & 0644) | 0600;
-	if (conf_file_keep(env->last_valid, parsed, strlen(parsed), tag, mode,
+	if (sb_config_file_keep(env->last_valid, parsed, strlen(parsed), tag, mode,
 			   msg, sizeof(msg)) < 0)
 		error("%s: cannot keep a copy of the valid budget.conf: %s",
 		      who, msg);

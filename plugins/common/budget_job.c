@@ -32,73 +32,63 @@ static uint64_t tres_at(const uint64_t *cnt, int pos)
 		       0 : v;
 }
 
-/* ChargeTRES configured on node @i (the node table's TRES array, indexed
- * as the job's); 0 for a hole in the table. */
-static uint64_t node_tres(int i, int pos)
-{
-	const node_record_t *n = node_record_table_ptr[i];
-
-	return n ? tres_at(n->tres_cnt, pos) : 0;
-}
-
 bool budget_job_whole_node(const job_record_t *job_ptr)
 {
 	return (job_ptr->details && SB_WHOLE_NODE(job_ptr->details)) ||
 	       (job_ptr->part_ptr && job_ptr->part_ptr->max_share == 0);
 }
 
-/*
- * What a pending whole-node job will hold at least (struct sb_hold): the
- * nodes it requires (-w) by name, the rest of its minimum node count at the
- * least-equipped node of its partition able to hold its per-node request.
- */
-static void pending_hold(const job_record_t *job_ptr, int pos,
-			 struct sb_hold *h)
-{
-	bitstr_t *req = job_ptr->details->req_node_bitmap;
-	bitstr_t *part = job_ptr->part_ptr ? job_ptr->part_ptr->node_bitmap :
-					     NULL;
-	uint64_t per_node, v;
-	bool found = false;
-	int i;
+/* What node_of() reads: the job and the TRES position. */
+struct node_arg {
+	const job_record_t *job_ptr;
+	int pos;
+};
 
-	h->nodes = job_ptr->details->min_nodes ? job_ptr->details->min_nodes :
-						 1;
-	per_node = (h->tres + h->nodes - 1) / h->nodes;
-	for (i = 0; i < node_record_count; i++) {
-		if (req && i < bit_size(req) && bit_test(req, i)) {
-			h->named++;
-			h->named_tres += node_tres(i, pos);
-			continue;
-		}
-		if ((part && (i >= bit_size(part) || !bit_test(part, i))) ||
-		    !node_record_table_ptr[i])
-			continue;
-		v = node_tres(i, pos);
-		if (v >= per_node && (!found || v < h->other_min)) {
-			h->other_min = v;
-			found = true;
-		}
-	}
+/* Node @i of slurmctld's node table as the pending job of @arg sees it
+ * (struct sb_job_node); a hole in the table has no TRES and is not
+ * eligible. */
+static void node_of(const void *arg, uint32_t i, struct sb_job_node *out)
+{
+	const struct node_arg *a = arg;
+	bitstr_t *req = a->job_ptr->details->req_node_bitmap;
+	bitstr_t *part = a->job_ptr->part_ptr ?
+				 a->job_ptr->part_ptr->node_bitmap : NULL;
+	const node_record_t *n = node_record_table_ptr[i];
+
+	out->tres = n ? tres_at(n->tres_cnt, a->pos) : 0;
+	out->required = req && (int64_t)i < bit_size(req) && bit_test(req, i);
+	out->eligible = n && (!part || ((int64_t)i < bit_size(part) &&
+					 bit_test(part, i)));
+}
+
+/* The facts sb_job_tres() reads, the node table through @na. */
+static void tres_facts(const job_record_t *job_ptr, int pos,
+		       struct node_arg *na, struct sb_job_facts *f)
+{
+	f->has_run = !IS_JOB_PENDING(job_ptr) ||
+		     (job_ptr->job_state & (JOB_REQUEUE | JOB_COMPLETING));
+	f->tres_alloc = tres_at(job_ptr->tres_alloc_cnt, pos);
+	f->tres_req = tres_at(job_ptr->tres_req_cnt, pos);
+	f->whole_node = budget_job_whole_node(job_ptr);
+	if (!job_ptr->details || !node_record_table_ptr || pos < 0)
+		return;
+	f->min_nodes = job_ptr->details->min_nodes;
+	f->nnodes = node_record_count > 0 ? node_record_count : 0;
+	na->job_ptr = job_ptr;
+	na->pos = pos;
+	f->node = node_of;
+	f->node_arg = na;
 }
 
 uint64_t budget_job_tres(const job_record_t *job_ptr, int pos)
 {
-	struct sb_hold h = { 0 };
+	struct sb_job_facts f = { 0 };
+	struct node_arg na;
 
 	if (pos < 0)
 		return 0;
-	/* a run that started (or ended: being requeued, or pending while its
-	 * last run completes): Slurm gave a whole-node job its nodes' GRES,
-	 * so the allocation is it */
-	if (!IS_JOB_PENDING(job_ptr) ||
-	    (job_ptr->job_state & (JOB_REQUEUE | JOB_COMPLETING)))
-		return tres_at(job_ptr->tres_alloc_cnt, pos);
-	h.tres = tres_at(job_ptr->tres_req_cnt, pos);
-	h.whole_nodes = budget_job_whole_node(job_ptr);
-	if (h.whole_nodes && job_ptr->details && node_record_table_ptr)
-		pending_hold(job_ptr, pos, &h);
-	return sb_held_tres(&h);
+	tres_facts(job_ptr, pos, &na, &f);
+	return sb_job_tres(&f);
 }
 
 time_t budget_job_suspended(const job_record_t *job_ptr, time_t now)
@@ -120,8 +110,12 @@ time_t budget_job_suspended(const job_record_t *job_ptr, time_t now)
 	return s > 0 ? s : 0;
 }
 
-void budget_job_facts(const job_record_t *job_ptr, int pos, time_t now,
-		      struct sb_job_facts *f)
+/* The job's facts for the core (sb/job.h): its charged TRES at @pos (the
+ * node table through @na) and time suspended up to @now
+ * (budget_job_suspended()).  The strings in @f are borrowed from the job
+ * record (under the job lock). */
+static void job_facts(const job_record_t *job_ptr, int pos, time_t now,
+		      struct node_arg *na, struct sb_job_facts *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->admin_comment = job_ptr->admin_comment;
@@ -134,7 +128,7 @@ void budget_job_facts(const job_record_t *job_ptr, int pos, time_t now,
 	f->start = job_ptr->start_time;
 	f->preempt_time = job_ptr->preempt_time;
 	f->priority = job_ptr->priority;
-	f->tres = budget_job_tres(job_ptr, pos);
+	tres_facts(job_ptr, pos, na, f);
 	f->suspended = budget_job_suspended(job_ptr, now);
 }
 
@@ -142,8 +136,9 @@ void budget_job_party(const job_record_t *job_ptr, int pos,
 		      struct sb_preempt_party *p)
 {
 	struct sb_job_facts f;
+	struct node_arg na;
 
-	budget_job_facts(job_ptr, pos, time(NULL), &f);
+	job_facts(job_ptr, pos, time(NULL), &na, &f);
 	sb_job_party(&f, p);
 }
 

@@ -42,19 +42,12 @@ int budget_job_contract(const job_record_t *job_ptr, struct sb_contract *c);
 bool budget_job_whole_node(const job_record_t *job_ptr);
 
 /*
- * budget_job_tres - the ONE figure of the job's charged TRES (ChargeTRES,
- * at position @pos of the job's TRES arrays, budget_tres_pos()), for
- * charging, committed usage, the preemption verdict (both sides) and the
- * victim order: what the job holds or will hold (sb_held_tres()).
- *   started (running, suspended, completing, ended, being requeued or
- *     pending while its last run completes: that run, for charging it): its
- *     allocation, which for a whole-node job (budget_job_whole_node())
- *     Slurm fills with every GRES of its nodes, asked for or not: an
- *     `--exclusive -G 1` job on an 8-GPU node holds 8;
- *   pending: what it asks for, or for a whole-node job what its nodes will
- *     hold at least: the nodes it requires (-w), and the rest of its
- *     minimum node count at the least-equipped node of its partition that
- *     can hold its per-node request.
+ * budget_job_tres - the job's charged TRES (ChargeTRES, at position @pos
+ * of the job's TRES arrays, budget_tres_pos()): sb_job_tres() of its
+ * facts.  The job has a run (sb_job_facts.has_run) when it is not pending,
+ * or is being requeued or completing its last run; it takes its nodes
+ * whole by budget_job_whole_node(); its nodes are slurmctld's node table,
+ * required by its req_node_bitmap, eligible in its partition's bitmap.
  * 0 when @pos < 0 (not accounted) or the job has none.  Reads the node
  * table for a pending whole-node job: call with the job read lock and the
  * node read lock held (Slurm's scheduler, which asks preempt/budget, holds
@@ -91,17 +84,10 @@ time_t budget_job_suspended(const job_record_t *job_ptr, time_t now);
 bool budget_job_preempted_at(const job_record_t *job_ptr, int64_t *at);
 
 /*
- * budget_job_facts - the job's facts for the core (sb/job.h): its comments,
- * requeue flag, phase, start, preempt_time, priority, charged TRES at @pos
- * (budget_job_tres()) and time suspended up to @now (budget_job_suspended()).
- * The strings in @f are borrowed from the job record (under the job lock).
- */
-void budget_job_facts(const job_record_t *job_ptr, int pos, time_t now,
-		      struct sb_job_facts *f);
-
-/*
  * budget_job_party - one side of a preemption question (sb/view.h):
- * sb_job_party() of budget_job_facts() at the time of the call.  The tree
+ * sb_job_party() of the job's facts (comments, requeue flag, phase, start,
+ * preempt_time, priority, charged TRES at @pos as budget_job_tres(), time
+ * suspended as budget_job_suspended()) at the time of the call.  The tree
  * index is SB_NONE: only priority/budget, which owns the tree, knows it.
  */
 void budget_job_party(const job_record_t *job_ptr, int pos,

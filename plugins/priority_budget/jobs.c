@@ -85,11 +85,8 @@ uint32_t pr_job_priority(const job_record_t *job_ptr)
 	else
 		prio = sb_priority_job(pr_standing, idx, allocated,
 				       job_in_team(job_ptr));
-	/* A requeued job keeps its place ahead of younger jobs of its team
-	 * although Slurm reset its submit time (sb/priority.h). */
-	if (IS_JOB_PENDING(job_ptr) && job_ptr->restart_cnt)
-		prio |= SB_PRIO_RESUMED;
-	return prio;
+	return sb_priority_resumed(prio, IS_JOB_PENDING(job_ptr),
+				   job_ptr->restart_cnt > 0);
 }
 
 /* Position of ChargeTRES in the job's TRES arrays; -1 if not accounted. */

@@ -29,7 +29,7 @@ static int64_t cutover_read(void)
 	long long v = -1;
 	size_t len;
 
-	if (conf_file_read(path, &text, &len, msg, sizeof(msg)) == 0 &&
+	if (sb_config_file_read(path, &text, &len, msg, sizeof(msg)) == 0 &&
 	    (sscanf(text, "%lld", &v) != 1 || v < 0))
 		v = -1;
 	free(text);
@@ -44,7 +44,7 @@ static void cutover_write(int64_t cutover)
 	char text[32], msg[512];
 
 	snprintf(text, sizeof(text), "%lld\n", (long long)cutover);
-	if (conf_file_keep(path, text, strlen(text), "new", 0600, msg,
+	if (sb_config_file_keep(path, text, strlen(text), "new", 0600, msg,
 			   sizeof(msg)) < 0)
 		error("%s: %s", plugin_type, msg);
 	xfree(path);

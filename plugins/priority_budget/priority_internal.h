@@ -45,7 +45,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "budget_conf.h"
-#include "conf_file.h"
+#include "sb/config_file.h"
 #include "budget_job.h"
 #include "budget_ops.h"
 #include "limit_usage.h"

@@ -302,6 +302,29 @@ int sb_bool_parse(const char *s, bool *out)
 	return SB_ESYNTAX;
 }
 
+int sb_shares_parse(const char *s, uint32_t *out)
+{
+	uint64_t v = 0;
+	const char *p;
+
+	if (!s || !*s)
+		return SB_EMISSING;
+	if (!strcasecmp(s, "parent")) {
+		*out = SB_SHARES_USE_PARENT;
+		return SB_OK;
+	}
+	for (p = s; *p; p++)
+		if (*p < '0' || *p > '9')
+			return SB_ESYNTAX;
+	for (p = s; *p; p++) {
+		v = v * 10 + (uint64_t)(*p - '0');
+		if (v > SB_SHARES_RAW_MAX)
+			return SB_ERANGE;
+	}
+	*out = (uint32_t)v;
+	return SB_OK;
+}
+
 bool sb_path_has_budget(const uint32_t *raw_shares, size_t n)
 {
 	size_t i;

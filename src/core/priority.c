@@ -68,6 +68,11 @@ uint32_t sb_priority_job(const struct sb_standing *st, uint32_t assoc_index,
 	return sb_priority_compose(allocated, s ? s->level : 1, in_team_prio);
 }
 
+uint32_t sb_priority_resumed(uint32_t prio, bool pending, bool requeued)
+{
+	return pending && requeued ? prio | SB_PRIO_RESUMED : prio;
+}
+
 int sb_priority_decode(uint32_t prio, struct sb_priority_parts *out)
 {
 	uint32_t level = (prio >> SB_PRIO_LEVEL_SHIFT) & SB_PRIO_LEVEL_MAX;

@@ -121,8 +121,9 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 		   size_t msglen);
 
 /*
- * sbc_parse_share - RawShares for `set share=N`: a decimal integer
- * 0..2147483646, or "parent" (SB_SHARES_USE_PARENT).  Return 0 or -1.
+ * sbc_parse_share - RawShares for `set share=N`: sb_shares_parse()
+ * (sb/contract.h).  Return 0, or -1 with @msg naming the value and what is
+ * accepted.
  */
 int sbc_parse_share(const char *s, uint32_t *out, char *msg, size_t msglen);
 
@@ -209,7 +210,7 @@ enum sbc_conf_source {
 /*
  * sbc_budget_conf_read - the settings sbudget uses, as slurmctld reads
  * budget.conf (budget_conf_load()): @path through the plugins' reader
- * (conf_file_read: a regular text file of at most SB_CONFIG_MAX_BYTES) and
+ * (sb_config_file_read: a regular text file of at most SB_CONFIG_MAX_BYTES) and
  * sb_config_parse(); no file = the defaults.  A file that cannot be read
  * or is not valid does not stop sbudget: the settings come from
  * @last_valid (StateSaveLocation/budget.conf.last-valid, the copy of the

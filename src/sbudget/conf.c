@@ -1,7 +1,7 @@
 /*
  * conf.c - budget.conf for sbudget, read as slurmctld reads it
  * (plugins/common/budget_conf.c, budget_conf_load()): the plugins' file
- * reader (conf_file_read), the core's grammar (sb_config_parse), and on a
+ * reader (sb_config_file_read), the core's grammar (sb_config_parse), and on a
  * bad file the last valid copy priority/budget keeps in StateSaveLocation,
  * which holds the settings slurmctld goes on with.  No Slurm: the caller
  * names both files; unit-tested in test/unit/sbudget-test.c.
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "conf_file.h"
+#include "sb/config_file.h"
 #include "sb/config.h"
 #include "sb/error.h"
 
@@ -30,7 +30,7 @@ static int read_one(const char *path, struct sb_config *cfg, char *msg,
 	sb_config_init(cfg);
 	/* a regular text file of at most SB_CONFIG_MAX_BYTES, never waited
 	 * on (FIFO, device): the plugins' reader */
-	rc = conf_file_read(path, &text, &len, msg, msglen);
+	rc = sb_config_file_read(path, &text, &len, msg, msglen);
 	if (rc != 0)
 		return rc;
 	rc = sb_config_parse(cfg, text, path, msg, msglen) == SB_OK ? 0 : -1;

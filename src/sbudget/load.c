@@ -355,45 +355,58 @@ static const int32_t *part_nodes(const struct sbu_ctx *c,
 	return NULL;
 }
 
+/* What node_of() reads: the context and the job. */
+struct node_arg {
+	const struct sbu_ctx *c;
+	const slurm_job_info_t *j;
+	const int32_t *part;	/* part_nodes() of the job */
+};
+
+/* Node @i of the node table as the pending job of @arg sees it. */
+static void node_of(const void *arg, uint32_t i, struct sb_job_node *out)
+{
+	const struct node_arg *a = arg;
+
+	out->tres = (uint64_t)a->c->node_tres[i];
+	out->required = in_pairs(a->j->req_node_inx, i);
+	out->eligible = !a->part || in_pairs(a->part, i);
+}
+
+/* The facts sb_job_tres() reads, the node table through @na.  A job that
+ * has run counts its allocation, or its request when libslurm reports no
+ * allocation of ChargeTRES. */
+static void tres_facts(const struct sbu_ctx *c, const slurm_job_info_t *j,
+		       struct node_arg *na, struct sb_job_facts *f)
+{
+	double req = sbc_tres_count(j->tres_req_str, c->cfg.charge_tres);
+	double alloc = sbc_tres_count(j->tres_alloc_str, c->cfg.charge_tres);
+
+	f->has_run = !SBU_PENDING(j);
+	f->tres_req = req > 0 ? (uint64_t)req : 0;
+	f->tres_alloc = alloc > 0 ? (uint64_t)alloc : f->tres_req;
+	f->whole_node = j->shared == 0;
+	if (!c->node_tres)
+		return;
+	f->min_nodes = j->num_nodes;
+	f->nnodes = c->nnodes;
+	na->c = c;
+	na->j = j;
+	na->part = part_nodes(c, j);
+	f->node = node_of;
+	f->node_arg = na;
+}
+
 double sbu_job_tres(const struct sbu_ctx *c, const slurm_job_info_t *j)
 {
-	const char *s = SBU_PENDING(j) ? j->tres_req_str : j->tres_alloc_str;
-	double v = sbc_tres_count(s, c->cfg.charge_tres);
-	struct sb_hold h = { 0 };
-	const int32_t *part;
-	uint64_t per_node;
-	bool found = false;
-	uint32_t i;
+	struct sb_job_facts f = { 0 };
+	struct node_arg na;
 
-	if (v <= 0 && !SBU_PENDING(j))
-		v = sbc_tres_count(j->tres_req_str, c->cfg.charge_tres);
-	if (v <= 0)
-		v = 0;
-	if (!SBU_PENDING(j) || j->shared != 0 || !c->node_tres)
-		return v;
-	/* a pending job taking whole nodes: as budget_job_tres() */
-	h.tres = (uint64_t)v;
-	h.whole_nodes = true;
-	h.nodes = j->num_nodes ? j->num_nodes : 1;
-	per_node = (h.tres + h.nodes - 1) / h.nodes;
-	part = part_nodes(c, j);
-	for (i = 0; i < c->nnodes; i++) {
-		uint64_t n = (uint64_t)c->node_tres[i];
-
-		if (in_pairs(j->req_node_inx, i)) {
-			h.named++;
-			h.named_tres += n;
-		} else if ((!part || in_pairs(part, i)) && n >= per_node &&
-			   (!found || n < h.other_min)) {
-			h.other_min = n;
-			found = true;
-		}
-	}
-	return (double)sb_held_tres(&h);
+	tres_facts(c, j, &na, &f);
+	return (double)sb_job_tres(&f);
 }
 
 /* The job's facts for the core (sb/job.h); the TRES and suspended time are
- * left to sbu_job_party(), which needs the context. */
+ * left to sbu_job_party(), which needs the context (tres_facts()). */
 static void job_facts(const slurm_job_info_t *j, struct sb_job_facts *f)
 {
 	memset(f, 0, sizeof(*f));
@@ -421,9 +434,10 @@ void sbu_job_party(const struct sbu_ctx *c, const slurm_job_info_t *j,
 		   struct sb_preempt_party *out)
 {
 	struct sb_job_facts f;
+	struct node_arg na;
 
 	job_facts(j, &f);
-	f.tres = (uint64_t)sbu_job_tres(c, j);
+	tres_facts(c, j, &na, &f);
 	/* suspended so far: what did not run of start..now (the job record
 	 * gives pre_sus_time, the run before the last suspension, and
 	 * suspend_time, the last suspension or resumption) */

@@ -32,32 +32,18 @@ int sbc__fail(char *msg, size_t msglen, const char *fmt, ...)
 int sbc_parse_share(const char *s, uint32_t *out, char *msg, size_t msglen)
 {
 	char q[80];
-	uint64_t v = 0;
-	const char *p;
+	int rc = sb_shares_parse(s, out);
 
-	if (!s || !*s)
-		return sbc__fail(msg, msglen, "share '': empty; accepted: a whole "
-			    "number 0..2147483646, or 'parent'");
-	if (!strcasecmp(s, "parent")) {
-		*out = SB_SHARES_USE_PARENT;
+	if (rc == SB_OK)
 		return 0;
-	}
+	if (rc == SB_EMISSING)
+		return sbc__fail(msg, msglen, "share '': empty; accepted: "
+			    SB_SHARES_ACCEPTED);
 	sb_quote(s, q, sizeof(q));
-	if (*s == '-')
-		return sbc__fail(msg, msglen, "share '%s': negative; accepted: a "
-			    "whole number 0..2147483646, or 'parent'", q);
-	for (p = s; *p; p++) {
-		if (!isdigit((unsigned char)*p))
-			return sbc__fail(msg, msglen, "share '%s': not a whole "
-				    "number; accepted: 0..2147483646, or "
-				    "'parent'", q);
-		v = v * 10 + (uint64_t)(*p - '0');
-		if (v >= SB_SHARES_USE_PARENT)
-			return sbc__fail(msg, msglen, "share '%s': too large; "
-				    "accepted: 0..2147483646, or 'parent'", q);
-	}
-	*out = (uint32_t)v;
-	return 0;
+	return sbc__fail(msg, msglen, "share '%s': %s; accepted: "
+		    SB_SHARES_ACCEPTED, q,
+		    rc == SB_ERANGE ? "too large" :
+		    *s == '-' ? "negative" : "not a whole number");
 }
 
 int sbc_parse_window(const char *what, const char *s, int64_t *out, char *msg,

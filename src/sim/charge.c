@@ -18,17 +18,15 @@
 #include "sb/priority.h"
 #include "engine.h"
 
-/* The priority of @job as sb_priority_job() gives it; a pending requeued
- * job carries SB_PRIO_RESUMED. */
+/* The priority of @job as sb_priority_job() gives it, with the resumed bit
+ * of sb_priority_resumed(). */
 uint32_t sim__job_priority(const struct sim *s, uint32_t job, bool pending)
 {
 	const struct sim_job *j = &s->w->jobs[job];
 	uint32_t p = sb_priority_job(s->standing, j->assoc,
 				     sim__allocated(s, job), j->prio);
 
-	if (pending && s->job_state[job].resumed)
-		p |= SB_PRIO_RESUMED;
-	return p;
+	return sb_priority_resumed(p, pending, s->job_state[job].resumed);
 }
 
 static void charge(struct sim *s, uint32_t assoc, int64_t from, int64_t to,

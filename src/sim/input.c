@@ -1,14 +1,14 @@
 /*
  * input.c - budget.conf for sbudget-sim (sim_config_parse(),
  * sim_config_load()): the core's grammar, sb_config_parse(), and the file
- * read by conf_file_read(), as the plugins and sbudget read it.  The other
+ * read by sb_config_file_read(), as the plugins and sbudget read it.  The other
  * readers are in their own files (input.h lists them).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf_file.h"
+#include "sb/config_file.h"
 #include "sb/config.h"
 #include "sb/error.h"
 #include "input.h"
@@ -31,7 +31,7 @@ int sim_config_load(const char *file, struct sb_config *cfg, char *msg,
 
 	/* the plugins' and sbudget's reader: a regular text file of at most
 	 * SB_CONFIG_MAX_BYTES, never waited on */
-	rc = conf_file_read(file, &text, &len, msg, msglen);
+	rc = sb_config_file_read(file, &text, &len, msg, msglen);
 	if (rc == 1)
 		sim__fail(msg, msglen, file, 0, "cannot open: %s",
 			  strerror(ENOENT));

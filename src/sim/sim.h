@@ -6,8 +6,10 @@
  *
  * Pieces:
  *   readers    text.c (shared text helpers, input.h), tree.c (budget trees:
- *              our format, `sacctmgr -P show assoc`, `sacctmgr dump`,
- *              Helios per-VC GPU counts), workload.c (job tables: canonical
+ *              the format picked, the tree built, its queries) and
+ *              tree_read.c (one reader per format: ours, `sacctmgr -P show
+ *              assoc`, `sacctmgr dump`, Helios per-VC GPU counts;
+ *              tree_list.h between them), workload.c (job tables: canonical
  *              CSV, SWF; slicing), bind.c (a table against a tree: seeded
  *              assignment of what a trace lacks), segments.c (observed
  *              runs), input.c (budget.conf); bad lines are refused with
@@ -93,9 +95,11 @@ struct sim_tree {
  *                       (`sacctmgr dump CLUSTER`, the file `sacctmgr load`
  *                       reads): Parent/Account/User lines, Fairshare=N
  *                       (absent: 1).
+ *   In every format shares are sb_shares_parse()'s (sb/contract.h): a
+ *   whole number 0..2147483646 (digits only) or "parent".
  *   otherwise           our format: "path shares" per line, '#' comments;
  *                       "a/b" is a child of "a" (which must be defined);
- *                       shares a decimal integer or "parent".
+ *                       shares as above.
  * Return: 0, or -1 with @msg "file:line: reason".
  */
 int sim_tree_load(const char *file, struct sim_tree *out, char *msg,
@@ -219,7 +223,7 @@ double sim_rand(uint64_t seed, uint64_t a, uint64_t b);
 
 /* budget.conf through sb_config_parse() (budget.conf(5)); @name or @file
  * names it in messages; @cfg is unchanged on failure.  sim_config_load()
- * reads @file as the plugins do (conf_file_read(): a regular file, at most
+ * reads @file as the plugins do (sb_config_file_read(): a regular file, at most
  * SB_CONFIG_MAX_BYTES, no NUL byte).  Return 0 or -1. */
 int sim_config_load(const char *file, struct sb_config *cfg, char *msg,
 		    size_t msglen);

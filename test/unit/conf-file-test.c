@@ -1,5 +1,5 @@
-/* conf-file-test.c - budget.conf's bytes as the controller plugins read and
- * keep them (plugins/common/conf_file.c): exactly the file or a clear
+/* conf-file-test.c - budget.conf's bytes as every reader reads them and the
+ * controller plugins keep them (src/core/config_file.c): exactly the file or a clear
  * error, never a truncated text; one size limit (SB_CONFIG_MAX_BYTES); the
  * last valid copy holds the bytes it is given, not a second read. */
 #include <check.h>
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
-#include "conf_file.h"
+#include "sb/config_file.h"
 #include "sb/config.h"
 
 static char dir[64];
@@ -56,7 +56,7 @@ static int get(const char *path, char **text, size_t *len, char *msg,
 	*text = NULL;
 	*len = 0;
 	msg[0] = '\0';
-	return conf_file_read(path, text, len, msg, msglen);
+	return sb_config_file_read(path, text, len, msg, msglen);
 }
 
 START_TEST(test_read_exact)
@@ -154,7 +154,7 @@ START_TEST(test_changed_while_read)
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(fstat(fd, &st), 0);
 	ck_assert_int_eq(truncate(p, 10), 0);	/* rewritten in place */
-	ck_assert_int_eq(conf_file_read_fd(fd, &st, p, &text, &len, msg,
+	ck_assert_int_eq(sb_config_file_read_fd(fd, &st, p, &text, &len, msg,
 					   sizeof(msg)), -1);
 	ck_assert_msg(strstr(msg, "changed while it was read (36 bytes when "
 			     "opened, only 10)"), "shrank: got '%s'", msg);
@@ -166,7 +166,7 @@ START_TEST(test_changed_while_read)
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(fstat(fd, &st), 0);
 	put(p, "MaxMinRuntime=4:00:00\nCalcPeriod=10\nBucketWidth=60\n", 51);
-	ck_assert_int_eq(conf_file_read_fd(fd, &st, p, &text, &len, msg,
+	ck_assert_int_eq(sb_config_file_read_fd(fd, &st, p, &text, &len, msg,
 					   sizeof(msg)), -1);
 	ck_assert_msg(strstr(msg, "changed while it was read (36 bytes when "
 			     "opened, more than 36)"), "grew: got '%s'", msg);
@@ -203,19 +203,19 @@ START_TEST(test_keep_exact)
 	put(src, parsed, sizeof(parsed) - 1);
 	put(src, "CalcPeriod=banana\n", 18);	/* edited after the parse */
 	umask(077);	/* the bits asked for, whatever the umask */
-	ck_assert_int_eq(conf_file_keep(dst, parsed, sizeof(parsed) - 1,
+	ck_assert_int_eq(sb_config_file_keep(dst, parsed, sizeof(parsed) - 1,
 					"test", 0644, msg, sizeof(msg)), 1);
 	ck_assert_int_eq(get(dst, &text, &len, msg, sizeof(msg)), 0);
 	ck_assert_str_eq(text, parsed);
 	free(text);
 	ck_assert_int_eq(stat(dst, &st0), 0);
 	ck_assert_uint_eq(st0.st_mode & 07777, 0644);
-	ck_assert_int_eq(conf_file_keep(dst, parsed, sizeof(parsed) - 1,
+	ck_assert_int_eq(sb_config_file_keep(dst, parsed, sizeof(parsed) - 1,
 					"test", 0600, msg, sizeof(msg)), 0);
 	ck_assert_int_eq(stat(dst, &st1), 0);
 	ck_assert_uint_eq(st0.st_ino, st1.st_ino);	/* not rewritten, */
 	ck_assert_uint_eq(st1.st_mode & 07777, 0600);	/* but chmod'ed */
-	ck_assert_int_eq(conf_file_keep(dst, "CalcPeriod=20\n", 14, "test",
+	ck_assert_int_eq(sb_config_file_keep(dst, "CalcPeriod=20\n", 14, "test",
 					0600, msg, sizeof(msg)), 1);
 	ck_assert_int_eq(get(dst, &text, &len, msg, sizeof(msg)), 0);
 	ck_assert_str_eq(text, "CalcPeriod=20\n");
@@ -232,7 +232,7 @@ START_TEST(test_keep_fails_clean)
 	int n = 0;
 
 	ck_assert_int_eq(mkdir(at(0, "last-valid"), 0700), 0);
-	ck_assert_int_eq(conf_file_keep(at(0, "last-valid"), "x\n", 2, "test",
+	ck_assert_int_eq(sb_config_file_keep(at(0, "last-valid"), "x\n", 2, "test",
 					0600, msg, sizeof(msg)), -1);
 	ck_assert_msg(strstr(msg, "cannot rename") && strstr(msg, dir),
 		      "got '%s'", msg);
@@ -242,7 +242,7 @@ START_TEST(test_keep_fails_clean)
 			n++;
 	closedir(d);
 	ck_assert_int_eq(n, 1);	/* the directory in the way, nothing else */
-	ck_assert_int_eq(conf_file_keep(at(1, "no/such/dir"), "x\n", 2,
+	ck_assert_int_eq(sb_config_file_keep(at(1, "no/such/dir"), "x\n", 2,
 					"test", 0600, msg, sizeof(msg)), -1);
 	ck_assert_msg(strstr(msg, "cannot write") && strstr(msg, "no/such/dir"),
 		      "got '%s'", msg);

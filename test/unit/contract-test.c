@@ -699,6 +699,49 @@ START_TEST(test_limit_check)
 }
 END_TEST
 
+/* ---------------------------------------------------------- sb_shares_parse */
+
+struct shares_case {
+	const char *in;
+	int rc;
+	uint32_t want;		/* on SB_OK */
+};
+
+static const struct shares_case share_cases[] = {
+	{ .in = "0",             .rc = SB_OK,       .want = 0 },
+	{ .in = "1",             .rc = SB_OK,       .want = 1 },
+	{ .in = "007",           .rc = SB_OK,       .want = 7 },
+	{ .in = "2147483646",    .rc = SB_OK,       .want = SB_SHARES_RAW_MAX },
+	{ .in = "parent",        .rc = SB_OK,       .want = SB_SHARES_USE_PARENT },
+	{ .in = "PARENT",        .rc = SB_OK,       .want = SB_SHARES_USE_PARENT },
+	{ .in = "2147483647",    .rc = SB_ERANGE },
+	{ .in = "1099511627776", .rc = SB_ERANGE },	/* 2^40 */
+	{ .in = "99999999999999999999999", .rc = SB_ERANGE },
+	{ .in = NULL,            .rc = SB_EMISSING },
+	{ .in = "",              .rc = SB_EMISSING },
+	{ .in = "+5",            .rc = SB_ESYNTAX },
+	{ .in = "-1",            .rc = SB_ESYNTAX },
+	{ .in = " 1",            .rc = SB_ESYNTAX },
+	{ .in = "1 ",            .rc = SB_ESYNTAX },
+	{ .in = "1.5",           .rc = SB_ESYNTAX },
+	{ .in = "1e3",           .rc = SB_ESYNTAX },
+	{ .in = "0x10",          .rc = SB_ESYNTAX },
+	{ .in = "parents",       .rc = SB_ESYNTAX },
+	{ .in = "9x",            .rc = SB_ESYNTAX },
+};
+
+START_TEST(test_shares_parse)
+{
+	const struct shares_case *c = &share_cases[_i];
+	uint32_t v = 12345;
+	int rc = sb_shares_parse(c->in, &v);
+
+	ck_assert_msg(rc == c->rc, "'%s': rc %d, want %d",
+		      c->in ? c->in : "(null)", rc, c->rc);
+	ck_assert_uint_eq(v, rc == SB_OK ? c->want : 12345);
+}
+END_TEST
+
 static Suite *contract_suite(void)
 {
 	Suite *s = suite_create("contract");
@@ -731,6 +774,11 @@ static Suite *contract_suite(void)
 
 	tc = tcase_create("budget-path");
 	tcase_add_loop_test(tc, test_path_has_budget, 0, sizeof(paths) / sizeof(paths[0]));
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("shares");
+	tcase_add_loop_test(tc, test_shares_parse, 0,
+			    sizeof(share_cases) / sizeof(share_cases[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -84,7 +84,8 @@ START_TEST(party_from_facts)
 		.system_comment = "budget:preempted_by=7,at=1000,preemptor_priority=5,victim_priority=4",
 		.requeue_ok = false,	/* so not resumable */
 		.phase = SB_JOB_RUNNING, .start = 2000, .preempt_time = 2100,
-		.priority = 42, .tres = 8, .suspended = -3,
+		.priority = 42, .suspended = -3,
+		.has_run = true, .tres_alloc = 8, .tres_req = 1,
 	};
 	struct sb_preempt_party p;
 
@@ -119,6 +120,116 @@ START_TEST(party_from_facts)
 }
 END_TEST
 
+/* ------------------------------------------------------------ sb_job_tres */
+
+#define MAX_NODES 4
+
+struct tres_case {
+	const char *what;
+	struct sb_job_facts f;	/* node and node_arg set by the test */
+	uint32_t nnodes;	/* of nodes[]; 0: no node table */
+	struct sb_job_node nodes[MAX_NODES];
+	uint64_t want;
+	uint32_t reads;		/* nodes read */
+};
+
+static uint32_t reads;
+
+static void table_node(const void *arg, uint32_t i, struct sb_job_node *out)
+{
+	const struct tres_case *c = arg;
+
+	ck_assert_uint_lt(i, c->nnodes);
+	*out = c->nodes[i];
+	reads++;
+}
+
+/* 8-GPU, 4-GPU nodes of the partition; a node outside it */
+#define GPU8 { .tres = 8, .eligible = true }
+#define GPU4 { .tres = 4, .eligible = true }
+#define GPU2 { .tres = 2, .eligible = true }
+#define OUT1 { .tres = 1, .eligible = false }
+#define REQ8 { .tres = 8, .required = true, .eligible = true }
+#define REQ8_OUT { .tres = 8, .required = true, .eligible = false }
+
+static const struct tres_case tres_cases[] = {
+	{ .what = "running: its allocation, whatever it asked",
+	  .f = { .has_run = true, .tres_alloc = 8, .tres_req = 1, .whole_node = true },
+	  .nnodes = 2, .nodes = { GPU4, GPU8 },
+	  .want = 8, .reads = 0 },
+	{ .what = "ended with nothing allocated: 0",
+	  .f = { .has_run = true, .tres_alloc = 0, .tres_req = 2 },
+	  .want = 0 },
+	{ .what = "pending, shared: what it asks for, no node read",
+	  .f = { .tres_req = 3, .tres_alloc = 9 },
+	  .nnodes = 2, .nodes = { GPU8, GPU8 },
+	  .want = 3, .reads = 0 },
+	{ .what = "pending --exclusive -G 1: the least-equipped node able to hold 1",
+	  .f = { .tres_req = 1, .whole_node = true, .min_nodes = 1 },
+	  .nnodes = 3, .nodes = { GPU8, GPU4, OUT1 },
+	  .want = 4, .reads = 3 },
+	{ .what = "pending whole-node, min_nodes 0 taken as 1",
+	  .f = { .tres_req = 1, .whole_node = true, .min_nodes = 0 },
+	  .nnodes = 2, .nodes = { GPU8, GPU4 },
+	  .want = 4, .reads = 2 },
+	{ .what = "pending whole-node, 2 nodes of at least 3 (6 / 2): 2 x 4",
+	  .f = { .tres_req = 6, .whole_node = true, .min_nodes = 2 },
+	  .nnodes = 3, .nodes = { GPU2, GPU8, GPU4 },
+	  .want = 8, .reads = 3 },
+	{ .what = "per-node request rounds up: 5 on 2 nodes needs 3 each",
+	  .f = { .tres_req = 5, .whole_node = true, .min_nodes = 2 },
+	  .nnodes = 3, .nodes = { GPU2, GPU4, GPU8 },
+	  .want = 8, .reads = 3 },
+	{ .what = "-w an 8-GPU node and one more: 8 + the least (4)",
+	  .f = { .tres_req = 1, .whole_node = true, .min_nodes = 2 },
+	  .nnodes = 3, .nodes = { REQ8, GPU4, GPU8 },
+	  .want = 12, .reads = 3 },
+	{ .what = "a required node counts though outside the partition",
+	  .f = { .tres_req = 1, .whole_node = true, .min_nodes = 1 },
+	  .nnodes = 2, .nodes = { REQ8_OUT, GPU4 },
+	  .want = 8, .reads = 2 },
+	{ .what = "no eligible node able to hold it: what it asks",
+	  .f = { .tres_req = 6, .whole_node = true, .min_nodes = 1 },
+	  .nnodes = 3, .nodes = { GPU4, GPU2, OUT1 },
+	  .want = 6, .reads = 3 },
+	{ .what = "only a node outside the partition: what it asks",
+	  .f = { .tres_req = 1, .whole_node = true, .min_nodes = 1 },
+	  .nnodes = 1, .nodes = { OUT1 },
+	  .want = 1, .reads = 1 },
+	{ .what = "no node table: what it asks",
+	  .f = { .tres_req = 2, .whole_node = true, .min_nodes = 2 },
+	  .nnodes = 0,
+	  .want = 2, .reads = 0 },
+	{ .what = "asks for more than the nodes hold: what it asks",
+	  .f = { .tres_req = 20, .whole_node = true, .min_nodes = 2 },
+	  .nnodes = 2, .nodes = { GPU8, GPU8 },
+	  .want = 20, .reads = 2 },
+};
+
+START_TEST(tres_table)
+{
+	const struct tres_case *c = &tres_cases[_i];
+	struct sb_job_facts f = c->f;
+	uint64_t got;
+
+	f.nnodes = c->nnodes;
+	f.node = c->nnodes ? table_node : NULL;
+	f.node_arg = c;
+	reads = 0;
+	got = sb_job_tres(&f);
+	ck_assert_msg(got == c->want, "%s: got %llu, want %llu", c->what,
+		      (unsigned long long)got, (unsigned long long)c->want);
+	ck_assert_msg(reads == c->reads, "%s: read %u nodes, want %u",
+		      c->what, reads, c->reads);
+}
+END_TEST
+
+START_TEST(tres_null)
+{
+	ck_assert_uint_eq(sb_job_tres(NULL), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("job");
@@ -127,6 +238,9 @@ int main(void)
 	tcase_add_test(tc, fields_as_tag);
 	tcase_add_test(tc, in_grace_table);
 	tcase_add_test(tc, party_from_facts);
+	tcase_add_loop_test(tc, tres_table, 0,
+			    sizeof(tres_cases) / sizeof(tres_cases[0]));
+	tcase_add_test(tc, tres_null);
 	suite_add_tcase(s, tc);
 	return sb_check_run(s);
 }

@@ -571,6 +571,42 @@ START_TEST(test_admin_keeps_tier_and_level)
 END_TEST
 
 
+/* ----------------------------------------------------- sb_priority_resumed */
+
+struct resumed_case {
+	const char *what;
+	uint32_t prio;
+	bool pending, requeued;
+	uint32_t want;
+};
+
+static const struct resumed_case resumeds[] = {
+	{ .what = "pending after a requeue: the bit set",
+	  .prio = 0x80000C02, .pending = true,  .requeued = true,  .want = 0x80000C03 },
+	{ .what = "pending, never ran: unchanged",
+	  .prio = 0x80000C02, .pending = true,  .requeued = false, .want = 0x80000C02 },
+	{ .what = "running again after a requeue: unchanged",
+	  .prio = 0x80000C02, .pending = false, .requeued = true,  .want = 0x80000C02 },
+	{ .what = "running, never requeued: unchanged",
+	  .prio = 0x00000802, .pending = false, .requeued = false, .want = 0x00000802 },
+	{ .what = "already set: stays set",
+	  .prio = 0x00000803, .pending = true,  .requeued = true,  .want = 0x00000803 },
+	{ .what = "already set, not pending: left as given",
+	  .prio = 0x00000803, .pending = false, .requeued = false, .want = 0x00000803 },
+	{ .what = "unallocated tier, lowest level",
+	  .prio = 0x00000800, .pending = true,  .requeued = true,  .want = 0x00000801 },
+};
+
+START_TEST(test_resumed)
+{
+	const struct resumed_case *c = &resumeds[_i];
+	uint32_t got = sb_priority_resumed(c->prio, c->pending, c->requeued);
+
+	ck_assert_msg(got == c->want, "%s: got %#x, want %#x", c->what, got,
+		      c->want);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("priority");
@@ -594,6 +630,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_admin_in_team, 0,
 			    sizeof(admins) / sizeof(admins[0]));
 	tcase_add_test(tc, test_admin_keeps_tier_and_level);
+	tcase_add_loop_test(tc, test_resumed, 0,
+			    sizeof(resumeds) / sizeof(resumeds[0]));
 	suite_add_tcase(s, tc);
 	return sb_check_run(s);
 }

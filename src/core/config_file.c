@@ -1,4 +1,4 @@
-/* conf_file.c - budget.conf's bytes, read and kept (conf_file.h). */
+/* config_file.c - budget.conf's bytes, read and kept (sb/config_file.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "conf_file.h"
 #include "sb/config.h"
+#include "sb/config_file.h"
 
-int conf_file_read_fd(int fd, const struct stat *st, const char *path,
+int sb_config_file_read_fd(int fd, const struct stat *st, const char *path,
 		      char **text, size_t *len, char *msg, size_t msglen)
 {
 	size_t want, got = 0;
@@ -72,7 +72,7 @@ out:
 	return rv;
 }
 
-int conf_file_read(const char *path, char **text, size_t *len, char *msg,
+int sb_config_file_read(const char *path, char **text, size_t *len, char *msg,
 		   size_t msglen)
 {
 	struct stat st;
@@ -92,7 +92,7 @@ int conf_file_read(const char *path, char **text, size_t *len, char *msg,
 			 strerror(errno));
 		rv = -1;
 	} else {
-		rv = conf_file_read_fd(fd, &st, path, text, len, msg, msglen);
+		rv = sb_config_file_read_fd(fd, &st, path, text, len, msg, msglen);
 	}
 	close(fd);
 	return rv;
@@ -115,14 +115,14 @@ static int write_all(int fd, const char *text, size_t len)
 	return 0;
 }
 
-int conf_file_keep(const char *dst, const char *text, size_t len,
+int sb_config_file_keep(const char *dst, const char *text, size_t len,
 		   const char *tag, mode_t mode, char *msg, size_t msglen)
 {
 	char *old = NULL, *tmp = NULL, ignore[256];
 	size_t old_len = 0, n;
 	int fd = -1, rv = -1;
 
-	if (conf_file_read(dst, &old, &old_len, ignore, sizeof(ignore)) == 0 &&
+	if (sb_config_file_read(dst, &old, &old_len, ignore, sizeof(ignore)) == 0 &&
 	    old_len == len && !memcmp(old, text, len)) {
 		struct stat st;
 
