@@ -21,8 +21,13 @@
 #                    SHA-256 given in $SB_SLURM_TARBALL_SHA256 (or a
 #                    FILE.sha256 / SHA256SUMS beside it).
 #                    Every release but 22.05 is built with `nice` and installed
-#                    into DIR/slurm-X.Y.Z (nothing in /usr is touched); cached:
-#                    a second run only checks the stamp file.
+#                    into DIR/slurm-X.Y.Z (nothing in /usr is touched): only
+#                    libslurm, the daemons, the commands and the plugin types
+#                    that the plugins, sbudget and the test cluster use (see
+#                    slurm_parts below), not slurmrestd's data parsers, the
+#                    other plugins or commands.  Cached: a second run only
+#                    checks the stamp file (a full build of the same release
+#                    and options counts as built).
 #   --tarball FILE   the Slurm source tarball to build (25.11 and 26.05)
 set -euo pipefail
 
@@ -156,6 +161,41 @@ find_tarball() {
 	echo "$f"
 }
 
+# make_subdirs DIR: the SUBDIRS that configure enabled in DIR's Makefile.
+make_subdirs() {
+	# shellcheck disable=SC2016 # $(SUBDIRS) is for make
+	make -s --no-print-directory -C "$1" -f Makefile -f - sb-subdirs <<<'sb-subdirs: ; @echo $(SUBDIRS)'
+}
+
+# slurm_parts SRCDIR: the directories of the configured Slurm tree SRCDIR to
+# build and install, relative to SRCDIR, in build order: libslurm, the
+# daemons (src/slurmd holds slurmstepd), the commands the tests and
+# contrib/ run, and the plugin types the test cluster loads (its
+# slurm.conf, the types the tests switch to, and what Slurm loads on its
+# own: cgroup, certgen, serializer, tls, url_parser...), each type whole.
+# A directory that this release lacks or that configure left out is skipped.
+slurm_parts() {
+	local top=$1 d
+	local -a cmds=(api slurmctld slurmd slurmdbd sacct sacctmgr salloc sbatch
+		scancel scontrol sinfo sprio squeue srun sshare)
+	local -a types=(accounting_storage auth certgen cgroup compress cred gpu gres
+		hash job_submit mpi preempt prep priority proctrack sched select
+		serializer tls topology url_parser)
+	local src plugins
+	src=" $(make_subdirs "$top/src") "
+	plugins=" $(make_subdirs "$top/src/plugins") "
+	case $src$plugins in
+	*" api "*" auth "*) ;;
+	*) echo "setup: error: cannot read SUBDIRS from $top/src/Makefile and $top/src/plugins/Makefile" >&2; return 1 ;;
+	esac
+	for d in "${cmds[@]}"; do
+		case $src in *" $d "*) echo "src/$d" ;; esac
+	done
+	for d in "${types[@]}"; do
+		case $plugins in *" $d "*) echo "src/plugins/$d" ;; esac
+	done
+}
+
 # build_slurm UPVER TARBALL: build Slurm UPVER from TARBALL (empty: found,
 # or fetched for 24.11, only when a build is needed) and install it into its
 # own prefix, once; print "PREFIX SOURCE-TREE".
@@ -195,10 +235,18 @@ build_slurm() {
 	(cd "$srcdir" && nice ./configure -q "${conf[@]}" >"$srcdir/sb-configure.out")
 	grep -q '^#define HAVE_MYSQL 1' "$srcdir/config.h" ||
 		{ echo "setup: error: Slurm configure found no MySQL client (see $srcdir/config.log)" >&2; exit 1; }
-	nice make -C "$srcdir" -s -j"$(nproc)" >"$srcdir/sb-make.out" 2>&1 ||
-		{ tail -n 30 "$srcdir/sb-make.out" >&2; exit 1; }
-	nice make -C "$srcdir" -s install >"$srcdir/sb-install.out" 2>&1 ||
-		{ tail -n 30 "$srcdir/sb-install.out" >&2; exit 1; }
+	# Only the parts that slurm_parts lists, each directory built and
+	# installed by one "make install" (a separate "make" first would walk
+	# every directory's dependencies twice), then the headers.
+	local d parts target
+	parts=$(slurm_parts "$srcdir") || exit 1
+	: >"$srcdir/sb-make.out"
+	for d in $parts .; do
+		target=install
+		[ "$d" = . ] && target=install-pkgincludeHEADERS
+		nice make -C "$srcdir/$d" -s -j"$(nproc)" "$target" >>"$srcdir/sb-make.out" 2>&1 ||
+			{ tail -n 30 "$srcdir/sb-make.out" >&2; exit 1; }
+	done
 	[ -f "$prefix/lib/slurm/accounting_storage_mysql.so" ] ||
 		{ echo "setup: error: slurmdbd's MySQL plugin was not built (see $srcdir/config.log)" >&2; exit 1; }
 	echo "$want" >"$stamp"
