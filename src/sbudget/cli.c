@@ -215,6 +215,39 @@ static int apply_add_kv(struct sbc_cmd *cmd, const char *key, const char *val,
 	return 0;
 }
 
+/* start= (@start) or end= of a span, once each.  Return: 0, or -1 with
+ * @msg. */
+static int parse_bound(struct sbc_cmd *cmd, bool start, const char *val,
+		       char *msg, size_t msglen)
+{
+	struct sbc_time *t = start ? &cmd->start : &cmd->end;
+
+	if (t->set)
+		return sbc__fail(msg, msglen, "%s given twice",
+			    start ? "start" : "end");
+	return sbc_parse_time(start ? "start" : "end", val, t, msg, msglen);
+}
+
+/* report's plot=FILE (once; a name ending in .svg that fits).
+ * Return: 0, or -1 with @msg. */
+static int parse_plot(struct sbc_cmd *cmd, const char *val, char *msg,
+		      size_t msglen)
+{
+	char qf[SBC_FILE_QUOTE_MAX];
+
+	if (cmd->plot[0])
+		return sbc__fail(msg, msglen, "plot given twice");
+	sb_quote_path(val, qf, sizeof(qf));
+	if (!*val || strlen(val) >= sizeof(cmd->plot))
+		return sbc__fail(msg, msglen, "plot '%s': give a file name "
+			    "ending in .svg", qf);
+	if (strlen(val) < 5 || strcasecmp(val + strlen(val) - 4, ".svg"))
+		return sbc__fail(msg, msglen, "plot '%s': the file name must end "
+			    "in .svg (the plot is SVG)", qf);
+	memcpy(cmd->plot, val, strlen(val) + 1);	/* fits: checked */
+	return 0;
+}
+
 static int apply_kv(struct sbc_cmd *cmd, enum clause cl, const char *word,
 		    char *msg, size_t msglen)
 {
@@ -283,16 +316,10 @@ static int apply_kv(struct sbc_cmd *cmd, enum clause cl, const char *word,
 					msglen);
 	}
 	if (is_one_of(key, k_start) || is_one_of(key, k_end)) {
-		bool start = is_one_of(key, k_start);
-		struct sbc_time *t = start ? &cmd->start : &cmd->end;
-
 		if (v != SBC_SHOW_BUDGET && v != SBC_REPORT && v != SBC_PAGE)
 			goto not_here;
-		if (t->set)
-			return sbc__fail(msg, msglen, "%s given twice",
-				    start ? "start" : "end");
-		return sbc_parse_time(start ? "start" : "end", val, t, msg,
-				      msglen);
+		return parse_bound(cmd, is_one_of(key, k_start), val, msg,
+				   msglen);
 	}
 	if (!strcasecmp(key, "step")) {
 		if (v != SBC_REPORT && v != SBC_PAGE)
@@ -302,22 +329,9 @@ static int apply_kv(struct sbc_cmd *cmd, enum clause cl, const char *word,
 		return sbc_parse_window("step", val, &cmd->step, msg, msglen);
 	}
 	if (!strcasecmp(key, "plot")) {
-		char qf[SBC_FILE_QUOTE_MAX];
-
 		if (v != SBC_REPORT)
 			goto not_here;
-		if (cmd->plot[0])
-			return sbc__fail(msg, msglen, "plot given twice");
-		sb_quote_path(val, qf, sizeof(qf));
-		if (!*val || strlen(val) >= sizeof(cmd->plot))
-			return sbc__fail(msg, msglen, "plot '%s': give a file name "
-				    "ending in .svg", qf);
-		if (strlen(val) < 5 ||
-		    strcasecmp(val + strlen(val) - 4, ".svg"))
-			return sbc__fail(msg, msglen, "plot '%s': the file name "
-				    "must end in .svg (the plot is SVG)", qf);
-		memcpy(cmd->plot, val, strlen(val) + 1);	/* fits: checked */
-		return 0;
+		return parse_plot(cmd, val, msg, msglen);
 	}
 	if (!strcasecmp(key, "jobid") || !strcasecmp(key, "job")) {
 		if (v != SBC_SHOW_JOB)
@@ -409,46 +423,17 @@ static int apply_option(struct sbc_cmd *cmd, const char *arg, bool *help,
 	return 1;
 }
 
-int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
-		   size_t msglen)
+/*
+ * The command of @words (show/modify budget|job, add budget, report,
+ * metrics, page, help, version) into @cmd->verb; @next: the first word
+ * after it.  Return: 0; 1 for help and version (nothing more to read);
+ * -1 with @msg.
+ */
+static int parse_verb(struct sbc_cmd *cmd, const char *const *words,
+		      size_t nwords, size_t *next, char *msg, size_t msglen)
 {
-	const char *words[256];
-	size_t nwords = 0, i = 0, k;
-	bool help = false, version = false, opts_done = false;
-	enum clause cl = C_ANY;
-	int a, rc;
 	char q[80];
 
-	memset(cmd, 0, sizeof(*cmd));
-	cmd->task_id = SBC_NO_TASK;
-	if (msg && msglen)
-		msg[0] = '\0';
-	for (a = 1; a < argc; a++) {
-		if (!opts_done && !strcmp(argv[a], "--")) {
-			opts_done = true;
-			continue;
-		}
-		rc = opts_done ? 0 : apply_option(cmd, argv[a], &help,
-						  &version, msg, msglen);
-		if (rc < 0)
-			return -1;
-		if (rc == 0) {
-			if (nwords >= sizeof(words) / sizeof(words[0]))
-				return sbc__fail(msg, msglen, "too many words");
-			words[nwords++] = argv[a];
-		}
-	}
-	if (help) {
-		cmd->verb = SBC_HELP;
-		return 0;
-	}
-	if (version) {
-		cmd->verb = SBC_VERSION;
-		return 0;
-	}
-	if (nwords == 0)
-		return sbc__fail(msg, msglen, "no command given; try 'sbudget show "
-			    "budget' or see sbudget --help");
 	sb_quote(words[0], q, sizeof(q));
 	if (is_one_of(words[0], w_show) || is_one_of(words[0], w_modify)) {
 		bool modify = is_one_of(words[0], w_modify);
@@ -471,7 +456,7 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 				    "accepted: budget%s", q,
 				    modify ? "" : ", job");
 		}
-		i = 2;
+		*next = 2;
 	} else if (is_one_of(words[0], w_add)) {
 		if (nwords < 2 || !is_one_of(words[1], w_budget)) {
 			if (nwords >= 2)
@@ -484,27 +469,37 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 				    "added");
 		}
 		cmd->verb = SBC_ADD_BUDGET;
-		i = 2;
+		*next = 2;
 	} else if (!strcasecmp(words[0], "report")) {
 		cmd->verb = SBC_REPORT;
-		i = 1;
+		*next = 1;
 	} else if (!strcasecmp(words[0], "metrics")) {
 		cmd->verb = SBC_METRICS;
-		i = 1;
+		*next = 1;
 	} else if (!strcasecmp(words[0], "page")) {
 		cmd->verb = SBC_PAGE;
-		i = 1;
+		*next = 1;
 	} else if (!strcasecmp(words[0], "help")) {
 		cmd->verb = SBC_HELP;
-		return 0;
+		return 1;
 	} else if (!strcasecmp(words[0], "version")) {
 		cmd->verb = SBC_VERSION;
-		return 0;
+		return 1;
 	} else {
 		return sbc__fail(msg, msglen, "unknown command '%s'; accepted: "
 			    "show, list, modify, add, report, metrics, page, "
 			    "help, version", q);
 	}
+	return 0;
+}
+
+/* The words after the command (@words[@i..@nwords)): where/set clauses,
+ * key=value pairs, a job id or a page file.  Return: 0, or -1 with @msg. */
+static int parse_clauses(struct sbc_cmd *cmd, const char *const *words,
+			 size_t nwords, size_t i, char *msg, size_t msglen)
+{
+	enum clause cl = C_ANY;
+	char q[80];
 
 	for (; i < nwords; i++) {
 		const char *w = words[i];
@@ -549,6 +544,14 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 		if (apply_kv(cmd, cl, w, msg, msglen))
 			return -1;
 	}
+	return 0;
+}
+
+/* What a whole command needs or refuses, once every word is read.
+ * Return: 0, or -1 with @msg. */
+static int check_command(const struct sbc_cmd *cmd, char *msg, size_t msglen)
+{
+	size_t k;
 
 	if (cmd->duplicates && cmd->verb != SBC_SHOW_JOB)
 		return sbc__fail(msg, msglen, "-D (--duplicates) applies only "
@@ -600,4 +603,50 @@ int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
 		return sbc__fail(msg, msglen, "start=, end= and window= given: give "
 			    "at most two of them (window= is end - start)");
 	return 0;
+}
+
+int sbc_parse_args(int argc, char **argv, struct sbc_cmd *cmd, char *msg,
+		   size_t msglen)
+{
+	const char *words[256];
+	size_t nwords = 0, i = 0;
+	bool help = false, version = false, opts_done = false;
+	int a, rc;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->task_id = SBC_NO_TASK;
+	if (msg && msglen)
+		msg[0] = '\0';
+	for (a = 1; a < argc; a++) {
+		if (!opts_done && !strcmp(argv[a], "--")) {
+			opts_done = true;
+			continue;
+		}
+		rc = opts_done ? 0 : apply_option(cmd, argv[a], &help,
+						  &version, msg, msglen);
+		if (rc < 0)
+			return -1;
+		if (rc == 0) {
+			if (nwords >= sizeof(words) / sizeof(words[0]))
+				return sbc__fail(msg, msglen, "too many words");
+			words[nwords++] = argv[a];
+		}
+	}
+	if (help) {
+		cmd->verb = SBC_HELP;
+		return 0;
+	}
+	if (version) {
+		cmd->verb = SBC_VERSION;
+		return 0;
+	}
+	if (nwords == 0)
+		return sbc__fail(msg, msglen, "no command given; try 'sbudget show "
+			    "budget' or see sbudget --help");
+	rc = parse_verb(cmd, words, nwords, &i, msg, msglen);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	if (parse_clauses(cmd, words, nwords, i, msg, msglen))
+		return -1;
+	return check_command(cmd, msg, msglen);
 }
