@@ -20,7 +20,7 @@
 #include "sb/error.h"
 #include "sb/ledger.h"
 #include "sb/priority.h"
-#include "cli.h"
+#include "sim_cli.h"
 
 const char cli_usage[] =
 "usage: sbudget-sim [run] --jobs FILE --tree FILE [options]\n"

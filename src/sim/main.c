@@ -20,7 +20,7 @@
 #include "sb/error.h"
 #include "sb/ledger.h"
 #include "sb/priority.h"
-#include "cli.h"
+#include "sim_cli.h"
 #include "sim.h"
 
 static struct json_object *notes_json(const struct sim_notes *n, size_t jobs)

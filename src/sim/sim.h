@@ -30,7 +30,7 @@
  *              the jobs that never started or waited long, and whether
  *              budgets were honoured.
  *   svg.c      the per-GPU chart and the per-team allocation chart.
- *   main.c     the commands, cli.c (cli.h) the command line's options
+ *   main.c     the commands, cli.c (sim_cli.h) the command line's options
  *              (not in the library).
  *
  * Times are int64_t seconds on the trace's scale; nothing reads the clock.

@@ -1,5 +1,5 @@
 /*
- * cli.h - sbudget-sim's command line (cli.c): the options as parsed, their
+ * sim_cli.h - sbudget-sim's command line (cli.c): the options as parsed, their
  * parser, and the error and output helpers the commands (main.c) share.
  */
 #ifndef SB_SIM_CLI_H
