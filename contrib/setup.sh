@@ -217,8 +217,14 @@ build_slurm() {
 		SUCMD=/bin/su SLEEP_CMD=/bin/sleep)
 	local want="$upver ${conf[*]}"
 	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f "$srcdir/config.h" ]; then
-		echo "$prefix $srcdir"
-		return 0
+		# a build of fewer parts records them (.sb-parts); a build
+		# without that record is a full one, which has every part
+		if [ ! -f "$prefix/.sb-parts" ] ||
+			[ "$(cat "$prefix/.sb-parts")" = "$(slurm_parts "$srcdir" 2>/dev/null)" ]; then
+			echo "$prefix $srcdir"
+			return 0
+		fi
+		echo "setup: the parts of Slurm to build changed since $prefix was built: building it again" >&2
 	fi
 	# not built yet: now the tarball is needed
 	if [ -z "$tarball" ]; then
@@ -238,15 +244,20 @@ build_slurm() {
 	# Only the parts that slurm_parts lists, each directory built and
 	# installed by one "make install" (a separate "make" first would walk
 	# every directory's dependencies twice), then the headers.
+	# Idle I/O priority as well as nice: run-tests.sh builds a release
+	# while another release's tests run.
 	local d parts target
+	local -a low=(nice)
+	command -v ionice >/dev/null && low=(nice ionice -c3)
 	parts=$(slurm_parts "$srcdir") || exit 1
 	: >"$srcdir/sb-make.out"
 	for d in $parts .; do
 		target=install
 		[ "$d" = . ] && target=install-pkgincludeHEADERS
-		nice make -C "$srcdir/$d" -s -j"$(nproc)" "$target" >>"$srcdir/sb-make.out" 2>&1 ||
+		"${low[@]}" make -C "$srcdir/$d" -s -j"$(nproc)" "$target" >>"$srcdir/sb-make.out" 2>&1 ||
 			{ tail -n 30 "$srcdir/sb-make.out" >&2; exit 1; }
 	done
+	echo "$parts" >"$prefix/.sb-parts"
 	[ -f "$prefix/lib/slurm/accounting_storage_mysql.so" ] ||
 		{ echo "setup: error: slurmdbd's MySQL plugin was not built (see $srcdir/config.log)" >&2; exit 1; }
 	echo "$want" >"$stamp"

@@ -3,8 +3,9 @@
  * them (slurmctld's job record in the plugins, libslurm's job info in
  * sbudget, the simulator's job), and the answers the core gives from them:
  * its contract, whether it is in its grace time, the charged TRES it holds
- * or will hold, and the preemption party the preemption rules take.  The readers fill the record and ask; none of
- * them decides these things itself.
+ * or will hold, and the preemption party the preemption rules take.  The
+ * readers fill the record and ask; none of them decides these things
+ * itself.
  */
 #ifndef SB_JOB_H
 #define SB_JOB_H
@@ -108,8 +109,9 @@ uint64_t sb_job_tres(const struct sb_job_facts *f);
 /*
  * sb_job_party - the job as a party to a preemption (struct
  * sb_preempt_party): its contract, start, priority and suspended time
- * from @f, its TRES from sb_job_tres(), in_grace from sb_job_in_grace(), its last preemption from
- * the SystemComment note (sb_preempted_note_at()).  The tree index is left
+ * from @f, its TRES from sb_job_tres(), in_grace from sb_job_in_grace(),
+ * its last preemption from the SystemComment note
+ * (sb_preempted_note_at()).  The tree index is left
  * SB_NONE: the caller knows the association.  @out is overwritten; NULL
  * arguments do nothing.
  */

@@ -10,7 +10,7 @@
 #include "sb/config_file.h"
 
 int sb_config_file_read_fd(int fd, const struct stat *st, const char *path,
-		      char **text, size_t *len, char *msg, size_t msglen)
+			   char **text, size_t *len, char *msg, size_t msglen)
 {
 	size_t want, got = 0;
 	char *buf = NULL;
@@ -73,7 +73,7 @@ out:
 }
 
 int sb_config_file_read(const char *path, char **text, size_t *len, char *msg,
-		   size_t msglen)
+			size_t msglen)
 {
 	struct stat st;
 	int fd, rv;
@@ -116,7 +116,7 @@ static int write_all(int fd, const char *text, size_t len)
 }
 
 int sb_config_file_keep(const char *dst, const char *text, size_t len,
-		   const char *tag, mode_t mode, char *msg, size_t msglen)
+			const char *tag, mode_t mode, char *msg, size_t msglen)
 {
 	char *old = NULL, *tmp = NULL, ignore[256];
 	size_t old_len = 0, n;

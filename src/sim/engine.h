@@ -303,7 +303,7 @@ struct sim {
 	int64_t *node_take_sorted;	/* per node, its GPUs' gpu_take_from
 					 * sorted */
 
-	/* ---- what fits, remembered (sim__cl_fits(), engine.c's fit_max()):
+	/* ---- what fits, remembered (sim__cl_fits(), pass.c's fit_max()):
 	 * jobs of up to fits_gpus GPUs fit on the cluster as it was at
 	 * cluster_version == fits_version */
 	uint64_t fits_version;

@@ -305,7 +305,7 @@ static void insert_at(struct sim *s, struct pending_queue *q, uint32_t i,
 }
 
 /* @job becomes pending at @t: into its queue, and the arrivals a pass
- * tries first (engine.c). */
+ * tries first (pass.c). */
 void sim__enqueue(struct sim *s, uint32_t job, int64_t t)
 {
 	struct pending_queue *q = &s->queues[sim__group_of(s, job)];

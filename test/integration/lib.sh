@@ -145,14 +145,17 @@ say() { printf '    %s\n' "$*" >&2; }
 # expanded when pushed (the test's locals are gone when the shell exits).
 SB_CLEANUPS=()
 
-# cleanup_push CMD - run the shell command CMD when the test ends.
+# cleanup_push CMD - run the shell command CMD when the test ends.  Push
+# from the test's own shell, not inside $(...) or a pipeline: a subshell
+# would set its own EXIT trap and run the copied stack when it ends.
 cleanup_push() {
 	SB_CLEANUPS+=("$1")
 	trap _cleanup_run EXIT
 }
 
 # cleanup_drop - forget the last pushed command without running it: the
-# test has undone that change itself.
+# test has undone that change itself.  It drops whatever was pushed last,
+# so nothing may be pushed between a push and its drop.
 cleanup_drop() {
 	[ "${#SB_CLEANUPS[@]}" -gt 0 ] || { say "cleanup_drop: nothing pushed"; return 1; }
 	unset 'SB_CLEANUPS[-1]'

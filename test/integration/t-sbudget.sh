@@ -262,7 +262,7 @@ test_sbudget_bad_arguments_change_nothing() {
 	[ "${before[*]}" = "${after[*]}" ] || { say "shares changed: ${before[*]} -> ${after[*]}"; return 1; }
 }
 
-# sbudget reads budget.conf as the plugins do (conf_file_read): a file with
+# sbudget reads budget.conf as the plugins do (sb_config_file_read): a file with
 # a NUL byte, larger than 1 MiB, a directory, a FIFO or a device is not
 # read, with the plugins' message, at once; and as slurmctld, sbudget goes
 # on with the last valid copy slurmctld keeps (one warning, exit 0).
