@@ -107,6 +107,17 @@ bool sb_job_in_grace(const struct sb_job_facts *f);
 uint64_t sb_job_tres(const struct sb_job_facts *f);
 
 /*
+ * sb_job_has_run - struct sb_job_facts.has_run from a job's state: it is
+ * not pending, or it is pending while Slurm still requeues it or it is
+ * still completing (@leaving: Slurm's JOB_REQUEUE or JOB_COMPLETING flag;
+ * the run's nodes are not released yet, so it still holds its allocation).
+ */
+static inline bool sb_job_has_run(bool pending, bool leaving)
+{
+	return !pending || leaving;
+}
+
+/*
  * sb_job_party - the job as a party to a preemption (struct
  * sb_preempt_party): its contract, start, priority and suspended time
  * from @f, its TRES from sb_job_tres(), in_grace from sb_job_in_grace(),

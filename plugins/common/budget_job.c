@@ -65,8 +65,9 @@ static void node_of(const void *arg, uint32_t i, struct sb_job_node *out)
 static void tres_facts(const job_record_t *job_ptr, int pos,
 		       struct node_arg *na, struct sb_job_facts *f)
 {
-	f->has_run = !IS_JOB_PENDING(job_ptr) ||
-		     (job_ptr->job_state & (JOB_REQUEUE | JOB_COMPLETING));
+	f->has_run = sb_job_has_run(IS_JOB_PENDING(job_ptr),
+				    job_ptr->job_state &
+				    (JOB_REQUEUE | JOB_COMPLETING));
 	f->tres_alloc = tres_at(job_ptr->tres_alloc_cnt, pos);
 	f->tres_req = tres_at(job_ptr->tres_req_cnt, pos);
 	f->whole_node = budget_job_whole_node(job_ptr);

@@ -381,9 +381,8 @@ static void tres_facts(const struct sbu_ctx *c, const slurm_job_info_t *j,
 	double req = sbc_tres_count(j->tres_req_str, c->cfg.charge_tres);
 	double alloc = sbc_tres_count(j->tres_alloc_str, c->cfg.charge_tres);
 
-	/* as the plugins: a job being requeued still holds its run */
-	f->has_run = !SBU_PENDING(j) ||
-		     (j->job_state & (JOB_REQUEUE | JOB_COMPLETING));
+	f->has_run = sb_job_has_run(SBU_PENDING(j),
+				    j->job_state & (JOB_REQUEUE | JOB_COMPLETING));
 	f->tres_req = req > 0 ? (uint64_t)req : 0;
 	f->tres_alloc = alloc > 0 ? (uint64_t)alloc : f->tres_req;
 	f->whole_node = j->shared == 0;

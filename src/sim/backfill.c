@@ -130,8 +130,8 @@ static void take(struct sim_cluster *c, const uint32_t *nodes, uint32_t nn,
 	}
 }
 
-/* s->bf_cluster := the cluster less the GPUs of reservation @r. */
-static void bf_build(struct sim *s, const struct sim_resv *r)
+/* s->bf_cluster := the cluster as it is (its free GPUs copied). */
+static void bf_copy(struct sim *s)
 {
 	memcpy(s->bf_cluster.free, s->cluster.free,
 	       s->cluster.nodes * sizeof(*s->cluster.free));
@@ -139,6 +139,12 @@ static void bf_build(struct sim *s, const struct sim_resv *r)
 	       s->cluster.nodes * sizeof(*s->cluster.nfree));
 	s->bf_cluster.total_free = s->cluster.total_free;
 	s->bf_cluster.nofit = UINT32_MAX;
+}
+
+/* s->bf_cluster := the cluster less the GPUs of reservation @r. */
+static void bf_build(struct sim *s, const struct sim_resv *r)
+{
+	bf_copy(s);
 	if (r)
 		take(&s->bf_cluster, s->resv_nodes + r->node_off, r->nnodes,
 		     r->mask);
@@ -209,12 +215,7 @@ uint32_t sim__bf_place(struct sim *s, uint32_t job, int64_t now,
 		return sim_place(&s->cluster, j->gpus, s->placed_nodes, mask);
 	if (!sim_fits(&s->cluster, j->gpus))
 		return 0;
-	memcpy(s->bf_cluster.free, s->cluster.free,
-	       s->cluster.nodes * sizeof(*s->cluster.free));
-	memcpy(s->bf_cluster.nfree, s->cluster.nfree,
-	       s->cluster.nodes * sizeof(*s->cluster.nfree));
-	s->bf_cluster.total_free = s->cluster.total_free;
-	s->bf_cluster.nofit = UINT32_MAX;
+	bf_copy(s);
 	for (k = 0; k < s->nresv; k++) {
 		const struct sim_resv *r = &s->resv[k];
 

@@ -101,7 +101,8 @@ cons_compare() {
 		<(printf '%s\n' "$2") <(printf '%s\n' "$4") >&2
 }
 
-# cons_window T0 T1 CA CB - the figures over the lookback window, from a
+# cons_window T0 T1 CA CB LOOKBACK - the figures over the lookback window
+# (LOOKBACK seconds: the cluster's LookbackWindow), from a
 # span that starts an hour before the scenario (T0 - 3600 .. T1: two hourly
 # slots, one window).  Over one window, owed is min(quota, demand) of the
 # whole span and capped min(delivered, owed): computed here from the same
@@ -110,25 +111,8 @@ cons_compare() {
 # its owed over the window must exceed its hourly owed (the two figures
 # differ where they should).
 cons_window() {
-	local t0=$1 t1=$2 ca=$3 cb=$4 rows lw
-	# the span must be one window: LookbackWindow of the test cluster's
-	# budget.conf (Slurm time syntax; 7 days when not set)
-	lw=$(python3 - "$SB_CLUSTER_DIR/budget.conf" <<-'PY'
-	import re, sys
-	v = "7-0"
-	for line in open(sys.argv[1]):
-	    m = re.match(r"\s*LookbackWindow\s*=\s*(\S+)", line, re.I)
-	    if m:
-	        v = m.group(1)
-	d, _, hms = v.rpartition("-")
-	p = [int(x) for x in hms.split(":")]
-	if d:
-	    p += [0] * (3 - len(p)); s = p[0] * 3600 + p[1] * 60 + p[2]
-	else:
-	    s = {1: lambda: p[0] * 60, 2: lambda: p[0] * 60 + p[1], 3: lambda: p[0] * 3600 + p[1] * 60 + p[2]}[len(p)]()
-	print(int(d or 0) * 86400 + s)
-	PY
-	) || { say "cannot read LookbackWindow from $SB_CLUSTER_DIR/budget.conf"; return 1; }
+	local t0=$1 t1=$2 ca=$3 cb=$4 lw=$5 rows
+	# the span must be one window
 	[ "$lw" -ge $((t1 - t0 + 3600)) ] ||
 		{ say "LookbackWindow is $lw s, shorter than the span of $((t1 - t0 + 3600)) s: the check needs one window"; return 1; }
 	rows=$("$CONS_SBUDGET" -P -n show budget account="$ca,$cb" start="uts$((t0 - 3600))" \
@@ -152,7 +136,7 @@ cons_window() {
 }
 
 test_consistency_owed_delivered_across_tools() {
-	local dir=$WORK/consistency.$$ out parent t0 ca cb end gpus n figs_show figs_rep figs_sim rc=0
+	local dir=$WORK/consistency.$$ out parent t0 ca cb end gpus n figs_show figs_rep figs_sim lw rc=0
 	rm -rf "$dir"; mkdir -p "$dir"
 	# an empty cluster: the scenario's preemptions are its own
 	wait_eq 120 "an empty queue" "" squeue -h -o %i
@@ -232,7 +216,12 @@ test_consistency_owed_delivered_across_tools() {
 		{ say "the scenario did not make ca's quota the cap and cb's demand the cap"; return 1; }
 	cons_compare "show budget" "$figs_show" "report" "$figs_rep" || rc=1
 	cons_compare "show budget" "$figs_show" "sim metrics" "$figs_sim" || rc=1
-	cons_window "$t0" $((t0 + end)) "$ca" "$cb" || rc=1
+	# the cluster's LookbackWindow, as the core's budget.conf parser reads it
+	lw=$("$CONS_SIM" metrics --segments "$dir/segments.csv" --tree "$dir/dump.cfg" --gpus "$gpus" \
+		--conf "$SB_CLUSTER_DIR/budget.conf" --quiet --json - |
+		python3 -c 'import json, sys; d = json.load(sys.stdin); print(d.get("report", d)["lookback_window_s"])') ||
+		{ say "cannot read LookbackWindow from $SB_CLUSTER_DIR/budget.conf"; return 1; }
+	cons_window "$t0" $((t0 + end)) "$ca" "$cb" "$lw" || rc=1
 	[ "$rc" = 0 ] && [ -z "${CONS_KEEP:-}" ] && rm -rf "$dir"
 	return "$rc"
 }

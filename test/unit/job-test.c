@@ -230,6 +230,24 @@ START_TEST(tres_null)
 }
 END_TEST
 
+/* has_run from the state: pending, and Slurm's requeue/completing flag */
+static const struct {
+	bool pending, leaving, has_run;
+} has_run_cases[] = {
+	{ .pending = false, .leaving = false, .has_run = true },
+	{ .pending = false, .leaving = true, .has_run = true },
+	{ .pending = true, .leaving = false, .has_run = false },
+	{ .pending = true, .leaving = true, .has_run = true },
+};
+
+START_TEST(has_run_table)
+{
+	ck_assert(sb_job_has_run(has_run_cases[_i].pending,
+				 has_run_cases[_i].leaving) ==
+		  has_run_cases[_i].has_run);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("job");
@@ -241,6 +259,8 @@ int main(void)
 	tcase_add_loop_test(tc, tres_table, 0,
 			    sizeof(tres_cases) / sizeof(tres_cases[0]));
 	tcase_add_test(tc, tres_null);
+	tcase_add_loop_test(tc, has_run_table, 0,
+			    sizeof(has_run_cases) / sizeof(has_run_cases[0]));
 	suite_add_tcase(s, tc);
 	return sb_check_run(s);
 }
