@@ -142,7 +142,9 @@ bench_setup() {
 	bench_install_plugins "$plugins"
 	cluster up >/dev/null
 	eval "$(cluster env)"
-	printf 'MaxMinRuntime=8:00:00\nCalcPeriod=5\nPreemptGraceTime=0\n' > "$SB_CLUSTER_DIR/budget.conf.new"
+	# CalcPeriod as shipped (60 s, the period of multifactor's
+	# PriorityCalcPeriod in bench-load's multifactor set)
+	printf 'MaxMinRuntime=8:00:00\nPreemptGraceTime=0\n' > "$SB_CLUSTER_DIR/budget.conf.new"
 	mv -f "$SB_CLUSTER_DIR/budget.conf.new" "$SB_CLUSTER_DIR/budget.conf"
 	scontrol reconfigure
 	bench_tree "$accounts" || die "the bench account tree was not created"
