@@ -130,6 +130,7 @@ typedef struct listIterator list_itr_t;
 #pragma weak slurmctld_config
 #pragma weak node_record_table_ptr
 #pragma weak node_record_count
+#pragma weak slurmctld_diag_stats
 
 /* The PreemptType in force: 24.11 stores preempt/none (and no PreemptType
  * line) as NULL, 22.05 stores what the line says, NULL without one. */

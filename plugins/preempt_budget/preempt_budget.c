@@ -63,8 +63,11 @@
  *   - an allocated job pending behind an association or QOS limit that
  *     unallocated jobs fill gets just enough of them released (Slurm's
  *     preemption never looks at limits; "limits" below).
- * Each tick walks job_list once under the job and node *read* locks, and
- * takes the write locks only when that walk found something to write
+ * A tick walks job_list under the job and node *read* locks only when a
+ * job changed, a scheduler pass ran or a minute passed since the last walk
+ * (tick.c, tick_walk_due()); the other ticks visit the jobs that walk found
+ * running or held by a limit, by id.  It takes the write locks only when
+ * it found something to write
  * (a release for repair or for a limit, a grace time over, a requeue, a
  * scheduler wake-up); only when it saw an allocated job pending for a limit
  * does it walk job_list a second time (the running jobs) under the

@@ -104,99 +104,234 @@ static void grace_owed(uint32_t job_id, void *arg)
 }
 
 /*
- * The read walk: one pass over job_list that refreshes priority/budget's
- * committed usage (@o, may be NULL), notices jobs that became startable
- * (begin time passed) or preemptable (protected slice over) since @last,
- * and collects the jobs to release for repair and the graces that are
- * over; then the graced victims that exited.  Conf, job and node read
+ * A tick walks the whole of job_list only when something may have changed
+ * what it looks for (tick_walk_due()); the other ticks visit only the jobs
+ * the last walk found running, suspended or held by a limit, by id.  Every
+ * change of a job's state, begin time or contract bumps last_job_update
+ * (squeue's "nothing changed since" answer relies on it); a limit reason is
+ * set by the scheduler passes without a bump, so a pass of either scheduler
+ * (slurmctld_diag_stats' cycle counters) makes a walk due as well.
+ * TICK_WALK_MAX bounds how long anything else could go unseen: seconds.
+ */
+#define TICK_WALK_MAX 60
+
+struct tick_seen {
+	time_t walked;		/* time of the last walk; 0: none yet */
+	uint32_t cycles;	/* scheduler cycles (main + backfill) then */
+	time_t next_begin;	/* earliest begin time in the future of a
+				 * pending job then; 0: none */
+	uint32_t *held;		/* jobs running or suspended then */
+	size_t nheld, held_cap;
+	uint32_t *blocked;	/* allocated jobs pending for a limit then */
+	size_t nblocked, blocked_cap;
+	unsigned walks;		/* walks since the last tick summary */
+};
+
+static void ids_add(uint32_t **v, size_t *n, size_t *cap, uint32_t id)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		xrecalloc(*v, *cap, sizeof(**v));
+	}
+	(*v)[(*n)++] = id;
+}
+
+static void blocked_add(job_record_t ***v, size_t *n, size_t *cap,
+			job_record_t *job_ptr)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		xrecalloc(*v, *cap, sizeof(**v));
+	}
+	(*v)[(*n)++] = job_ptr;
+}
+
+/* Scheduler cycles so far, main and backfill.  Job read lock held. */
+static uint32_t sched_cycles(void)
+{
+	return slurmctld_diag_stats.schedule_cycle_counter +
+	       slurmctld_diag_stats.bf_cycle_counter;
+}
+
+/* Whether this tick must walk the whole of job_list (see struct
+ * tick_seen).  Job read lock held. */
+static bool tick_walk_due(const struct tick_seen *s, time_t now)
+{
+	return !s->walked || now < s->walked ||
+	       now - s->walked >= TICK_WALK_MAX ||
+	       last_job_update >= s->walked || sched_cycles() != s->cycles;
+}
+
+/*
+ * A running or suspended job, in a walk or a visit: refreshes its
+ * committed usage (@committing), notices a protected slice or interval
+ * hold that ended since @last, warns an interactive job, and collects a
+ * grace time over or a release for repair.  Conf, job and node read locks
+ * held.
+ */
+static void read_held(job_record_t *job_ptr, const struct sb_budget_ops *o,
+		      bool committing, const struct sb_preempt_policy *pol,
+		      bitstr_t *repair, time_t last, time_t now,
+		      struct tick_work *w)
+{
+	struct sb_preempt_job j;
+	int64_t until;
+	int node;
+
+	if (IS_JOB_SUSPENDED(job_ptr) && committing)
+		o->commit_job(job_ptr);	/* its slice waits for it */
+	if (!IS_JOB_RUNNING(job_ptr))
+		return;
+	if (committing)
+		o->commit_job(job_ptr);
+	(void)budget_job_contract(job_ptr, &j.contract);
+	j.start = job_ptr->start_time;
+	j.suspended = budget_job_suspended(job_ptr, now);
+	j.priority = 0;
+	j.tres = 0;
+	until = sb_preempt_protected_until(&j);
+	if (until > last && until <= now) {
+		debug("%s: %pJ ran its min runtime (%lld s): "
+		      "preemptable from now on", plugin_type, job_ptr,
+		      (long long)j.contract.min_runtime);
+		w->wake++;
+	}
+	/* no batch script: salloc, or srun outside a batch job */
+	if (sb_preempt_warn_due(pol, &j, !job_ptr->batch_flag, last, now) &&
+	    !job_ptr->preempt_time)
+		pe_warn_interactive(job_ptr, (time_t)until, now);
+	if (j.contract.allocated) {
+		/* the end of the interval hold (sb/view.h), when it comes
+		 * after the slice */
+		struct sb_preempt_party pv = { .job = j, .index = SB_NONE };
+		int64_t held;
+
+		pv.preempted = budget_job_preempted_at(job_ptr,
+						       &pv.preempted_at);
+		held = sb_preempt_hold_until(pol, &pv);
+		if (held != until && held > last && held <= now) {
+			debug("%s: %pJ was preempted at %lld: held until "
+			      "%lld, preemptable from now on", plugin_type,
+			      job_ptr, (long long)pv.preempted_at,
+			      (long long)held);
+			w->wake++;
+		}
+	}
+	if (IS_JOB_COMPLETING(job_ptr))
+		return;
+	if (job_ptr->preempt_time) {
+		if (now >= job_ptr->end_time)
+			pe_work_add(w, job_ptr->job_id, ACT_GRACE_END, -1);
+		return;
+	}
+	if ((node = pe_repair_node_of(job_ptr, repair)) >= 0 &&
+	    now >= sb_repair_release_at(pol, &j))
+		pe_work_add(w, job_ptr->job_id, ACT_REPAIR, node);
+}
+
+/*
+ * The walk: one pass over job_list that records in @s what the visits of
+ * the next ticks need, wakes the schedulers for a begin time passed since
+ * @last, and reads every held job (read_held()); appends the jobs pending
+ * for a limit to *@blocked.  Conf, job and node read locks held.
+ */
+static void tick_walk(struct tick_seen *s, const struct sb_budget_ops *o,
+		      bool committing, const struct sb_preempt_policy *pol,
+		      bitstr_t *repair, time_t last, time_t now,
+		      struct tick_work *w, job_record_t ***blocked,
+		      size_t *nb, size_t *bcap)
+{
+	job_record_t *job_ptr;
+	ListIterator it;
+
+	s->walked = now;
+	s->cycles = sched_cycles();
+	s->next_begin = 0;
+	s->nheld = s->nblocked = 0;
+	s->walks++;
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		if (IS_JOB_PENDING(job_ptr)) {
+			time_t begin = job_ptr->details ?
+				job_ptr->details->begin_time : 0;
+
+			if (begin > last && begin <= now)
+				w->wake++;
+			else if (begin > now &&
+				 (!s->next_begin || begin < s->next_begin))
+				s->next_begin = begin;
+			if (pe_limit_reason(job_ptr->state_reason) &&
+			    sb_contract_job_allocated(job_ptr->admin_comment)) {
+				blocked_add(blocked, nb, bcap, job_ptr);
+				ids_add(&s->blocked, &s->nblocked,
+					&s->blocked_cap, job_ptr->job_id);
+			}
+			continue;
+		}
+		if (!IS_JOB_RUNNING(job_ptr) && !IS_JOB_SUSPENDED(job_ptr))
+			continue;
+		ids_add(&s->held, &s->nheld, &s->held_cap, job_ptr->job_id);
+		read_held(job_ptr, o, committing, pol, repair, last, now, w);
+	}
+	list_iterator_destroy(it);
+}
+
+/*
+ * The visit: the jobs of the last walk only, found again by id, each
+ * checked again as it is now.  Conf, job and node read locks held.
+ */
+static void tick_visit(struct tick_seen *s, const struct sb_budget_ops *o,
+		       bool committing, const struct sb_preempt_policy *pol,
+		       bitstr_t *repair, time_t last, time_t now,
+		       struct tick_work *w, job_record_t ***blocked,
+		       size_t *nb, size_t *bcap)
+{
+	job_record_t *job_ptr;
+	size_t i;
+
+	if (s->next_begin && s->next_begin <= now) {
+		w->wake++;	/* the wake-up's bump makes the next tick walk */
+		s->next_begin = 0;
+	}
+	for (i = 0; i < s->nblocked; i++) {
+		job_ptr = find_job_record(s->blocked[i]);
+		if (job_ptr && IS_JOB_PENDING(job_ptr) &&
+		    pe_limit_reason(job_ptr->state_reason))
+			blocked_add(blocked, nb, bcap, job_ptr);
+	}
+	for (i = 0; i < s->nheld; i++) {
+		job_ptr = find_job_record(s->held[i]);
+		if (job_ptr &&
+		    (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)))
+			read_held(job_ptr, o, committing, pol, repair, last,
+				  now, w);
+	}
+}
+
+/*
+ * The read side of a tick: the walk or the visit (tick_walk_due()), which
+ * refresh priority/budget's committed usage (@o, may be NULL), notice jobs
+ * that became startable (begin time passed) or preemptable (protected
+ * slice over) since @last, and collect the jobs to release for repair and
+ * the graces that are over; the limits a blocked allocated job pends
+ * behind; then the graced victims that exited.  Conf, job and node read
  * locks held.
  */
-static void tick_read(const struct sb_budget_ops *o,
+static void tick_read(struct tick_seen *s, const struct sb_budget_ops *o,
 		      const struct sb_preempt_policy *pol, time_t last,
 		      time_t now, struct tick_work *w)
 {
 	bitstr_t *repair = pe_repair_nodes(pol);
 	bool committing = o && o->commit_begin(now);
-	job_record_t *job_ptr, **blocked = NULL;
-	ListIterator it;
+	job_record_t **blocked = NULL;
 	size_t nb = 0, bcap = 0;
 
-	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it))) {
-		struct sb_preempt_job j;
-		int64_t until;
-		int node;
-
-		if (IS_JOB_PENDING(job_ptr)) {
-			if (job_ptr->details &&
-			    job_ptr->details->begin_time > last &&
-			    job_ptr->details->begin_time <= now)
-				w->wake++;
-			if (pe_limit_reason(job_ptr->state_reason) &&
-			    sb_contract_job_allocated(job_ptr->admin_comment)) {
-				if (nb == bcap) {
-					bcap = bcap ? 2 * bcap : 16;
-					xrecalloc(blocked, bcap,
-						  sizeof(*blocked));
-				}
-				blocked[nb++] = job_ptr;
-			}
-			continue;
-		}
-		if (IS_JOB_SUSPENDED(job_ptr) && committing)
-			o->commit_job(job_ptr);	/* its slice waits for it */
-		if (!IS_JOB_RUNNING(job_ptr))
-			continue;
-		if (committing)
-			o->commit_job(job_ptr);
-		(void)budget_job_contract(job_ptr, &j.contract);
-		j.start = job_ptr->start_time;
-		j.suspended = budget_job_suspended(job_ptr, now);
-		j.priority = 0;
-		j.tres = 0;
-		until = sb_preempt_protected_until(&j);
-		if (until > last && until <= now) {
-			debug("%s: %pJ ran its min runtime (%lld s): "
-			      "preemptable from now on", plugin_type, job_ptr,
-			      (long long)j.contract.min_runtime);
-			w->wake++;
-		}
-		/* no batch script: salloc, or srun outside a batch job */
-		if (sb_preempt_warn_due(pol, &j, !job_ptr->batch_flag, last,
-					now) && !job_ptr->preempt_time)
-			pe_warn_interactive(job_ptr, (time_t)until, now);
-		if (j.contract.allocated) {
-			/* the end of the interval hold (sb/view.h), when it
-			 * comes after the slice */
-			struct sb_preempt_party pv = { .job = j,
-						       .index = SB_NONE };
-			int64_t held;
-
-			pv.preempted = budget_job_preempted_at(
-				job_ptr, &pv.preempted_at);
-			held = sb_preempt_hold_until(pol, &pv);
-			if (held != until && held > last && held <= now) {
-				debug("%s: %pJ was preempted at %lld: held "
-				      "until %lld, preemptable from now on",
-				      plugin_type, job_ptr,
-				      (long long)pv.preempted_at,
-				      (long long)held);
-				w->wake++;
-			}
-		}
-		if (IS_JOB_COMPLETING(job_ptr))
-			continue;
-		if (job_ptr->preempt_time) {
-			if (now >= job_ptr->end_time)
-				pe_work_add(w, job_ptr->job_id,
-					    ACT_GRACE_END, -1);
-			continue;
-		}
-		if ((node = pe_repair_node_of(job_ptr, repair)) >= 0 &&
-		    now >= sb_repair_release_at(pol, &j))
-			pe_work_add(w, job_ptr->job_id, ACT_REPAIR, node);
-	}
-	list_iterator_destroy(it);
+	if (tick_walk_due(s, now))
+		tick_walk(s, o, committing, pol, repair, last, now, w,
+			  &blocked, &nb, &bcap);
+	else
+		tick_visit(s, o, committing, pol, repair, last, now, w,
+			   &blocked, &nb, &bcap);
 	if (committing)
 		o->commit_end();
 	FREE_NULL_BITMAP(repair);
@@ -317,7 +452,8 @@ static bool tick_off(unsigned my_gen)
  * Return: false when the tick was skipped (tick_off()).  Adds the lock
  * hold time to @stats.  pe_state_lock not held.
  */
-static bool tick(unsigned my_gen, time_t *last, struct tick_stats *stats)
+static bool tick(unsigned my_gen, time_t *last, struct tick_seen *seen,
+		 struct tick_stats *stats)
 {
 	slurmctld_lock_t read_locks = { .conf = READ_LOCK, .job = READ_LOCK,
 					.node = READ_LOCK, .fed = READ_LOCK };
@@ -352,7 +488,7 @@ static bool tick(unsigned my_gen, time_t *last, struct tick_stats *stats)
 	o = pe_ops;
 	slurm_mutex_unlock(&pe_state_lock);
 	now = time(NULL);
-	tick_read(o, &pol, *last, now, &w);
+	tick_read(seen, o, &pol, *last, now, &w);
 	tick_clock_now(&c1);
 	unlock_slurmctld(read_locks);
 	held = tick_clock_since(&c0, &c1, &cpu);
@@ -377,14 +513,18 @@ static bool tick(unsigned my_gen, time_t *last, struct tick_stats *stats)
 	xfree(w.a);
 	*last = now;
 	if (tick_stats_add(stats, held + write, write, cpu + wcpu, summary,
-			   sizeof(summary)))
-		verbose("%s: tick %s", plugin_type, summary);
+			   sizeof(summary))) {
+		verbose("%s: tick %s; job_list walked in %u ticks",
+			plugin_type, summary, seen->walks);
+		seen->walks = 0;
+	}
 	return true;
 }
 
 void *pe_tick_loop(void *arg)
 {
 	struct tick_stats stats = { 0 };
+	struct tick_seen seen = { 0 };
 	time_t last = time(NULL);
 	unsigned my_gen;
 
@@ -418,7 +558,7 @@ void *pe_tick_loop(void *arg)
 		pe_in_tick = true;
 		slurm_mutex_unlock(&pe_state_lock);
 		refresh_config(my_gen);
-		(void)tick(my_gen, &last, &stats);
+		(void)tick(my_gen, &last, &seen, &stats);
 		slurm_mutex_lock(&pe_state_lock);
 		if (my_gen == pe_generation)
 			pe_in_tick = false;
@@ -426,5 +566,7 @@ void *pe_tick_loop(void *arg)
 	if (my_gen == pe_generation)	/* not an earlier load's thread */
 		pe_thread_done = true;
 	slurm_mutex_unlock(&pe_state_lock);
+	xfree(seen.held);
+	xfree(seen.blocked);
 	return NULL;
 }
