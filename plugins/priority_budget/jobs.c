@@ -134,8 +134,13 @@ void pr_accrue_job(job_record_t *job_ptr, time_t now, int pos)
 		return;
 	if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr))
 		to = now;
-	else if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr) ||
-		 (job_ptr->job_state & JOB_REQUEUE))
+	else if (job_ptr->job_state & JOB_REQUEUE)
+		/* A run being requeued: Slurm has cleared its suspension
+		 * record (tot_sus_time) but not yet its times, so end_time -
+		 * start_time would charge the time it spent suspended.  Its
+		 * segment was queued by priority_p_job_end() before that. */
+		return;
+	else if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
 		to = job_ptr->end_time;
 	else
 		return;
