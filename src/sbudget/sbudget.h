@@ -42,7 +42,7 @@
 #include <slurm/slurm.h>
 #include <slurm/slurmdb.h>
 
-#define SB_COMPAT_CLIENT	/* list types only (plugins/common) */
+#define SB_COMPAT_CLIENT	/* list types only (compat/slurm_compat.h) */
 #include "slurm_compat.h"
 
 #include "cli.h"

@@ -2,7 +2,9 @@
  * slurm_compat.h - the ONE place where Slurm releases differ for
  * slurm-budget: every plugin and sbudget include it after Slurm's own
  * headers and use only what it provides where the releases part ways.
- * No other file of the project tests SLURM_VERSION_NUMBER.
+ * No other file of the project tests SLURM_VERSION_NUMBER.  It lives in
+ * compat/, outside plugins/ and src/, because both include it: src/
+ * includes nothing from plugins/.
  *
  * Built and tested: Slurm 22.05 (Debian 12) and 24.11 (Debian 13's source,
  * contrib/setup.sh --slurm 24.11).  Releases in between (23.02, 23.11,
