@@ -93,7 +93,8 @@ bool tick_stats_add_calls(struct tick_stats *s, const char *unit,
 		return false;
 	if (buf && len)
 		snprintf(buf, len, "over %d %s: wall median %.0f us p90 %.0f "
-			 "max %.0f; thread CPU median %.0f us p90 %.0f max %.0f",
+			 "max %.0f; thread CPU median %.0f us p90 %.0f "
+			 "max %.0f",
 			 TICK_STATS_N, unit ? unit : "calls",
 			 tick_stats_quantile(s->held_us, TICK_STATS_N, 0.5),
 			 tick_stats_quantile(s->held_us, TICK_STATS_N, 0.9),
