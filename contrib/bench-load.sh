@@ -43,6 +43,11 @@
 #     N calls, median/p90 seconds, and slurmctld's own time for each of those
 #     submissions (its log's "_slurm_rpc_submit_batch_job: ... usec=");
 #     those jobs are cancelled afterwards;
+#   - job_submit/budget's own cost per submission (set budget only): its
+#     summaries of 60 submit calls each (the calling thread's CPU from entry
+#     to return, median and p90; logged at verbose level, so SlurmctldDebug
+#     must be verbose or more) written during those sbatch calls; the
+#     result is the median over the run's summaries (js_cpu_*_us);
 #   - preempt/budget's tick summaries written during the run (locks held,
 #     thread CPU; the first after the restart is a warm-up, dropped);
 #   - the load average when the run started.
@@ -151,6 +156,20 @@ time_cmd() {
 	echo "scale=4; ($e - $s) / 1000000000" | bc
 }
 
+# js_cpu: "median p90" (us) over job_submit/budget's submit summaries in
+# the log text on stdin, the median of their thread CPU medians and of their
+# p90s; "- -" when there are none.
+js_cpu() {
+	{ grep -o 'job_submit/budget: submit over 60 calls: .*' || true; } |
+		sed 's/.*thread CPU median \([0-9]*\) us p90 \([0-9]*\) .*/\1 \2/' |
+		awk '{ m[NR] = $1; p[NR] = $2 }
+		function med(a, n,   x, y, t) {
+			for (x = 1; x <= n; x++) for (y = x + 1; y <= n; y++) if (a[y] < a[x]) { t = a[x]; a[x] = a[y]; a[y] = t }
+			return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+		END { if (!NR) { print "- -"; exit }
+			print med(m, NR), med(p, NR) }'
+}
+
 all_pending() { [ "$(count_jobs PD)" -ge "$jobs_expected" ]; }
 
 # summarise_samples FILE HZ: per thread name, CPU over the window (schedstat
@@ -201,7 +220,7 @@ do_run() {
 	[ -n "$set_name" ] || die "run needs --set budget|budget-nojs|multifactor"
 	: "${label:=$set_name}"
 	[ -f "$ctld_log" ] || die "no bench cluster in $SB_CLUSTER_DIR: run 'contrib/bench-load.sh setup' first"
-	local pid0 pid off t0 restart load samples hz i acct lat_q lat_s w0 wall soff rpc nok
+	local pid0 pid off t0 restart load samples hz i acct lat_q lat_s w0 wall soff rpc nok js
 	eval "$(cluster env)"
 	jobs_expected=$(count_jobs PD)
 	[ "$jobs_expected" -gt 0 ] || die "no pending jobs: run 'contrib/bench-load.sh setup' first"
@@ -242,6 +261,12 @@ do_run() {
 	# slurmctld's own time for each submission RPC (its log, usec=)
 	rpc=$(tail -c +"$((soff + 1))" "$ctld_log" | { grep -o '_slurm_rpc_submit_batch_job: .*usec=[0-9]*' || true; } |
 		sed 's/.*usec=//' | quantiles)
+	# job_submit/budget's own cost: its submit summaries of these sbatch
+	# calls ("... thread CPU median N us p90 N max N"), median over them
+	js='- -'
+	if [ "$set_name" = budget ]; then
+		js=$(tail -c +"$((soff + 1))" "$ctld_log" | js_cpu)
+	fi
 	scancel -n bench-lat
 	summarise_samples "$samples" "$hz" 2> "$samples.top" > "$samples.sum"
 	local top tick
@@ -251,28 +276,31 @@ do_run() {
 		awk '{ gsub(/;/, ""); lm = lm "," $9; lp = lp "," $12; lx = lx "," $14; cm = cm "," $18; wl = wl "," $27 }
 		END { if (NR) printf "tick_summaries=%d tick_locks_median_us=%s tick_locks_p90_us=%s tick_locks_max_us=%s tick_cpu_median_us=%s tick_write_ticks=%s",
 			NR, substr(lm, 2), substr(lp, 2), substr(lx, 2), substr(cm, 2), substr(wl, 2) }')
-	printf '%s label=%s set=%s jobs=%s load=%s restart_s=%s window_s=%s %s squeue_median_s=%s squeue_p90_s=%s sbatch_ok=%s sbatch_median_s=%s sbatch_p90_s=%s submit_rpc_median_us=%s submit_rpc_p90_us=%s threads=%s %s\n' \
+	printf '%s label=%s set=%s jobs=%s load=%s restart_s=%s window_s=%s %s squeue_median_s=%s squeue_p90_s=%s sbatch_ok=%s sbatch_median_s=%s sbatch_p90_s=%s submit_rpc_median_us=%s submit_rpc_p90_us=%s js_cpu_median_us=%s js_cpu_p90_us=%s threads=%s %s\n' \
 		"$(date -u +%FT%TZ)" "$label" "$set_name" "$jobs_expected" "$load" "$restart" "$wall" \
-		"$(cat "$samples.sum")" ${lat_q} "$nok" ${lat_s} ${rpc} "$top" "$tick" | tee -a "$out"
+		"$(cat "$samples.sum")" "${lat_q% *}" "${lat_q#* }" "$nok" "${lat_s% *}" "${lat_s#* }" \
+		"${rpc% *}" "${rpc#* }" "${js% *}" "${js#* }" "$top" "$tick" | tee -a "$out"
 }
 
 do_summary() {
 	[ -f "$out" ] || die "no results in $out (run 'contrib/bench-load.sh rounds N' first)"
 	awk '
 	function kv(s, k,   a, b) { if (!match(s, " " k "=[^ ]*")) return ""; a = substr(s, RSTART + length(k) + 2, RLENGTH - length(k) - 2); return a }
-	function med(list,   n, a, x, y, t) { n = split(list, a, " "); if (!n) return "-"
+	function med(list,   n, a, x, y, t, r, nr, i) { nr = split(list, r, " "); n = 0
+		for (i = 1; i <= nr; i++) if (r[i] != "-") a[++n] = r[i]	# a run without the column: -
+		if (!n) return "-"
 		for (x = 1; x <= n; x++) for (y = x + 1; y <= n; y++) if (a[y] + 0 < a[x] + 0) { t = a[x]; a[x] = a[y]; a[y] = t }
 		return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
 	{
 		s = kv($0, "set"); runs[s]++
-		split("restart_s window_s ctld_cpu_s sb_prio_calc_burst_median_ms sb_prio_calc_bursts sb_prio_calc_cpu_s decay_burst_median_ms decay_bursts decay_cpu_s sb_preempt_tick_cpu_s squeue_median_s squeue_p90_s sbatch_median_s sbatch_p90_s submit_rpc_median_us submit_rpc_p90_us", keys, " ")
-		for (i in keys) { v = kv($0, keys[i]); if (v != "" && v != "-") val[s, keys[i]] = val[s, keys[i]] " " v }
+		split("restart_s window_s ctld_cpu_s sb_prio_calc_burst_median_ms sb_prio_calc_bursts sb_prio_calc_cpu_s decay_burst_median_ms decay_bursts decay_cpu_s sb_preempt_tick_cpu_s squeue_median_s squeue_p90_s sbatch_median_s sbatch_p90_s submit_rpc_median_us submit_rpc_p90_us js_cpu_median_us js_cpu_p90_us", keys, " ")
+		for (i in keys) { v = kv($0, keys[i]); if (v == "") v = "-"; if (v != "-") has[s, keys[i]] = 1; val[s, keys[i]] = val[s, keys[i]] " " v }
 		loads[s] = loads[s] " " kv($0, "load")
 	}
 	END {
 		for (s in runs) {
 			printf "%s: %d runs, load averages%s\n", s, runs[s], loads[s]
-			for (i = 1; i in keys; i++) if ((s, keys[i]) in val) printf "  %-30s median %s   (runs:%s)\n", keys[i], med(val[s, keys[i]]), val[s, keys[i]]
+			for (i = 1; i in keys; i++) if ((s, keys[i]) in has) printf "  %-30s median %s   (runs:%s)\n", keys[i], med(val[s, keys[i]]), val[s, keys[i]]
 		}
 	}' "$out"
 }

@@ -1,4 +1,4 @@
-/* tick_stats.c - lock hold time per tick; see tick_stats.h. */
+/* tick_stats.c - lock hold time per tick, cost per call; see tick_stats.h. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +78,30 @@ bool tick_stats_add(struct tick_stats *s, double held_us, double write_us,
 			 s->wrote, tick_stats_quantile(w, nw, 0.5),
 			 tick_stats_quantile(w, nw, 0.9),
 			 tick_stats_quantile(w, nw, 1.0));
+	s->n = 0;
+	s->wrote = 0;
+	return true;
+}
+
+bool tick_stats_add_calls(struct tick_stats *s, const char *unit,
+			  double wall_us, double cpu_us, char *buf, size_t len)
+{
+	s->held_us[s->n] = wall_us;
+	s->write_us[s->n] = 0;
+	s->cpu_us[s->n] = cpu_us;
+	if (++s->n < TICK_STATS_N)
+		return false;
+	if (buf && len)
+		snprintf(buf, len, "over %d %s: wall median %.0f us p90 %.0f "
+			 "max %.0f; thread CPU median %.0f us p90 %.0f "
+			 "max %.0f",
+			 TICK_STATS_N, unit ? unit : "calls",
+			 tick_stats_quantile(s->held_us, TICK_STATS_N, 0.5),
+			 tick_stats_quantile(s->held_us, TICK_STATS_N, 0.9),
+			 tick_stats_quantile(s->held_us, TICK_STATS_N, 1.0),
+			 tick_stats_quantile(s->cpu_us, TICK_STATS_N, 0.5),
+			 tick_stats_quantile(s->cpu_us, TICK_STATS_N, 0.9),
+			 tick_stats_quantile(s->cpu_us, TICK_STATS_N, 1.0));
 	s->n = 0;
 	s->wrote = 0;
 	return true;

@@ -1,6 +1,8 @@
 /*
  * tick_stats.h - how long a periodic controller thread holds slurmctld's
- * locks per tick, summarised every TICK_STATS_N ticks (median, p90, max).
+ * locks per tick, summarised every TICK_STATS_N ticks (median, p90, max);
+ * and, with tick_stats_add_calls(), the cost of any other timed unit of
+ * work (a plugin entry point's calls), summarised the same way.
  *
  * Measurement only, no policy: the thread reads tick_clock_now() when it
  * has its locks and again just before it drops them; the wall time between
@@ -28,9 +30,11 @@ struct tick_clock {
 struct tick_stats {
 	unsigned n;			/* samples so far, < TICK_STATS_N */
 	unsigned wrote;			/* ticks that took write locks */
-	double held_us[TICK_STATS_N];	/* any slurmctld lock held, us */
+	double held_us[TICK_STATS_N];	/* any slurmctld lock held, us
+					 * (tick_stats_add_calls: wall) */
 	double write_us[TICK_STATS_N];	/* write locks held, us (0: none) */
-	double cpu_us[TICK_STATS_N];	/* thread CPU while holding, us */
+	double cpu_us[TICK_STATS_N];	/* thread CPU while holding (or in
+					 * the call), us */
 };
 
 /* tick_clock_now - read both clocks into @c. */
@@ -54,6 +58,20 @@ double tick_clock_since(const struct tick_clock *from,
  */
 bool tick_stats_add(struct tick_stats *s, double held_us, double write_us,
 		    double cpu_us, char *buf, size_t len);
+
+/*
+ * tick_stats_add_calls - record one timed unit of work that is not a
+ * lock-holding tick (a call of a plugin entry point): @wall_us from its
+ * start to its end (CLOCK_MONOTONIC), @cpu_us of the thread's CPU.  When
+ * this completes TICK_STATS_N samples, writes a one-line summary into @buf
+ * (at most @len bytes), "over 60 UNIT: wall median N us p90 N max N;
+ * thread CPU median N us p90 N max N" with @unit naming what was counted
+ * ("calls" when NULL), and starts a new period: returns true.  Otherwise
+ * returns false and leaves @buf alone.  A struct tick_stats takes either
+ * this or tick_stats_add(), never both.
+ */
+bool tick_stats_add_calls(struct tick_stats *s, const char *unit,
+			  double wall_us, double cpu_us, char *buf, size_t len);
 
 /*
  * tick_stats_quantile - the @q quantile (0..1) of @n values by the nearest

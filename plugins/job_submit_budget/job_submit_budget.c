@@ -25,18 +25,24 @@
  *     restarts from its beginning, else it is cancelled (sb_preempt_action).
  * At modify it refuses a non-administrator's clearing of a resumable job's
  * requeue flag (Slurm itself already refuses their change of AdminComment).
+ * Each call of either entry point is timed (wall and the thread's CPU,
+ * entry to return); every 60 calls of one a summary is logged at verbose
+ * level: "job_submit/budget: submit over 60 calls: wall median N us ...".
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "src/common/assoc_mgr.h"
 #include "src/common/log.h"
+#include "src/common/macros.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
 #include "budget_conf.h"
 #include "slurm_compat.h"
+#include "tick_stats.h"
 #include "sb/contract.h"
 #include "sb/error.h"
 #include "sb/view.h"
@@ -49,9 +55,49 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 #define ENV_RESUMABLE "SB_RESUMABLE"
 #define MAX_DEPTH 64	/* association tree depth we walk */
 
-/* Serialised by job_submit.c's g_context_lock: no lock of our own. */
+/*
+ * Calls of job_submit() and job_modify() may run at the same time.  Slurm
+ * calls both under job_submit.c's context lock and slurmctld's job lock,
+ * but on 22.05 the context lock is a mutex (g_context_lock: one plugin call
+ * at a time), on 24.11, 25.11 and 26.05 a read-write lock taken for
+ * reading (context_lock), and submissions hold only the job READ lock
+ * (proc_req.c: _slurm_rpc_submit_batch_job, _slurm_rpc_allocate_resources
+ * and others call validate_job_create_req() under job_read_lock, unless the
+ * RPC queue runs them under its write lock); a modify holds the job write
+ * lock, so it never overlaps a submission, but two submissions may overlap.
+ * Hence lock of our own: conf_lock for cfg and cfg_seen (the refresh and
+ * the copy of the contract policy a submission uses), stats_lock for the
+ * call statistics (taken once per call, after the second clock reading).
+ */
+static pthread_mutex_t conf_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sb_config cfg;
 static struct budget_conf_seen cfg_seen;
+
+static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tick_stats submit_stats, modify_stats;
+
+/*
+ * Record one call of entry point @what that started at @c0 (read by this
+ * thread) into @s: reads the clocks a second time, adds the sample, and
+ * every TICK_STATS_N calls logs the summary at verbose level.
+ */
+static void call_done(struct tick_stats *s, const char *what,
+		      const struct tick_clock *c0)
+{
+	struct tick_clock c1;
+	double wall, cpu;
+	char summary[256];
+	bool full;
+
+	tick_clock_now(&c1);
+	wall = tick_clock_since(c0, &c1, &cpu);
+	slurm_mutex_lock(&stats_lock);
+	full = tick_stats_add_calls(s, "calls", wall, cpu, summary,
+				    sizeof(summary));
+	slurm_mutex_unlock(&stats_lock);
+	if (full)
+		verbose("%s: %s %s", plugin_type, what, summary);
+}
 
 extern int init(void)
 {
@@ -59,6 +105,7 @@ extern int init(void)
 	 * ones (MaxMinRuntime 8:00:00, no default min runtime). */
 	struct budget_conf_env env;
 
+	slurm_mutex_lock(&conf_lock);
 	sb_config_init(&cfg);
 	budget_conf_env_get(&env);
 	/* The last valid copy is kept by priority/budget's thread, never
@@ -67,25 +114,30 @@ extern int init(void)
 		error("%s: using the defaults until budget.conf is fixed",
 		      plugin_type);
 	budget_conf_mark(&env, &cfg_seen);
+	slurm_mutex_unlock(&conf_lock);
 	budget_conf_env_free(&env);
 	return SLURM_SUCCESS;
 }
 
 /*
  * Re-read budget.conf after a reconfigure (22.05 has no reconfigure hook
- * for job_submit plugins).  Called from the submit and update RPCs, which
- * hold the slurmctld conf read lock (and the job write lock): costs one
- * stat(), and one read of the small file after a reconfigure; nothing is
- * written here.
+ * for job_submit plugins) and copy its contract policy into @pol (may be
+ * NULL).  Called from the submit and update RPCs, which hold the slurmctld
+ * conf read lock (and the job read or write lock): costs one stat(), and
+ * one read of the small file after a reconfigure; nothing is written here.
  */
-static void refresh_config(void)
+static void refresh_config(struct sb_contract_policy *pol)
 {
 	struct budget_conf_env env;
 	struct sb_config next;
 
 	budget_conf_env_get(&env);
+	slurm_mutex_lock(&conf_lock);
 	if (budget_conf_refresh(&env, &cfg_seen, &next, NULL, plugin_type) == 1)
 		cfg = next;
+	if (pol)
+		*pol = cfg.contract;
+	slurm_mutex_unlock(&conf_lock);
 	budget_conf_env_free(&env);
 }
 
@@ -391,9 +443,10 @@ out:
 	assoc_mgr_unlock(&locks);
 }
 
-extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
-		      char **err_msg)
+static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
+		  char **err_msg)
 {
+	struct sb_contract_policy pol;
 	struct part_limit lim;
 	struct wall_limits w;
 	struct sb_contract_request req;
@@ -401,7 +454,7 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	char msg[512], tag[128], acct[128];
 	int rc;
 
-	refresh_config();
+	refresh_config(&pol);
 
 	req.min_runtime = spank_env_get(job_desc, ENV_MIN_RUNTIME);
 	req.resumable = spank_env_get(job_desc, ENV_RESUMABLE);
@@ -420,7 +473,7 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	req.time_cap = lim.cap;
 	req.cap_from = lim.cap_from[0] ? lim.cap_from : NULL;
 
-	rc = sb_contract_check(&cfg.contract, &req, &c, msg, sizeof(msg));
+	rc = sb_contract_check(&pol, &req, &c, msg, sizeof(msg));
 	if (rc != SB_OK) {
 		info("%s: refused job of uid %u (submitted by %u), account %s: %s",
 		     plugin_type, job_desc->user_id, submit_uid, acct, msg);
@@ -447,6 +500,18 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	debug("%s: uid %u account %s: %s", plugin_type, job_desc->user_id,
 	      acct, tag);
 	return SLURM_SUCCESS;
+}
+
+extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
+		      char **err_msg)
+{
+	struct tick_clock c0;
+	int rc;
+
+	tick_clock_now(&c0);
+	rc = submit(job_desc, submit_uid, err_msg);
+	call_done(&submit_stats, "submit", &c0);
+	return rc;
 }
 
 /*
@@ -513,7 +578,7 @@ static int modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 	bool has_contract;
 	char acct[128], msg[512];
 
-	refresh_config();
+	refresh_config(NULL);
 	has_contract = sb_contract_parse_tag(job_ptr->admin_comment, &now) ==
 		       SB_OK;
 
@@ -578,4 +643,17 @@ static int modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 	}
 	return SLURM_SUCCESS;
 }
-SB_DEFINE_JOB_MODIFY(modify)
+
+/* modify(), timed (call_done()). */
+static int timed_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
+			uint32_t submit_uid, char **err_msg)
+{
+	struct tick_clock c0;
+	int rc;
+
+	tick_clock_now(&c0);
+	rc = modify(job_desc, job_ptr, submit_uid, err_msg);
+	call_done(&modify_stats, "modify", &c0);
+	return rc;
+}
+SB_DEFINE_JOB_MODIFY(timed_modify)

@@ -1,7 +1,9 @@
 /* tick-stats-test.c - the lock hold time summary of preempt/budget's tick
  * (plugins/common/tick_stats.c): quantiles by nearest rank, the summary
  * line every TICK_STATS_N ticks, write-lock figures only over the ticks
- * that took write locks. */
+ * that took write locks, the tick line's exact wording (bench scripts parse
+ * it); the per-call summary of job_submit/budget (tick_stats_add_calls)
+ * with the unit it is given. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +85,75 @@ START_TEST(test_write_ticks_only)
 }
 END_TEST
 
+/* The tick summary word for word: contrib/bench-load.sh and bench-tick.sh
+ * read its fields by position. */
+START_TEST(test_tick_wording)
+{
+	struct tick_stats s = { 0 };
+	char buf[512] = "";
+	int i;
+
+	for (i = 1; i <= TICK_STATS_N; i++)
+		(void)tick_stats_add(&s, 100 + i, i == 1 ? 50 : 0, i, buf,
+				     sizeof(buf));
+	ck_assert_str_eq(buf, "over 60 ticks: locks held median 130 us p90 "
+			 "154 max 160; thread CPU median 30 us p90 54 max 60; "
+			 "write locks in 1 ticks, held median 50 us p90 50 "
+			 "max 50");
+}
+END_TEST
+
+/* tick_stats_add_calls: wall value i * wall_step, CPU i * cpu_step for
+ * i = 1..60 (median rank 30, p90 rank 54, max rank 60), named @unit. */
+struct calls_case {
+	const char *unit;
+	double wall_step, cpu_step;
+	const char *want;
+};
+
+static const struct calls_case calls[] = {
+	{ .unit = "calls", .wall_step = 2, .cpu_step = 1,
+	  .want = "over 60 calls: wall median 60 us p90 108 max 120; "
+		  "thread CPU median 30 us p90 54 max 60" },
+	{ .unit = NULL, .wall_step = 1, .cpu_step = 1,	/* default unit */
+	  .want = "over 60 calls: wall median 30 us p90 54 max 60; "
+		  "thread CPU median 30 us p90 54 max 60" },
+	{ .unit = "submissions", .wall_step = 10, .cpu_step = 0.1,
+	  .want = "over 60 submissions: wall median 300 us p90 540 max 600; "
+		  "thread CPU median 3 us p90 5 max 6" },
+	{ .unit = "calls", .wall_step = 0, .cpu_step = 0,	/* all zero */
+	  .want = "over 60 calls: wall median 0 us p90 0 max 0; "
+		  "thread CPU median 0 us p90 0 max 0" },
+};
+
+START_TEST(test_calls_summary)
+{
+	const struct calls_case *c = &calls[_i];
+	struct tick_stats s = { 0 };
+	char buf[512] = "untouched";
+	int i, round;
+
+	/* two periods: the second summary is the same, nothing carried over */
+	for (round = 0; round < 2; round++) {
+		for (i = 1; i < TICK_STATS_N; i++)
+			ck_assert(!tick_stats_add_calls(&s, c->unit,
+							i * c->wall_step,
+							i * c->cpu_step, buf,
+							sizeof(buf)));
+		if (!round)
+			ck_assert_str_eq(buf, "untouched");
+		ck_assert(tick_stats_add_calls(&s, c->unit,
+					       TICK_STATS_N * c->wall_step,
+					       TICK_STATS_N * c->cpu_step, buf,
+					       sizeof(buf)));
+		ck_assert_msg(!strcmp(buf, c->want), "case %d round %d: "
+			      "expected '%s', got '%s'", _i, round, c->want,
+			      buf);
+		ck_assert_uint_eq(s.n, 0);
+	}
+}
+END_TEST
+
 /* Both clocks advance; CPU time is never more than wall time plus a
  * little (one thread). */
 START_TEST(test_clock)
@@ -111,6 +182,9 @@ int main(void)
 			    sizeof(quantile) / sizeof(quantile[0]));
 	tcase_add_test(tc, test_summary_every_n);
 	tcase_add_test(tc, test_write_ticks_only);
+	tcase_add_test(tc, test_tick_wording);
+	tcase_add_loop_test(tc, test_calls_summary, 0,
+			    sizeof(calls) / sizeof(calls[0]));
 	tcase_add_test(tc, test_clock);
 	suite_add_tcase(s, tc);
 	return sb_check_run(s);
