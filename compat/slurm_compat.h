@@ -401,4 +401,16 @@ static inline bool sb_job_is_array_task(const slurm_job_info_t *j,
 	       slurm_bit_test(j->array_bitmap, (bitoff_t)task);
 }
 
+/*
+ * sb_limit_secs - a time limit as Slurm keeps it (minutes in a uint32_t:
+ * a job's time_limit, an association's or QOS's MaxWall) in seconds; -1
+ * for none: NO_VAL (not set), INFINITE (unlimited) or 0.
+ */
+static inline int64_t sb_limit_secs(uint32_t minutes)
+{
+	if (minutes == NO_VAL || minutes == INFINITE || minutes == 0)
+		return -1;
+	return (int64_t)minutes * 60;
+}
+
 #endif /* SB_SLURM_COMPAT_H */

@@ -53,6 +53,9 @@ struct sb_job_facts {
 	uint32_t priority;	/* current priority */
 	int64_t suspended;	/* seconds of the current run spent suspended
 				 * up to the time of the question, >= 0 */
+	int64_t time_limit;	/* seconds a run may last (Slurm: its
+				 * TimeLimit); <= 0 for none (unlimited, or
+				 * not known) */
 	/* The charged TRES (ChargeTRES), whole TRES units, for sb_job_tres(): */
 	bool has_run;		/* its figures are those of a run: it started
 				 * (running, suspended, ended), or it is being
@@ -119,8 +122,8 @@ static inline bool sb_job_has_run(bool pending, bool leaving)
 
 /*
  * sb_job_party - the job as a party to a preemption (struct
- * sb_preempt_party): its contract, start, priority and suspended time
- * from @f, its TRES from sb_job_tres(), in_grace from sb_job_in_grace(),
+ * sb_preempt_party): its contract, start, priority, suspended time and
+ * time limit from @f, its TRES from sb_job_tres(), in_grace from sb_job_in_grace(),
  * its last preemption from the SystemComment note
  * (sb_preempted_note_at()).  The tree index is left
  * SB_NONE: the caller knows the association.  @out is overwritten; NULL

@@ -11,6 +11,10 @@
  *     priority (its budget's standing as of now, see sb/priority.h; the
  *     resumed bit is not compared: a requeued job never preempts a
  *     teammate of equal standing);
+ *   - an allocated victim that is not resumable is not preempted in the
+ *     second half of its time limit, where its run so far is more than
+ *     what is left of it (sb_preempt_ends_sooner(): waiting for it to end
+ *     costs less than the work a preemption would throw away);
  *   - victims are taken unallocated first, then resumable (they keep their
  *     work), then least work lost (TRES-seconds of the current run), then
  *     lowest current priority (sb_preempt_victim_key());
@@ -101,6 +105,10 @@ struct sb_preempt_job {
 				 * question, >= 0 (negative counts as 0); 0
 				 * for a pending preemptor.  Suspended time is
 				 * neither run nor protection */
+	int64_t time_limit;	/* seconds the current run may last (its
+				 * time limit, counted from its start plus
+				 * the time it was suspended); <= 0: none
+				 * known (unlimited) */
 };
 
 /* The answer of sb_preempt_check(); SB_PREEMPT_YES is 0. */
@@ -122,6 +130,9 @@ enum sb_preempt_verdict {
 	SB_PREEMPT_COSTLY,	/* the reclaim rule holds, but not with the
 				 * preemption's cost added (sb/view.h,
 				 * sb_preempt_cost()) */
+	SB_PREEMPT_ENDS_SOONER,	/* the victim would lose its run, and its
+				 * time limit ends it sooner than the work
+				 * it would lose (sb_preempt_ends_sooner()) */
 };
 
 /* What to do with a victim (PREEMPT_DATA_MODE in the plugin: REQUEUE and
@@ -155,6 +166,32 @@ void sb_preempt_policy_init(struct sb_preempt_policy *pol);
  * is the default 120).  Values above 1,000,000,000 are taken as that.
  */
 int64_t sb_requeue_delay_of_authinfo(const char *authinfo);
+
+/*
+ * sb_run_ends_by - the second by which @job's current run ends at the
+ * latest, its time limit: start + time_limit + suspended (Slurm pushes a
+ * suspended job's end back by the time it was suspended); INT64_MAX when
+ * no limit is known (time_limit <= 0) or on overflow.
+ */
+int64_t sb_run_ends_by(const struct sb_preempt_job *job);
+
+/*
+ * sb_preempt_ends_sooner - the break-even rule (rent or buy): preempting
+ * @victim at @now would throw away its run (it is not resumable:
+ * sb_preempt_action() is not SB_ACTION_REQUEUE), and its time limit ends
+ * the run no later than that run's length from now:
+ *
+ *     sb_run_ends_by(victim) - now  <=  sb_run_seconds(victim, now)
+ *
+ * Preempting then destroys more GPU time (the run so far) than it can win
+ * for the preemptor (the rest of the run at most); waiting costs less.
+ * The rule cannot make a job immune: it holds only in the second half of
+ * a run's time limit, and the run ends by that limit.  False when no
+ * limit is known or the victim keeps its work.  A NULL @pol reads as the
+ * defaults.
+ */
+bool sb_preempt_ends_sooner(const struct sb_preempt_policy *pol,
+			    const struct sb_preempt_job *victim, int64_t now);
 
 /*
  * sb_preempt_static - the relation that holds whatever the time: an
@@ -208,8 +245,8 @@ double sb_charge_rate(double tres, double usage_factor);
 /*
  * sb_preempt_check - may the pending @preemptor take @victim's resources at
  * @now (seconds)?  The rules are at the top of this file; the checks are
- * made in the order of enum sb_preempt_verdict, so the answer names the
- * first rule that refuses.  Whether the freed resources suffice is not
+ * made in this order, and the answer names the first rule that refuses:
+ * SB_PREEMPT_UNALLOCATED, _PROTECTED, _OUTRANKED, _KEPT, _ENDS_SOONER.  Whether the freed resources suffice is not
  * judged here (Slurm's select plugin, or the simulator's placement, takes
  * victims in sb_preempt_victim_key() order only until the job fits).
  * Returns SB_PREEMPT_UNALLOCATED for NULL arguments.

@@ -387,7 +387,7 @@ double sb_preempt_cost(const struct sb_preempt_policy *pol,
  *   2. a victim already in its grace time is on its way out for any
  *      allocated preemptor (SB_PREEMPT_YES: counting on its resources is
  *      better than taking another job);
- *   3. sb_preempt_check() (protected, outranked, kept);
+ *   3. sb_preempt_check() (protected, outranked, kept, ends sooner);
  *   4. an allocated victim preempted less than the interval ago:
  *      now < sb_preempt_hold_until() (SB_PREEMPT_INTERVAL);
  *   5. an allocated victim of another budget: with no view (@v NULL: the

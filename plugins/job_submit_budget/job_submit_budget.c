@@ -181,14 +181,6 @@ struct wall_limits {
 	bool qos_unknown;	/* --qos gave a list: which one is not known */
 };
 
-/* Slurm minutes (NO_VAL/INFINITE/0 = none) as contract seconds (<= 0 none). */
-static int64_t limit_secs(uint32_t minutes)
-{
-	if (minutes == NO_VAL || minutes == INFINITE || minutes == 0)
-		return -1;
-	return (int64_t)minutes * 60;
-}
-
 /*
  * The job's QOS as slurmctld will pick it: --qos (one name; a list, which
  * 26.05 allows, names no single QOS: qos_unknown), else the
@@ -258,9 +250,9 @@ static enum budget_state assoc_budget(uint32_t uid, char *account,
 		     a = a->usage ? a->usage->parent_assoc_ptr : NULL)
 			shares[n++] = a->shares_raw;
 		/* acct_policy_validate walks to the root, the first set wins */
-		for (a = assoc; a && limit_secs(w->assoc) <= 0;
+		for (a = assoc; a && sb_limit_secs(w->assoc) <= 0;
 		     a = a->usage ? a->usage->parent_assoc_ptr : NULL)
-			if (limit_secs(a->max_wall_pj) > 0) {
+			if (sb_limit_secs(a->max_wall_pj) > 0) {
 				w->assoc = a->max_wall_pj;
 				if (a->user)
 					snprintf(w->assoc_from,
@@ -293,9 +285,9 @@ static int64_t max_wall(const part_record_t *p, const struct wall_limits *w,
 {
 	const slurmdb_qos_rec_t *pq = p ? p->qos_ptr : NULL;
 	struct sb_wall_limits in = {
-		.part_qos = pq ? limit_secs(pq->max_wall_pj) : -1,
-		.job_qos = limit_secs(w->qos),
-		.assoc = limit_secs(w->assoc),
+		.part_qos = pq ? sb_limit_secs(pq->max_wall_pj) : -1,
+		.job_qos = sb_limit_secs(w->qos),
+		.assoc = sb_limit_secs(w->assoc),
 		.over_part_qos = w->qos_over_part,
 		.job_qos_unknown = w->qos_unknown,
 	};
@@ -360,13 +352,13 @@ static void part_limit(const job_desc_msg_t *job_desc, const part_record_t *p,
 {
 	char wall_from[128] = "";
 	int64_t wall = max_wall(p, w, wall_from, sizeof(wall_from));
-	int64_t pdef = p ? limit_secs(p->default_time) : -1;
-	int64_t pmax = p ? limit_secs(p->max_time) : -1;
+	int64_t pdef = p ? sb_limit_secs(p->default_time) : -1;
+	int64_t pmax = p ? sb_limit_secs(p->max_time) : -1;
 	const char *name = p ? p->name : "";
 	enum sb_limit_from f, cf;
 
-	out->limit = sb_time_limit_effective(limit_secs(job_desc->time_limit),
-					     limit_secs(job_desc->time_min),
+	out->limit = sb_time_limit_effective(sb_limit_secs(job_desc->time_limit),
+					     sb_limit_secs(job_desc->time_min),
 					     pdef, pmax, wall, &f);
 	/* a QOS with PartitionTimeLimit lifts MaxTime as a cap (job_mgr.c) */
 	out->cap = sb_time_cap(w->qos_part_time ? -1 : pmax, wall, &cf);
@@ -623,8 +615,8 @@ static int modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 	}
 
 	if (job_desc->time_min != NO_VAL && !is_admin && has_contract &&
-	    limit_secs(job_desc->time_min) > 0 &&
-	    limit_secs(job_desc->time_min) < now.min_runtime) {
+	    sb_limit_secs(job_desc->time_min) > 0 &&
+	    sb_limit_secs(job_desc->time_min) < now.min_runtime) {
 		snprintf(msg, sizeof(msg), "may not set TimeMin to %u min: "
 			 "below its minimum runtime of %llds (backfill may cut "
 			 "the job to TimeMin)", job_desc->time_min,
@@ -633,8 +625,8 @@ static int modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 			      submit_uid, job_ptr, msg);
 	}
 	if (job_desc->time_limit != NO_VAL && !is_admin && has_contract &&
-	    limit_secs(job_desc->time_limit) > 0 &&
-	    limit_secs(job_desc->time_limit) < now.min_runtime) {
+	    sb_limit_secs(job_desc->time_limit) > 0 &&
+	    sb_limit_secs(job_desc->time_limit) < now.min_runtime) {
 		snprintf(msg, sizeof(msg), "may not set TimeLimit to %u min: "
 			 "below its minimum runtime of %llds",
 			 job_desc->time_limit, (long long)now.min_runtime);

@@ -174,7 +174,7 @@ static void read_held(job_record_t *job_ptr, const struct sb_budget_ops *o,
 		      bitstr_t *repair, time_t last, time_t now,
 		      struct tick_work *w)
 {
-	struct sb_preempt_job j;
+	struct sb_preempt_job j = { 0 };
 	int64_t until;
 	int node;
 
@@ -354,7 +354,7 @@ static void tick_act(const struct tick_action *a,
 {
 	job_record_t *job_ptr = find_job_record(a->job_id), *blocked;
 	node_record_t *node_ptr;
-	struct sb_preempt_job j;
+	struct sb_preempt_job j = { 0 };
 	bool gave_up;
 	int rc;
 

@@ -138,6 +138,29 @@ const char *sb_preempt_action_str(enum sb_preempt_action action)
 	return "unknown action";
 }
 
+int64_t sb_run_ends_by(const struct sb_preempt_job *job)
+{
+	int64_t sus = job->suspended > 0 ? job->suspended : 0;
+
+	if (job->time_limit <= 0)
+		return INT64_MAX;
+	if (job->time_limit > INT64_MAX - sus ||
+	    job->start > INT64_MAX - (job->time_limit + sus))
+		return INT64_MAX;
+	return job->start + job->time_limit + sus;
+}
+
+bool sb_preempt_ends_sooner(const struct sb_preempt_policy *pol,
+			    const struct sb_preempt_job *victim, int64_t now)
+{
+	int64_t ends = sb_run_ends_by(victim);
+
+	if (ends == INT64_MAX ||
+	    sb_preempt_action(pol, &victim->contract) == SB_ACTION_REQUEUE)
+		return false;
+	return ends - now <= sb_run_seconds(victim, now);
+}
+
 enum sb_preempt_verdict sb_preempt_check(const struct sb_preempt_policy *pol,
 					 const struct sb_preempt_job *preemptor,
 					 const struct sb_preempt_job *victim,
@@ -155,6 +178,9 @@ enum sb_preempt_verdict sb_preempt_check(const struct sb_preempt_policy *pol,
 		return SB_PREEMPT_OUTRANKED;
 	if (sb_preempt_action(pol, &victim->contract) == SB_ACTION_NONE)
 		return SB_PREEMPT_KEPT;
+	if (victim->contract.allocated &&
+	    sb_preempt_ends_sooner(pol, victim, now))
+		return SB_PREEMPT_ENDS_SOONER;
 	return SB_PREEMPT_YES;
 }
 
@@ -183,6 +209,9 @@ const char *sb_preempt_verdict_str(enum sb_preempt_verdict v)
 	case SB_PREEMPT_COSTLY:
 		return "the gain in fairness does not pay for the preemption's "
 		       "cost (grace, requeue delay, lost work)";
+	case SB_PREEMPT_ENDS_SOONER:
+		return "its time limit ends it sooner than the work it would "
+		       "lose (not resumable)";
 	}
 	return "unknown verdict";
 }

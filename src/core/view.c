@@ -318,6 +318,16 @@ enum sb_preempt_verdict sb_preempt_decide(const struct sb_preempt_policy *pol,
 		return SB_PREEMPT_YES;
 	}
 	vd = sb_preempt_check(pol, &preemptor->job, &victim->job, now);
+	if (vd == SB_PREEMPT_ENDS_SOONER) {
+		if (why && len)
+			snprintf(why, len, "%s: its time limit ends it in %lld "
+				 "s, a preemption would throw away its %lld s "
+				 "run", sb_preempt_verdict_str(vd),
+				 (long long)(sb_run_ends_by(&victim->job) -
+					     now),
+				 (long long)sb_run_seconds(&victim->job, now));
+		return vd;
+	}
 	if (vd != SB_PREEMPT_YES || !victim->job.contract.allocated) {
 		if (why && len)	/* the text only when asked: a hot path */
 			say(why, len, vd == SB_PREEMPT_YES ? "unallocated: "

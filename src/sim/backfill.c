@@ -5,11 +5,11 @@
  * As sched/backfill does it: the pass takes pending jobs in priority
  * order; a job that cannot start now gets a reservation, the earliest time
  * enough GPUs are free for it and which GPUs those are, planned from the
- * running jobs' expected ends (a job's time limit: here its remaining
- * duration, which the model knows exactly; Slurm knows only the limit, so
- * it reserves later than we do).  A lower job then starts only on GPUs no
- * reservation it would overlap needs: it may use reserved GPUs only if it
- * ends (now + its remaining duration) by the reservation's start.
+ * running jobs' expected ends (the end of each run's time limit,
+ * sim_job.time_limit, as Slurm plans: not the true end, which no
+ * scheduler knows).  A lower job then starts only on GPUs no reservation
+ * it would overlap needs: it may use reserved GPUs only if its time limit
+ * ends (now + time limit) by the reservation's start.
  *
  * Slurm reserves for every job it tests (bf_max_job_test, or the top
  * bf_job_part_count_reserve of a partition); we reserve for the first
@@ -202,7 +202,7 @@ uint32_t sim__bf_place(struct sim *s, uint32_t job, int64_t now,
 		       uint64_t *mask, bool *blocked)
 {
 	const struct sim_job *j = &s->w->jobs[job];
-	int64_t end = now + s->job_state[job].remaining;
+	int64_t end = now + s->w->jobs[job].time_limit;
 	uint32_t k, a, nn;
 	bool any = false;
 

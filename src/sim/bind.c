@@ -6,12 +6,14 @@
  * as (sbudget-sim convert) and the notes of what was assigned or skipped.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sb/contract.h"
 #include "sb/error.h"
+#include "sb/ledger.h"
 #include "sb/view.h"
 #include "input.h"
 
@@ -165,6 +167,31 @@ static void assign_contract(struct sim_workload *w,
 	}
 }
 
+/* @j's time limit: the trace's, raised to its duration if below it (the
+ * job ran that long, so its limit was at least that), or the f-model's:
+ * factor x duration rounded up to whole minutes, at least one minute. */
+static void set_time_limit(struct sim_workload *w,
+			   const struct sim_read_opts *o, struct sim_job *j)
+{
+	double want;
+
+	if (j->time_limit > 0) {
+		if (j->time_limit < j->duration) {
+			j->time_limit = j->duration;
+			w->notes.limits_raised++;
+		}
+		return;
+	}
+	want = ceil((double)j->duration * o->time_limit_factor / 60.0);
+	if (want < 1)
+		want = 1;
+	j->time_limit = want >= (double)(SB_TIME_MAX / 4 / 60) ?
+			SB_TIME_MAX / 4 : (int64_t)want * 60;
+	if (j->time_limit < j->duration)
+		j->time_limit = j->duration;
+	w->notes.limits_modeled++;
+}
+
 /* Clamp to --max-gpus, round a multi-node job up to whole nodes.  False
  * when it is bigger than the cluster (skipped, counted). */
 static bool size_job(struct sim_workload *w, const struct sim_read_opts *o,
@@ -234,6 +261,7 @@ int sim_workload_bind(struct sim_workload *w, const struct sim_tree *t,
 		j.team_node = node;
 		j.assoc = assoc_of(w, t, node, j.user);
 		assign_contract(w, o, &j);
+		set_time_limit(w, o, &j);
 		if (j.min_runtime > 0 && !has_budget(t, j.assoc)) {
 			/* job_submit/budget would refuse it; the simulator
 			 * runs it unallocated and says so */
@@ -253,14 +281,15 @@ int sim_workload_write_csv(const struct sim_workload *w,
 	size_t i;
 
 	fprintf(f, "submit_time_s,duration_s,gpus,team,user,min_runtime_s,"
-		"resumable,priority\n");
+		"resumable,priority,time_limit_s\n");
 	for (i = 0; i < w->njobs; i++) {
 		const struct sim_job *j = &w->jobs[i];
 
 		fprintf(f, "%" PRId64 ",%" PRId64 ",%" PRIu32 ",%s,%s,%" PRId64
-			",%s,%" PRIu32 "\n", j->submit, j->duration, j->gpus,
-			t->path[j->team_node], w->names[j->user],
-			j->min_runtime, j->resumable ? "yes" : "no", j->prio);
+			",%s,%" PRIu32 ",%" PRId64 "\n", j->submit,
+			j->duration, j->gpus, t->path[j->team_node],
+			w->names[j->user], j->min_runtime,
+			j->resumable ? "yes" : "no", j->prio, j->time_limit);
 	}
 	return ferror(f) ? -1 : 0;
 }
@@ -307,4 +336,12 @@ void sim_notes_print(const struct sim_notes *n, FILE *f)
 	if (n->unbudgeted)
 		fprintf(f, "input: %zu allocated jobs on a budget of 0 shares "
 			"run unallocated\n", n->unbudgeted);
+	if (n->limits_modeled)
+		fprintf(f, "assigned: time limit of %zu jobs (the f-model: "
+			"%g x duration, rounded up to whole minutes; "
+			"--time-limit-factor)\n", n->limits_modeled,
+			n->time_limit_factor);
+	if (n->limits_raised)
+		fprintf(f, "input: %zu time limits below the job's duration "
+			"raised to it\n", n->limits_raised);
 }

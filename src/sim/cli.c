@@ -34,7 +34,8 @@ const char cli_usage[] =
 "occupancy and preemptions.\n"
 "  --jobs FILE          job table: CSV with a header naming submit_time_s,\n"
 "                       duration_s,gpus,team[,user,min_runtime_s,resumable,\n"
-"                       priority], or SWF (*.swf, or ';' header lines)\n"
+"                       priority,time_limit_s], or SWF (*.swf, or ';'\n"
+"                       header lines)\n"
 "  --tree FILE          budget tree: lines 'path shares', or the output of\n"
 "                       `sacctmgr -P show assoc format=account,user,\n"
 "                       parentname,fairshare`, or `sacctmgr dump CLUSTER`,\n"
@@ -63,6 +64,13 @@ const char cli_usage[] =
 "  --no-requeue F       the fraction 0..1 of jobs that cannot be requeued\n"
 "                       (--no-requeue, salloc/srun; seeded draw, default 0):\n"
 "                       cancelled when preempted, as by preempt/budget\n"
+"  --time-limit-factor F\n"
+"                       a job whose trace gives no time limit (CSV column\n"
+"                       time_limit_s, SWF field 9) asks for F x its\n"
+"                       duration, rounded up to whole minutes (the\n"
+"                       f-model; 1..1000, default 2); backfill plans with\n"
+"                       limits, and a non-resumable job is not preempted\n"
+"                       once its run is longer than what its limit leaves\n"
 "  --resubmit-delay D   a job cancelled by preemption is submitted again by\n"
 "                       its user D later (Slurm time syntax: 5:00 is five\n"
 "                       minutes, the default), as a new job with its whole\n"
@@ -338,6 +346,18 @@ static int number(const char *a, const char *v, struct opts *o)
 			return cli_bad("--no-requeue '%s' is not accepted: a "
 				   "fraction from 0 to 1", v);
 		o->ro.no_requeue = d;
+	} else if (!strcmp(a, "--time-limit-factor")) {
+		char *end;
+		double d;
+
+		errno = 0;
+		d = plain(v, true) && v[0] != '-' ? strtod(v, &end) : -1;
+		if (!plain(v, true) || v[0] == '-' || errno || *end ||
+		    !isfinite(d) || d < 1 || d > SIM_TIME_LIMIT_FACTOR_MAX)
+			return cli_bad("--time-limit-factor '%s' is not "
+				   "accepted: a number from 1 to %g", v,
+				   SIM_TIME_LIMIT_FACTOR_MAX);
+		o->ro.time_limit_factor = d;
 	} else if (!strcmp(a, "--window")) {
 		if (range(a, v, &o->win_a, &o->win_b))
 			return 2;

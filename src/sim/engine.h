@@ -112,8 +112,8 @@ struct queue_entry {
 	uint32_t job;
 	uint32_t gpus;		/* GPUs it asks */
 	uint32_t team;		/* its tree index (baseline cap) */
-	uint32_t remaining;	/* its remaining duration, s (at most
-				 * UINT32_MAX): the backfill skip */
+	uint32_t limit;		/* its time limit, s (at most UINT32_MAX):
+				 * the backfill skip */
 };
 
 /* One pending queue, sorted by sim__q_before(). */
@@ -123,7 +123,7 @@ struct pending_queue {
 				 * 255, so a pass finds the next job below a
 				 * size reading bytes (sim__q_next_below()) */
 	uint8_t *rem_bits;	/* beside entries: bit length of its
-				 * remaining */
+				 * time limit */
 	uint32_t n, cap;	/* entries used, allocated */
 	uint32_t min_gpus;	/* fewest GPUs of a job in it, when
 				 * min_gpus_ok */
@@ -152,7 +152,7 @@ struct sim_resv {
 
 /* Pending jobs by GPUs, for sim__any_below(): bins 1..256, 257 = more. */
 #define SIM_HIST_BINS 258
-/* ... and by remaining duration: bucket b >= 1 holds [2^(b-1), 2^b) s. */
+/* ... and by time limit: bucket b >= 1 holds [2^(b-1), 2^b) s. */
 #define SIM_RBUCKETS 64
 
 /* The state of one simulation (sim_run()).  "alloc"/"unalloc": of
@@ -186,7 +186,7 @@ struct sim {
 	/* pending jobs by GPUs (bins, SIM_HIST_BINS) */
 	uint32_t pending_alloc_by_gpus[SIM_HIST_BINS];
 	uint32_t pending_unalloc_by_gpus[SIM_HIST_BINS];
-	/* ... and by GPUs and remaining duration (SIM_RBUCKETS) */
+	/* ... and by GPUs and time limit (SIM_RBUCKETS) */
 	uint32_t (*pending_alloc_by_rem)[SIM_RBUCKETS];
 	uint32_t (*pending_unalloc_by_rem)[SIM_RBUCKETS];
 

@@ -44,6 +44,8 @@ static struct json_object *notes_json(const struct sim_notes *n, size_t jobs)
 	ADD("assigned_priority", n->prio_assigned);
 	ADD("assigned_no_requeue", n->no_requeue_assigned);
 	ADD("unbudgeted_made_unallocated", n->unbudgeted);
+	ADD("assigned_time_limit", n->limits_modeled);
+	ADD("time_limits_raised", n->limits_raised);
 #undef ADD
 	return o;
 }
@@ -167,6 +169,8 @@ static int run_json(const struct opts *o, const struct sim_workload *w,
 		o->p.restart ? "restart" : "resume"));
 	json_object_object_add(x, "no_requeue",
 			       json_object_new_double(o->ro.no_requeue));
+	json_object_object_add(x, "time_limit_factor",
+			       json_object_new_double(o->ro.time_limit_factor));
 	json_object_object_add(x, "resubmit_delay_s",
 			       o->p.resubmit_delay == SIM_NO_RESUBMIT ? NULL :
 			       json_object_new_int64(o->p.resubmit_delay));

@@ -110,7 +110,7 @@ static uint32_t fit_max(struct sim *s)
  * passed over (as big as a job that did not fit and as one whose
  * preemption failed, or unallocated: @lim), or would fit only on reserved
  * GPUs and run past the reservation's start (as big as a job that did not
- * fit beside it, s->bf_fail_gpus, its remaining's bit length sure to pass
+ * fit beside it, s->bf_fail_gpus, its time limit's bit length sure to pass
  * the start, and for an allocated job fitting the cluster, so that the pass's
  * shortcut would make it wait, followed by the same check with the same
  * answer).  Reads only the bytes gpus_byte and rem_bits.
@@ -231,7 +231,7 @@ void sim__pass(struct sim *s, int64_t now)
 			fail = qg >= pf ||
 			       (resv && s->nresv == 1 && s->bf_cluster_ok &&
 				qg >= s->bf_fail_gpus &&
-				now + (int64_t)q->entries[i].remaining >
+				now + (int64_t)q->entries[i].limit >
 					s->resv[0].t);
 
 			/* ... and it may not preempt (unallocated;

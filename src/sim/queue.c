@@ -259,7 +259,7 @@ static void hist_add(struct sim *s, uint32_t job, int d)
 		uint32_t (*by_rem)[SIM_RBUCKETS] =
 			a ? s->pending_alloc_by_rem : s->pending_unalloc_by_rem;
 
-		by_rem[b][rbucket(s->job_state[job].remaining)] += (uint32_t)d;
+		by_rem[b][rbucket(s->w->jobs[job].time_limit)] += (uint32_t)d;
 	}
 }
 
@@ -292,12 +292,12 @@ static void insert_at(struct sim *s, struct pending_queue *q, uint32_t i,
 	q->entries[i].job = job;
 	q->entries[i].gpus = j->gpus;
 	q->entries[i].team = j->team_node;
-	q->entries[i].remaining =
-		s->job_state[job].remaining > (int64_t)UINT32_MAX
+	q->entries[i].limit =
+		j->time_limit > (int64_t)UINT32_MAX
 			? UINT32_MAX
-			: (uint32_t)s->job_state[job].remaining;
+			: (uint32_t)j->time_limit;
 	q->gpus_byte[i] = j->gpus > 255 ? 255 : (uint8_t)j->gpus;
-	q->rem_bits[i] = (uint8_t)rbucket(q->entries[i].remaining);
+	q->rem_bits[i] = (uint8_t)rbucket(q->entries[i].limit);
 	q->n++;
 	gmin_add(q, j->gpus);
 	s->npending++;

@@ -41,7 +41,8 @@ static int push_nodes(struct sim *s, const uint32_t *nodes, uint32_t n,
 	return 0;
 }
 
-/* The expected end of the run on each GPU of @x's run (backfill.c). */
+/* The expected end of the run on each GPU of @x's run (backfill.c): its
+ * time limit's end, not its true end, which no scheduler knows. */
 static void set_gend(struct sim *s, const struct job_state *x, int64_t e)
 {
 	uint32_t a, gpn = s->cluster.gpn;
@@ -118,11 +119,13 @@ void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 		s->r->jobs[job].first_start = t;
 	x->running_index = (uint32_t)s->nrunning;
 	s->run_info[s->nrunning] = (struct run_info){
-		.party = {.job = {x->contract, t,
-				  sim__is_budget(s)
+		.party = {.job = {.contract = x->contract,
+				  .start = t,
+				  .priority = sim__is_budget(s)
 					  ? sim__job_priority(s, job, false)
 					  : 0,
-				  j->gpus, 0},
+				  .tres = j->gpus,
+				  .time_limit = j->time_limit},
 			  .index = j->assoc,
 			  .in_grace = false,
 			  .preempted = x->preempted,
@@ -139,8 +142,8 @@ void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 			: INT64_MIN;
 	s->running[s->nrunning++] = job;
 	gjob_set(s, job, true);
-	if (s->gpu_end_at)
-		set_gend(s, x, x->end_at);
+	if (s->gpu_end_at)	/* as Slurm plans: by the time limit */
+		set_gend(s, x, t + j->time_limit);
 	if (sim__is_budget(s) && x->contract.allocated)
 		sim__prot_push(s, s->run_info[x->running_index].prot_until, job,
 			       x->run);

@@ -117,6 +117,12 @@ struct sim_job {
 	int64_t submit;		/* seconds */
 	int64_t duration;	/* run time needed, seconds, >= 0 */
 	int64_t min_runtime;	/* seconds; 0 = unallocated */
+	int64_t time_limit;	/* seconds a run may last, as the scheduler
+				 * knows it (its backfill plans with it, the
+				 * break-even rule reads it): the trace's
+				 * request, or the f-model's (sim_read_opts.
+				 * time_limit_factor); >= duration once
+				 * bound; 0 while not known */
 	uint32_t gpus;		/* >= 1 */
 	uint32_t team;		/* index into sim_workload.names */
 	uint32_t user;		/* index into names; 0 = none ("") */
@@ -146,6 +152,11 @@ struct sim_notes {
 	size_t resumable_assigned;
 	size_t no_requeue_assigned;	/* drawn as --no-requeue */
 	size_t prio_assigned;
+	size_t limits_modeled;	/* time limits from the f-model */
+	size_t limits_raised;	/* a trace's limit below the job's duration,
+				 * raised to it */
+	double time_limit_factor;	/* the f-model's factor, for the
+					 * report */
 	size_t unbudgeted;	/* allocated on a budget of 0: made unallocated */
 	char format[16];	/* "csv" or "swf" */
 };
@@ -175,7 +186,20 @@ struct sim_read_opts {
 	int64_t max_min_runtime;	/* cap for assigned min runtimes */
 	double no_requeue;	/* fraction of jobs drawn as --no-requeue
 				 * (cannot be requeued), 0..1; default 0 */
+	double time_limit_factor;	/* F of the f-model: a job whose
+				 * trace gives no time limit asks for F x
+				 * its duration, rounded up to whole
+				 * minutes (as Slurm keeps limits), at
+				 * least 1 minute; SIM_TIME_LIMIT_FACTOR
+				 * by default, 1..SIM_TIME_LIMIT_FACTOR_MAX */
 };
+
+/* The f-model's default factor and the largest accepted (--time-limit-
+ * factor): users ask for more time than their jobs need (Mu'alem and
+ * Feitelson, "Utilization, predictability, workloads, and user runtime
+ * estimates in scheduling the IBM SP2 with backfilling", IEEE TPDS 2001). */
+#define SIM_TIME_LIMIT_FACTOR 2.0
+#define SIM_TIME_LIMIT_FACTOR_MAX 1000.0
 
 void sim_read_opts_init(struct sim_read_opts *o);
 void sim_workload_init(struct sim_workload *w);
@@ -186,7 +210,9 @@ uint32_t sim_intern(struct sim_workload *w, const char *s);
  * sim_workload_read - read a job table: SWF when the file name ends in
  * ".swf" or its first non-empty line starts with ';', else CSV with a
  * header naming at least submit_time_s, duration_s, gpus, team (optional
- * user, min_runtime_s, resumable, priority; other columns are ignored).
+ * user, min_runtime_s, resumable, priority, time_limit_s; other columns
+ * are ignored).  SWF's requested time (field 9) is the time limit when
+ * it is > 0.
  * Lines are appended to @w; slicing is applied: jobs submitted in
  * [from, from + span) of the trace's time are kept, and their submit time
  * becomes (submit - from) * time_scale (durations, min runtimes * scale).

@@ -76,7 +76,7 @@ static bool view_free(enum sb_preempt_verdict vd)
 {
 	return vd == SB_PREEMPT_UNALLOCATED || vd == SB_PREEMPT_PROTECTED ||
 	       vd == SB_PREEMPT_OUTRANKED || vd == SB_PREEMPT_KEPT ||
-	       vd == SB_PREEMPT_INTERVAL;
+	       vd == SB_PREEMPT_INTERVAL || vd == SB_PREEMPT_ENDS_SOONER;
 }
 
 /* Whether @me may preempt running @rj at @now: the core's verdict

@@ -25,6 +25,7 @@ void sim_read_opts_init(struct sim_read_opts *o)
 	o->span = -1;
 	o->time_scale = 1.0;
 	o->max_min_runtime = SB_DEFAULT_MAX_MIN_RUNTIME;
+	o->time_limit_factor = SIM_TIME_LIMIT_FACTOR;
 }
 
 void sim_workload_init(struct sim_workload *w)
@@ -162,14 +163,15 @@ static int parse_prio(const char *s, uint32_t *out)
 }
 
 /* The canonical CSV's columns: the first four are required. */
-static const char *const csv_cols[8] = {
+#define CSV_COLS 9
+static const char *const csv_cols[CSV_COLS] = {
 	"submit_time_s", "duration_s", "gpus", "team", "user",
-	"min_runtime_s", "resumable", "priority",
+	"min_runtime_s", "resumable", "priority", "time_limit_s",
 };
 
 /* Where each column is (-1: absent), and how many fields the header has. */
 struct csv_head {
-	int ci[8];
+	int ci[CSV_COLS];
 	int nh;
 };
 
@@ -180,7 +182,7 @@ static int csv_header(const char *name, size_t line, char **f, int n,
 	int k;
 
 	h->nh = n;
-	for (k = 0; k < 8; k++) {
+	for (k = 0; k < CSV_COLS; k++) {
 		int i;
 
 		h->ci[k] = sim__column(f, n, csv_cols[k], NULL);
@@ -200,7 +202,8 @@ static int csv_header(const char *name, size_t line, char **f, int n,
 				  "the header lacks column '%s': the first "
 				  "line must name the columns submit_time_s,"
 				  "duration_s,gpus,team[,user,min_runtime_s,"
-				  "resumable,priority]", csv_cols[k]);
+				  "resumable,priority,time_limit_s]",
+				  csv_cols[k]);
 			return -1;
 		}
 	w->has_user = h->ci[4] >= 0;
@@ -212,7 +215,7 @@ static int csv_header(const char *name, size_t line, char **f, int n,
 
 /* The numbers and names of one data line, checked. */
 struct csv_row {
-	int64_t sub, dur, gpus, mr;
+	int64_t sub, dur, gpus, mr, lim;
 };
 
 static int csv_check(const char *name, size_t line, char **f,
@@ -265,6 +268,18 @@ static int csv_check(const char *name, size_t line, char **f,
 			  f[ci[5]], (int64_t)SB_DURATION_MAX);
 		return -1;
 	}
+	r->lim = 0;
+	if (ci[8] >= 0 && *f[ci[8]] &&
+	    (sim__parse_i64(f[ci[8]], &r->lim) || r->lim < -1 ||
+	     r->lim == 0)) {
+		sim__fail(msg, msglen, name, line,
+			  "time_limit_s '%s' is not accepted: a whole number "
+			  "of seconds >= 1 (empty or -1 = not given: the "
+			  "f-model's, --time-limit-factor)", f[ci[8]]);
+		return -1;
+	}
+	if (r->lim < 0)
+		r->lim = 0;
 	return 0;
 }
 
@@ -318,7 +333,9 @@ static int csv_line(const char *name, size_t line, char **f,
 	    scale_time(name, line, "duration_s", f[ci[1]], o, &r.dur, false,
 		       msg, msglen) ||
 	    (ci[5] >= 0 && scale_time(name, line, "min_runtime_s", f[ci[5]],
-				      o, &r.mr, false, msg, msglen)))
+				      o, &r.mr, false, msg, msglen)) ||
+	    (r.lim > 0 && scale_time(name, line, "time_limit_s", f[ci[8]],
+				     o, &r.lim, false, msg, msglen)))
 		return -1;
 	j = add_job(w);
 	if (!j) {
@@ -329,6 +346,7 @@ static int csv_line(const char *name, size_t line, char **f,
 	j->duration = r.dur;
 	j->gpus = (uint32_t)r.gpus;
 	j->min_runtime = r.mr;
+	j->time_limit = r.lim;
 	j->line = (uint32_t)line;
 	j->prio = SB_PRIO_TEAM_DEFAULT;
 	if (ci[6] >= 0 && parse_bool(f[ci[6]], &j->resumable)) {
@@ -400,7 +418,8 @@ static int parse_csv(const char *name, char *text,
 
 /*
  * SWF 2.2: 18 fields; 2 submit, 4 run time, 5 allocated processors
- * (8 requested, used when 5 is -1), 12 user, 13 group.  GPUs = processors.
+ * (8 requested, used when 5 is -1), 9 requested time (the time limit when
+ * > 0), 12 user, 13 group.  GPUs = processors.
  * Team = "g<group>", user = "u<user>".  No contract fields: assigned.
  */
 static int parse_swf(const char *name, char *text,
@@ -465,7 +484,10 @@ static int parse_swf(const char *name, char *text,
 		if (scale_time(name, line, "submit time (field 2)", f[1], o,
 			       &v[1], true, msg, msglen) ||
 		    scale_time(name, line, "run time (field 4)", f[3], o,
-			       &v[3], false, msg, msglen))
+			       &v[3], false, msg, msglen) ||
+		    (v[8] > 0 && scale_time(name, line, "requested time "
+					    "(field 9)", f[8], o, &v[8], false,
+					    msg, msglen)))
 			return -1;
 		j = add_job(w);
 		if (!j) {
@@ -474,6 +496,7 @@ static int parse_swf(const char *name, char *text,
 		}
 		j->submit = v[1];
 		j->duration = v[3];
+		j->time_limit = v[8] > 0 ? v[8] : 0;
 		j->gpus = v[4] > 1000000 ? 1000000 : (uint32_t)v[4];
 		j->line = (uint32_t)line;
 		j->prio = SB_PRIO_TEAM_DEFAULT;
@@ -507,6 +530,7 @@ int sim_workload_parse(const char *name, const char *text,
 		return -1;
 	}
 	w->notes.seed = o->seed;
+	w->notes.time_limit_factor = o->time_limit_factor;
 	p = copy;
 	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
 		p++;

@@ -197,8 +197,9 @@ START_TEST(test_release)
 	const struct rel_case *c = &cases[_i];
 	struct sb_limit_holder h[6];
 	struct sb_preempt_policy pol;
-	struct sb_preempt_job blocked = { { 600, true, c->blocked_allocated, true },
-					  0, P(c->blocked_allocated, 5), 8, 0 };
+	struct sb_preempt_job blocked = {
+		.contract = { 600, true, c->blocked_allocated, true },
+		.start = 0, .priority = P(c->blocked_allocated, 5), .tres = 8 };
 	size_t n = 0, chosen[6], nchosen = 99, i, want_n = 0;
 	char why[256];
 	int v;
@@ -242,7 +243,7 @@ END_TEST
 START_TEST(test_einval)
 {
 	struct sb_preempt_policy pol;
-	struct sb_preempt_job blocked = { { 60, true, true, true }, 0, P(true, 5), 8, 0 };
+	struct sb_preempt_job blocked = { .contract = { 60, true, true, true }, .start = 0, .priority = P(true, 5), .tres = 8, .suspended = 0 };
 	struct sb_limit l = { 8, 8, 8 };
 	struct sb_limit_holder h = { .party = { .index = SB_NONE } };
 	size_t chosen[1], n;

@@ -102,6 +102,44 @@ static const struct check_case checks[] = {
 	  .preemptor = { .contract = ALLOC(60, true),  .start = 0,   .priority = P(true, 1),   .tres = 1, .suspended = 0 },
 	  .victim    = { .contract = ALLOC(30, true),  .start = 490, .priority = P(true, 9),   .tres = 1, .suspended = 0 },
 	  .now = 500,  .nonres = SB_NONRESUMABLE_CANCEL,  .want = SB_PREEMPT_PROTECTED },
+	/* the break-even rule: a victim that would lose its run is kept
+	 * once what its time limit leaves is no more than its run */
+	{ .what = "not resumable, limit leaves more than its run: taken",
+	  .preemptor = { .contract = ALLOC(60, true),  .start = 0,   .priority = P(true, 8),   .tres = 1 },
+	  .victim    = { .contract = ALLOC(30, false), .start = 0,   .priority = P(true, 7),   .tres = 1, .time_limit = 1001 },
+	  .now = 500,  .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_YES },
+	{ .what = "not resumable, limit leaves exactly its run: ends sooner",
+	  .preemptor = { .contract = ALLOC(60, true),  .start = 0,   .priority = P(true, 8),   .tres = 1 },
+	  .victim    = { .contract = ALLOC(30, false), .start = 0,   .priority = P(true, 7),   .tres = 1, .time_limit = 1000 },
+	  .now = 500,  .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_ENDS_SOONER },
+	{ .what = "not resumable, site cancels, second half of its limit: ends sooner",
+	  .preemptor = { .contract = ALLOC(60, true),  .start = 0,   .priority = P(true, 8),   .tres = 1 },
+	  .victim    = { .contract = ALLOC(30, false), .start = 0,   .priority = P(true, 7),   .tres = 1, .time_limit = 600 },
+	  .now = 500,  .nonres = SB_NONRESUMABLE_CANCEL,  .want = SB_PREEMPT_ENDS_SOONER },
+	{ .what = "--no-requeue (cancelled), second half of its limit: ends sooner",
+	  .preemptor = { .contract = ALLOC(60, true),  .start = 0,   .priority = P(true, 8),   .tres = 1 },
+	  .victim    = { .contract = ALLOC_NRQ(30),    .start = 0,   .priority = P(true, 7),   .tres = 1, .time_limit = 600 },
+	  .now = 500,  .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_ENDS_SOONER },
+	{ .what = "resumable keeps its work: the limit does not matter",
+	  .preemptor = { .contract = ALLOC(60, true),  .start = 0,   .priority = P(true, 8),   .tres = 1 },
+	  .victim    = { .contract = ALLOC(30, true),  .start = 0,   .priority = P(true, 7),   .tres = 1, .time_limit = 600 },
+	  .now = 500,  .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_YES },
+	{ .what = "unallocated: preemptable whatever its limit (its contract)",
+	  .preemptor = { .contract = ALLOC(60, true),  .start = 0,   .priority = P(true, 8),   .tres = 1 },
+	  .victim    = { .contract = UNALLOC(false),   .start = 0,   .priority = P(false, 7),  .tres = 1, .time_limit = 600 },
+	  .now = 500,  .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_YES },
+	{ .what = "no limit known: taken",
+	  .preemptor = { .contract = ALLOC(60, true),  .start = 0,   .priority = P(true, 8),   .tres = 1 },
+	  .victim    = { .contract = ALLOC(30, false), .start = 0,   .priority = P(true, 7),   .tres = 1, .time_limit = -1 },
+	  .now = 500,  .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_YES },
+	{ .what = "suspended time pushes the limit's end and is not run",
+	  .preemptor = { .contract = ALLOC(60, true),  .start = 0,   .priority = P(true, 8),   .tres = 1 },
+	  .victim    = { .contract = ALLOC(30, false), .start = 0,   .priority = P(true, 7),   .tres = 1, .suspended = 200, .time_limit = 600 },
+	  .now = 450,  .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_YES },
+	{ .what = "outranked is decided before the break-even rule",
+	  .preemptor = { .contract = ALLOC(60, true),  .start = 0,   .priority = P(true, 7),   .tres = 1 },
+	  .victim    = { .contract = ALLOC(30, false), .start = 0,   .priority = P(true, 8),   .tres = 1, .time_limit = 600 },
+	  .now = 500,  .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_OUTRANKED },
 	{ .what = "a start in the far future never overflows",
 	  .preemptor = { .contract = ALLOC(60, true),  .start = 0,   .priority = P(true, 8),   .tres = 1, .suspended = 0 },
 	  .victim    = { .contract = ALLOC(30, true),  .start = INT64_MAX - 5, .priority = P(true, 7),   .tres = 1, .suspended = 0 },
@@ -130,16 +168,61 @@ START_TEST(test_check)
 }
 END_TEST
 
+struct ends_case {
+	const char *what;
+	struct sb_preempt_job job;
+	int64_t want;
+};
+
+static const struct ends_case ends[] = {
+	{ .what = "start + limit",
+	  .job = { .start = 100, .time_limit = 60 },                    .want = 160 },
+	{ .what = "suspended time pushes it back",
+	  .job = { .start = 100, .time_limit = 60, .suspended = 30 },   .want = 190 },
+	{ .what = "negative suspended time counts 0",
+	  .job = { .start = 100, .time_limit = 60, .suspended = -30 },  .want = 160 },
+	{ .what = "no limit (0)",
+	  .job = { .start = 100, .time_limit = 0 },                     .want = INT64_MAX },
+	{ .what = "no limit (negative)",
+	  .job = { .start = 100, .time_limit = -5 },                    .want = INT64_MAX },
+	{ .what = "saturates at the far end",
+	  .job = { .start = INT64_MAX - 10, .time_limit = 60 },         .want = INT64_MAX },
+	{ .what = "a huge limit and suspension saturate",
+	  .job = { .start = 1, .time_limit = INT64_MAX - 1, .suspended = 5 }, .want = INT64_MAX },
+};
+
+START_TEST(test_ends_by)
+{
+	const struct ends_case *c = &ends[_i];
+
+	ck_assert_msg(sb_run_ends_by(&c->job) == c->want, "%s: got %lld, "
+		      "want %lld", c->what, (long long)sb_run_ends_by(&c->job),
+		      (long long)c->want);
+}
+END_TEST
+
+START_TEST(test_ends_sooner_default_policy)
+{
+	struct sb_preempt_job v = { .contract = ALLOC(30, false), .start = 0,
+				    .tres = 1, .time_limit = 600 };
+
+	/* NULL policy: the defaults (PreemptNonResumable=requeue) */
+	ck_assert(sb_preempt_ends_sooner(NULL, &v, 300));
+	ck_assert(!sb_preempt_ends_sooner(NULL, &v, 299));
+	v.contract.resumable = true;
+	ck_assert(!sb_preempt_ends_sooner(NULL, &v, 500));
+}
+END_TEST
+
 START_TEST(test_check_null)
 {
-	struct sb_preempt_job j = { ALLOC(1, true), 0, P(true, 2), 1 , 0};
+	struct sb_preempt_job j = { .contract = ALLOC(1, true), .start = 0, .priority = P(true, 2), .tres = 1, .suspended = 0 };
 
 	ck_assert_int_eq(sb_preempt_check(NULL, NULL, &j, 0), SB_PREEMPT_UNALLOCATED);
 	ck_assert_int_eq(sb_preempt_check(NULL, &j, NULL, 0), SB_PREEMPT_UNALLOCATED);
 	/* NULL policy: the defaults (requeue: the victim restarts) */
 	j.contract.resumable = false;
-	ck_assert_int_eq(sb_preempt_check(NULL, &(struct sb_preempt_job){
-		ALLOC(1, true), 0, P(true, 9), 1 , 0}, &j, 10), SB_PREEMPT_YES);
+	ck_assert_int_eq(sb_preempt_check(NULL, &(struct sb_preempt_job){ .contract = ALLOC(1, true), .start = 0, .priority = P(true, 9), .tres = 1, .suspended = 0 }, &j, 10), SB_PREEMPT_YES);
 	ck_assert_str_eq(sb_preempt_verdict_str(SB_PREEMPT_PROTECTED),
 			 "inside its minimum runtime");
 	ck_assert_str_eq(sb_preempt_verdict_str((enum sb_preempt_verdict)77),
@@ -236,7 +319,7 @@ END_TEST
 /* The key's fields, hand-computed. */
 START_TEST(test_key)
 {
-	struct sb_preempt_job j = { ALLOC(5, true), 100, P(true, 3), 2 , 0};
+	struct sb_preempt_job j = { .contract = ALLOC(5, true), .start = 100, .priority = P(true, 3), .tres = 2, .suspended = 0 };
 
 	/* 2 GPUs x 127 s = 254 GPU-s: floor(8 * log2(255)) = 63 */
 	ck_assert_uint_eq(sb_preempt_victim_key(&j, 227),
@@ -426,10 +509,10 @@ END_TEST
 START_TEST(test_repair_release)
 {
 	struct sb_preempt_policy pol;
-	struct sb_preempt_job inside = { ALLOC(600, true), 1000, P(true, 2), 4 , 0};
-	struct sb_preempt_job unalloc = { UNALLOC(true), 1000, P(false, 2), 4 , 0};
-	struct sb_preempt_job nonres = { ALLOC(600, false), 1000, P(true, 2), 4 , 0};
-	struct sb_preempt_job norq = { ALLOC_NRQ(600), 1000, P(true, 2), 4 , 0};
+	struct sb_preempt_job inside = { .contract = ALLOC(600, true), .start = 1000, .priority = P(true, 2), .tres = 4, .suspended = 0 };
+	struct sb_preempt_job unalloc = { .contract = UNALLOC(true), .start = 1000, .priority = P(false, 2), .tres = 4, .suspended = 0 };
+	struct sb_preempt_job nonres = { .contract = ALLOC(600, false), .start = 1000, .priority = P(true, 2), .tres = 4, .suspended = 0 };
+	struct sb_preempt_job norq = { .contract = ALLOC_NRQ(600), .start = 1000, .priority = P(true, 2), .tres = 4, .suspended = 0 };
 
 	sb_preempt_policy_init(&pol);
 	ck_assert_int_eq(sb_repair_release_at(&pol, &inside), 1600);
@@ -646,8 +729,8 @@ END_TEST
  * victim that started later by the suspended time. */
 START_TEST(test_key_suspended)
 {
-	struct sb_preempt_job a = { ALLOC(5, true), 1000, P(true, 3), 8, 400 };
-	struct sb_preempt_job b = { ALLOC(5, true), 1400, P(true, 3), 8, 0 };
+	struct sb_preempt_job a = { .contract = ALLOC(5, true), .start = 1000, .priority = P(true, 3), .tres = 8, .suspended = 400 };
+	struct sb_preempt_job b = { .contract = ALLOC(5, true), .start = 1400, .priority = P(true, 3), .tres = 8, .suspended = 0 };
 
 	ck_assert_uint_eq(sb_preempt_victim_key(&a, 2000),
 			  sb_preempt_victim_key(&b, 2000));
@@ -777,7 +860,7 @@ END_TEST
 START_TEST(test_warn_once)
 {
 	struct sb_preempt_policy pol;
-	struct sb_preempt_job j = { ALLOC(40, false), 1000, 0, 1, 0 };
+	struct sb_preempt_job j = { .contract = ALLOC(40, false), .start = 1000, .priority = 0, .tres = 1, .suspended = 0 };
 	int64_t t, n = 0, when = -1;
 
 	sb_preempt_policy_init(&pol);
@@ -895,6 +978,8 @@ int main(void)
 	tcase_add_test(tc, test_p_macro);
 	tcase_add_loop_test(tc, test_check, 0, sizeof(checks) / sizeof(checks[0]));
 	tcase_add_test(tc, test_check_null);
+	tcase_add_loop_test(tc, test_ends_by, 0, sizeof(ends) / sizeof(ends[0]));
+	tcase_add_test(tc, test_ends_sooner_default_policy);
 	tcase_add_test(tc, test_static);
 	tcase_add_loop_test(tc, test_order, 0, sizeof(orders) / sizeof(orders[0]));
 	tcase_add_test(tc, test_key);

@@ -61,10 +61,18 @@ else
 	bad "no contract: no GPU time used in the report ('$used')"
 fi
 
-# convert writes all eight columns, and reads back
+# convert writes all nine columns, and reads back; time limits from the
+# f-model: 2 x duration (the default) rounded up to whole minutes
 "$sim" convert --jobs "$data/sim-small.csv" --tree "$data/sim-small.tree" \
 	--assign-teams --seed 7 --out "$tmp/conv.csv" 2>"$tmp/conv.err" || bad "convert"
-head -n 1 "$tmp/conv.csv" | grep -qx 'submit_time_s,duration_s,gpus,team,user,min_runtime_s,resumable,priority' || bad "convert header"
+head -n 1 "$tmp/conv.csv" | grep -qx 'submit_time_s,duration_s,gpus,team,user,min_runtime_s,resumable,priority,time_limit_s' || bad "convert header"
+awk -F, 'NR > 1 { n++; w = int((2 * $2 + 59) / 60) * 60; if (w < 60) w = 60; if ($9 != w) bad++ }
+	END { exit !(n > 0 && !bad) }' "$tmp/conv.csv" || bad "convert: time limits are not the f-model's 2 x duration in whole minutes"
+grep -q 'assigned: time limit of 12 jobs (the f-model: 2 x duration' "$tmp/conv.err" || bad "convert does not report the modeled time limits"
+"$sim" convert --jobs "$data/sim-small.csv" --tree "$data/sim-small.tree" \
+	--assign-teams --seed 7 --time-limit-factor 1.5 --out "$tmp/conv15.csv" 2>/dev/null || bad "convert --time-limit-factor 1.5"
+awk -F, 'NR > 1 { n++; w = int((1.5 * $2 + 59) / 60) * 60; if (w < 60) w = 60; if ($9 != w) bad++ }
+	END { exit !(n > 0 && !bad) }' "$tmp/conv15.csv" || bad "convert: --time-limit-factor 1.5 not applied"
 grep -q 'assigned: team of 12 jobs' "$tmp/conv.err" || bad "convert does not report assignment"
 "$sim" --jobs "$tmp/conv.csv" --tree "$data/sim-small.tree" --nodes 2 \
 	--quiet --json "$tmp/e.json" || bad "converted table does not run"
@@ -83,6 +91,12 @@ expect2 "'--frob'" --frob 1
 expect2 "'dance'" dance
 expect2 "--no-requeue '1.5' is not accepted: a fraction from 0 to 1" --no-requeue 1.5
 expect2 "--no-requeue 'x'" --no-requeue x
+expect2 "--time-limit-factor '0.5' is not accepted: a number from 1 to 1000" --time-limit-factor 0.5
+expect2 "--time-limit-factor 'x'" --time-limit-factor x
+printf 'submit_time_s,duration_s,gpus,team,time_limit_s\n0,100,8,a,abc\n' >"$tmp/badlim.csv"
+expect2 "time_limit_s 'abc' is not accepted" --jobs "$tmp/badlim.csv" --tree "$data/sim-small.tree"
+printf 'submit_time_s,duration_s,gpus,team,time_limit_s\n0,100,8,a,0\n' >"$tmp/badlim0.csv"
+expect2 "time_limit_s '0' is not accepted" --jobs "$tmp/badlim0.csv" --tree "$data/sim-small.tree"
 # --no-requeue F: drawn and reported; with every job unable to requeue no
 # run is requeued or restarted (only cancelled or done)
 run --seed 7 --no-requeue 1 --json "$tmp/nrq.json" --segments "$tmp/nrq.csv" || bad "--no-requeue 1"
@@ -197,6 +211,21 @@ sed -n '/^window/,$p' "$tmp/grun.txt" >"$tmp/g1"
 sed -n '/^window/,$p' "$tmp/gmet.txt" >"$tmp/g2"
 grep -q '^window' "$tmp/g1" || bad "--until 200: no window line in the run's report"
 cmp -s "$tmp/g1" "$tmp/g2" || { bad "--until 200: run and metrics disagree"; diff "$tmp/g1" "$tmp/g2"; }
+# the break-even rule: a runs 1000 s of 8 GPUs, not resumable, 10 s min
+# runtime; b (equal share, nothing used) asks at 600 s.  With a's time
+# limit at 1100 s, what is left (500 s) is less than its run (600 s): a
+# is kept and ends; with 5000 s it is preempted and restarts.  A limit
+# below the duration is raised to it, and says so.
+printf 'submit_time_s,duration_s,gpus,team,user,min_runtime_s,resumable,priority,time_limit_s\n0,1000,8,a,u,10,no,512,LIM\n600,100,8,b,u,10,yes,512,\n' >"$tmp/be.csv"
+for lim in 1100 5000 900; do
+	sed "s/LIM/$lim/" "$tmp/be.csv" >"$tmp/be$lim.csv"
+	"$sim" --jobs "$tmp/be$lim.csv" --tree "$tmp/ab.tree" --nodes 1 --segments "$tmp/be$lim.seg" >"$tmp/be$lim.txt" || bad "break-even table, limit $lim"
+done
+grep -q '^1,a,8,10,0,0,1000,0,0,0,0,done$' "$tmp/be1100.seg" || bad "break-even: a (limit 1100 s) was not kept to its end: $(cat "$tmp/be1100.seg")"
+grep -q '^2,b,8,10,600,1000,' "$tmp/be1100.seg" || bad "break-even: b did not start when a ended: $(cat "$tmp/be1100.seg")"
+grep -q '^1,a,8,10,0,0,600,1,0,0,0,restarted$' "$tmp/be5000.seg" || bad "break-even: a (limit 5000 s) was not preempted at 600 s: $(cat "$tmp/be5000.seg")"
+grep -q '^1,a,8,10,0,0,1000,0,0,0,0,done$' "$tmp/be900.seg" || bad "break-even: a (limit 900 s, raised to 1000 s) was not kept: $(cat "$tmp/be900.seg")"
+grep -q '^input: 1 time limits below the job.s duration raised to it$' "$tmp/be900.txt" || bad "break-even: the raised limit is not reported"
 # the text report names its wait classes; sim-compare.sh prints the
 # section headers, so its three "all" lines per policy can be told apart
 grep -q '^queue wait (first start - submit; debug: <= 8 GPUs and 0 < min runtime <= 15 min, large: >= 32 GPUs, other: the rest):$' "$tmp/grun.txt" || bad "the report does not define its wait classes"

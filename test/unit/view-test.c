@@ -266,7 +266,7 @@ START_TEST(test_view_commit)
 {
 	struct sb_tree *t = cluster_tree();
 	struct sb_view v;
-	struct sb_preempt_job j = { ALLOC(600, true), 1000, 0, 8 , 0};
+	struct sb_preempt_job j = { .contract = ALLOC(600, true), .start = 1000, .priority = 0, .tres = 8, .suspended = 0 };
 	double charged[5] = { 0 }, all[5];
 
 	ck_assert_int_eq(sb_view_init(&v, t), SB_OK);
@@ -518,11 +518,11 @@ START_TEST(test_decide_committed_counts)
 	 * a long protected rest tips "reclaim holds" into "refuses". */
 	struct sb_tree *t = cluster_tree();
 	struct sb_preempt_policy pol;
-	struct sb_preempt_party p = { { ALLOC(60, true), 0, P(true, 9), 8 , 0},
+	struct sb_preempt_party p = { { .contract = ALLOC(60, true), .start = 0, .priority = P(true, 9), .tres = 8, .suspended = 0 },
 				      0, false , false, 0 };
-	struct sb_preempt_party v = { { ALLOC(10, true), 0, P(true, 5), 8 , 0},
+	struct sb_preempt_party v = { { .contract = ALLOC(10, true), .start = 0, .priority = P(true, 5), .tres = 8, .suspended = 0 },
 				      0, false , false, 0 };
-	struct sb_preempt_job running = { ALLOC(3000, true), 100, 0, 1 , 0};
+	struct sb_preempt_job running = { .contract = ALLOC(3000, true), .start = 100, .priority = 0, .tres = 1, .suspended = 0 };
 	struct sb_view view;
 	double charged[5] = { 0 };
 
@@ -784,7 +784,7 @@ END_TEST
 
 START_TEST(test_hold_until_null)
 {
-	struct sb_preempt_party v = { { ALLOC(600, true), 1000, 0, 1, 0 }, 0,
+	struct sb_preempt_party v = { { .contract = ALLOC(600, true), .start = 1000, .priority = 0, .tres = 1, .suspended = 0 }, 0,
 				      false, true, 800 };
 
 	ck_assert(sb_preempt_hold_until(NULL, NULL) == INT64_MIN);
@@ -851,7 +851,7 @@ END_TEST
 
 START_TEST(test_cost_null)
 {
-	struct sb_preempt_job j = { ALLOC(600, true), 0, 0, 2, 0 };
+	struct sb_preempt_job j = { .contract = ALLOC(600, true), .start = 0, .priority = 0, .tres = 2, .suspended = 0 };
 
 	ck_assert(sb_preempt_cost(NULL, NULL, 0) == 0);
 	ck_assert(sb_preempt_cost(NULL, &j, 10) ==
@@ -918,9 +918,9 @@ START_TEST(test_decide_hysteresis)
 	const struct hyst_case *c = &hysts[_i];
 	struct sb_tree *t = cluster_tree();
 	struct sb_preempt_policy pol;
-	struct sb_preempt_party p = { { ALLOC(60, true), 0, P(true, 9), 8, 0 },
+	struct sb_preempt_party p = { { .contract = ALLOC(60, true), .start = 0, .priority = P(true, 9), .tres = 8, .suspended = 0 },
 				      0, false, false, 0 };
-	struct sb_preempt_party v = { { ALLOC(60, true), 0, P(true, 5), 8, 0 },
+	struct sb_preempt_party v = { { .contract = ALLOC(60, true), .start = 0, .priority = P(true, 5), .tres = 8, .suspended = 0 },
 				      0, false, false, 0 };
 	struct sb_view view;
 	double charged[5] = { 0 };
@@ -951,16 +951,45 @@ START_TEST(test_decide_hysteresis)
 }
 END_TEST
 
+START_TEST(test_decide_ends_sooner)
+{
+	/* A victim in the second half of its time limit that would lose its
+	 * run is refused before any view is read (none is given), and the
+	 * why gives both figures; with a limit twice as long the verdict
+	 * goes on to the rules that read the view. */
+	struct sb_preempt_policy pol;
+	struct sb_preempt_party p = { .job = { .contract = ALLOC(60, true), .start = 0, .priority = P(true, 9), .tres = 8 },
+				      .index = SB_NONE };
+	struct sb_preempt_party v = { .job = { .contract = ALLOC(60, false), .start = 0, .priority = P(true, 5), .tres = 8,
+					       .time_limit = 1200 },
+				      .index = SB_NONE };
+	char why[512];
+
+	sb_preempt_policy_init(&pol);
+	ck_assert_int_eq(sb_preempt_decide(&pol, NULL, &p, &v, 700, why,
+					   sizeof(why)),
+			 SB_PREEMPT_ENDS_SOONER);
+	ck_assert_str_eq(why, "its time limit ends it sooner than the work "
+			 "it would lose (not resumable): its time limit ends "
+			 "it in 500 s, a preemption would throw away its 700 "
+			 "s run");
+	/* past the break-even rule, the next rule asks for the view */
+	v.job.time_limit = 2400;
+	ck_assert_int_eq(sb_preempt_decide(&pol, NULL, &p, &v, 700, NULL, 0),
+			 SB_PREEMPT_NOVIEW);
+}
+END_TEST
+
 START_TEST(test_interval_in_team)
 {
 	/* The interval holds a job against its own team's preemptors too;
 	 * an unallocated victim is never held. */
 	struct sb_preempt_policy pol;
-	struct sb_preempt_party p = { { ALLOC(60, true), 0, P(true, 9), 8, 0 },
+	struct sb_preempt_party p = { { .contract = ALLOC(60, true), .start = 0, .priority = P(true, 9), .tres = 8, .suspended = 0 },
 				      SB_NONE, false, false, 0 };
-	struct sb_preempt_party v = { { ALLOC(60, true), 0, P(true, 5), 8, 0 },
+	struct sb_preempt_party v = { { .contract = ALLOC(60, true), .start = 0, .priority = P(true, 5), .tres = 8, .suspended = 0 },
 				      SB_NONE, false, true, 950 };
-	struct sb_preempt_party u = { { UNALLOC(true), 0, P(false, 5), 8, 0 },
+	struct sb_preempt_party u = { { .contract = UNALLOC(true), .start = 0, .priority = P(false, 5), .tres = 8, .suspended = 0 },
 				      SB_NONE, false, true, 999 };
 
 	sb_preempt_policy_init(&pol);
@@ -1013,6 +1042,7 @@ int main(void)
 	tcase_add_test(tc, test_cost_null);
 	tcase_add_loop_test(tc, test_decide_hysteresis, 0,
 			    sizeof(hysts) / sizeof(hysts[0]));
+	tcase_add_test(tc, test_decide_ends_sooner);
 	tcase_add_test(tc, test_interval_in_team);
 	suite_add_tcase(s, tc);
 	return sb_check_run(s);
