@@ -281,15 +281,14 @@ int sim_workload_write_csv(const struct sim_workload *w,
 	size_t i;
 
 	fprintf(f, "submit_time_s,duration_s,gpus,team,user,min_runtime_s,"
-		"resumable,priority,time_limit_s\n");
+		"resumable,priority\n");
 	for (i = 0; i < w->njobs; i++) {
 		const struct sim_job *j = &w->jobs[i];
 
 		fprintf(f, "%" PRId64 ",%" PRId64 ",%" PRIu32 ",%s,%s,%" PRId64
-			",%s,%" PRIu32 ",%" PRId64 "\n", j->submit,
-			j->duration, j->gpus, t->path[j->team_node],
-			w->names[j->user], j->min_runtime,
-			j->resumable ? "yes" : "no", j->prio, j->time_limit);
+			",%s,%" PRIu32 "\n", j->submit, j->duration, j->gpus,
+			t->path[j->team_node], w->names[j->user],
+			j->min_runtime, j->resumable ? "yes" : "no", j->prio);
 	}
 	return ferror(f) ? -1 : 0;
 }

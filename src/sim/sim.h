@@ -237,7 +237,9 @@ int sim_workload_bind(struct sim_workload *w, const struct sim_tree *t,
 		      const struct sim_read_opts *o, uint32_t gpus_per_node,
 		      uint32_t cluster_gpus, char *msg, size_t msglen);
 
-/* sim_workload_write_csv - the canonical CSV, all eight columns. */
+/* sim_workload_write_csv - the canonical CSV, the eight columns
+ * contrib/replay.sh reads: no time limits (the replay submits without
+ * --time). */
 int sim_workload_write_csv(const struct sim_workload *w,
 			   const struct sim_tree *t, FILE *f);
 

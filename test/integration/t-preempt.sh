@@ -497,3 +497,45 @@ $v|COMPLETED|"
 	rm -f "$runs"
 	clear_cluster
 }
+
+# The break-even rule: an allocated job that is not resumable is not
+# preempted once its run is longer than what its time limit leaves (a
+# preemption would throw away more than it could win): a better-placed
+# job waits for its end, and `sbudget show job` says why.  The same job
+# with a limit that leaves more than its run is preempted and restarts.
+test_preempt_break_even_waits_for_time_limit() {
+	clear_cluster
+	local t P V G v g v2 g2 out t_end t_g
+	t=$(date +%s); P=be$t; V=be$t-v; G=be$t-g
+	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
+	# gpu01: 8 GPUs, not resumable, 5 s min runtime, a 1-minute limit;
+	# it runs 45 s.  From 30 s into its run, what its limit leaves is no
+	# more than its run.
+	v=$(submit sb-dave -A "$V" -w gpu01 -G 8 --min-runtime=0:05 --time=1 --wrap 'sleep 45')
+	wait_state "$v" RUNNING 30 || return 1
+	wait_until $(( $(started "$v") + 32 )) "32 s into $v's run"
+	g=$(submit sb-alice -A "$G" -w gpu01 -G 8 --min-runtime=0:03 --wrap 'sleep 3')
+	# the observation: while it runs, the better-placed job waits
+	wait_for 10 "$g considered (sbudget names the break-even rule)" \
+		sbudget_job_says "$g" "its time limit ends it sooner than the work it would lose" || {
+		say "$(as sb-alice "$SBUDGET" show job "$g")"; return 1; }
+	say "$(as sb-alice "$SBUDGET" show job "$g" | grep -m1 "time limit ends")"
+	wait_state "$v" COMPLETED 60 || { say "$v: $(job_field "$v" JobState)"; return 1; }
+	[ "$(restarts "$v")" = 0 ] || { say "$v was preempted (restarts $(restarts "$v"))"; return 1; }
+	wait_state "$g" RUNNING 30 || { say "$g: $(job_field "$g" Reason)"; return 1; }
+	t_end=$(ended "$v") t_g=$(started "$g")
+	say "$v ran $(started "$v")..$t_end (limit 60 s); $g started $t_g"
+	[ "$t_g" -ge "$t_end" ] || { say "$g started before $v ended"; return 1; }
+	wait_state "$g" COMPLETED 30 || return 1
+	# the same with a 10-minute limit: 32 s into its run, 568 s are left,
+	# more than its run: preempted, requeued to start over
+	v2=$(submit sb-dave -A "$V" -w gpu01 -G 8 --min-runtime=0:05 --time=10 --wrap 'sleep 45')
+	wait_state "$v2" RUNNING 30 || return 1
+	wait_until $(( $(started "$v2") + 32 )) "32 s into $v2's run"
+	g2=$(submit sb-alice -A "$G" -w gpu01 -G 8 --min-runtime=0:03 --wrap 'sleep 3')
+	wait_eq 30 "$v2 preempted and requeued (its restart count)" 1 restarts "$v2" || {
+		say "$(as sb-alice "$SBUDGET" show job "$g2")"; return 1; }
+	expect_in "$(job_field "$v2" SystemComment)" "budget:preempted_by=$g2,"
+	scancel "$v2"
+	clear_cluster
+}
