@@ -273,9 +273,9 @@ do_run() {
 	top=$(sort -gr "$samples.top" | head -n 6 | awk '{ printf "%s%s:%.2f", (NR > 1 ? "," : ""), $2, $1 / 1e9 }')
 	# preempt/budget's tick summaries after the restart (first dropped)
 	tick=$(tail -c +"$((off + 1))" "$ctld_log" | { grep -o 'preempt/budget: tick over 60 ticks: .*' || true; } | sed 1d |
-		awk '{ gsub(/;/, ""); lm = lm "," $9; lp = lp "," $12; lx = lx "," $14; cm = cm "," $18; wl = wl "," $27; wk = wk "," ($37 == "job_list" ? $40 : "-") }
-		END { if (NR) printf "tick_summaries=%d tick_locks_median_us=%s tick_locks_p90_us=%s tick_locks_max_us=%s tick_cpu_median_us=%s tick_write_ticks=%s tick_walks=%s",
-			NR, substr(lm, 2), substr(lp, 2), substr(lx, 2), substr(cm, 2), substr(wl, 2), substr(wk, 2) }')
+		awk '{ gsub(/;/, ""); lm = lm "," $9; lp = lp "," $12; lx = lx "," $14; cm = cm "," $18; wl = wl "," $27; wk = wk "," ($37 == "job_list" ? $40 : "-"); uc = uc "," ($42 == "committed" ? $47 : "-") }
+		END { if (NR) printf "tick_summaries=%d tick_locks_median_us=%s tick_locks_p90_us=%s tick_locks_max_us=%s tick_cpu_median_us=%s tick_write_ticks=%s tick_walks=%s tick_uncommitted=%s",
+			NR, substr(lm, 2), substr(lp, 2), substr(lx, 2), substr(cm, 2), substr(wl, 2), substr(wk, 2), substr(uc, 2) }')
 	printf '%s label=%s set=%s jobs=%s load=%s restart_s=%s window_s=%s %s squeue_median_s=%s squeue_p90_s=%s sbatch_ok=%s sbatch_median_s=%s sbatch_p90_s=%s submit_rpc_median_us=%s submit_rpc_p90_us=%s js_cpu_median_us=%s js_cpu_p90_us=%s threads=%s %s\n' \
 		"$(date -u +%FT%TZ)" "$label" "$set_name" "$jobs_expected" "$load" "$restart" "$wall" \
 		"$(cat "$samples.sum")" "${lat_q% *}" "${lat_q#* }" "$nok" "${lat_s% *}" "${lat_s#* }" \

@@ -66,10 +66,13 @@ struct sb_budget_ops {
 	 * recalculation read from the ledger.  Caller: the job read lock (or
 	 * write) held from commit_begin() to commit_end(), nothing between
 	 * them but commit_job().
-	 * commit_begin: required.  Return: true with priority/budget's
-	 *   state_lock held; false (nothing held, do not call the other two)
-	 *   when priority/budget has no view yet (before its first
-	 *   recalculation, or after fini()).
+	 * commit_begin: required.  Never waits.  Return: true with
+	 *   priority/budget's state_lock held; false (nothing held, do not
+	 *   call the other two) when priority/budget has no view yet (before
+	 *   its first recalculation, or after fini()) or when its state_lock
+	 *   is taken (a recalculation, which commits every running job
+	 *   itself, or charging): the view keeps its last committed usage,
+	 *   and the caller tries again at its next walk.
 	 * commit_job: required.  The job's sb_committed_rest() at @now is
 	 *   added to its association and every ancestor.
 	 * commit_end: required.  Drops the state_lock.

@@ -125,6 +125,10 @@ struct tick_seen {
 	uint32_t *blocked;	/* allocated jobs pending for a limit then */
 	size_t nblocked, blocked_cap;
 	unsigned walks;		/* walks since the last tick summary */
+	unsigned uncommitted;	/* ticks since then in which priority/
+				 * budget's committed usage was not
+				 * refreshed (its state was busy, or it
+				 * had no view yet) */
 };
 
 static void ids_add(uint32_t **v, size_t *n, size_t *cap, uint32_t id)
@@ -324,6 +328,9 @@ static void tick_read(struct tick_seen *s, const struct sb_budget_ops *o,
 	bitstr_t *repair = pe_repair_nodes(pol);
 	bool committing = o && o->commit_begin(now);
 	job_record_t **blocked = NULL;
+
+	if (o && !committing)
+		s->uncommitted++;
 	size_t nb = 0, bcap = 0;
 
 	if (tick_walk_due(s, now))
@@ -514,9 +521,12 @@ static bool tick(unsigned my_gen, time_t *last, struct tick_seen *seen,
 	*last = now;
 	if (tick_stats_add(stats, held + write, write, cpu + wcpu, summary,
 			   sizeof(summary))) {
-		verbose("%s: tick %s; job_list walked in %u ticks",
-			plugin_type, summary, seen->walks);
+		verbose("%s: tick %s; job_list walked in %u ticks; "
+			"committed usage not refreshed in %u (priority/budget "
+			"busy)", plugin_type, summary, seen->walks,
+			seen->uncommitted);
 		seen->walks = 0;
+		seen->uncommitted = 0;
 	}
 	return true;
 }

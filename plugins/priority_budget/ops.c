@@ -10,7 +10,12 @@
 
 static bool ops_commit_begin(time_t now)
 {
-	slurm_mutex_lock(&pr_state_lock);
+	/* Never wait: the caller holds slurmctld's read locks, and whoever
+	 * holds the state lock may hold it long (a recalculation, which
+	 * commits every running job itself, or the charging of many ended
+	 * jobs after a mass cancel). */
+	if (pthread_mutex_trylock(&pr_state_lock))
+		return false;
 	if (!pr_view_ok) {
 		slurm_mutex_unlock(&pr_state_lock);
 		return false;
