@@ -328,10 +328,10 @@ static void tick_read(struct tick_seen *s, const struct sb_budget_ops *o,
 	bitstr_t *repair = pe_repair_nodes(pol);
 	bool committing = o && o->commit_begin(now);
 	job_record_t **blocked = NULL;
+	size_t nb = 0, bcap = 0;
 
 	if (o && !committing)
 		s->uncommitted++;
-	size_t nb = 0, bcap = 0;
 
 	if (tick_walk_due(s, now))
 		tick_walk(s, o, committing, pol, repair, last, now, w,
