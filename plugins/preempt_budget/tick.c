@@ -70,13 +70,21 @@ static void refresh_config(unsigned my_gen)
 	}
 }
 
+/* Room for one more in the array *@v of *@cap elements of @size bytes,
+ * @n of them used: the array doubles (to @first at first) when full. */
+static void room_for_one(void **v, size_t n, size_t *cap, size_t size,
+			 size_t first)
+{
+	if (n < *cap)
+		return;
+	*cap = *cap ? 2 * *cap : first;
+	xrecalloc(*v, *cap, size);
+}
+
 struct tick_action *pe_work_add(struct tick_work *w, uint32_t job_id,
 				enum tick_act what, int node)
 {
-	if (w->n == w->cap) {
-		w->cap = w->cap ? 2 * w->cap : 16;
-		xrecalloc(w->a, w->cap, sizeof(*w->a));
-	}
+	room_for_one((void **)&w->a, w->n, &w->cap, sizeof(*w->a), 16);
 	w->a[w->n] = (struct tick_action){ .job_id = job_id, .what = what,
 					   .node = node };
 	return &w->a[w->n++];
@@ -133,21 +141,28 @@ struct tick_seen {
 
 static void ids_add(uint32_t **v, size_t *n, size_t *cap, uint32_t id)
 {
-	if (*n == *cap) {
-		*cap = *cap ? 2 * *cap : 64;
-		xrecalloc(*v, *cap, sizeof(**v));
-	}
+	room_for_one((void **)v, *n, cap, sizeof(**v), 64);
 	(*v)[(*n)++] = id;
 }
 
-static void blocked_add(job_record_t ***v, size_t *n, size_t *cap,
-			job_record_t *job_ptr)
+/* One tick's read side (tick_read()): what it was given, what it found. */
+struct tick_read_ctx {
+	struct tick_seen *seen;
+	const struct sb_budget_ops *ops;	/* NULL: no priority/budget */
+	bool committing;	/* ops->commit_begin() succeeded */
+	const struct sb_preempt_policy *pol;
+	bitstr_t *repair;	/* nodes drained for repair */
+	time_t last, now;	/* the previous tick, this one */
+	struct tick_work *work;	/* actions for the write pass, wake-ups */
+	job_record_t **blocked;	/* allocated jobs pending for a limit */
+	size_t nblocked, blocked_cap;
+};
+
+static void blocked_add(struct tick_read_ctx *c, job_record_t *job_ptr)
 {
-	if (*n == *cap) {
-		*cap = *cap ? 2 * *cap : 16;
-		xrecalloc(*v, *cap, sizeof(**v));
-	}
-	(*v)[(*n)++] = job_ptr;
+	room_for_one((void **)&c->blocked, c->nblocked, &c->blocked_cap,
+		     sizeof(*c->blocked), 16);
+	c->blocked[c->nblocked++] = job_ptr;
 }
 
 /* Scheduler cycles so far, main and backfill.  Job read lock held. */
@@ -173,21 +188,21 @@ static bool tick_walk_due(const struct tick_seen *s, time_t now)
  * grace time over or a release for repair.  Conf, job and node read locks
  * held.
  */
-static void read_held(job_record_t *job_ptr, const struct sb_budget_ops *o,
-		      bool committing, const struct sb_preempt_policy *pol,
-		      bitstr_t *repair, time_t last, time_t now,
-		      struct tick_work *w)
+static void read_held(struct tick_read_ctx *c, job_record_t *job_ptr)
 {
+	const struct sb_preempt_policy *pol = c->pol;
+	time_t last = c->last, now = c->now;
+	struct tick_work *w = c->work;
 	struct sb_preempt_job j = { 0 };
 	int64_t until;
 	int node;
 
-	if (IS_JOB_SUSPENDED(job_ptr) && committing)
-		o->commit_job(job_ptr);	/* its slice waits for it */
+	if (IS_JOB_SUSPENDED(job_ptr) && c->committing)
+		c->ops->commit_job(job_ptr);	/* its slice waits for it */
 	if (!IS_JOB_RUNNING(job_ptr))
 		return;
-	if (committing)
-		o->commit_job(job_ptr);
+	if (c->committing)
+		c->ops->commit_job(job_ptr);
 	(void)budget_job_contract(job_ptr, &j.contract);
 	j.start = job_ptr->start_time;
 	j.suspended = budget_job_suspended(job_ptr, now);
@@ -228,23 +243,21 @@ static void read_held(job_record_t *job_ptr, const struct sb_budget_ops *o,
 			pe_work_add(w, job_ptr->job_id, ACT_GRACE_END, -1);
 		return;
 	}
-	if ((node = pe_repair_node_of(job_ptr, repair)) >= 0 &&
+	if ((node = pe_repair_node_of(job_ptr, c->repair)) >= 0 &&
 	    now >= sb_repair_release_at(pol, &j))
 		pe_work_add(w, job_ptr->job_id, ACT_REPAIR, node);
 }
 
 /*
- * The walk: one pass over job_list that records in @s what the visits of
- * the next ticks need, wakes the schedulers for a begin time passed since
- * @last, and reads every held job (read_held()); appends the jobs pending
- * for a limit to *@blocked.  Conf, job and node read locks held.
+ * The walk: one pass over job_list that records in c->seen what the visits
+ * of the next ticks need, wakes the schedulers for a begin time passed
+ * since c->last, and reads every held job (read_held()); collects the jobs
+ * pending for a limit in c->blocked.  Conf, job and node read locks held.
  */
-static void tick_walk(struct tick_seen *s, const struct sb_budget_ops *o,
-		      bool committing, const struct sb_preempt_policy *pol,
-		      bitstr_t *repair, time_t last, time_t now,
-		      struct tick_work *w, job_record_t ***blocked,
-		      size_t *nb, size_t *bcap)
+static void tick_walk(struct tick_read_ctx *c)
 {
+	struct tick_seen *s = c->seen;
+	time_t last = c->last, now = c->now;
 	job_record_t *job_ptr;
 	ListIterator it;
 
@@ -260,13 +273,13 @@ static void tick_walk(struct tick_seen *s, const struct sb_budget_ops *o,
 				job_ptr->details->begin_time : 0;
 
 			if (begin > last && begin <= now)
-				w->wake++;
+				c->work->wake++;
 			else if (begin > now &&
 				 (!s->next_begin || begin < s->next_begin))
 				s->next_begin = begin;
 			if (pe_limit_reason(job_ptr->state_reason) &&
 			    sb_contract_job_allocated(job_ptr->admin_comment)) {
-				blocked_add(blocked, nb, bcap, job_ptr);
+				blocked_add(c, job_ptr);
 				ids_add(&s->blocked, &s->nblocked,
 					&s->blocked_cap, job_ptr->job_id);
 			}
@@ -275,7 +288,7 @@ static void tick_walk(struct tick_seen *s, const struct sb_budget_ops *o,
 		if (!IS_JOB_RUNNING(job_ptr) && !IS_JOB_SUSPENDED(job_ptr))
 			continue;
 		ids_add(&s->held, &s->nheld, &s->held_cap, job_ptr->job_id);
-		read_held(job_ptr, o, committing, pol, repair, last, now, w);
+		read_held(c, job_ptr);
 	}
 	list_iterator_destroy(it);
 }
@@ -284,31 +297,28 @@ static void tick_walk(struct tick_seen *s, const struct sb_budget_ops *o,
  * The visit: the jobs of the last walk only, found again by id, each
  * checked again as it is now.  Conf, job and node read locks held.
  */
-static void tick_visit(struct tick_seen *s, const struct sb_budget_ops *o,
-		       bool committing, const struct sb_preempt_policy *pol,
-		       bitstr_t *repair, time_t last, time_t now,
-		       struct tick_work *w, job_record_t ***blocked,
-		       size_t *nb, size_t *bcap)
+static void tick_visit(struct tick_read_ctx *c)
 {
+	struct tick_seen *s = c->seen;
 	job_record_t *job_ptr;
 	size_t i;
 
-	if (s->next_begin && s->next_begin <= now) {
-		w->wake++;	/* the wake-up's bump makes the next tick walk */
+	if (s->next_begin && s->next_begin <= c->now) {
+		c->work->wake++;	/* the wake-up's bump makes the next
+					 * tick walk */
 		s->next_begin = 0;
 	}
 	for (i = 0; i < s->nblocked; i++) {
 		job_ptr = find_job_record(s->blocked[i]);
 		if (job_ptr && IS_JOB_PENDING(job_ptr) &&
 		    pe_limit_reason(job_ptr->state_reason))
-			blocked_add(blocked, nb, bcap, job_ptr);
+			blocked_add(c, job_ptr);
 	}
 	for (i = 0; i < s->nheld; i++) {
 		job_ptr = find_job_record(s->held[i]);
 		if (job_ptr &&
 		    (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)))
-			read_held(job_ptr, o, committing, pol, repair, last,
-				  now, w);
+			read_held(c, job_ptr);
 	}
 }
 
@@ -325,26 +335,24 @@ static void tick_read(struct tick_seen *s, const struct sb_budget_ops *o,
 		      const struct sb_preempt_policy *pol, time_t last,
 		      time_t now, struct tick_work *w)
 {
-	bitstr_t *repair = pe_repair_nodes(pol);
-	bool committing = o && o->commit_begin(now);
-	job_record_t **blocked = NULL;
-	size_t nb = 0, bcap = 0;
+	struct tick_read_ctx c = {
+		.seen = s, .ops = o, .pol = pol, .last = last, .now = now,
+		.work = w, .repair = pe_repair_nodes(pol),
+		.committing = o && o->commit_begin(now),
+	};
 
-	if (o && !committing)
+	if (o && !c.committing)
 		s->uncommitted++;
-
 	if (tick_walk_due(s, now))
-		tick_walk(s, o, committing, pol, repair, last, now, w,
-			  &blocked, &nb, &bcap);
+		tick_walk(&c);
 	else
-		tick_visit(s, o, committing, pol, repair, last, now, w,
-			   &blocked, &nb, &bcap);
-	if (committing)
+		tick_visit(&c);
+	if (c.committing)
 		o->commit_end();
-	FREE_NULL_BITMAP(repair);
-	if (nb)
-		pe_limits_tick(blocked, nb, pol, now, w);
-	xfree(blocked);
+	FREE_NULL_BITMAP(c.repair);
+	if (c.nblocked)
+		pe_limits_tick(c.blocked, c.nblocked, pol, now, w);
+	xfree(c.blocked);
 
 	/* Resumable victims in their grace time: settled ones are dropped,
 	 * those that exited by themselves are to be requeued (and stay on
