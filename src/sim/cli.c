@@ -163,6 +163,23 @@ static bool plain(const char *v, bool real)
 	return true;
 }
 
+/* A plain decimal number @v, not negative, finite, in [@lo, @hi], into
+ * *@out; false (nothing stored) otherwise. */
+static bool real_in(const char *v, double lo, double hi, double *out)
+{
+	char *end;
+	double d;
+
+	if (!plain(v, true) || v[0] == '-')
+		return false;
+	errno = 0;
+	d = strtod(v, &end);
+	if (errno || *end || !isfinite(d) || d < lo || d > hi)
+		return false;
+	*out = d;
+	return true;
+}
+
 static int num(const char *opt, const char *v, int64_t lo, int64_t hi,
 	       int64_t *out)
 {
@@ -337,28 +354,15 @@ static int number(const char *a, const char *v, struct opts *o)
 				   "number > 0 and <= 1e6", v);
 		o->ro.time_scale = d;
 	} else if (!strcmp(a, "--no-requeue")) {
-		char *end;
-		double d;
-
-		errno = 0;
-		d = plain(v, true) && v[0] != '-' ? strtod(v, &end) : -1;
-		if (!plain(v, true) || v[0] == '-' || errno || *end ||
-		    !isfinite(d) || d < 0 || d > 1)
+		if (!real_in(v, 0, 1, &o->ro.no_requeue))
 			return cli_bad("--no-requeue '%s' is not accepted: a "
 				   "fraction from 0 to 1", v);
-		o->ro.no_requeue = d;
 	} else if (!strcmp(a, "--time-limit-factor")) {
-		char *end;
-		double d;
-
-		errno = 0;
-		d = plain(v, true) && v[0] != '-' ? strtod(v, &end) : -1;
-		if (!plain(v, true) || v[0] == '-' || errno || *end ||
-		    !isfinite(d) || d < 1 || d > SIM_TIME_LIMIT_FACTOR_MAX)
+		if (!real_in(v, 1, SIM_TIME_LIMIT_FACTOR_MAX,
+			     &o->ro.time_limit_factor))
 			return cli_bad("--time-limit-factor '%s' is not "
 				   "accepted: a number from 1 to %g", v,
 				   SIM_TIME_LIMIT_FACTOR_MAX);
-		o->ro.time_limit_factor = d;
 	} else if (!strcmp(a, "--window")) {
 		if (range(a, v, &o->win_a, &o->win_b))
 			return 2;
