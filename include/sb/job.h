@@ -123,7 +123,8 @@ static inline bool sb_job_has_run(bool pending, bool leaving)
 /*
  * sb_job_party - the job as a party to a preemption (struct
  * sb_preempt_party): its contract, start, priority, suspended time and
- * time limit from @f, its TRES from sb_job_tres(), in_grace from sb_job_in_grace(),
+ * time limit from @f, its TRES from sb_job_tres(), in_grace from
+ * sb_job_in_grace(),
  * its last preemption from the SystemComment note
  * (sb_preempted_note_at()).  The tree index is left
  * SB_NONE: the caller knows the association.  @out is overwritten; NULL

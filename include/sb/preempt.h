@@ -246,7 +246,8 @@ double sb_charge_rate(double tres, double usage_factor);
  * sb_preempt_check - may the pending @preemptor take @victim's resources at
  * @now (seconds)?  The rules are at the top of this file; the checks are
  * made in this order, and the answer names the first rule that refuses:
- * SB_PREEMPT_UNALLOCATED, _PROTECTED, _OUTRANKED, _KEPT, _ENDS_SOONER.  Whether the freed resources suffice is not
+ * SB_PREEMPT_UNALLOCATED, _PROTECTED, _OUTRANKED, _KEPT, _ENDS_SOONER.
+ * Whether the freed resources suffice is not
  * judged here (Slurm's select plugin, or the simulator's placement, takes
  * victims in sb_preempt_victim_key() order only until the job fits).
  * Returns SB_PREEMPT_UNALLOCATED for NULL arguments.

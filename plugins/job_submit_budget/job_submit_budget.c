@@ -364,9 +364,9 @@ static void part_limit(const job_desc_msg_t *job_desc, const part_record_t *p,
 	const char *name = p ? p->name : "";
 	enum sb_limit_from f, cf;
 
-	out->limit = sb_time_limit_effective(sb_limit_secs(job_desc->time_limit),
-					     sb_limit_secs(job_desc->time_min),
-					     pdef, pmax, wall, &f);
+	out->limit = sb_time_limit_effective(
+		sb_limit_secs(job_desc->time_limit),
+		sb_limit_secs(job_desc->time_min), pdef, pmax, wall, &f);
 	/* a QOS with PartitionTimeLimit lifts MaxTime as a cap (job_mgr.c) */
 	out->cap = sb_time_cap(w->qos_part_time ? -1 : pmax, wall, &cf);
 	limit_phrase(f, name, wall_from, out->from, sizeof(out->from));

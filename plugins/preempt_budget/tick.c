@@ -153,7 +153,7 @@ struct tick_read_ctx {
 	const struct sb_preempt_policy *pol;
 	bitstr_t *repair;	/* nodes drained for repair */
 	time_t last, now;	/* the previous tick, this one */
-	struct tick_work *work;	/* actions for the write pass, wake-ups */
+	struct tick_work *work;	/* the write pass's actions, wake-ups */
 	job_record_t **blocked;	/* allocated jobs pending for a limit */
 	size_t nblocked, blocked_cap;
 };

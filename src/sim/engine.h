@@ -112,8 +112,8 @@ struct queue_entry {
 	uint32_t job;
 	uint32_t gpus;		/* GPUs it asks */
 	uint32_t team;		/* its tree index (baseline cap) */
-	uint32_t limit;		/* its time limit, s (at most UINT32_MAX):
-				 * the backfill skip */
+	uint32_t limit;		/* its time limit, s (at most
+				 * UINT32_MAX): the backfill skip */
 };
 
 /* One pending queue, sorted by sim__q_before(). */

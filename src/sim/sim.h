@@ -153,8 +153,8 @@ struct sim_notes {
 	size_t no_requeue_assigned;	/* drawn as --no-requeue */
 	size_t prio_assigned;
 	size_t limits_modeled;	/* time limits from the f-model */
-	size_t limits_raised;	/* a trace's limit below the job's duration,
-				 * raised to it */
+	size_t limits_raised;	/* a trace's limit below the job's
+				 * duration, raised to it */
 	double time_limit_factor;	/* the f-model's factor, for the
 					 * report */
 	size_t unbudgeted;	/* allocated on a budget of 0: made unallocated */
