@@ -11,10 +11,11 @@
  *     priority (its budget's standing as of now, see sb/priority.h; the
  *     resumed bit is not compared: a requeued job never preempts a
  *     teammate of equal standing);
- *   - an allocated victim that is not resumable is not preempted in the
- *     second half of its time limit, where its run so far is more than
- *     what is left of it (sb_preempt_ends_sooner(): waiting for it to end
- *     costs less than the work a preemption would throw away);
+ *   - an allocated victim that would lose its run (not resumable, or it
+ *     cannot be requeued) is not preempted in the second half of its time
+ *     limit, where its run so far is more than what is left of it
+ *     (sb_preempt_ends_sooner(): waiting for it to end costs less than
+ *     the work a preemption would throw away);
  *   - victims are taken unallocated first, then resumable (they keep their
  *     work), then least work lost (TRES-seconds of the current run), then
  *     lowest current priority (sb_preempt_victim_key());
@@ -185,9 +186,12 @@ int64_t sb_run_ends_by(const struct sb_preempt_job *job);
  *
  * Preempting then destroys more GPU time (the run so far) than it can win
  * for the preemptor (the rest of the run at most); waiting costs less.
- * The rule cannot make a job immune: it holds only in the second half of
- * a run's time limit, and the run ends by that limit.  False when no
- * limit is known or the victim keeps its work.  A NULL @pol reads as the
+ * The rule holds only in the second half of a run's time limit, and the
+ * run ends by that limit, so no job squats behind it; but a job whose
+ * limit is at most twice its min runtime reaches the second half as its
+ * protected slice ends, and so runs to its end unpreempted: at most twice
+ * its min runtime, all of it charged.  False when no limit is known or
+ * the victim keeps its work.  A NULL @pol reads as the
  * defaults.
  */
 bool sb_preempt_ends_sooner(const struct sb_preempt_policy *pol,

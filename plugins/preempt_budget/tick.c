@@ -183,10 +183,10 @@ static bool tick_walk_due(const struct tick_seen *s, time_t now)
 
 /*
  * A running or suspended job, in a walk or a visit: refreshes its
- * committed usage (@committing), notices a protected slice or interval
- * hold that ended since @last, warns an interactive job, and collects a
- * grace time over or a release for repair.  Conf, job and node read locks
- * held.
+ * committed usage (when c->committing), notices a protected slice or
+ * interval hold that ended since c->last, warns an interactive job, and
+ * collects a grace time over or a release for repair.  Conf, job and node
+ * read locks held.
  */
 static void read_held(struct tick_read_ctx *c, job_record_t *job_ptr)
 {
@@ -531,7 +531,8 @@ static bool tick(unsigned my_gen, time_t *last, struct tick_seen *seen,
 			   sizeof(summary))) {
 		verbose("%s: tick %s; job_list walked in %u ticks; "
 			"committed usage not refreshed in %u (priority/budget "
-			"busy)", plugin_type, summary, seen->walks,
+			"busy, or no view yet)", plugin_type, summary,
+			seen->walks,
 			seen->uncommitted);
 		seen->walks = 0;
 		seen->uncommitted = 0;

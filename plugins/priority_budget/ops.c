@@ -6,7 +6,8 @@
 
 /* ------------------------------------------------- the operations table
  * What preempt/budget may ask (budget_ops.h documents each member, its
- * locks and the lookup).  Every member takes pr_state_lock. */
+ * locks and the lookup).  Every member takes pr_state_lock; commit_begin
+ * only tries to. */
 
 static bool ops_commit_begin(time_t now)
 {

@@ -403,7 +403,11 @@ fresh_budgets() {
 # restarts JOBID - Slurm's restart count of the job.
 restarts() { job_field "$1" Restarts; }
 # sbudget_job_says JOBID TEXT - `sbudget show job JOBID` (as root) says TEXT.
-sbudget_job_says() { "$SBUDGET" show job "$1" 2>&1 | grep -qF -- "$2"; }
+sbudget_job_says() {
+	local out
+	out=$("$SBUDGET" show job "$1" 2>&1)
+	[[ $out == *"$2"* ]]
+}
 # job_gone JOBID - the job has ended (or was purged): not pending, running,
 # suspended, completing or being requeued.
 job_gone() {

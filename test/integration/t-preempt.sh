@@ -505,7 +505,7 @@ $v|COMPLETED|"
 # with a limit that leaves more than its run is preempted and restarts.
 test_preempt_break_even_waits_for_time_limit() {
 	clear_cluster
-	local t P V G v g v2 g2 out t_end t_g
+	local t P V G v g v2 g2 t_end t_g
 	t=$(date +%s); P=be$t; V=be$t-v; G=be$t-g
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
 	# gpu01: 8 GPUs, not resumable, 5 s min runtime, a 1-minute limit;

@@ -84,7 +84,7 @@ START_TEST(party_from_facts)
 		.system_comment = "budget:preempted_by=7,at=1000,preemptor_priority=5,victim_priority=4",
 		.requeue_ok = false,	/* so not resumable */
 		.phase = SB_JOB_RUNNING, .start = 2000, .preempt_time = 2100,
-		.priority = 42, .suspended = -3,
+		.priority = 42, .suspended = -3, .time_limit = 3600,
 		.has_run = true, .tres_alloc = 8, .tres_req = 1,
 	};
 	struct sb_preempt_party p;
@@ -99,6 +99,7 @@ START_TEST(party_from_facts)
 	ck_assert_uint_eq(p.job.priority, 42);
 	ck_assert_uint_eq(p.job.tres, 8);
 	ck_assert_int_eq(p.job.suspended, 0);
+	ck_assert_int_eq(p.job.time_limit, 3600);
 	ck_assert_uint_eq(p.index, SB_NONE);
 	ck_assert(p.in_grace);
 	ck_assert(p.preempted);
@@ -107,9 +108,11 @@ START_TEST(party_from_facts)
 	/* no tag: unallocated; no note: never preempted */
 	{
 		const struct sb_job_facts g = { .phase = SB_JOB_PENDING,
-						.requeue_ok = true };
+						.requeue_ok = true,
+						.time_limit = -1 };
 
 		sb_job_party(&g, &p);
+		ck_assert_int_eq(p.job.time_limit, 0);	/* none: 0 */
 		ck_assert(!p.job.contract.allocated);
 		ck_assert_int_eq(p.job.contract.min_runtime, 0);
 		ck_assert(!p.in_grace);

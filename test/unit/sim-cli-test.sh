@@ -212,8 +212,10 @@ cmp -s "$tmp/g1" "$tmp/g2" || { bad "--until 200: run and metrics disagree"; dif
 printf 'submit_time_s,duration_s,gpus,team,user,min_runtime_s,resumable,priority,time_limit_s\n0,1000,8,a,u,10,no,512,LIM\n600,100,8,b,u,10,yes,512,\n' >"$tmp/be.csv"
 for lim in 1100 5000 900; do
 	sed "s/LIM/$lim/" "$tmp/be.csv" >"$tmp/be$lim.csv"
-	"$sim" --jobs "$tmp/be$lim.csv" --tree "$tmp/ab.tree" --nodes 1 --segments "$tmp/be$lim.seg" >"$tmp/be$lim.txt" || bad "break-even table, limit $lim"
+	"$sim" --jobs "$tmp/be$lim.csv" --tree "$tmp/ab.tree" --nodes 1 --segments "$tmp/be$lim.seg" --json "$tmp/be$lim.json" >"$tmp/be$lim.txt" || bad "break-even table, limit $lim"
 done
+grep -q '"time_limits_raised": 1' "$tmp/be900.json" || bad "break-even: the limit below the duration was not counted as raised"
+grep -q '"time_limits_raised": 0' "$tmp/be1100.json" || bad "break-even: a limit above the duration was counted as raised"
 grep -q '^1,a,8,10,0,0,1000,0,0,0,0,done$' "$tmp/be1100.seg" || bad "break-even: a (limit 1100 s) was not kept to its end: $(cat "$tmp/be1100.seg")"
 grep -q '^2,b,8,10,600,1000,' "$tmp/be1100.seg" || bad "break-even: b did not start when a ended: $(cat "$tmp/be1100.seg")"
 grep -q '^1,a,8,10,0,0,600,1,0,0,0,restarted$' "$tmp/be5000.seg" || bad "break-even: a (limit 5000 s) was not preempted at 600 s: $(cat "$tmp/be5000.seg")"
