@@ -514,7 +514,9 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 {
 	const struct sim_job *j = &s->w->jobs[job];
 	struct sb_preempt_party me = {
-		.job = { s->job_state[job].contract, now, 0, j->gpus, 0 },
+		.job = { .contract = s->job_state[job].contract,
+			 .start = now, .tres = j->gpus,
+			 .time_limit = j->time_limit },
 		.index = j->assoc,
 		.in_grace = false,
 	};

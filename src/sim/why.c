@@ -59,7 +59,9 @@ static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
 {
 	const struct sim_job *j = &s->w->jobs[job];
 	struct sb_preempt_party me = {
-		.job = { s->job_state[job].contract, now, 0, j->gpus, 0 },
+		.job = { .contract = s->job_state[job].contract,
+			 .start = now, .tres = j->gpus,
+			 .time_limit = j->time_limit },
 		.index = j->assoc,
 		.in_grace = false,
 	};
