@@ -191,8 +191,7 @@ int64_t sb_run_ends_by(const struct sb_preempt_job *job);
  * limit is at most twice its min runtime reaches the second half as its
  * protected slice ends, and so runs to its end unpreempted: at most twice
  * its min runtime, all of it charged.  False when no limit is known or
- * the victim keeps its work.  A NULL @pol reads as the
- * defaults.
+ * the victim keeps its work.  A NULL @pol reads as the defaults.
  */
 bool sb_preempt_ends_sooner(const struct sb_preempt_policy *pol,
 			    const struct sb_preempt_job *victim, int64_t now);

@@ -532,8 +532,7 @@ static bool tick(unsigned my_gen, time_t *last, struct tick_seen *seen,
 		verbose("%s: tick %s; job_list walked in %u ticks; "
 			"committed usage not refreshed in %u (priority/budget "
 			"busy, or no view yet)", plugin_type, summary,
-			seen->walks,
-			seen->uncommitted);
+			seen->walks, seen->uncommitted);
 		seen->walks = 0;
 		seen->uncommitted = 0;
 	}
