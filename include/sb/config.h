@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "sb/contract.h"
+#include "sb/lane.h"
 #include "sb/preempt.h"
 
 /* Longest ChargeTRES value ("gres/gpu", "cpu", "gres/gpu:h100"). */
@@ -31,6 +32,8 @@ struct sb_config {
 	struct sb_preempt_policy preempt;	/* PreemptGraceTime,
 						 * PreemptNonResumable,
 						 * RepairReason */
+	struct sb_lane_policy lane;	/* DebugLaneTRES, DebugLaneMinRuntime,
+					 * DebugLaneBudgetTRES */
 	int64_t cutover;	/* Cutover: seconds since the epoch when the
 				 * cluster switched to these plugins; 0 =
 				 * none (sb_run_allocated()) */

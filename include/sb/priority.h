@@ -15,17 +15,19 @@
  *   priority = tier << 31 | level << 11 | in_team << 1 | resumed
  *
  *   tier     1 = allocated (min runtime > 0), 0 = unallocated.
- *   level    1..SB_PRIO_LEVEL_MAX (1,048,575), from the association's
+ *   level    1..SB_PRIO_LEVEL_TOP (1,048,574), from the association's
  *            strict position p among the n associations of the standing
  *            (sb/standing.h), best first:
- *                level = 1 + floor((n - 1 - p) * (LEVEL_MAX - 1) / (n - 1))
- *            (LEVEL_MAX when n == 1).  Up to LEVEL_MAX associations get
+ *                level = 1 + floor((n - 1 - p) * (LEVEL_TOP - 1) / (n - 1))
+ *            (LEVEL_TOP when n == 1).  Up to LEVEL_TOP associations get
  *            distinct levels, so one association's in-team priority can
  *            never reach another's; beyond that, neighbours share a level.
  *            Never 0, so no priority is ever 0 (Slurm's "held").
+ *            SB_PRIO_LEVEL_LANE (LEVEL_MAX, 1,048,575) is no standing's:
+ *            it is the debug lane's (sb/lane.h), above every budget.
  *   in_team  0..SB_PRIO_TEAM_MAX (1023), the job's declared in-team
  *            priority, clamped; SB_PRIO_TEAM_DEFAULT when it declares none.
- *            For an allocated job at the top level it stops at 1022, so
+ *            For an allocated job at the lane level it stops at 1022, so
  *            no priority is 0xFFFFFFFF or 0xFFFFFFFE (Slurm's INFINITE and
  *            NO_VAL).
  *   resumed  1 for a pending job that has run before and was requeued
@@ -50,6 +52,10 @@ struct sb_standing;
 #define SB_PRIO_LEVEL_SHIFT 11
 #define SB_PRIO_LEVEL_BITS 20
 #define SB_PRIO_LEVEL_MAX ((UINT32_C(1) << SB_PRIO_LEVEL_BITS) - 1)
+/* The debug lane's level (sb/lane.h): above every standing's. */
+#define SB_PRIO_LEVEL_LANE SB_PRIO_LEVEL_MAX
+/* The best standing's level. */
+#define SB_PRIO_LEVEL_TOP (SB_PRIO_LEVEL_MAX - 1)
 #define SB_PRIO_TEAM_BITS 10
 #define SB_PRIO_TEAM_MAX ((UINT32_C(1) << SB_PRIO_TEAM_BITS) - 1)
 #define SB_PRIO_TEAM_SHIFT 1
@@ -68,13 +74,14 @@ struct sb_priority_parts {
 	uint32_t level;		/* 1..SB_PRIO_LEVEL_MAX */
 	uint32_t in_team;	/* 0..SB_PRIO_TEAM_MAX */
 	bool resumed;		/* bit 0 */
+	bool lane;		/* level SB_PRIO_LEVEL_LANE: the debug lane */
 };
 
 /*
  * sb_priority_level - the standing level of strict position @position
- * (0 = best) among @count associations, by the formula above.  Positions
- * at or beyond @count get 1.  Strictly decreasing in @position while
- * @count <= SB_PRIO_LEVEL_MAX.
+ * (0 = best) among @count associations, by the formula above:
+ * 1..SB_PRIO_LEVEL_TOP.  Positions at or beyond @count get 1.  Strictly
+ * decreasing in @position while @count <= SB_PRIO_LEVEL_TOP.
  */
 uint32_t sb_priority_level(uint32_t position, uint32_t count);
 
@@ -106,6 +113,19 @@ uint32_t sb_priority_job(const struct sb_standing *st, uint32_t assoc_index,
  * unchanged otherwise.
  */
 uint32_t sb_priority_resumed(uint32_t prio, bool pending, bool requeued);
+
+/*
+ * sb_priority_lane - @prio (an allocated job's priority, from
+ * sb_priority_job() and sb_priority_resumed()) moved to the debug lane's
+ * level SB_PRIO_LEVEL_LANE, keeping its in-team part and resumed bit:
+ * above every allocated job of every budget, ordered among lane jobs by
+ * in-team priority, then Slurm's FIFO.
+ */
+uint32_t sb_priority_lane(uint32_t prio);
+
+/* sb_priority_in_lane - @prio is a debug lane job's: allocated tier at
+ * level SB_PRIO_LEVEL_LANE. */
+bool sb_priority_in_lane(uint32_t prio);
 
 /*
  * sb_priority_admin_in_team - the in-team priority an administrator's

@@ -390,7 +390,10 @@ double sb_preempt_cost(const struct sb_preempt_policy *pol,
  *   3. sb_preempt_check() (protected, outranked, kept, ends sooner);
  *   4. an allocated victim preempted less than the interval ago:
  *      now < sb_preempt_hold_until() (SB_PREEMPT_INTERVAL);
- *   5. an allocated victim of another budget: with no view (@v NULL: the
+ *   5. a preemptor in the debug lane (sb_priority_in_lane() of its
+ *      priority, sb/lane.h) takes the victim (SB_PREEMPT_YES): the lane
+ *      is bounded per budget instead of by the reclaim rule;
+ *   6. an allocated victim of another budget: with no view (@v NULL: the
  *      priority plugin is not priority/budget, no standing is known),
  *      SB_PREEMPT_NOVIEW; otherwise the reclaim rule at the point where
  *      the two associations' paths diverge (sb_tree_diverge()):

@@ -21,6 +21,9 @@ const char *const sb_config_keys[] = {
 	"RepairReason",
 	"InteractiveWarning",
 	"PreemptIntervalFactor",
+	"DebugLaneTRES",
+	"DebugLaneMinRuntime",
+	"DebugLaneBudgetTRES",
 	"Cutover",
 	NULL,
 };
@@ -34,6 +37,7 @@ void sb_config_init(struct sb_config *cfg)
 	cfg->bucket_width = 3600;
 	snprintf(cfg->charge_tres, sizeof(cfg->charge_tres), "gres/gpu");
 	sb_preempt_policy_init(&cfg->preempt);
+	sb_lane_policy_init(&cfg->lane);
 	cfg->cutover = 0;
 }
 
@@ -161,6 +165,34 @@ bad:
 	return SB_ESYNTAX;
 }
 
+/* DebugLaneTRES, DebugLaneBudgetTRES: a whole number of charged TRES in
+ * [0, SB_LANE_TRES_MAX]; 0 turns the lane off. */
+static int set_lane_tres(const char *key, const char *value, int def,
+			 uint64_t *dst, char *msg, size_t msglen)
+{
+	char q[256];
+	uint64_t v = 0;
+	const char *p = value;
+
+	if (!p || !*p)
+		goto bad;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9' || v > SB_LANE_TRES_MAX)
+			goto bad;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (v > SB_LANE_TRES_MAX)
+		goto bad;
+	*dst = v;
+	return SB_OK;
+bad:
+	snprintf(msg, msglen, "%s='%s' is not accepted: give a whole number "
+		 "of ChargeTRES units from 0 to %d (0 turns the debug lane "
+		 "off; default %d)", key, sb_quote(value, q, sizeof(q)),
+		 SB_LANE_TRES_MAX, def);
+	return SB_ESYNTAX;
+}
+
 /* ChargeTRES: "cpu", "mem", "gres/NAME" or "gres/NAME:TYPE"; [a-z0-9_:-]. */
 static int set_tres(const char *value, char *dst, size_t len, char *msg,
 		    size_t msglen)
@@ -225,6 +257,28 @@ static int set_warning(const char *value, int64_t *dst, char *msg,
 	if (rc == SB_OK)
 		*dst = secs < 0 ? 0 : secs;
 	return rc;
+}
+
+/* DebugLaneMinRuntime: a duration of at least one second. */
+static int set_lane_min_runtime(const char *value, int64_t *dst, char *msg,
+				size_t msglen)
+{
+	char q[256];
+	int64_t secs;
+	int rc = set_duration("DebugLaneMinRuntime", value, 0, &secs, msg,
+			      msglen);
+
+	if (rc != SB_OK)
+		return rc;
+	if (secs < 1) {
+		snprintf(msg, msglen, "DebugLaneMinRuntime='%s' is not "
+			 "accepted: give the longest min runtime of a debug "
+			 "lane job, at least one second (DebugLaneTRES=0 "
+			 "turns the lane off)", sb_quote(value, q, sizeof(q)));
+		return SB_ESYNTAX;
+	}
+	*dst = secs;
+	return SB_OK;
 }
 
 /* Cutover: a local time YYYY-MM-DD[THH:MM[:SS]] (sb_time_parse_iso()), or
@@ -299,12 +353,24 @@ int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
 	if (!strcasecmp(key, "PreemptIntervalFactor"))
 		return set_factor(value, &cfg->preempt.interval_factor, msg,
 				  msglen);
+	if (!strcasecmp(key, "DebugLaneTRES"))
+		return set_lane_tres("DebugLaneTRES", value,
+				     SB_LANE_TRES_DEFAULT, &cfg->lane.max_tres,
+				     msg, msglen);
+	if (!strcasecmp(key, "DebugLaneBudgetTRES"))
+		return set_lane_tres("DebugLaneBudgetTRES", value,
+				     SB_LANE_BUDGET_TRES_DEFAULT,
+				     &cfg->lane.budget_tres, msg, msglen);
+	if (!strcasecmp(key, "DebugLaneMinRuntime"))
+		return set_lane_min_runtime(value, &cfg->lane.max_min_runtime,
+					    msg, msglen);
 	if (!strcasecmp(key, "Cutover"))
 		return set_cutover(value, &cfg->cutover, msg, msglen);
 	snprintf(msg, msglen, "unknown key '%s' (accepted: MaxMinRuntime, "
 		 "DefaultMinRuntime, CalcPeriod, LookbackWindow, BucketWidth, "
 		 "ChargeTRES, PreemptGraceTime, PreemptNonResumable, "
 		 "RepairReason, InteractiveWarning, PreemptIntervalFactor, "
+		 "DebugLaneTRES, DebugLaneMinRuntime, DebugLaneBudgetTRES, "
 		 "Cutover)",
 		 sb_quote(key, q, sizeof(q)));
 	return SB_EUNKNOWNKEY;
@@ -339,12 +405,14 @@ int sb_config_check(const struct sb_config *cfg, char *msg, size_t msglen)
 
 char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 {
-	char m[32], d[32], w[32], b[32], iw[32], co[32];
+	char m[32], d[32], w[32], b[32], iw[32], co[32], lm[32];
 
 	snprintf(buf, len, "MaxMinRuntime=%s DefaultMinRuntime=%s "
 		 "CalcPeriod=%lld LookbackWindow=%s BucketWidth=%s ChargeTRES=%s "
 		 "PreemptGraceTime=%lld PreemptNonResumable=%s RepairReason=%s "
-		 "InteractiveWarning=%s PreemptIntervalFactor=%u Cutover=%s",
+		 "InteractiveWarning=%s PreemptIntervalFactor=%u "
+		 "DebugLaneTRES=%llu DebugLaneMinRuntime=%s "
+		 "DebugLaneBudgetTRES=%llu Cutover=%s",
 		 sb_duration_format(cfg->contract.max_min_runtime, m, sizeof(m)),
 		 cfg->contract.default_min_runtime < 0 ? "none" :
 		 sb_duration_format(cfg->contract.default_min_runtime, d,
@@ -360,6 +428,9 @@ char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 		 sb_duration_format(cfg->preempt.interactive_warning, iw,
 				    sizeof(iw)) : "none",
 		 cfg->preempt.interval_factor,
+		 (unsigned long long)cfg->lane.max_tres,
+		 sb_duration_format(cfg->lane.max_min_runtime, lm, sizeof(lm)),
+		 (unsigned long long)cfg->lane.budget_tres,
 		 cfg->cutover > 0 ? sb_time_format_iso(cfg->cutover, co,
 							sizeof(co)) : "none");
 	return buf;

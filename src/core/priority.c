@@ -8,12 +8,12 @@
 uint32_t sb_priority_level(uint32_t position, uint32_t count)
 {
 	if (count <= 1)
-		return SB_PRIO_LEVEL_MAX;
+		return SB_PRIO_LEVEL_TOP;
 	if (position >= count)
 		return 1;
-	/* (count - 1 - position) * (LEVEL_MAX - 1) < 2^32 * 2^21: fits */
+	/* (count - 1 - position) * (LEVEL_TOP - 1) < 2^32 * 2^21: fits */
 	return 1 + (uint32_t)((uint64_t)(count - 1 - position) *
-			      (SB_PRIO_LEVEL_MAX - 1) / (count - 1));
+			      (SB_PRIO_LEVEL_TOP - 1) / (count - 1));
 }
 
 uint32_t sb_priority_compose(bool allocated, uint32_t level, uint32_t in_team)
@@ -73,6 +73,21 @@ uint32_t sb_priority_resumed(uint32_t prio, bool pending, bool requeued)
 	return pending && requeued ? prio | SB_PRIO_RESUMED : prio;
 }
 
+uint32_t sb_priority_lane(uint32_t prio)
+{
+	uint32_t in_team = (prio >> SB_PRIO_TEAM_SHIFT) & SB_PRIO_TEAM_MAX;
+
+	return sb_priority_compose(true, SB_PRIO_LEVEL_LANE, in_team) |
+	       (prio & SB_PRIO_RESUMED);
+}
+
+bool sb_priority_in_lane(uint32_t prio)
+{
+	return (prio >> SB_PRIO_TIER_SHIFT) &&
+	       ((prio >> SB_PRIO_LEVEL_SHIFT) & SB_PRIO_LEVEL_MAX) ==
+	       SB_PRIO_LEVEL_LANE;
+}
+
 int sb_priority_decode(uint32_t prio, struct sb_priority_parts *out)
 {
 	uint32_t level = (prio >> SB_PRIO_LEVEL_SHIFT) & SB_PRIO_LEVEL_MAX;
@@ -83,5 +98,6 @@ int sb_priority_decode(uint32_t prio, struct sb_priority_parts *out)
 	out->level = level;
 	out->in_team = (prio >> SB_PRIO_TEAM_SHIFT) & SB_PRIO_TEAM_MAX;
 	out->resumed = prio & SB_PRIO_RESUMED;
+	out->lane = sb_priority_in_lane(prio);
 	return SB_OK;
 }

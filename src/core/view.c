@@ -8,6 +8,7 @@
 
 #include "sb/error.h"
 #include "sb/duration.h"
+#include "sb/priority.h"
 #include "sb/view.h"
 
 #include "internal.h"
@@ -349,6 +350,12 @@ enum sb_preempt_verdict sb_preempt_decide(const struct sb_preempt_policy *pol,
 				 (long long)victim->preempted_at,
 				 (long long)sb_preempt_hold_until(pol, victim));
 		return SB_PREEMPT_INTERVAL;
+	}
+	if (sb_priority_in_lane(preemptor->job.priority)) {
+		say(why, len, "the preemptor is in the debug lane, the victim "
+			      "past its minimum runtime (the lane does not ask "
+			      "the reclaim rule)");
+		return SB_PREEMPT_YES;
 	}
 	if (!v) {
 		say(why, len, sb_preempt_verdict_str(SB_PREEMPT_NOVIEW));

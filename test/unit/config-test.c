@@ -22,7 +22,9 @@ START_TEST(test_defaults)
 			 "LookbackWindow=7-00:00:00 BucketWidth=1:00:00 ChargeTRES=gres/gpu "
 			 "PreemptGraceTime=30 PreemptNonResumable=requeue "
 			 "RepairReason=repair* InteractiveWarning=0:05:00 "
-			 "PreemptIntervalFactor=2 Cutover=none");
+			 "PreemptIntervalFactor=2 DebugLaneTRES=8 "
+			 "DebugLaneMinRuntime=0:15:00 DebugLaneBudgetTRES=8 "
+			 "Cutover=none");
 	ck_assert_int_eq(sb_config_check(&cfg, buf, sizeof(buf)), SB_OK);
 }
 END_TEST
@@ -154,6 +156,76 @@ START_TEST(test_scheduling_keys)
 }
 END_TEST
 
+/* The debug lane's keys (sb/lane.h). */
+struct lane_case {
+	const char *key, *value;
+	int rc;
+	const char *msg_has;	/* on failure */
+	uint64_t max_tres, budget_tres;	/* on success */
+	int64_t max_min_runtime;
+};
+
+static const struct lane_case lanes[] = {
+	{ .key = "DebugLaneTRES", .value = "4", .rc = SB_OK, .max_tres = 4,
+	  .budget_tres = 8, .max_min_runtime = 900 },
+	{ .key = "debuglanetres", .value = "0", .rc = SB_OK, .max_tres = 0,
+	  .budget_tres = 8, .max_min_runtime = 900 },
+	{ .key = "DebugLaneBudgetTRES", .value = "16", .rc = SB_OK,
+	  .max_tres = 8, .budget_tres = 16, .max_min_runtime = 900 },
+	{ .key = "DebugLaneBudgetTRES", .value = "1000000", .rc = SB_OK,
+	  .max_tres = 8, .budget_tres = 1000000, .max_min_runtime = 900 },
+	{ .key = "DebugLaneMinRuntime", .value = "30", .rc = SB_OK,
+	  .max_tres = 8, .budget_tres = 8, .max_min_runtime = 1800 },
+	{ .key = "DebugLaneMinRuntime", .value = "0:30", .rc = SB_OK,
+	  .max_tres = 8, .budget_tres = 8, .max_min_runtime = 30 },
+	{ .key = "DebugLaneTRES", .value = "-1", .rc = SB_ESYNTAX,
+	  .msg_has = "DebugLaneTRES='-1' is not accepted: give a whole number "
+		     "of ChargeTRES units from 0 to 1000000 (0 turns the debug "
+		     "lane off; default 8)" },
+	{ .key = "DebugLaneTRES", .value = "8 GPUs", .rc = SB_ESYNTAX,
+	  .msg_has = "DebugLaneTRES='8 GPUs'" },
+	{ .key = "DebugLaneTRES", .value = "", .rc = SB_ESYNTAX,
+	  .msg_has = "DebugLaneTRES=''" },
+	{ .key = "DebugLaneBudgetTRES", .value = "1000001", .rc = SB_ESYNTAX,
+	  .msg_has = "DebugLaneBudgetTRES='1000001'" },
+	{ .key = "DebugLaneBudgetTRES", .value = "99999999999999999999999",
+	  .rc = SB_ESYNTAX, .msg_has = "from 0 to 1000000" },
+	{ .key = "DebugLaneMinRuntime", .value = "0", .rc = SB_ESYNTAX,
+	  .msg_has = "DebugLaneMinRuntime='0' is not accepted: give the "
+		     "longest min runtime of a debug lane job, at least one "
+		     "second (DebugLaneTRES=0 turns the lane off)" },
+	{ .key = "DebugLaneMinRuntime", .value = "15m", .rc = SB_ESYNTAX,
+	  .msg_has = "DebugLaneMinRuntime='15m'" },
+};
+
+START_TEST(test_lane_keys)
+{
+	const struct lane_case *c = &lanes[_i];
+	struct sb_config cfg;
+	char msg[512];
+	int rc;
+
+	sb_config_init(&cfg);
+	rc = sb_config_set(&cfg, c->key, c->value, msg, sizeof(msg));
+	ck_assert_msg(rc == c->rc, "%s=%s: rc %d expected %d (%s)", c->key,
+		      c->value, rc, c->rc, msg);
+	if (rc != SB_OK) {
+		ck_assert_msg(strstr(msg, c->msg_has), "message '%s' lacks '%s'",
+			      msg, c->msg_has);
+		/* a refused value leaves the defaults */
+		ck_assert_uint_eq(cfg.lane.max_tres, SB_LANE_TRES_DEFAULT);
+		ck_assert_uint_eq(cfg.lane.budget_tres,
+				  SB_LANE_BUDGET_TRES_DEFAULT);
+		ck_assert_int_eq(cfg.lane.max_min_runtime,
+				 SB_LANE_MIN_RUNTIME_DEFAULT);
+		return;
+	}
+	ck_assert_uint_eq(cfg.lane.max_tres, c->max_tres);
+	ck_assert_uint_eq(cfg.lane.budget_tres, c->budget_tres);
+	ck_assert_int_eq(cfg.lane.max_min_runtime, c->max_min_runtime);
+}
+END_TEST
+
 START_TEST(test_keys_listed)
 {
 	struct sb_config cfg;
@@ -164,7 +236,7 @@ START_TEST(test_keys_listed)
 	for (i = 0; sb_config_keys[i]; i++)
 		ck_assert_int_ne(sb_config_set(&cfg, sb_config_keys[i], "1", msg,
 					       sizeof(msg)), SB_EUNKNOWNKEY);
-	ck_assert_int_eq(i, 12);
+	ck_assert_int_eq(i, 15);
 }
 END_TEST
 
@@ -231,7 +303,8 @@ START_TEST(test_parse_codes)
 			 "(accepted: MaxMinRuntime, DefaultMinRuntime, CalcPeriod, "
 			 "LookbackWindow, BucketWidth, ChargeTRES, PreemptGraceTime, "
 			 "PreemptNonResumable, RepairReason, InteractiveWarning, "
-			 "PreemptIntervalFactor, Cutover)");
+			 "PreemptIntervalFactor, DebugLaneTRES, "
+			 "DebugLaneMinRuntime, DebugLaneBudgetTRES, Cutover)");
 	ck_assert_int_eq(sb_config_parse(&cfg, "CalcPeriod=1\nCalcPeriod=2\n",
 					 "b", msg, sizeof(msg)), SB_EDUPLICATE);
 	ck_assert_int_eq(sb_config_parse(&cfg, "CalcPeriod=x\n", "b", msg,
@@ -309,6 +382,8 @@ int main(void)
 	tcase_add_test(tc, test_default_above_max);
 	tcase_add_test(tc, test_scheduling_keys);
 	tcase_add_test(tc, test_keys_listed);
+	tcase_add_loop_test(tc, test_lane_keys, 0,
+			    sizeof(lanes) / sizeof(lanes[0]));
 	tcase_add_loop_test(tc, test_parse_table, 0, CONF_NCASES);
 	tcase_add_test(tc, test_parse_codes);
 	tcase_add_loop_test(tc, test_parse_lexing, 0, sizeof(lex) / sizeof(lex[0]));

@@ -14,6 +14,7 @@
 #include "sb/tree.h"
 
 #define LMAX SB_PRIO_LEVEL_MAX
+#define LTOP SB_PRIO_LEVEL_TOP
 #define TMAX SB_PRIO_TEAM_MAX
 
 struct compose_case {
@@ -86,18 +87,19 @@ struct level_case {
 };
 
 static const struct level_case levels[] = {
-	{ .position = 0,        .count = 0,    .level = LMAX },
-	{ .position = 0,        .count = 1,    .level = LMAX },
-	{ .position = 0,        .count = 2,    .level = LMAX },
+	{ .position = 0,        .count = 0,    .level = LTOP },
+	{ .position = 0,        .count = 1,    .level = LTOP },
+	{ .position = 0,        .count = 2,    .level = LTOP },
 	{ .position = 1,        .count = 2,    .level = 1 },
-	{ .position = 1,        .count = 3,    .level = 1 + (LMAX - 1) / 2 },
+	{ .position = 1,        .count = 3,    .level = 1 + (LTOP - 1) / 2 },
 	{ .position = 2,        .count = 3,    .level = 1 },
 	{ .position = 3,        .count = 3,    .level = 1 },                  /* out of range */
 	{ .position = UINT32_MAX, .count = 3,    .level = 1 },
-	{ .position = 0,        .count = LMAX, .level = LMAX },
-	{ .position = 1,        .count = LMAX, .level = LMAX - 1 },
-	{ .position = LMAX - 1, .count = LMAX, .level = 1 },
-	{ .position = 0,        .count = UINT32_MAX, .level = LMAX },
+	{ .position = 0,        .count = LTOP, .level = LTOP },
+	{ .position = 1,        .count = LTOP, .level = LTOP - 1 },
+	{ .position = LTOP - 1, .count = LTOP, .level = 1 },
+	{ .position = 0,        .count = LMAX, .level = LTOP },               /* the lane's level is no standing's */
+	{ .position = 0,        .count = UINT32_MAX, .level = LTOP },
 	{ .position = UINT32_MAX - 1, .count = UINT32_MAX, .level = 1 },
 };
 
@@ -114,14 +116,14 @@ END_TEST
 /* Distinct positions get distinct, decreasing levels up to LMAX of them. */
 START_TEST(test_level_monotone)
 {
-	static const uint32_t counts[] = { 2, 3, 10, 1000, 10007, 65536, LMAX };
+	static const uint32_t counts[] = { 2, 3, 10, 1000, 10007, 65536, LTOP };
 	size_t c;
 	uint32_t p;
 
 	for (c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
 		uint32_t n = counts[c], prev = sb_priority_level(0, n);
 
-		ck_assert_uint_eq(prev, LMAX);
+		ck_assert_uint_eq(prev, LTOP);
 		for (p = 1; p < n; p++) {
 			uint32_t l = sb_priority_level(p, n);
 
@@ -134,7 +136,7 @@ START_TEST(test_level_monotone)
 	}
 	/* beyond LMAX associations neighbours may share, never invert */
 	{
-		uint32_t n = LMAX + 1000, prev = LMAX;
+		uint32_t n = LMAX + 1000, prev = LTOP;
 
 		for (p = 1; p < n; p++) {
 			uint32_t l = sb_priority_level(p, n);

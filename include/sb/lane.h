@@ -1,0 +1,102 @@
+/*
+ * sb/lane.h - the debug lane: a small, short allocated job of any budget
+ * starts within seconds, ahead of every budget's queue, by taking free,
+ * unallocated or past-protection resources.
+ *
+ * A job is *lane-sized* when it is allocated, asks for 1..DebugLaneTRES
+ * charged TRES (GPUs) and declares a min runtime of at most
+ * DebugLaneMinRuntime (sb_lane_sized()).  Such a pending job enters the
+ * lane while its association holds at most DebugLaneBudgetTRES in it
+ * (sb_lane_admit()); it then carries the lane's priority level
+ * (sb_priority_lane(), sb/priority.h), above every budget's standing, so:
+ *   - Slurm's scheduler (and the simulator's pass) tries it first;
+ *   - as a preemptor it outranks every allocated victim past its min
+ *     runtime, and the reclaim rule and its cost are not asked
+ *     (sb_preempt_decide(), sb/view.h): the lane is how an over-share
+ *     budget's debug job starts at all.  Every other rule holds: no
+ *     victim inside its min runtime, within its interval hold, restarted
+ *     once, kept, or ending sooner than its run is taken.
+ * A lane job is charged to its own budget as every allocated job is.  It
+ * keeps the lane's level while it is pending and, once started, while its
+ * min runtime runs (protected anyway); after that its priority is its
+ * budget's again, and it is preemptable as any job is.
+ *
+ * What a job holds in its association's lane (sb_lane_holds()) is its
+ * charged TRES while it carries the lane's level, pending or inside its
+ * min runtime: the bound is on lane jobs at once, so the lane cannot carry
+ * a budget's real work past its queue.
+ *
+ * No Slurm, no clock: the plugins and the simulator call these.
+ */
+#ifndef SB_LANE_H
+#define SB_LANE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sb/contract.h"
+#include "sb/preempt.h"
+
+/* Defaults: at most 8 GPUs and 15 minutes of min runtime per job, 8 GPUs
+ * per association at once. */
+#define SB_LANE_TRES_DEFAULT 8
+#define SB_LANE_MIN_RUNTIME_DEFAULT (15 * 60)
+#define SB_LANE_BUDGET_TRES_DEFAULT 8
+/* The largest DebugLaneTRES and DebugLaneBudgetTRES accepted. */
+#define SB_LANE_TRES_MAX 1000000
+
+/* The site's debug lane (budget.conf, sb/config.h). */
+struct sb_lane_policy {
+	uint64_t max_tres;	/* DebugLaneTRES: charged TRES a lane job asks
+				 * for at most; 0 = no lane */
+	int64_t max_min_runtime;	/* DebugLaneMinRuntime: seconds, a lane
+					 * job's min runtime at most, >= 1 */
+	uint64_t budget_tres;	/* DebugLaneBudgetTRES: charged TRES one
+				 * association holds in the lane at once at
+				 * most; 0 = no lane */
+};
+
+/* sb_lane_policy_init - the defaults above. */
+void sb_lane_policy_init(struct sb_lane_policy *pol);
+
+/*
+ * sb_lane_sized - whether a job of contract @c asking for @tres charged
+ * TRES may use the lane under @pol: allocated, 1 <= @tres <= max_tres,
+ * @tres <= budget_tres, min runtime <= max_min_runtime.  False for NULL
+ * arguments or a lane that is off.
+ */
+bool sb_lane_sized(const struct sb_lane_policy *pol,
+		   const struct sb_contract *c, uint64_t tres);
+
+/*
+ * sb_lane_holds - whether @job (its contract, start, suspended time, TRES
+ * and the priority it carries now) holds its TRES in its association's
+ * lane at @now: it is lane-sized, carries the lane's level
+ * (sb_priority_in_lane()), and is pending (@pending) or inside its min
+ * runtime (@now < sb_preempt_protected_until()).
+ */
+bool sb_lane_holds(const struct sb_lane_policy *pol,
+		   const struct sb_preempt_job *job, bool pending, int64_t now);
+
+/*
+ * sb_lane_priority - the priority @job should carry at @now, given the
+ * lane:
+ *   - not lane-sized: @standing_prio (its budget's, sb_priority_job() and
+ *     sb_priority_resumed());
+ *   - it holds its lane place (sb_lane_holds() with the priority it
+ *     carries now, @job->priority): sb_priority_lane(@standing_prio);
+ *   - running past its min runtime: @standing_prio;
+ *   - pending, not in the lane: when *@held + its TRES <= budget_tres,
+ *     it enters: *@held grows by its TRES and the answer is
+ *     sb_priority_lane(@standing_prio); otherwise @standing_prio.
+ * @held: the TRES its association holds in the lane, the sum of
+ * sb_lane_holds() over the association's other jobs (a caller that
+ * re-prioritises many jobs sums the holders first, then asks for each,
+ * passing the same counter).  NULL @held: no job enters.  A job of
+ * @standing_prio 0 (held by Slurm) stays 0.
+ */
+uint32_t sb_lane_priority(const struct sb_lane_policy *pol,
+			  const struct sb_preempt_job *job, bool pending,
+			  uint32_t standing_prio, uint64_t *held, int64_t now);
+
+#endif /* SB_LANE_H */

@@ -1,0 +1,45 @@
+/* lane.c - the debug lane; see sb/lane.h. */
+#include "sb/lane.h"
+#include "sb/priority.h"
+
+void sb_lane_policy_init(struct sb_lane_policy *pol)
+{
+	pol->max_tres = SB_LANE_TRES_DEFAULT;
+	pol->max_min_runtime = SB_LANE_MIN_RUNTIME_DEFAULT;
+	pol->budget_tres = SB_LANE_BUDGET_TRES_DEFAULT;
+}
+
+bool sb_lane_sized(const struct sb_lane_policy *pol,
+		   const struct sb_contract *c, uint64_t tres)
+{
+	if (!pol || !c || !pol->max_tres || !pol->budget_tres)
+		return false;
+	return c->allocated && c->min_runtime > 0 && tres >= 1 &&
+	       tres <= pol->max_tres && tres <= pol->budget_tres &&
+	       c->min_runtime <= pol->max_min_runtime;
+}
+
+bool sb_lane_holds(const struct sb_lane_policy *pol,
+		   const struct sb_preempt_job *job, bool pending, int64_t now)
+{
+	if (!job || !sb_lane_sized(pol, &job->contract, job->tres) ||
+	    !sb_priority_in_lane(job->priority))
+		return false;
+	return pending || now < sb_preempt_protected_until(job);
+}
+
+uint32_t sb_lane_priority(const struct sb_lane_policy *pol,
+			  const struct sb_preempt_job *job, bool pending,
+			  uint32_t standing_prio, uint64_t *held, int64_t now)
+{
+	if (!job || standing_prio == 0 ||
+	    !sb_lane_sized(pol, &job->contract, job->tres))
+		return standing_prio;
+	if (sb_lane_holds(pol, job, pending, now))
+		return sb_priority_lane(standing_prio);
+	if (!pending || !held || *held > pol->budget_tres ||
+	    job->tres > pol->budget_tres - *held)
+		return standing_prio;
+	*held += job->tres;
+	return sb_priority_lane(standing_prio);
+}
