@@ -533,6 +533,10 @@ write_configs() {
 			# node with a reason starting "repair" to release its jobs.
 			PreemptGraceTime=0
 			RepairReason=repair*
+			# The debug lane off, so the integration tests see each other
+			# rule alone (test/integration/t-lane.sh turns it on; sites
+			# get it on: 8 GPUs, 15 minutes, 8 GPUs per association).
+			DebugLaneTRES=0
 		EOF
 	fi
 

@@ -15,7 +15,9 @@
  *     (sb_preempt_decide(), sb/view.h): the lane is how an over-share
  *     budget's debug job starts at all.  Every other rule holds: no
  *     victim inside its min runtime, within its interval hold, restarted
- *     once, kept, or ending sooner than its run is taken.
+ *     once, kept, or ending sooner than its run is taken; and within its
+ *     own association a lane job is a job like the others (in-team
+ *     priority decides).
  * A lane job is charged to its own budget as every allocated job is.  It
  * keeps the lane's level while it is pending and, once started, while its
  * min runtime runs (protected anyway); after that its priority is its
@@ -86,9 +88,12 @@ bool sb_lane_holds(const struct sb_lane_policy *pol,
  *   - it holds its lane place (sb_lane_holds() with the priority it
  *     carries now, @job->priority): sb_priority_lane(@standing_prio);
  *   - running past its min runtime: @standing_prio;
- *   - pending, not in the lane: when *@held + its TRES <= budget_tres,
- *     it enters: *@held grows by its TRES and the answer is
- *     sb_priority_lane(@standing_prio); otherwise @standing_prio.
+ *   - pending, not in the lane, not requeued (@standing_prio has no
+ *     SB_PRIO_RESUMED: a job that ran and was requeued, a preemption's
+ *     victim among them, does not enter, or victims would bounce through
+ *     the lane): when *@held + its TRES <= budget_tres, it enters: *@held
+ *     grows by its TRES and the answer is sb_priority_lane(@standing_prio);
+ *     otherwise @standing_prio.
  * @held: the TRES its association holds in the lane, the sum of
  * sb_lane_holds() over the association's other jobs (a caller that
  * re-prioritises many jobs sums the holders first, then asks for each,

@@ -124,7 +124,8 @@ uint32_t sb_priority_resumed(uint32_t prio, bool pending, bool requeued);
 uint32_t sb_priority_lane(uint32_t prio);
 
 /* sb_priority_in_lane - @prio is a debug lane job's: allocated tier at
- * level SB_PRIO_LEVEL_LANE. */
+ * level SB_PRIO_LEVEL_LANE, and not Slurm's INFINITE (0xFFFFFFFF) or
+ * NO_VAL (0xFFFFFFFE), which a job carries before it is prioritised. */
 bool sb_priority_in_lane(uint32_t prio);
 
 /*

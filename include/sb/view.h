@@ -392,7 +392,10 @@ double sb_preempt_cost(const struct sb_preempt_policy *pol,
  *      now < sb_preempt_hold_until() (SB_PREEMPT_INTERVAL);
  *   5. a preemptor in the debug lane (sb_priority_in_lane() of its
  *      priority, sb/lane.h) takes the victim (SB_PREEMPT_YES): the lane
- *      is bounded per budget instead of by the reclaim rule;
+ *      is bounded per budget instead of by the reclaim rule; but a victim
+ *      of its own association (same index, not SB_NONE) only when the
+ *      preemptor's in-team priority is higher (else SB_PREEMPT_OUTRANKED):
+ *      within a budget the lane changes nothing;
  *   6. an allocated victim of another budget: with no view (@v NULL: the
  *      priority plugin is not priority/budget, no standing is known),
  *      SB_PREEMPT_NOVIEW; otherwise the reclaim rule at the point where

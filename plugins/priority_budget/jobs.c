@@ -71,13 +71,31 @@ void pr_adopt_admin_priority(job_record_t *job_ptr)
 	     job_allocated(job_ptr) ? "allocated" : "unallocated");
 }
 
-/* The job's priority from the current standing.  pr_state_lock held. */
-uint32_t pr_job_priority(const job_record_t *job_ptr)
+/* The job as the debug lane sees it (sb/lane.h): contract, start, time
+ * suspended, charged TRES and the priority it carries now.  pr_state_lock
+ * held (pr_tres_pos). */
+static void lane_job(const job_record_t *job_ptr, struct sb_preempt_job *out)
 {
+	struct sb_preempt_party p;
+
+	budget_job_party(job_ptr, pr_tres_pos, &p);
+	*out = p.job;
+}
+
+/*
+ * The job's priority from the current standing, and the debug lane
+ * (sb_lane_priority()): @held is the charged TRES its association holds in
+ * the lane (pr_lane_holds() summed over the association's other jobs),
+ * grown when the job enters; NULL lets no job enter.  pr_state_lock held.
+ */
+uint32_t pr_job_priority(const job_record_t *job_ptr, uint64_t *held,
+			 time_t now)
+{
+	struct sb_preempt_job lj;
 	uint32_t idx;
 	bool allocated = job_allocated(job_ptr);
-
 	uint32_t prio;
+	uint64_t before;
 
 	if (!pr_tree || !pr_standing ||
 	    sb_tree_index(pr_tree, job_ptr->assoc_id, &idx) != SB_OK)
@@ -85,8 +103,74 @@ uint32_t pr_job_priority(const job_record_t *job_ptr)
 	else
 		prio = sb_priority_job(pr_standing, idx, allocated,
 				       job_in_team(job_ptr));
-	return sb_priority_resumed(prio, IS_JOB_PENDING(job_ptr),
+	prio = sb_priority_resumed(prio, IS_JOB_PENDING(job_ptr),
 				   job_ptr->restart_cnt > 0);
+	if (!allocated || !pr_cfg.lane.max_tres || pr_tres_pos < 0)
+		return prio;
+	lane_job(job_ptr, &lj);
+	before = held ? *held : 0;
+	prio = sb_lane_priority(&pr_cfg.lane, &lj, IS_JOB_PENDING(job_ptr),
+				prio, held, now);
+	if (sb_priority_in_lane(prio) && !sb_priority_in_lane(job_ptr->priority))
+		info("%s: %pJ enters the debug lane: its association held "
+		     "%"PRIu64" of DebugLaneBudgetTRES=%"PRIu64", now %"PRIu64,
+		     plugin_type, job_ptr, before, pr_cfg.lane.budget_tres,
+		     held ? *held : 0);
+	return prio;
+}
+
+/*
+ * The charged TRES the job holds in its association's debug lane at @now
+ * (sb_lane_holds()): it carries the lane's priority and is pending, or
+ * runs inside its min runtime; else 0.  Job read lock and pr_state_lock
+ * held.
+ */
+uint64_t pr_lane_holds(const job_record_t *job_ptr, time_t now)
+{
+	struct sb_preempt_job lj;
+	bool pending = IS_JOB_PENDING(job_ptr);
+
+	if (!sb_priority_in_lane(job_ptr->priority) || pr_tres_pos < 0 ||
+	    !(pending || IS_JOB_RUNNING(job_ptr)))
+		return 0;
+	lane_job(job_ptr, &lj);
+	return sb_lane_holds(&pr_cfg.lane, &lj, pending, now) ? lj.tres : 0;
+}
+
+/*
+ * The charged TRES association @assoc_id holds in the debug lane at @now,
+ * not counting @except (the job being prioritised): a walk of job_list,
+ * made only for a job the lane could take (pr_lane_candidate()).  Job read
+ * lock and pr_state_lock held.
+ */
+uint64_t pr_lane_held_by(uint32_t assoc_id, const job_record_t *except,
+			 time_t now)
+{
+	job_record_t *job_ptr;
+	ListIterator it;
+	uint64_t held = 0;
+
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it)))
+		if (job_ptr != except && job_ptr->assoc_id == assoc_id)
+			held += pr_lane_holds(job_ptr, now);
+	list_iterator_destroy(it);
+	return held;
+}
+
+/*
+ * Whether the lane could take the job at all (sb_lane_sized()): it is
+ * allocated, and its size and min runtime are within the lane's bounds.
+ * pr_state_lock held.
+ */
+bool pr_lane_candidate(const job_record_t *job_ptr)
+{
+	struct sb_preempt_job lj;
+
+	if (!pr_cfg.lane.max_tres || pr_tres_pos < 0)
+		return false;
+	lane_job(job_ptr, &lj);
+	return sb_lane_sized(&pr_cfg.lane, &lj.contract, lj.tres);
 }
 
 /* Position of ChargeTRES in the job's TRES arrays; -1 if not accounted. */

@@ -299,7 +299,16 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	if (job_ptr->direct_set_prio && job_ptr->priority > 1)
 		return job_ptr->priority;
 	slurm_mutex_lock(&pr_state_lock);
-	prio = pr_job_priority(job_ptr);
+	if (IS_JOB_PENDING(job_ptr) && pr_lane_candidate(job_ptr)) {
+		/* the debug lane: what its association holds there now */
+		time_t now = time(NULL);
+		uint64_t held = pr_lane_held_by(job_ptr->assoc_id, job_ptr,
+						now);
+
+		prio = pr_job_priority(job_ptr, &held, now);
+	} else {
+		prio = pr_job_priority(job_ptr, NULL, time(NULL));
+	}
 	slurm_mutex_unlock(&pr_state_lock);
 	return prio;
 }

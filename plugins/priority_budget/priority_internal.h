@@ -53,6 +53,7 @@
 #include "sb/contract.h"
 #include "sb/duration.h"
 #include "sb/error.h"
+#include "sb/lane.h"
 #include "sb/ledger.h"
 #include "sb/priority.h"
 #include "sb/standing.h"
@@ -115,7 +116,12 @@ void pr_start_thread(void);
 bool pr_run_allocated(const job_record_t *job_ptr);
 double pr_job_qos_norm(const job_record_t *job_ptr);
 void pr_adopt_admin_priority(job_record_t *job_ptr);
-uint32_t pr_job_priority(const job_record_t *job_ptr);
+uint32_t pr_job_priority(const job_record_t *job_ptr, uint64_t *held,
+			 time_t now);
+uint64_t pr_lane_holds(const job_record_t *job_ptr, time_t now);
+uint64_t pr_lane_held_by(uint32_t assoc_id, const job_record_t *except,
+			 time_t now);
+bool pr_lane_candidate(const job_record_t *job_ptr);
 int pr_charge_tres_pos(void);
 void pr_accrue_job(job_record_t *job_ptr, time_t now, int pos);
 void pr_commit_job(const job_record_t *job_ptr, time_t now);

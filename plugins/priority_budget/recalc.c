@@ -154,21 +154,56 @@ static int recalc_standing(time_t now, int pos, double **charged_out,
 }
 
 /*
- * Re-prioritise pending and running jobs from the standing.  Return: how
- * many priorities changed.  Thread only.
+ * The charged TRES each association holds in the debug lane at @now
+ * (pr_lane_holds()), by tree index: an array of the tree's size, to
+ * xfree().  Job read lock and pr_state_lock held.
+ */
+static uint64_t *lane_held_all(time_t now, uint32_t *n_out)
+{
+	uint32_t n = sb_tree_count(pr_tree), idx;
+	uint64_t *held = xcalloc(n ? n : 1, sizeof(*held));
+	job_record_t *job_ptr;
+	ListIterator it;
+
+	*n_out = n;
+	if (!pr_cfg.lane.max_tres)
+		return held;
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		uint64_t h = pr_lane_holds(job_ptr, now);
+
+		if (h && sb_tree_index(pr_tree, job_ptr->assoc_id, &idx) ==
+			 SB_OK && idx < n)
+			held[idx] += h;
+	}
+	list_iterator_destroy(it);
+	return held;
+}
+
+/*
+ * Re-prioritise pending and running jobs from the standing and the debug
+ * lane: first what each association holds in the lane, then every job in
+ * job_list's order (submission), so lane-sized jobs enter while their
+ * association's lane has room.  Return: how many priorities changed.
+ * Thread only.
  */
 static int recalc_priorities(time_t now)
 {
-	slurmctld_lock_t job_write = { .job = WRITE_LOCK };
+	/* the node table: a pending whole-node job's TRES (budget_job_tres) */
+	slurmctld_lock_t job_write = { .job = WRITE_LOCK, .node = READ_LOCK };
 	job_record_t *job_ptr;
 	ListIterator it;
+	uint64_t *held;
+	uint32_t nheld, idx;
 	int changed = 0;
 
 	lock_slurmctld(job_write);
 	slurm_mutex_lock(&pr_state_lock);
+	held = lane_held_all(now, &nheld);
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
 		uint32_t prio;
+		uint64_t *h = NULL;
 
 		/* Running jobs too: preempt/budget compares a preemptor
 		 * with the victim's *current* priority. */
@@ -178,7 +213,10 @@ static int recalc_priorities(time_t now)
 		pr_adopt_admin_priority(job_ptr);
 		if (job_ptr->direct_set_prio)
 			continue;	/* no details: left as set */
-		prio = pr_job_priority(job_ptr);
+		if (sb_tree_index(pr_tree, job_ptr->assoc_id, &idx) == SB_OK &&
+		    idx < nheld)
+			h = &held[idx];
+		prio = pr_job_priority(job_ptr, h, now);
 		if (prio != job_ptr->priority) {
 			job_ptr->priority = prio;
 			changed++;
@@ -189,6 +227,7 @@ static int recalc_priorities(time_t now)
 	if (changed)
 		last_job_update = now;
 	unlock_slurmctld(job_write);
+	xfree(held);
 	return changed;
 }
 

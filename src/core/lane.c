@@ -37,7 +37,9 @@ uint32_t sb_lane_priority(const struct sb_lane_policy *pol,
 		return standing_prio;
 	if (sb_lane_holds(pol, job, pending, now))
 		return sb_priority_lane(standing_prio);
-	if (!pending || !held || *held > pol->budget_tres ||
+	/* a requeued job ran already: the lane is for starting fresh */
+	if (!pending || !held || (standing_prio & SB_PRIO_RESUMED) ||
+	    *held > pol->budget_tres ||
 	    job->tres > pol->budget_tres - *held)
 		return standing_prio;
 	*held += job->tres;

@@ -83,7 +83,9 @@ uint32_t sb_priority_lane(uint32_t prio)
 
 bool sb_priority_in_lane(uint32_t prio)
 {
-	return (prio >> SB_PRIO_TIER_SHIFT) &&
+	/* Slurm's INFINITE and NO_VAL (a job not yet prioritised) have every
+	 * level bit set too; no lane priority reaches them */
+	return prio < UINT32_C(0xFFFFFFFE) && (prio >> SB_PRIO_TIER_SHIFT) &&
 	       ((prio >> SB_PRIO_LEVEL_SHIFT) & SB_PRIO_LEVEL_MAX) ==
 	       SB_PRIO_LEVEL_LANE;
 }

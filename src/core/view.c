@@ -352,6 +352,19 @@ enum sb_preempt_verdict sb_preempt_decide(const struct sb_preempt_policy *pol,
 		return SB_PREEMPT_INTERVAL;
 	}
 	if (sb_priority_in_lane(preemptor->job.priority)) {
+		uint32_t tp = (preemptor->job.priority >> SB_PRIO_TEAM_SHIFT) &
+			      SB_PRIO_TEAM_MAX;
+		uint32_t tv = (victim->job.priority >> SB_PRIO_TEAM_SHIFT) &
+			      SB_PRIO_TEAM_MAX;
+
+		if (preemptor->index != SB_NONE &&
+		    preemptor->index == victim->index && tv >= tp) {
+			say(why, len, "the same budget: within it the debug "
+				      "lane does not apply, and the victim's "
+				      "in-team priority is at least the "
+				      "preemptor's");
+			return SB_PREEMPT_OUTRANKED;
+		}
 		say(why, len, "the preemptor is in the debug lane, the victim "
 			      "past its minimum runtime (the lane does not ask "
 			      "the reclaim rule)");

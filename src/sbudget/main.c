@@ -67,7 +67,7 @@ static void usage(FILE *o)
 "    ProtectedLeft ProtectedUntil HeldUntil Priority PrioTier PrioLevel\n"
 "    PrioInTeam PrioResumed BudgetStanding BudgetStatus BudgetLevelFS\n"
 "    JobsAhead WaitsFor MayPreempt PreemptedBy PreemptedAt PreemptReason\n"
-"    Restarts\n"
+"    Restarts Lane\n"
 "  report: Account User Start End Delivered Quota Owed Demand Unallocated UsePct\n"
 "    Capped DelivOwed DeliveredRaw OwedRaw UnallocatedRaw CappedRaw DemandRaw\n"
 "    QuotaRaw Lost LostRaw\n"

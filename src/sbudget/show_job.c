@@ -23,6 +23,7 @@
 
 #include "sb/duration.h"
 #include "sb/error.h"
+#include "sb/lane.h"
 #include "sb/preempt.h"
 #include "sb/priority.h"
 #include "sbudget.h"
@@ -45,14 +46,14 @@ static const struct sbc_fielddef job_fields[] = {
 	{ "MayPreempt", 0, false },	{ "PreemptedBy", 0, false },
 	{ "PreemptedAt", 0, false },	{ "PreemptReason", 0, false },
 	{ "Restarts", 0, false },	{ "HeldUntil", 0, false },
-	{ "ArrayTask", 0, false },
+	{ "ArrayTask", 0, false },	{ "Lane", 0, false },
 };
 static const char *const job_defaults[] = {
 	"JobId", "ArrayTask", "JobName", "User", "Account", "State", "Reason", "Stopping",
 	"Contract", "MinRuntime", "Resumable", "Allocated", "GPUs",
 	"StartTime", "RunTime", "ProtectedLeft", "ProtectedUntil", "HeldUntil",
 	"Priority",
-	"PrioTier", "PrioLevel", "PrioInTeam", "PrioResumed",
+	"PrioTier", "PrioLevel", "PrioInTeam", "PrioResumed", "Lane",
 	"BudgetStanding", "BudgetStatus", "JobsAhead", "WaitsFor",
 	"MayPreempt", "PreemptedBy", "PreemptedAt", "PreemptReason",
 	"Restarts", NULL,
@@ -177,6 +178,84 @@ static void contract_cells(const struct sbu_ctx *c, struct sbc_table *t,
 	sbc_table_text(t, "HeldUntil", buf);
 }
 
+/*
+ * Lane: whether the job is, was or could be in the debug lane (sb/lane.h),
+ * and why: from its priority (the lane's level), its size and min runtime
+ * against budget.conf's bounds, and what its association holds in the lane
+ * (sb_lane_holds() over the association's other jobs).
+ */
+static void lane_cells(const struct sbu_ctx *c, struct sbc_table *t,
+		       const slurm_job_info_t *j, bool running)
+{
+	const struct sb_lane_policy *pol = &c->cfg.lane;
+	struct sb_preempt_party me;
+	char buf[512], mr[32], until[64];
+	uint64_t held = 0;
+	uint32_t i;
+
+	sbu_job_party(c, j, &me);
+	if (!pol->max_tres || !pol->budget_tres) {
+		sbc_table_text(t, "Lane", "no: the debug lane is off "
+			       "(DebugLaneTRES or DebugLaneBudgetTRES is 0)");
+		return;
+	}
+	if (!sb_lane_sized(pol, &me.job.contract, me.job.tres)) {
+		snprintf(buf, sizeof(buf), "no: the debug lane takes allocated "
+			 "jobs of 1 to %llu %s (DebugLaneTRES, at most "
+			 "DebugLaneBudgetTRES=%llu) and a minimum runtime up to "
+			 "%s (DebugLaneMinRuntime)",
+			 (unsigned long long)pol->max_tres, c->cfg.charge_tres,
+			 (unsigned long long)pol->budget_tres,
+			 sb_duration_format(pol->max_min_runtime, mr,
+					    sizeof(mr)));
+		sbc_table_text(t, "Lane", buf);
+		return;
+	}
+	if (sb_priority_in_lane(j->priority) && running) {
+		sbu_fmt_time(sb_preempt_protected_until(&me.job), until,
+			     sizeof(until));
+		snprintf(buf, sizeof(buf), "started in the debug lane (tried "
+			 "before every budget's jobs, it could preempt "
+			 "unallocated jobs and jobs past their minimum runtime "
+			 "of any budget); from %s, the end of its minimum "
+			 "runtime, it carries its budget's priority (at the "
+			 "next recalculation)", until);
+		sbc_table_text(t, "Lane", buf);
+		return;
+	}
+	if (sb_priority_in_lane(j->priority)) {
+		sbc_table_text(t, "Lane", "in the debug lane: tried before "
+			       "every budget's jobs; may preempt unallocated "
+			       "jobs and jobs past their minimum runtime of "
+			       "any budget (not those inside it, nor those "
+			       "held by PreemptIntervalFactor)");
+		return;
+	}
+	if (running) {
+		sbc_table_text(t, "Lane", "no: it started as its budget's job");
+		return;
+	}
+	for (i = 0; i < c->jobs->record_count; i++) {
+		const slurm_job_info_t *o = &c->jobs->job_array[i];
+		struct sb_preempt_party p;
+
+		if (o->job_id == j->job_id || o->assoc_id != j->assoc_id ||
+		    !(SBU_PENDING(o) || SBU_RUNNING(o)))
+			continue;
+		sbu_job_party(c, o, &p);
+		if (sb_lane_holds(pol, &p.job, SBU_PENDING(o), c->now))
+			held += p.job.tres;
+	}
+	snprintf(buf, sizeof(buf), "not yet: its association holds %llu of "
+		 "DebugLaneBudgetTRES=%llu %s in the debug lane%s",
+		 (unsigned long long)held,
+		 (unsigned long long)pol->budget_tres, c->cfg.charge_tres,
+		 held + me.job.tres > pol->budget_tres ? "; it enters when "
+		 "its lane jobs end or pass their minimum runtime" :
+		 "; it enters at the next recalculation (CalcPeriod)");
+	sbc_table_text(t, "Lane", buf);
+}
+
 /* Priority and its parts; the standing of the job's budget. */
 static void priority_cells(const struct sbu_ctx *c, struct sbc_table *t,
 			   const slurm_job_info_t *j, const char *uname)
@@ -189,8 +268,8 @@ static void priority_cells(const struct sbu_ctx *c, struct sbc_table *t,
 	if (sb_priority_decode(j->priority, &pp) == SB_OK) {
 		sbc_table_text(t, "PrioTier", pp.allocated ?
 			       "allocated (1<<31)" : "unallocated (0)");
-		snprintf(buf, sizeof(buf), "%u (budget standing, <<11)",
-			 pp.level);
+		snprintf(buf, sizeof(buf), pp.lane ? "%u (the debug lane, "
+			 "<<11)" : "%u (budget standing, <<11)", pp.level);
 		sbc_table_text(t, "PrioLevel", buf);
 		snprintf(buf, sizeof(buf), "%u (512 - nice, <<1)", pp.in_team);
 		sbc_table_text(t, "PrioInTeam", buf);
@@ -394,6 +473,7 @@ int sbu_cmd_show_job(struct sbu_ctx *c)
 	sbc_table_text(&t, "GPUs", buf);
 	contract_cells(c, &t, j, running);
 	priority_cells(c, &t, j, uname);
+	lane_cells(c, &t, j, running);
 	if (SBU_PENDING(j)) {
 		int64_t ahead = 0;
 

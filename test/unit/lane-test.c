@@ -96,6 +96,7 @@ struct prio_case {
 	uint32_t current;	/* the priority it carries now */
 	int64_t start, now;
 	uint64_t held;		/* its association's lane TRES before */
+	bool resumed;		/* requeued: the standing priority's bit */
 	bool holds;		/* sb_lane_holds() */
 	bool lane;		/* the answer is in the lane */
 	uint64_t held_after;
@@ -115,6 +116,17 @@ static const struct prio_case prios[] = {
 	  .tres = 2, .min_runtime = 10 * MIN, .pending = true,
 	  .current = LANE(5), .held = 8, .holds = true, .lane = true,
 	  .held_after = 8 },
+	{ .what = "new job (NO_VAL), lane full: waits as its budget's",
+	  .tres = 1, .min_runtime = 10 * MIN, .pending = true,
+	  .current = UINT32_C(0xFFFFFFFE), .held = 8, .lane = false,
+	  .held_after = 8 },
+	{ .what = "new job (INFINITE), empty lane: enters", .tres = 1,
+	  .min_runtime = 10 * MIN, .pending = true,
+	  .current = UINT32_C(0xFFFFFFFF), .held = 0, .lane = true,
+	  .held_after = 1 },
+	{ .what = "requeued (resumed bit): does not enter", .tres = 1,
+	  .min_runtime = 10 * MIN, .pending = true, .resumed = true,
+	  .current = STANDING(5) | SB_PRIO_RESUMED, .held = 0, .lane = false },
 	{ .what = "pending, too big for the lane", .tres = 9,
 	  .min_runtime = 10 * MIN, .pending = true, .current = STANDING(5),
 	  .lane = false },
@@ -147,12 +159,12 @@ START_TEST(test_priority)
 	sb_lane_policy_init(&pol);
 	ck_assert_msg(sb_lane_holds(&pol, &job, t->pending, t->now) ==
 		      t->holds, "%s: holds", t->what);
-	p = sb_lane_priority(&pol, &job, t->pending, STANDING(5), &held,
-			     t->now);
+	p = sb_lane_priority(&pol, &job, t->pending, STANDING(5) |
+			     (t->resumed ? SB_PRIO_RESUMED : 0), &held, t->now);
 	ck_assert_msg(sb_priority_in_lane(p) == t->lane, "%s: %#x in lane %d",
 		      t->what, p, t->lane);
-	ck_assert_msg(p == (t->lane ? LANE(5) : STANDING(5)), "%s: %#x",
-		      t->what, p);
+	ck_assert_msg((p & ~SB_PRIO_RESUMED) ==
+		      (t->lane ? LANE(5) : STANDING(5)), "%s: %#x", t->what, p);
 	ck_assert_msg(held == t->held_after || (!t->lane && held == t->held),
 		      "%s: held %llu, want %llu", t->what,
 		      (unsigned long long)held,
@@ -185,6 +197,10 @@ START_TEST(test_lane_level)
 	/* never Slurm's INFINITE or NO_VAL */
 	ck_assert_uint_lt(sb_priority_lane(sb_priority_compose(true, 1,
 		SB_PRIO_TEAM_MAX) | SB_PRIO_RESUMED), UINT32_C(0xFFFFFFFE));
+	/* Slurm's sentinels are no lane priority: a new job carries one */
+	ck_assert(!sb_priority_in_lane(UINT32_C(0xFFFFFFFF)));
+	ck_assert(!sb_priority_in_lane(UINT32_C(0xFFFFFFFE)));
+	ck_assert(sb_priority_in_lane(UINT32_C(0xFFFFFFFD)));
 	/* a held job stays held */
 	ck_assert_uint_eq(sb_lane_priority(NULL, NULL, true, 0, NULL, 0), 0);
 }
@@ -255,6 +271,17 @@ START_TEST(test_decide)
 	/* ... but never inside it */
 	ck_assert_int_eq(sb_preempt_decide(NULL, &v, &pre, &vic, 10 * MIN - 1,
 					   NULL, 0), SB_PREEMPT_PROTECTED);
+	/* ... nor a teammate of no lower in-team priority */
+	vic.index = io;
+	ck_assert_int_eq(sb_preempt_decide(NULL, &v, &pre, &vic, 3600, why,
+					   sizeof(why)), SB_PREEMPT_OUTRANKED);
+	ck_assert_msg(strstr(why, "same budget"), "%s", why);
+	/* ... unless its in-team priority is lower */
+	vic.job.priority = sb_priority_compose(true, 9, 100);
+	ck_assert_int_eq(sb_preempt_decide(NULL, &v, &pre, &vic, 3600, NULL,
+					   0), SB_PREEMPT_YES);
+	vic.index = iu;
+	vic.job.priority = STANDING(9);
 	/* ... nor within its interval hold */
 	vic.preempted = true;
 	vic.preempted_at = 3000;
