@@ -44,7 +44,7 @@ test_lane_over_share_debug_job_starts_fast() {
 	mapfile -t a < <(fill_nodes sb-alice -A "$A" --min-runtime=0:03 --resumable --wrap 'sleep 300')
 	wait_running "${a[@]}" || return 1
 	wait_until $(( $(latest_start "${a[@]}") + 4 )) "A's jobs past their min runtime"
-	b=$(submit sb-dave -A "$B" -G 1 --min-runtime=0:20 --wrap 'sleep 20')
+	b=$(submit sb-dave -A "$B" -G 1 --min-runtime=0:30 --wrap 'sleep 10')
 	# lane off: B ranks below A, so its job waits
 	lane_pending_for 6 "$b" || return 1
 	sbudget_job_says "$b" "Lane: no: the debug lane is off" ||
