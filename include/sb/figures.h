@@ -36,8 +36,8 @@
  *                 owed, so a surplus in one slot does not hide a shortfall
  *                 in another.
  * Totals are sums over the slots; the ratio a report shows (sb_fig_ratio) is
- * capped / owed (1 when nothing is owed).  "All teams" is
- * sum(capped) / sum(owed) over the teams a report lists (the budgets
+ * capped / owed (1 when nothing is owed).  "All teams" (sb_fig_all_teams)
+ * is sum(capped) / sum(owed) over the teams a report lists (the budgets
  * that hold jobs), each team's capped computed on its own: a parent's
  * capped would let one child's surplus hide a sibling's shortfall in the
  * same slot (the project's target is stated per team: each team gets
@@ -142,7 +142,7 @@ int sb_figures(const struct sb_tree *tree, const struct sb_fig_seg *segs,
  * jobs are larger than its hourly quota: a team of 1 GPU of quota that
  * runs an 8-GPU job one hour in eight is owed and delivered 8 GPU-hours
  * in the window, where hour by hour it was owed 8 and got 1 capped.  The
- * ratio is sb_fig_ratio(); "all teams" as for sb_figures().
+ * ratio is sb_fig_ratio(); "all teams" is sb_fig_all_teams() on @total.
  *
  * @series:  count x @nslots entries ([i * nslots + k]), from sb_figures()
  *           with slot s; @per = the window / s (rounded up), >= 1.
@@ -152,6 +152,44 @@ int sb_figures(const struct sb_tree *tree, const struct sb_fig_seg *segs,
  */
 int sb_fig_window(const struct sb_fig *series, uint32_t count, size_t nslots,
 		  size_t per, struct sb_fig *total);
+
+/* "All teams": the figures summed over the teams, each team capped on its
+ * own, and the team served worst.  TRES-seconds. */
+struct sb_fig_all {
+	double owed;		/* sum of the teams' owed */
+	double capped;		/* sum of the teams' capped */
+	double ratio;		/* capped / owed; 1 when nothing is owed */
+	uint32_t teams_owed;	/* teams owed something (owed > 0) */
+	uint32_t worst;		/* position in @teams of the team of the
+				 * lowest capped / owed among those owed
+				 * something, the first of equals; SB_NONE
+				 * when no team is owed anything */
+	double worst_ratio;	/* that team's sb_fig_ratio(); 1 when none */
+};
+
+/*
+ * sb_fig_all_teams - the "all teams" figure of a report: how much of what
+ * was owed to the teams they got, each team capped on its own,
+ *     ratio = sum over teams t of capped_t / sum over teams t of owed_t
+ * (1 when the sum owed is 0), and the team of the lowest sb_fig_ratio()
+ * among those owed something.  A parent's own capped would let one
+ * child's surplus hide a sibling's shortfall in the same slot; summing
+ * the teams' capped does not.  The teams are the associations that hold
+ * jobs (in Slurm the user associations: leaves of the tree); the caller
+ * lists them.  Works alike on sb_figures()' totals (owed and capped hour
+ * by hour) and on sb_fig_window()'s (window by window); sums in the order
+ * of @teams.
+ *
+ * @fig:    @count figures, by tree index (read only, not kept).
+ * @teams:  @nteams tree indices, each < @count (read only, not kept).
+ * @out:    out.
+ * Return: SB_OK; SB_EINVAL (NULL @out, @nteams > 0 with NULL @fig or
+ *         @teams, a team index >= @count), @out then all teams owed
+ *         nothing.
+ */
+int sb_fig_all_teams(const struct sb_fig *fig, uint32_t count,
+		     const uint32_t *teams, uint32_t nteams,
+		     struct sb_fig_all *out);
 
 /*
  * sb_fig_usable - the cluster's demand-limited capacity over [@from, @to)

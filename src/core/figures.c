@@ -186,6 +186,40 @@ int sb_fig_window(const struct sb_fig *series, uint32_t count, size_t nslots,
 	return SB_OK;
 }
 
+int sb_fig_all_teams(const struct sb_fig *fig, uint32_t count,
+		     const uint32_t *teams, uint32_t nteams,
+		     struct sb_fig_all *out)
+{
+	uint32_t k;
+
+	if (!out)
+		return SB_EINVAL;
+	*out = (struct sb_fig_all){ .ratio = 1, .worst = SB_NONE,
+				    .worst_ratio = 1 };
+	if (nteams && (!fig || !teams))
+		return SB_EINVAL;
+	for (k = 0; k < nteams; k++)
+		if (teams[k] >= count)
+			return SB_EINVAL;
+	for (k = 0; k < nteams; k++) {
+		const struct sb_fig *f = &fig[teams[k]];
+		double r = sb_fig_ratio(f);
+
+		out->owed += f->owed;
+		out->capped += f->capped;
+		if (!(f->owed > 0))
+			continue;
+		out->teams_owed++;
+		if (out->worst == SB_NONE || r < out->worst_ratio) {
+			out->worst = k;
+			out->worst_ratio = r;
+		}
+	}
+	if (out->owed > 0)
+		out->ratio = out->capped / out->owed;
+	return SB_OK;
+}
+
 int sb_fig_usable(const struct sb_fig_seg *segs, size_t nsegs, int64_t from,
 		  int64_t to, int64_t slot, int64_t now, double capacity,
 		  double *usable)

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sb/figures.h"
 #include "sb/tree.h"
 #include "sb/view.h"
 
@@ -278,6 +279,38 @@ void sbc_table_int(struct sbc_table *t, const char *field, int64_t v);
 void sbc_table_print(const struct sbc_table *t, FILE *out, enum sbc_style style,
 		     bool noheader, bool vertical, const char *json_key);
 void sbc_table_free(struct sbc_table *t);
+
+/* One "all teams" figure of a command (sb_fig_all_teams()), to print after
+ * its table. */
+struct sbc_all_teams {
+	const char *json_key;	/* its key in --json: "all_teams" */
+	const char *title;	/* its text line's start: "All teams" */
+	const char *suffix;	/* the end of its fields' names, "" or
+				 * "Window": Owed<suffix>, Capped<suffix>,
+				 * DelivOwed<suffix>, *Raw */
+	char missing[512];	/* not "": not computed, the reason */
+	uint32_t teams;		/* the teams summed */
+	struct sb_fig_all fig;	/* TRES-seconds; fig.worst != SB_NONE:
+				 * the worst team is named below */
+	const char *worst_account, *worst_user;	/* user NULL or "": an
+						 * account association */
+	uint32_t worst_id;	/* its association id */
+};
+
+/*
+ * sbc_table_print_all - sbc_table_print(), then the @n all-teams figures
+ * @all: in the table style (not @vertical) one line each after the table
+ * unless @noheader ("All teams: DelivOwed 0.781, Capped 50.000 of Owed
+ * 64.000 GPU-hours, 2 of 3 teams owed; worst team a/alice (id 7) 0.125");
+ * with --json, one object each under its key beside @json_key's array
+ * ({"budgets": [...], "all_teams": {...}}; null when not computed);
+ * nothing in the parsable styles, whose every line is a row.  @n 0: the
+ * same as sbc_table_print().
+ */
+void sbc_table_print_all(const struct sbc_table *t, FILE *out,
+			 enum sbc_style style, bool noheader,
+			 const char *json_key, const struct sbc_all_teams *all,
+			 size_t n);
 
 /* sbc_json_string - write @s as a JSON string literal (with quotes). */
 void sbc_json_string(FILE *out, const char *s);

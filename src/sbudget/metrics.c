@@ -1,9 +1,10 @@
 /*
  * metrics.c - `sbudget metrics`: the figures of `show budget` (sb/figures.h,
  * over [now - window, now) in slots of SB_FIG_SLOT), the standing and
- * charged usage sshare shows, and the jobs by state and tier, in
- * Prometheus text format for node_exporter's textfile collector.  See
- * sbudget(1), "metrics".
+ * charged usage sshare shows, the jobs by state and tier, and the
+ * all-teams figures (sb_fig_all_teams(): hour by hour and over the
+ * lookback window, with the worst team), in Prometheus text format for
+ * node_exporter's textfile collector.  See sbudget(1), "metrics".
  */
 #include <math.h>
 #include <stdio.h>
@@ -123,16 +124,99 @@ static void job_gauges(const struct sbu_ctx *c, FILE *o)
 				k ? "allocated" : "unallocated", gpus[i][k]);
 }
 
+/* One all-teams figure as gauges: sbudget_all_teams_owed<x>_gpu_hours,
+ * _capped<x>_gpu_hours, _delivered_owed<x>_ratio, and the worst team's
+ * sbudget_worst_team_delivered_owed<x>_ratio (labelled with its
+ * association; absent when no team is owed anything).  @x: "" or
+ * "_window". */
+static void all_gauges(FILE *o, const struct sbu_ctx *c,
+		       const struct sbc_all_teams *a, const char *x,
+		       const char *what)
+{
+	fprintf(o, "# HELP sbudget_all_teams_owed%s_gpu_hours Owed to the "
+		"teams (leaf associations) %s, summed\n# TYPE "
+		"sbudget_all_teams_owed%s_gpu_hours gauge\n"
+		"sbudget_all_teams_owed%s_gpu_hours{cluster=\"", x, what, x, x);
+	sbc_prom_label(o, c->cluster);
+	fprintf(o, "\"} %.9g\n", sbu_hours(a->fig.owed));
+	fprintf(o, "# HELP sbudget_all_teams_capped%s_gpu_hours Capped of the "
+		"teams %s, each team capped on its own, summed\n# TYPE "
+		"sbudget_all_teams_capped%s_gpu_hours gauge\n"
+		"sbudget_all_teams_capped%s_gpu_hours{cluster=\"", x, what, x,
+		x);
+	sbc_prom_label(o, c->cluster);
+	fprintf(o, "\"} %.9g\n", sbu_hours(a->fig.capped));
+	fprintf(o, "# HELP sbudget_all_teams_delivered_owed%s_ratio All teams "
+		"%s: their capped over their owed, 0..1 (1 when nothing is "
+		"owed)\n# TYPE sbudget_all_teams_delivered_owed%s_ratio gauge\n"
+		"sbudget_all_teams_delivered_owed%s_ratio{cluster=\"", x, what,
+		x, x);
+	sbc_prom_label(o, c->cluster);
+	fprintf(o, "\"} %.9g\n", a->fig.ratio);
+	fprintf(o, "# HELP sbudget_worst_team_delivered_owed%s_ratio The team "
+		"of the lowest capped over owed %s, among those owed "
+		"something\n# TYPE sbudget_worst_team_delivered_owed%s_ratio "
+		"gauge\n", x, what, x);
+	if (a->fig.worst == SB_NONE)
+		return;
+	fprintf(o, "sbudget_worst_team_delivered_owed%s_ratio{cluster=\"", x);
+	sbc_prom_label(o, c->cluster);
+	fputs("\",account=\"", o);
+	sbc_prom_label(o, a->worst_account);
+	fputs("\",user=\"", o);
+	sbc_prom_label(o, a->worst_user ? a->worst_user : "");
+	fprintf(o, "\"} %.9g\n", a->fig.worst_ratio);
+}
+
+/* The all-teams gauges of every leaf association: hour by hour from @fig,
+ * over the lookback window from @ser (NULL: too long a span, said on
+ * stderr, those gauges left out). */
+static int all_teams_gauges(FILE *o, const struct sbu_ctx *c,
+			    const struct sb_fig *fig, const struct sb_fig *ser,
+			    int64_t from, int64_t to)
+{
+	struct sbc_all_teams all[2] = { { .suffix = "" },
+					{ .suffix = "Window" } };
+	struct sb_fig *win = NULL;
+	uint32_t *teams = NULL, nteams;
+	int rc = -1;
+
+	if (sbu_teams(c, NULL, &teams, &nteams) ||
+	    sbu_all_teams(c, teams, nteams, fig, &all[0]) ||
+	    (ser && !(win = sbu_window_figures(c, ser, from, to,
+					       SB_FIG_SLOT))) ||
+	    (win && sbu_all_teams(c, teams, nteams, win, &all[1])))
+		goto out;
+	all_gauges(o, c, &all[0], "", "in the window, hour by hour");
+	if (win)
+		all_gauges(o, c, &all[1], "_window", "over the lookback "
+			   "window, window by window");
+	rc = 0;
+out:
+	free(teams);
+	free(win);
+	return rc;
+}
+
 int sbu_cmd_metrics(struct sbu_ctx *c)
 {
-	struct sb_fig *fig = NULL;
+	struct sb_fig *fig = NULL, *ser = NULL;
 	uint32_t n, i;
 	int64_t w = c->cmd->window ? c->cmd->window : c->cfg.lookback_window;
 	FILE *o = stdout;
-	int g;
+	char why[512];
+	bool fits;
+	int g, rc;
 
-	if (sbu_load_tree(c) || sbu_load_shares(c) || sbu_load_jobs(c) ||
-	    sbu_figures(c, c->now - w, c->now, SB_FIG_SLOT, &fig, NULL))
+	if (sbu_load_tree(c) || sbu_load_shares(c) || sbu_load_jobs(c))
+		return 1;
+	fits = sbu_window_fits(c, c->now - w, c->now, SB_FIG_SLOT, why,
+			       sizeof(why));
+	if (!fits)
+		fprintf(stderr, "sbudget: warning: no all-teams gauges over the "
+			"lookback window: %s\n", why);
+	if (sbu_figures(c, c->now - w, c->now, SB_FIG_SLOT, &fig,
+			fits ? &ser : NULL))
 		return 1;
 	n = sb_tree_count(c->tree);
 	for (g = 0; g < G_COUNT; g++) {
@@ -160,6 +244,8 @@ int sbu_cmd_metrics(struct sbu_ctx *c)
 		"# TYPE sbudget_window_seconds gauge\n"
 		"sbudget_window_seconds{cluster=\"%s\"} %lld\n", c->cluster,
 		(long long)w);
+	rc = all_teams_gauges(o, c, fig, ser, c->now - w, c->now);
 	free(fig);
-	return ferror(o) ? 1 : 0;
+	free(ser);
+	return rc || ferror(o) ? 1 : 0;
 }

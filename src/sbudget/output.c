@@ -181,9 +181,10 @@ static void put_fixed(FILE *out, const char *s, int w, bool right)
 		fprintf(out, "%-*s", w, s);
 }
 
-/* The table as JSON: {"KEY": [{"Field": value, ...}, ...]}. */
-static void print_json(const struct sbc_table *t, FILE *out,
-		       const char *json_key)
+/* The table as JSON: {"KEY": [{"Field": value, ...}, ...]}, without its
+ * closing brace. */
+static void print_json_open(const struct sbc_table *t, FILE *out,
+			    const char *json_key)
 {
 	size_t r, c;
 
@@ -210,7 +211,14 @@ static void print_json(const struct sbc_table *t, FILE *out,
 		}
 		fputs("}", out);
 	}
-	fputs(t->nrows ? "\n]}\n" : "]}\n", out);
+	fputs(t->nrows ? "\n]" : "]", out);
+}
+
+static void print_json(const struct sbc_table *t, FILE *out,
+		       const char *json_key)
+{
+	print_json_open(t, out, json_key);
+	fputs("}\n", out);
 }
 
 /* The table with '|' between fields (PARSABLE: and at the end of lines). */
@@ -327,6 +335,92 @@ void sbc_table_print(const struct sbc_table *t, FILE *out, enum sbc_style style,
 		print_vertical(t, out, noheader);
 	else
 		print_fixed(t, out, noheader);
+}
+
+/* The worst team's name: "account/user", or "account". */
+static void worst_name(FILE *out, const struct sbc_all_teams *a)
+{
+	fputs(a->worst_account ? a->worst_account : "", out);
+	if (a->worst_user && a->worst_user[0])
+		fprintf(out, "/%s", a->worst_user);
+}
+
+/* One all-teams figure as a text line. */
+static void all_text(FILE *out, const struct sbc_all_teams *a)
+{
+	const char *x = a->suffix ? a->suffix : "";
+
+	if (a->missing[0]) {
+		fprintf(out, "%s: not computed: %s\n", a->title, a->missing);
+		return;
+	}
+	fprintf(out, "%s: DelivOwed%s %.3f, Capped%s %.3f of Owed%s %.3f "
+		"GPU-hours, %u of %u teams owed", a->title, x, a->fig.ratio,
+		x, a->fig.capped / 3600, x, a->fig.owed / 3600,
+		a->fig.teams_owed, a->teams);
+	if (a->fig.worst != SB_NONE) {
+		fputs("; worst team ", out);
+		worst_name(out, a);
+		fprintf(out, " (id %u) %.3f", a->worst_id,
+			a->fig.worst_ratio);
+	}
+	fputc('\n', out);
+}
+
+/* One all-teams figure as a JSON object (null when not computed); the
+ * numbers as the table's cells: GPU-hours and ratios with 3 decimals,
+ * *Raw in whole TRES-seconds. */
+static void all_json(FILE *out, const struct sbc_all_teams *a)
+{
+	const char *x = a->suffix ? a->suffix : "";
+
+	if (a->missing[0]) {
+		fputs("null", out);
+		return;
+	}
+	fprintf(out, "{\"Owed%s\": %.3f, \"Capped%s\": %.3f, "
+		"\"DelivOwed%s\": %.3f, \"Owed%sRaw\": %lld, "
+		"\"Capped%sRaw\": %lld, \"Teams\": %u, \"TeamsOwed\": %u, "
+		"\"WorstAccount\": ", x, a->fig.owed / 3600, x,
+		a->fig.capped / 3600, x, a->fig.ratio, x,
+		(long long)llround(a->fig.owed), x,
+		(long long)llround(a->fig.capped), a->teams,
+		a->fig.teams_owed);
+	if (a->fig.worst == SB_NONE) {
+		fprintf(out, "null, \"WorstUser\": null, \"WorstAssocId\": "
+			"null, \"WorstDelivOwed%s\": null}", x);
+		return;
+	}
+	sbc_json_string(out, a->worst_account ? a->worst_account : "");
+	fputs(", \"WorstUser\": ", out);
+	sbc_json_string(out, a->worst_user ? a->worst_user : "");
+	fprintf(out, ", \"WorstAssocId\": %u, \"WorstDelivOwed%s\": %.3f}",
+		a->worst_id, x, a->fig.worst_ratio);
+}
+
+void sbc_table_print_all(const struct sbc_table *t, FILE *out,
+			 enum sbc_style style, bool noheader,
+			 const char *json_key, const struct sbc_all_teams *all,
+			 size_t n)
+{
+	size_t k;
+
+	if (style != SBC_STYLE_JSON) {
+		sbc_table_print(t, out, style, noheader, false, json_key);
+		if (style != SBC_STYLE_TABLE || noheader)
+			return;
+		for (k = 0; k < n; k++)
+			all_text(out, &all[k]);
+		return;
+	}
+	print_json_open(t, out, json_key);
+	for (k = 0; k < n; k++) {
+		fputs(",\n", out);
+		sbc_json_string(out, all[k].json_key);
+		fputs(": ", out);
+		all_json(out, &all[k]);
+	}
+	fputs("}\n", out);
 }
 
 void sbc_table_free(struct sbc_table *t)

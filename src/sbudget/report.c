@@ -4,7 +4,9 @@
  * (sb/figures.h) in one step, optionally drawn as an SVG plot.  Owed is
  * capped per hour (SB_FIG_SLOT) when the step is a whole number of hours,
  * so the steps add up to `show budget`'s figures of the same span; a
- * shorter (or uneven) step is its own slot.  See sbudget(1), "report".
+ * shorter (or uneven) step is its own slot.  After the table, the
+ * all-teams figures of the span, in those slots and over the lookback
+ * window (sb_fig_all_teams()).  See sbudget(1), "report".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -114,6 +116,36 @@ static int write_plot(const struct sbu_ctx *c, int64_t from, int64_t to,
 	return 0;
 }
 
+/* @all: the all-teams figures of the span (sb_fig_all_teams()) over the
+ * teams among the associations @shown: @tot in report's slots, and over the
+ * lookback window from @ser (windows of LookbackWindow, in whole
+ * slots). */
+static int all_figures(const struct sbu_ctx *c, const bool *shown,
+		       const struct sb_fig *tot, const struct sb_fig *ser,
+		       int64_t from, int64_t to, int64_t slot,
+		       struct sbc_all_teams *all)
+{
+	uint32_t *teams = NULL, nteams;
+	struct sb_fig *win = NULL;
+	int rc = -1;
+
+	all[0] = (struct sbc_all_teams){ .json_key = "all_teams",
+					 .title = "All teams", .suffix = "" };
+	all[1] = (struct sbc_all_teams){
+		.json_key = "all_teams_window",
+		.title = "All teams over the window", .suffix = "Window" };
+	if (!(win = sbu_window_figures(c, ser, from, to, slot)) ||
+	    sbu_teams(c, shown, &teams, &nteams) ||
+	    sbu_all_teams(c, teams, nteams, tot, &all[0]) ||
+	    sbu_all_teams(c, teams, nteams, win, &all[1]))
+		goto out;
+	rc = 0;
+out:
+	free(teams);
+	free(win);
+	return rc;
+}
+
 int sbu_cmd_report(struct sbu_ctx *c)
 {
 	const struct sbc_cmd *cmd = c->cmd;
@@ -121,6 +153,10 @@ int sbu_cmd_report(struct sbu_ctx *c)
 	struct sb_fig *tot = NULL, *ser = NULL;
 	struct sbc_plot_series *ps = NULL;
 	long *series_of = NULL;	/* per tree index: its series, -1 none */
+	bool *shown = NULL;	/* per tree index: selected (the teams) */
+	struct sbc_all_teams all[2];
+	bool want_all = cmd->style == SBC_STYLE_JSON ||
+			(cmd->style == SBC_STYLE_TABLE && !cmd->noheader);
 	char m[SBC_MSG_MAX * 4];
 	int64_t from, to, step, slot;
 	size_t nslots, per, nsteps, k, np = 0;
@@ -149,10 +185,15 @@ int sbu_cmd_report(struct sbu_ctx *c)
 		goto out;
 	n = sb_tree_count(c->tree);
 	if (!(ps = calloc(n ? n : 1, sizeof(*ps))) ||
-	    !(series_of = malloc((n ? n : 1) * sizeof(*series_of))))
+	    !(series_of = malloc((n ? n : 1) * sizeof(*series_of))) ||
+	    !(shown = calloc(n ? n : 1, sizeof(*shown))))
 		goto oom;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		series_of[i] = -1;
+		/* the teams: of the associations account=/user= select, as
+		 * show budget's rows (user associations too) */
+		shown[i] = c->by_index[i] && sbu_wanted(cmd, c->by_index[i]);
+	}
 	for (i = 0; i < n; i++) {
 		const struct sb_tree_node *nd = sb_tree_node(c->tree, i);
 		double *vals;
@@ -182,8 +223,12 @@ int sbu_cmd_report(struct sbu_ctx *c)
 	}
 	if (cmd->plot[0] && write_plot(c, from, to, step, nsteps, ps, np))
 		goto out;
-	sbc_table_print(&t, stdout, cmd->style, cmd->noheader, false,
-			"report");
+	/* the all-teams lines: after the table (not with -n), or under their
+	 * keys in --json; never in the parsable styles */
+	if (want_all && all_figures(c, shown, tot, ser, from, to, slot, all))
+		goto out;
+	sbc_table_print_all(&t, stdout, cmd->style, cmd->noheader, "report",
+			    all, want_all ? 2 : 0);
 	rc = 0;
 	goto out;
 oom:
@@ -193,6 +238,7 @@ out:
 		free((void *)ps[k].values);
 	free(ps);
 	free(series_of);
+	free(shown);
 	free(tot);
 	free(ser);
 	sbc_table_free(&t);

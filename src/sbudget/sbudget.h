@@ -24,6 +24,8 @@
  *                  private header show_job.h;
  *   job_why.c      what a pending job waits for, who preempted a job;
  *   job_records.c  show job's rows of a job's runs from slurmdbd;
+ *   all_teams.c    the figures over the lookback window, and the
+ *                  all-teams figures (show budget, report, metrics);
  *   report.c       report (and its SVG plot);
  *   page_cmd.c     page: the budget page (its HTML writer, page.c, has
  *                  no Slurm);
@@ -183,6 +185,46 @@ void sbu_fig_cells(struct sbc_table *t, const struct sb_fig *f);
 struct sb_fig sbu_step_fig(const struct sb_fig *row, size_t k0, size_t per,
 			   size_t nslots);
 
+/* ------------------------------------------------------- all_teams.c */
+
+/*
+ * sbu_window_fits - whether the figures over the lookback window of
+ * [@from, @to) in slots of @slot seconds fit the memory they may take
+ * (every slot of every association: at most 512 MiB); when not, why
+ * (with the longest span that fits) into @why.  Needs the tree.
+ */
+bool sbu_window_fits(const struct sbu_ctx *c, int64_t from, int64_t to,
+		     int64_t slot, char *why, size_t len);
+/*
+ * sbu_window_figures - owed and capped over the lookback window of every
+ * association from sb_figures()' @series over [@from, @to) in slots of
+ * @slot seconds: the span cut into windows of LookbackWindow (rounded up
+ * to whole slots) from @from (sb_fig_window()).  Return: the figures
+ * (sb_tree_count() entries, to free()), or NULL after saying why.
+ */
+struct sb_fig *sbu_window_figures(const struct sbu_ctx *c,
+				  const struct sb_fig *series, int64_t from,
+				  int64_t to, int64_t slot);
+/*
+ * sbu_teams - the teams of the all-teams figures, in tree order: the
+ * leaves of the association tree (a job runs under a user association,
+ * a leaf: the associations that hold jobs, as sbudget-sim's teams are
+ * the associations of its jobs) that are shown, or under an association
+ * shown: @shown[i] for tree index i (NULL: every leaf).  *@teams: tree
+ * indices, freed by the caller.  Needs the tree.
+ */
+int sbu_teams(const struct sbu_ctx *c, const bool *shown, uint32_t **teams,
+	      uint32_t *nteams);
+/*
+ * sbu_all_teams - @out's figures (sb_fig_all_teams()) of @fig (by tree
+ * index) over the @nteams @teams (sbu_teams()), and the worst team's
+ * association (names borrowed from the tree's records); @out's json_key,
+ * title and suffix are the caller's.
+ */
+int sbu_all_teams(const struct sbu_ctx *c, const uint32_t *teams,
+		  uint32_t nteams, const struct sb_fig *fig,
+		  struct sbc_all_teams *out);
+
 /* ------------------------------------------------ shared by the commands */
 
 /* show_budget.c: show budget's table (sbu_budget_table_init: its fields,
@@ -193,6 +235,12 @@ struct sb_fig sbu_step_fig(const struct sb_fig *row, size_t k0, size_t per,
 int sbu_budget_table_init(struct sbc_table *t, const struct sbc_cmd *cmd);
 int sbu_budget_rows(struct sbu_ctx *c, struct sbc_table *t, int64_t from,
 		    int64_t to, bool indent, uint32_t **depths);
+/* show_budget.c: sbu_budget_rows(), and when @all is not NULL the
+ * all-teams figures of the rows shown: @all[0] hour by hour, @all[1] over
+ * the lookback window (missing when the span is too long for it). */
+int sbu_budget_rows_all(struct sbu_ctx *c, struct sbc_table *t, int64_t from,
+			int64_t to, bool indent, uint32_t **depths,
+			struct sbc_all_teams *all);
 
 /* job_why.c: what pending job @j waits for (show job's WaitsFor) and the
  * count of pending jobs ahead of it; the jobs, shares, capacity and tree

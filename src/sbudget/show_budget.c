@@ -3,7 +3,9 @@
  * percentages, standing and the figures of a span (owed, delivered,
  * unallocated, capped: sb/figures.h, in slots of SB_FIG_SLOT), one row per
  * association in tree order; on request, owed and capped over the lookback
- * window (sb_fig_window()).  See sbudget(1), "show budget" and "FIGURES".
+ * window (sb_fig_window()); after the table, the all-teams figures of the
+ * rows shown, hour by hour and over the window (sb_fig_all_teams()).  See
+ * sbudget(1), "show budget" and "FIGURES".
  */
 #include <float.h>
 #include <math.h>
@@ -64,60 +66,6 @@ static bool window_wanted(const struct sbc_table *t)
 	return false;
 }
 
-/* Memory the window figures may take: every hour of every association. */
-#define WINDOW_MEM_MAX ((uint64_t)512 << 20)
-
-/* Whether the window figures over [@from, @to) would keep more than
- * WINDOW_MEM_MAX bytes of hourly figures (said on stderr, with the longest
- * span that fits).  The tree loaded. */
-static bool window_too_big(const struct sbu_ctx *c, int64_t from, int64_t to)
-{
-	uint64_t n = sb_tree_count(c->tree), per_hour, need;
-
-	per_hour = (n ? n : 1) * sizeof(struct sb_fig);
-	need = (uint64_t)sb_fig_nslots(from, to, SB_FIG_SLOT) * per_hour;
-	if (need <= WINDOW_MEM_MAX)
-		return false;
-	sbu_error("the figures over the lookback window keep every hour of "
-		  "every association: %llu associations over %.1f days need "
-		  "%llu MiB (at most %llu); ask for a span of at most %.1f "
-		  "days, or leave out the *Window fields",
-		  (unsigned long long)n, (double)(to - from) / 86400,
-		  (unsigned long long)(need >> 20),
-		  (unsigned long long)(WINDOW_MEM_MAX >> 20),
-		  (double)(WINDOW_MEM_MAX / per_hour) / 24);
-	return true;
-}
-
-/*
- * Owed and capped over the lookback window of every association (@n) from
- * sb_figures()' hourly @series over [@from, @to): the span cut into
- * windows of LookbackWindow from @from (sb_fig_window()).  Return: the
- * figures (@n entries, to free()), or NULL after saying why.
- */
-static struct sb_fig *window_figures(const struct sbu_ctx *c,
-				     const struct sb_fig *series, uint32_t n,
-				     int64_t from, int64_t to)
-{
-	size_t ns = sb_fig_nslots(from, to, SB_FIG_SLOT);
-	size_t per = (size_t)((c->cfg.lookback_window + SB_FIG_SLOT - 1) /
-			      SB_FIG_SLOT);
-	struct sb_fig *w = calloc(n ? n : 1, sizeof(*w));
-	int rc;
-
-	if (!w) {
-		sbu_error("out of memory");
-		return NULL;
-	}
-	if ((rc = sb_fig_window(series, n, ns, per ? per : 1, w)) != SB_OK) {
-		sbu_error("cannot compute the figures over the lookback "
-			  "window: %s", sb_strerror(rc));
-		free(w);
-		return NULL;
-	}
-	return w;
-}
-
 /* The cells of the lookback-window figures @w. */
 static void window_cells(struct sbc_table *t, const struct sb_fig *w)
 {
@@ -131,23 +79,69 @@ static void window_cells(struct sbc_table *t, const struct sb_fig *w)
 int sbu_budget_rows(struct sbu_ctx *c, struct sbc_table *t, int64_t from,
 		    int64_t to, bool indent, uint32_t **depths)
 {
+	return sbu_budget_rows_all(c, t, from, to, indent, depths, NULL);
+}
+
+/* @all's figures (see sbu_budget_rows_all()) of the teams among the rows
+ * @shown: @fig hour by hour, @win over the window (NULL: @why). */
+static int all_figures(const struct sbu_ctx *c, const bool *shown,
+		       const struct sb_fig *fig, const struct sb_fig *win,
+		       const char *why, struct sbc_all_teams *all)
+{
+	uint32_t *teams = NULL, nteams;
+	int rc = -1;
+
+	all[0] = (struct sbc_all_teams){ .json_key = "all_teams",
+					 .title = "All teams", .suffix = "" };
+	all[1] = (struct sbc_all_teams){
+		.json_key = "all_teams_window",
+		.title = "All teams over the window", .suffix = "Window" };
+	if (sbu_teams(c, shown, &teams, &nteams) ||
+	    sbu_all_teams(c, teams, nteams, fig, &all[0]))
+		goto out;
+	if (win) {
+		if (sbu_all_teams(c, teams, nteams, win, &all[1]))
+			goto out;
+	} else {
+		snprintf(all[1].missing, sizeof(all[1].missing), "%s", why);
+	}
+	rc = 0;
+out:
+	free(teams);
+	return rc;
+}
+
+int sbu_budget_rows_all(struct sbu_ctx *c, struct sbc_table *t, int64_t from,
+			int64_t to, bool indent, uint32_t **depths,
+			struct sbc_all_teams *all)
+{
+	char why[512] = "";
 	struct sb_fig *fig = NULL, *series = NULL, *win = NULL;
-	bool want_win = window_wanted(t);
+	bool want_win = window_wanted(t), fits = true, *shown = NULL;
 	char b0[64], b1[64];
 	uint32_t n, i, *dep = NULL;
 	int rc = -1;
 
-	if (sbu_load_tree(c) || sbu_check_names(c) || sbu_load_shares(c) ||
-	    (want_win && window_too_big(c, from, to)) ||
-	    sbu_figures(c, from, to, SB_FIG_SLOT, &fig,
-			want_win ? &series : NULL))
+	if (sbu_load_tree(c) || sbu_check_names(c) || sbu_load_shares(c))
+		goto out;
+	if (want_win || all)
+		fits = sbu_window_fits(c, from, to, SB_FIG_SLOT, why,
+				       sizeof(why));
+	if (want_win && !fits) {
+		sbu_error("%s, or leave out the *Window fields", why);
+		goto out;
+	}
+	if (sbu_figures(c, from, to, SB_FIG_SLOT, &fig,
+			fits && (want_win || all) ? &series : NULL))
 		goto out;
 	n = sb_tree_count(c->tree);
-	if (want_win && !(win = window_figures(c, series, n, from, to)))
+	if (series &&
+	    !(win = sbu_window_figures(c, series, from, to, SB_FIG_SLOT)))
 		goto out;
 	sbu_fmt_time(from, b0, sizeof(b0));
 	sbu_fmt_time(to, b1, sizeof(b1));
-	if (depths && !(dep = calloc(n ? n : 1, sizeof(*dep)))) {
+	if ((depths && !(dep = calloc(n ? n : 1, sizeof(*dep)))) ||
+	    !(shown = calloc(n ? n : 1, sizeof(*shown)))) {
 		sbu_error("out of memory");
 		goto out;
 	}
@@ -158,6 +152,7 @@ int sbu_budget_rows(struct sbu_ctx *c, struct sbc_table *t, int64_t from,
 
 		if (!a || !sbu_wanted_in(c, i))
 			continue;
+		shown[i] = true;
 		if (sbc_table_row(t)) {
 			sbu_error("out of memory");
 			goto out;
@@ -175,13 +170,15 @@ int sbu_budget_rows(struct sbu_ctx *c, struct sbc_table *t, int64_t from,
 		sbc_table_num(t, "ParentPct", 100 * nd->shares_norm, 2);
 		sbc_table_num(t, "ClusterPct", 100 * nd->entitled, 2);
 		sbu_fig_cells(t, &fig[i]);
-		if (win)
+		if (win && want_win)
 			window_cells(t, &win[i]);
 		sbc_table_int(t, "AssocId", a->id);
 		sbc_table_text(t, "Start", b0);
 		sbc_table_text(t, "End", b1);
 		share_cells(t, sbu_share_of(c, a->id), nd->entitled);
 	}
+	if (all && all_figures(c, shown, fig, win, why, all))
+		goto out;
 	if (depths) {
 		*depths = dep;
 		dep = NULL;
@@ -189,6 +186,7 @@ int sbu_budget_rows(struct sbu_ctx *c, struct sbc_table *t, int64_t from,
 	rc = 0;
 out:
 	free(dep);
+	free(shown);
 	free(fig);
 	free(series);
 	free(win);
@@ -211,8 +209,10 @@ int sbu_budget_table_init(struct sbc_table *t, const struct sbc_cmd *cmd)
 int sbu_cmd_show_budget(struct sbu_ctx *c)
 {
 	struct sbc_table t;
+	struct sbc_all_teams all[2];
 	char msg[SBC_MSG_MAX * 4];
 	int64_t from, to;
+	bool want_all;
 	int rc = 1;
 
 	if (sbu_budget_table_init(&t, c->cmd))
@@ -222,11 +222,16 @@ int sbu_cmd_show_budget(struct sbu_ctx *c)
 		sbu_error("%s", msg);
 		goto out;
 	}
-	if (sbu_budget_rows(c, &t, from, to,
-			    c->cmd->style == SBC_STYLE_TABLE, NULL))
+	/* the all-teams lines: after the table (not with -n), or under their
+	 * keys in --json; never in the parsable styles */
+	want_all = c->cmd->style == SBC_STYLE_JSON ||
+		   (c->cmd->style == SBC_STYLE_TABLE && !c->cmd->noheader);
+	if (sbu_budget_rows_all(c, &t, from, to,
+				c->cmd->style == SBC_STYLE_TABLE, NULL,
+				want_all ? all : NULL))
 		goto out;
-	sbc_table_print(&t, stdout, c->cmd->style, c->cmd->noheader, false,
-			"budgets");
+	sbc_table_print_all(&t, stdout, c->cmd->style, c->cmd->noheader,
+			    "budgets", all, want_all ? 2 : 0);
 	rc = 0;
 out:
 	sbc_table_free(&t);

@@ -23,11 +23,14 @@
  *              to end) is owed and only their runs are delivered;
  *              unallocated runs are reported apart.  A team's figures are
  *              its tree node's, subtree included; "all teams" is the
- *              sum of the teams' capped / the sum of their owed.
+ *              sum of the teams' capped / the sum of their owed
+ *              (sb_fig_all_teams(), as `sbudget show budget` and
+ *              `sbudget report` print it).
  *   window     owed, capped over the lookback window: the same hourly
  *              figures grouped into windows of LookbackWindow from t0
  *              (sb_fig_window(): per window owed = min(quota, demand),
- *              capped = min(delivered, owed)), per team and all teams.
+ *              capped = min(delivered, owed)), per team and all teams
+ *              (sb_fig_all_teams() on the window's figures).
  *   occupancy  every run's GPU-seconds in the window / (GPUs x window);
  *              of demand: the same / sb_fig_usable() (the cluster less
  *              the hours' GPUs nobody asked for, allocated or not).
@@ -309,15 +312,28 @@ static int teams(const struct sim_tree *t, const struct sim_mjob *jobs,
 	return 0;
 }
 
+/* The tree indices of the report's teams, in its order (nteams + 1
+ * entries, to free()); NULL when out of memory. */
+static uint32_t *team_nodes(const struct sim_report *rep)
+{
+	uint32_t *nodes = malloc(((size_t)rep->nteams + 1) * sizeof(*nodes));
+	uint32_t k;
+
+	for (k = 0; nodes && k < rep->nteams; k++)
+		nodes[k] = rep->teams[k].node;
+	return nodes;
+}
+
 /* Per team: its figures and hourly series from sb_figures()' output;
- * ratios, the worst team, the cluster's totals (top-level sums) and the
- * all-teams ratio (sums over the teams). */
-static void team_figures(const struct sim_tree *t, const struct sb_fig *tot,
-			 const struct sb_fig *ser, size_t ns,
-			 struct sim_report *rep)
+ * ratios, the cluster's totals (top-level sums), and all teams with the
+ * worst team (sb_fig_all_teams() on the teams' nodes @nodes). */
+static int team_figures(const struct sim_tree *t, const struct sb_fig *tot,
+			const struct sb_fig *ser, size_t ns,
+			const uint32_t *nodes, struct sim_report *rep)
 {
 	uint32_t k, i, ntop;
 	const uint32_t *top = sb_tree_top(t->tree, &ntop);
+	struct sb_fig_all all;
 	size_t h;
 
 	for (i = 0; i < t->n; i++)
@@ -333,18 +349,10 @@ static void team_figures(const struct sim_tree *t, const struct sb_fig *tot,
 			rep->hourly_owed[k * ns + h] = f->owed;
 			rep->hourly_quota[k * ns + h] = f->quota;
 		}
-		tr->ratio = tr->fig.owed > 0 ? tr->fig.capped / tr->fig.owed
-					     : 1;
-		if (!(tr->fig.owed > 0))
-			continue;
-		rep->teams_owed++;
-		if (sim_verdict_met(tr->fig.owed, tr->fig.capped))
+		tr->ratio = sb_fig_ratio(&tot[tr->node]);
+		if (tr->fig.owed > 0 &&
+		    sim_verdict_met(tr->fig.owed, tr->fig.capped))
 			rep->teams_ge95++;
-		if (rep->worst_team == UINT32_MAX ||
-		    tr->ratio < rep->worst_ratio) {
-			rep->worst_ratio = tr->ratio;
-			rep->worst_team = k;
-		}
 	}
 	for (k = 0; k < ntop; k++) {
 		const struct sb_fig *f = &tot[top[k]];
@@ -354,24 +362,24 @@ static void team_figures(const struct sim_tree *t, const struct sb_fig *tot,
 		rep->delivered += f->delivered;
 		rep->unallocated += f->unallocated;
 	}
-	/* "all teams" (sb/figures.h): each team's capped over each team's
-	 * owed, summed over the teams, so that no team's shortfall hides
-	 * behind a sibling's surplus under a common parent */
-	{
-		double o = 0, c = 0;
-
-		for (k = 0; k < rep->nteams; k++) {
-			o += rep->teams[k].fig.owed;
-			c += rep->teams[k].fig.capped;
-		}
-		rep->overall_ratio = o > 0 ? c / o : 1;
+	if (sb_fig_all_teams(tot, t->n, nodes, rep->nteams, &all) != SB_OK)
+		return -1;
+	rep->overall_ratio = all.ratio;
+	rep->teams_owed = all.teams_owed;
+	if (all.worst != SB_NONE) {
+		rep->worst_team = all.worst;
+		rep->worst_ratio = all.worst_ratio;
 	}
+	return 0;
 }
 
 /* Per team: owed and capped over the lookback window, from
- * sb_fig_window()' @wtot; all teams and the worst team. */
-static void team_window(const struct sb_fig *wtot, struct sim_report *rep)
+ * sb_fig_window()' @wtot; all teams and the worst team
+ * (sb_fig_all_teams()). */
+static int team_window(const struct sim_tree *t, const struct sb_fig *wtot,
+		       const uint32_t *nodes, struct sim_report *rep)
 {
+	struct sb_fig_all all;
 	uint32_t k;
 
 	for (k = 0; k < rep->nteams; k++) {
@@ -381,18 +389,17 @@ static void team_window(const struct sb_fig *wtot, struct sim_report *rep)
 		tr->w_owed = f->owed;
 		tr->w_capped = f->capped;
 		tr->w_ratio = sb_fig_ratio(f);
-		rep->w_owed += f->owed;
-		rep->w_capped += f->capped;
-		if (!(f->owed > 0))
-			continue;
-		if (rep->w_worst_team == UINT32_MAX ||
-		    tr->w_ratio < rep->w_worst_ratio) {
-			rep->w_worst_ratio = tr->w_ratio;
-			rep->w_worst_team = k;
-		}
 	}
-	rep->w_overall_ratio = rep->w_owed > 0 ? rep->w_capped / rep->w_owed
-					       : 1;
+	if (sb_fig_all_teams(wtot, t->n, nodes, rep->nteams, &all) != SB_OK)
+		return -1;
+	rep->w_owed = all.owed;
+	rep->w_capped = all.capped;
+	rep->w_overall_ratio = all.ratio;
+	if (all.worst != SB_NONE) {
+		rep->w_worst_team = all.worst;
+		rep->w_worst_ratio = all.worst_ratio;
+	}
+	return 0;
 }
 
 /* A run's start (+GPUs) or end (-GPUs), for the capacity sweep. */
@@ -483,6 +490,7 @@ int sim_metrics_lookback(const struct sim_tree *t, const struct sim_mjob *jobs,
 {
 	struct sb_fig_seg *fs = NULL;
 	struct sb_fig *tot = NULL, *ser = NULL, *wtot = NULL;
+	uint32_t *nodes = NULL;
 	size_t nfs = 0, ns;
 	int rc = -1;
 
@@ -516,7 +524,8 @@ int sim_metrics_lookback(const struct sim_tree *t, const struct sim_mjob *jobs,
 	rep->hourly_owed = calloc((size_t)rep->nteams * ns + 1, sizeof(double));
 	rep->hourly_quota = calloc((size_t)rep->nteams * ns + 1,
 				   sizeof(double));
-	if (!fs || !tot || !wtot || !ser || !rep->budgets ||
+	nodes = team_nodes(rep);
+	if (!fs || !tot || !wtot || !ser || !nodes || !rep->budgets ||
 	    !rep->hourly_delivered ||
 	    !rep->hourly_owed || !rep->hourly_quota)
 		goto out;
@@ -524,11 +533,11 @@ int sim_metrics_lookback(const struct sim_tree *t, const struct sim_mjob *jobs,
 		       now + TOFF, (double)gpus, tot, ser, &rep->unknown) !=
 	    SB_OK)
 		goto out;
-	team_figures(t, tot, ser, ns, rep);
-	if (sb_fig_window(ser, t->n, ns, (size_t)(rep->lookback / HOUR),
-			  wtot) != SB_OK)
+	if (team_figures(t, tot, ser, ns, nodes, rep) ||
+	    sb_fig_window(ser, t->n, ns, (size_t)(rep->lookback / HOUR),
+			  wtot) != SB_OK ||
+	    team_window(t, wtot, nodes, rep))
 		goto out;
-	team_window(wtot, rep);
 	rep->used = rep->delivered + rep->unallocated;
 	rep->occupancy = gpus ? rep->used / ((double)gpus * (double)(t1 - t0))
 			      : 0;
@@ -544,6 +553,7 @@ int sim_metrics_lookback(const struct sim_tree *t, const struct sim_mjob *jobs,
 	rc = 0;
 out:
 	free(fs);
+	free(nodes);
 	free(tot);
 	free(wtot);
 	free(ser);

@@ -5,7 +5,8 @@
 # span), changing a share through slurmdbd (coordinator rights), refusals
 # that change nothing, show job (contract, a job without a tag,
 # priority parts, what it waits for and the core's verdict on each running
-# job, its preemptor), report with a plot, Prometheus metrics.
+# job, its preemptor), report with a plot, Prometheus metrics, the
+# all-teams figures.
 
 # shares_of ACCOUNT - RawShares of the account association (sacctmgr).
 shares_of() {
@@ -673,6 +674,131 @@ test_sbudget_metrics() {
 		n=$((n + 1))
 	done < <(grep -o 'sbudget_[a-z_]*' "$SB_REPO/contrib/grafana/sbudget-dashboard.json" | sort -u)
 	[ "$n" -gt 0 ] || { say "no sbudget_ metric found in the dashboard"; return 1; }
+}
+
+# all_teams_check ROWS JSON - ROWS: `show budget -P -n` of
+# Account|User|AssocId|OwedRaw|CappedRaw|OwedWindowRaw|CappedWindowRaw; JSON:
+# `show budget --json` of the same span.  The all-teams figures (hourly and
+# over the window) are the sums over the teams of the rows' own figures,
+# each team capped on its own.  The teams are the leaves of the tree; of
+# those only user associations can hold jobs (an account association that
+# is a leaf is owed nothing), so the user rows' sums are the leaves' sums,
+# and the account rows (their subtrees' sums) must not be in them.  The
+# worst team is a user row of the lowest capped/owed among those owed.
+all_teams_check() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+rows = [l.split("|") for l in sys.argv[1].splitlines() if l]
+doc = json.loads(sys.argv[2])
+bad = []
+for key, o, c, x in (("all_teams", 3, 4, ""), ("all_teams_window", 5, 6, "Window")):
+    a = doc[key]
+    users = [r for r in rows if r[1]]
+    owed = sum(int(r[o]) for r in users)
+    capped = sum(int(r[c]) for r in users)
+    owed_users = [r for r in users if int(r[o]) > 0]
+    # each row rounded to a TRES-second: at most half a second apart each
+    tol = len(users) / 2 + 1
+    if owed <= 0:
+        bad.append(f"{key}: no team owed anything ({len(users)} user rows)")
+        continue
+    if abs(a[f"Owed{x}Raw"] - owed) > tol or abs(a[f"Capped{x}Raw"] - capped) > tol:
+        bad.append(f"{key}: Owed{x}Raw {a[f'Owed{x}Raw']} Capped{x}Raw "
+                   f"{a[f'Capped{x}Raw']}, rows sum {owed} and {capped}")
+    if abs(a[f"DelivOwed{x}"] - capped / owed) > 0.0015:
+        bad.append(f"{key}: DelivOwed{x} {a[f'DelivOwed{x}']}, rows {capped / owed:.4f}")
+    if a["TeamsOwed"] != len(owed_users):
+        bad.append(f"{key}: TeamsOwed {a['TeamsOwed']}, rows {len(owed_users)}")
+    accts = sum(int(r[o]) for r in rows if not r[1])
+    if accts > 0 and abs(a[f"Owed{x}Raw"] - accts) <= tol:
+        bad.append(f"{key}: equals the account rows' sum {accts}")
+    worst = min(int(r[c]) / int(r[o]) for r in owed_users)
+    named = [r for r in owed_users if int(r[2]) == a["WorstAssocId"]]
+    if not named or abs(a[f"WorstDelivOwed{x}"] - worst) > 0.0015 or \
+            named[0][0] != a["WorstAccount"] or named[0][1] != a["WorstUser"]:
+        bad.append(f"{key}: worst {a['WorstAccount']}/{a['WorstUser']} "
+                   f"({a['WorstAssocId']}) {a[f'WorstDelivOwed{x}']}, rows' lowest {worst:.4f}")
+    print(f"{key}: {a[f'Capped{x}Raw']} of {a[f'Owed{x}Raw']} (rows {capped} of {owed}), "
+          f"{a['TeamsOwed']} teams owed, worst {a['WorstAccount']}/{a['WorstUser']} "
+          f"{a[f'WorstDelivOwed{x}']}", file=sys.stderr)
+for b in bad:
+    print(b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+}
+
+# The all-teams figures (sb_fig_all_teams) of show budget, report and
+# metrics: bob's 4 GPUs wait behind alice's protected 32, so bio is owed
+# more than it gets and is the worst team.  show budget's --json figures
+# equal the sums of its own rows over the teams, hour by hour and over the
+# window; the table style says the same after the table, -n and -P print
+# rows only; report's figures of an hour in one step are show budget's;
+# metrics' gauges equal the sums of its per-association gauges.
+test_sbudget_all_teams() {
+	local run pend t0 to f rows json txt rep out line m
+	wait_idle
+	t0=$(date +%s)
+	run=$(submit sb-alice --min-runtime=1:00 -N 4 --gpus-per-node=8 --wrap 'sleep 12')
+	cleanup_push "scancel $run 2>/dev/null"
+	wait_state "$run" RUNNING 30
+	pend=$(submit sb-bob --min-runtime=0:05 -G 4 --wrap 'sleep 3')
+	wait_state "$pend" COMPLETED 90
+	wait_recorded "$run"
+	wait_recorded "$pend"
+	to=$(date +%s)
+	f=Account,User,AssocId,OwedRaw,CappedRaw,OwedWindowRaw,CappedWindowRaw
+	rows=$(sb -P -n show budget start="uts$t0" end="uts$to" format="$f")
+	json=$(sb --json show budget start="uts$t0" end="uts$to" format="$f")
+	say "$(grep -E '^(phys-a|bio)\|sb-' <<<"$rows")"
+	all_teams_check "$rows" "$json" || return 1
+	# bob waited: bio/sb-bob is the worst team, below 1
+	python3 -c 'import json,sys; a=json.loads(sys.argv[1])["all_teams"]; assert (a["WorstAccount"], a["WorstUser"]) == ("bio", "sb-bob") and a["WorstDelivOwed"] < 1 and a["DelivOwed"] < 1, a' "$json" ||
+		{ say "bio/sb-bob is not the worst team below 1"; return 1; }
+	# the table style: the same figures on two lines after the table
+	txt=$(sb show budget start="uts$t0" end="uts$to")
+	line=$(tail -n 2 <<<"$txt" | head -n 1)
+	say "$(tail -n 2 <<<"$txt")"
+	m=$(python3 -c 'import json,sys; a=json.loads(sys.argv[1])["all_teams"]; print("All teams: DelivOwed %.3f, Capped %.3f of Owed %.3f GPU-hours, %d of %d teams owed; worst team %s/%s (id %d) %.3f" % (a["DelivOwed"], a["Capped"], a["Owed"], a["TeamsOwed"], a["Teams"], a["WorstAccount"], a["WorstUser"], a["WorstAssocId"], a["WorstDelivOwed"]))' "$json")
+	[ "$line" = "$m" ] || { say "text: $line"; say "json: $m"; return 1; }
+	[[ "$(tail -n 1 <<<"$txt")" == "All teams over the window: DelivOwedWindow "* ]] ||
+		{ say "no window line last: $(tail -n 1 <<<"$txt")"; return 1; }
+	# -n and the parsable styles: every line a row
+	! sb -n show budget start="uts$t0" end="uts$to" | grep -q 'All teams' ||
+		{ say "-n printed the all-teams lines"; return 1; }
+	! sb -P show budget start="uts$t0" end="uts$to" | grep -q 'All teams' ||
+		{ say "-P printed the all-teams lines"; return 1; }
+	# report and show budget over the hour before $to, report in one step
+	# of an hour: the same all-teams figures
+	json=$(sb --json show budget start="uts$((to - 3600))" end="uts$to" format=Account)
+	rep=$(sb --json report start="uts$((to - 3600))" end="uts$to" step=1:00:00)
+	python3 - "$json" "$rep" <<'PY' || { say "report's all-teams figures differ from show budget's"; return 1; }
+import json, sys
+b, r = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+for k in ("all_teams", "all_teams_window"):
+    assert b[k] == r[k], (k, b[k], r[k])
+PY
+	# metrics: the all-teams gauges are the sums of the user associations'
+	# gauges in the same output (its own span)
+	out=$(sb metrics)
+	grep -E '^sbudget_(all|worst)_team' <<<"$out" >&2
+	awk '
+		/^sbudget_owed_gpu_hours\{/ && !/user=""/ { o += $2; ow[$1] = $2 }
+		/^sbudget_capped_gpu_hours\{/ && !/user=""/ { c += $2; k = $1; sub(/capped/, "owed", k); cp[k] = $2 }
+		/^sbudget_all_teams_owed_gpu_hours\{/ { ao = $2; n++ }
+		/^sbudget_all_teams_capped_gpu_hours\{/ { ac = $2; n++ }
+		/^sbudget_all_teams_delivered_owed_ratio\{/ { ar = $2; n++ }
+		/^sbudget_all_teams_delivered_owed_window_ratio\{/ { n++ }
+		/^sbudget_worst_team_delivered_owed_ratio\{/ { wr = $2; n++ }
+		END {
+			if (n != 5) { print "expected 5 all-teams gauges, got " n; exit 1 }
+			if (o <= 0) { print "no user association owed anything"; exit 1 }
+			lo = 2; for (k in ow) if (ow[k] > 0 && cp[k] / ow[k] < lo) lo = cp[k] / ow[k]
+			d1 = ao - o; d2 = ac - c; d3 = ar - c / o; d4 = wr - lo
+			if (d1 * d1 > 1e-6 || d2 * d2 > 1e-6 || d3 * d3 > 1e-6 || d4 * d4 > 1e-4) {
+				printf "gauges owed %s capped %s ratio %s worst %s; sums %s %s %s lowest %s\n", ao, ac, ar, wr, o, c, c / o, lo
+				exit 1
+			}
+		}' <<<"$out" >&2
 }
 
 # Lost GPU time (Lost, LostRaw; sb_run_work_lost): in budget V, a

@@ -645,6 +645,170 @@ START_TEST(test_fig_window_refuses)
 }
 END_TEST
 
+/* sb_fig_all_teams: figures by tree index (GPU-hours here, times 3600),
+ * the teams' indices, and what all teams come to, worked out by hand. */
+struct all_case {
+	const char *what;
+	struct { double owed, capped; } fig[5];	/* by index, GPU-hours */
+	uint32_t teams[5];
+	uint32_t nteams;
+	double owed, capped, ratio;	/* want, GPU-hours */
+	uint32_t teams_owed, worst;	/* worst: a position in teams */
+	double worst_ratio;
+};
+
+static const struct all_case all_cases[] = {
+	{ .what = "two teams: 10 of 12 owed, the second the worst",
+	  .fig = { { 8, 8 }, { 4, 2 } }, .teams = { 0, 1 }, .nteams = 2,
+	  .owed = 12, .capped = 10, .ratio = 10.0 / 12, .teams_owed = 2,
+	  .worst = 1, .worst_ratio = 0.5 },
+	/* index 0 is the parent of 1 and 2: its own capped (a surplus of
+	 * 1 covering 2's shortfall in the same slots) is not summed */
+	{ .what = "a sibling's surplus does not hide a shortfall",
+	  .fig = { { 8, 8 }, { 4, 4 }, { 4, 0 } }, .teams = { 1, 2 },
+	  .nteams = 2, .owed = 8, .capped = 4, .ratio = 0.5,
+	  .teams_owed = 2, .worst = 1, .worst_ratio = 0 },
+	{ .what = "a team owed nothing is neither summed nor the worst",
+	  .fig = { { 0, 0 }, { 6, 3 }, { 2, 2 } }, .teams = { 0, 1, 2 },
+	  .nteams = 3, .owed = 8, .capped = 5, .ratio = 5.0 / 8,
+	  .teams_owed = 2, .worst = 1, .worst_ratio = 0.5 },
+	{ .what = "nothing owed to anyone: ratio 1, no worst team",
+	  .fig = { { 0, 0 }, { 0, 0 } }, .teams = { 0, 1 }, .nteams = 2,
+	  .owed = 0, .capped = 0, .ratio = 1, .teams_owed = 0,
+	  .worst = SB_NONE, .worst_ratio = 1 },
+	{ .what = "no teams at all",
+	  .nteams = 0, .owed = 0, .capped = 0, .ratio = 1, .teams_owed = 0,
+	  .worst = SB_NONE, .worst_ratio = 1 },
+	{ .what = "equal ratios: the first listed is the worst",
+	  .fig = { { 2, 1 }, { 4, 2 }, { 6, 3 } }, .teams = { 2, 1, 0 },
+	  .nteams = 3, .owed = 12, .capped = 6, .ratio = 0.5,
+	  .teams_owed = 3, .worst = 0, .worst_ratio = 0.5 },
+	{ .what = "the teams in any order, a subset of the tree",
+	  .fig = { { 1, 1 }, { 9, 9 }, { 3, 0 }, { 5, 5 }, { 2, 1 } },
+	  .teams = { 4, 0, 3 }, .nteams = 3, .owed = 8, .capped = 7,
+	  .ratio = 7.0 / 8, .teams_owed = 3, .worst = 0,
+	  .worst_ratio = 0.5 },
+};
+
+START_TEST(test_fig_all_teams)
+{
+	const struct all_case *c = &all_cases[_i];
+	struct sb_fig fig[5];
+	struct sb_fig_all all;
+	size_t k;
+
+	memset(fig, 0, sizeof(fig));
+	for (k = 0; k < 5; k++) {
+		fig[k].owed = c->fig[k].owed * H;
+		fig[k].capped = c->fig[k].capped * H;
+		fig[k].delivered = fig[k].capped + 1 * H;	/* not read */
+	}
+	memset(&all, 0xff, sizeof(all));	/* every field must be written */
+	ck_assert_int_eq(sb_fig_all_teams(fig, 5, c->teams, c->nteams, &all),
+			 SB_OK);
+	ck_assert_msg(all.owed == c->owed * H && all.capped == c->capped * H,
+		      "%s: owed %g capped %g GPU-h, want %g and %g", c->what,
+		      all.owed / H, all.capped / H, c->owed, c->capped);
+	ck_assert_msg(all.ratio == c->ratio, "%s: ratio %g, want %g",
+		      c->what, all.ratio, c->ratio);
+	ck_assert_msg(all.teams_owed == c->teams_owed,
+		      "%s: %u teams owed, want %u", c->what, all.teams_owed,
+		      c->teams_owed);
+	ck_assert_msg(all.worst == c->worst && all.worst_ratio ==
+		      c->worst_ratio, "%s: worst %u at %g, want %u at %g",
+		      c->what, all.worst, all.worst_ratio, c->worst,
+		      c->worst_ratio);
+}
+END_TEST
+
+START_TEST(test_fig_all_teams_refuses)
+{
+	struct sb_fig one = { .owed = H, .capped = H };
+	uint32_t t0 = 0, t1 = 1;
+	struct sb_fig_all all;
+
+	ck_assert_int_eq(sb_fig_all_teams(&one, 1, &t0, 1, NULL), SB_EINVAL);
+	ck_assert_int_eq(sb_fig_all_teams(NULL, 1, &t0, 1, &all), SB_EINVAL);
+	ck_assert_int_eq(sb_fig_all_teams(&one, 1, NULL, 1, &all), SB_EINVAL);
+	/* a team index outside the figures: refused, nothing summed */
+	ck_assert_int_eq(sb_fig_all_teams(&one, 1, &t1, 1, &all), SB_EINVAL);
+	ck_assert(all.owed == 0 && all.capped == 0 && all.ratio == 1 &&
+		  all.worst == SB_NONE && all.teams_owed == 0);
+	ck_assert_int_eq(sb_fig_all_teams(NULL, 0, NULL, 0, &all), SB_OK);
+	ck_assert(all.ratio == 1 && all.worst == SB_NONE);
+}
+END_TEST
+
+/*
+ * A team whose jobs are larger than its hourly quota, end to end through
+ * sb_figures() and sb_fig_window(): cluster 8 GPUs, team a 1 share
+ * (entitled 1/8: 1 GPU), team b 7 shares (7 GPUs), 8 hours, one window
+ * of 8 hours.
+ *   a: an 8-GPU job eligible at 0, waits, runs [7 h, 8 h).  Hour by
+ *      hour: owed min(1, 8) = 1 each hour, 8 in all; delivered 8 in the
+ *      last hour, capped 1: 1 of 8.  Over the window: quota 8, demand
+ *      64, owed 8, delivered 8, capped 8: 8 of 8.
+ *   b: a 7-GPU job runs [0, 7 h), then 7 GPUs wait [7 h, 8 h).  Hour by
+ *      hour owed 7 each, 56; delivered 49, capped 49.  Window: owed 56,
+ *      capped 49.
+ * All teams hour by hour: 50 of 64, the worst a (1/8); over the window:
+ * 57 of 64, the worst b (7/8).
+ */
+START_TEST(test_fig_all_teams_large_jobs)
+{
+	struct sb_tree *t = sb_tree_new();
+	uint32_t team[2];
+	struct sb_fig tot[2], ser[2 * 8], win[2];
+	struct sb_fig_all hourly, window;
+	const int64_t T0 = 1000000;
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(sb_tree_add(t, 1, 0, 1, "a"), SB_OK);
+	ck_assert_int_eq(sb_tree_add(t, 2, 0, 7, "b"), SB_OK);
+	ck_assert_int_eq(sb_tree_finalize(t), SB_OK);
+	team[0] = cluster_ix(t, 1);
+	team[1] = cluster_ix(t, 2);
+	{
+		const struct sb_fig_seg segs[] = {
+			{ .index = team[0], .tres = 8, .allocated = true,
+			  .eligible = T0, .start = T0 + 7 * H,
+			  .end = T0 + 8 * H },
+			{ .index = team[1], .tres = 7, .allocated = true,
+			  .eligible = T0, .start = T0, .end = T0 + 7 * H },
+			{ .index = team[1], .tres = 7, .allocated = true,
+			  .eligible = T0 + 7 * H, .start = 0,
+			  .end = T0 + 8 * H },
+		};
+
+		ck_assert_int_eq(sb_figures(t, segs, 3, T0, T0 + 8 * H, H,
+					    T0 + 8 * H, 8, tot, ser, NULL),
+				 SB_OK);
+	}
+	ck_assert_int_eq(sb_fig_window(ser, 2, 8, 8, win), SB_OK);
+	ck_assert_int_eq(sb_fig_all_teams(tot, 2, team, 2, &hourly), SB_OK);
+	ck_assert_int_eq(sb_fig_all_teams(win, 2, team, 2, &window), SB_OK);
+	/* the team of large jobs: 1 of 8 hour by hour, 8 of 8 over the
+	 * window */
+	ck_assert_double_eq(tot[team[0]].owed, 8 * H);
+	ck_assert_double_eq(tot[team[0]].capped, 1 * H);
+	ck_assert_double_eq(win[team[0]].owed, 8 * H);
+	ck_assert_double_eq(win[team[0]].delivered, 8 * H);
+	ck_assert_double_eq(win[team[0]].capped, 8 * H);
+	ck_assert_double_eq(hourly.owed, 64 * H);
+	ck_assert_double_eq(hourly.capped, 50 * H);
+	ck_assert_double_eq(hourly.ratio, 50.0 / 64);
+	ck_assert_uint_eq(hourly.worst, 0);
+	ck_assert_double_eq(hourly.worst_ratio, 1.0 / 8);
+	ck_assert_double_eq(window.owed, 64 * H);
+	ck_assert_double_eq(window.capped, 57 * H);
+	ck_assert_double_eq(window.ratio, 57.0 / 64);
+	ck_assert_uint_eq(window.worst, 1);
+	ck_assert_double_eq(window.worst_ratio, 7.0 / 8);
+	ck_assert_uint_eq(window.teams_owed, 2);
+	sb_tree_free(t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("figures");
@@ -662,6 +826,10 @@ int main(void)
 	tcase_add_loop_test(tc, test_fig_window, 0,
 			    sizeof(window_cases) / sizeof(window_cases[0]));
 	tcase_add_test(tc, test_fig_window_refuses);
+	tcase_add_loop_test(tc, test_fig_all_teams, 0,
+			    sizeof(all_cases) / sizeof(all_cases[0]));
+	tcase_add_test(tc, test_fig_all_teams_refuses);
+	tcase_add_test(tc, test_fig_all_teams_large_jobs);
 	tcase_add_loop_test(tc, test_run_work_lost, 0,
 			    sizeof(lost_rules) / sizeof(lost_rules[0]));
 	suite_add_tcase(s, tc);

@@ -1090,6 +1090,93 @@ START_TEST(test_output)
 }
 END_TEST
 
+/* The all-teams figures after a table: 50 of 64 GPU-hours hour by hour,
+ * the worst team bio/ann at 1/8; over the window not computed. */
+static char *render_all(enum sbc_style style, bool noheader, bool missing)
+{
+	struct sbc_table t;
+	struct sbc_cmd cmd;
+	struct sbc_all_teams all[2] = {
+		{ .json_key = "all_teams", .title = "All teams", .suffix = "",
+		  .teams = 3,
+		  .fig = { .owed = 64 * 3600, .capped = 50 * 3600 + 0.4,
+			   .ratio = 50.0 / 64, .teams_owed = 2, .worst = 1,
+			   .worst_ratio = 0.125 },
+		  .worst_account = "bio", .worst_user = "ann",
+		  .worst_id = 21 },
+		{ .json_key = "all_teams_window",
+		  .title = "All teams over the window", .suffix = "Window",
+		  .teams = 3,
+		  .fig = { .owed = 0, .capped = 0, .ratio = 1,
+			   .teams_owed = 0, .worst = SB_NONE,
+			   .worst_ratio = 1 } },
+	};
+	char msg[SBC_MSG_MAX], *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (missing)
+		snprintf(all[1].missing, sizeof(all[1].missing), "too long");
+	memset(&cmd, 0, sizeof(cmd));
+	ck_assert_int_eq(sbc_table_init(&t, defs, 3, defaults, &cmd, msg,
+					sizeof(msg)), 0);
+	ck_assert_int_eq(sbc_table_row(&t), 0);
+	sbc_table_text(&t, "Name", "bio");
+	sbc_table_int(&t, "Value", 12);
+	sbc_table_print_all(&t, f, style, noheader, "rows", all, 2);
+	fclose(f);
+	sbc_table_free(&t);
+	return buf;
+}
+
+START_TEST(test_output_all_teams)
+{
+	char *s;
+
+	s = render_all(SBC_STYLE_TABLE, false, false);
+	ck_assert_str_eq(s, "Name Value\n---- -----\nbio     12\n"
+			    "All teams: DelivOwed 0.781, Capped 50.000 of Owed "
+			    "64.000 GPU-hours, 2 of 3 teams owed; worst team "
+			    "bio/ann (id 21) 0.125\n"
+			    "All teams over the window: DelivOwedWindow 1.000, "
+			    "CappedWindow 0.000 of OwedWindow 0.000 GPU-hours, "
+			    "0 of 3 teams owed\n");
+	free(s);
+	s = render_all(SBC_STYLE_TABLE, false, true);
+	ck_assert_msg(strstr(s, "\nAll teams over the window: not computed: "
+			     "too long\n"), "%s", s);
+	free(s);
+	/* -n, -p, -P: the rows only, every line a row */
+	s = render_all(SBC_STYLE_TABLE, true, false);
+	ck_assert_str_eq(s, "bio 12\n");
+	free(s);
+	s = render_all(SBC_STYLE_PARSABLE2, false, false);
+	ck_assert_str_eq(s, "Name|Value\nbio|12\n");
+	free(s);
+	s = render_all(SBC_STYLE_PARSABLE, true, false);
+	ck_assert_str_eq(s, "bio|12|\n");
+	free(s);
+	/* JSON: keys beside the rows' array; raw figures rounded */
+	s = render_all(SBC_STYLE_JSON, false, false);
+	ck_assert_str_eq(s, "{\"rows\": [\n  {\"Name\": \"bio\", \"Value\": 12}"
+			    "\n],\n\"all_teams\": {\"Owed\": 64.000, \"Capped\": "
+			    "50.000, \"DelivOwed\": 0.781, \"OwedRaw\": 230400, "
+			    "\"CappedRaw\": 180000, \"Teams\": 3, \"TeamsOwed\": "
+			    "2, \"WorstAccount\": \"bio\", \"WorstUser\": "
+			    "\"ann\", \"WorstAssocId\": 21, \"WorstDelivOwed\": "
+			    "0.125},\n\"all_teams_window\": {\"OwedWindow\": "
+			    "0.000, \"CappedWindow\": 0.000, \"DelivOwedWindow\":"
+			    " 1.000, \"OwedWindowRaw\": 0, \"CappedWindowRaw\": "
+			    "0, \"Teams\": 3, \"TeamsOwed\": 0, \"WorstAccount\":"
+			    " null, \"WorstUser\": null, \"WorstAssocId\": null,"
+			    " \"WorstDelivOwedWindow\": null}}\n");
+	free(s);
+	s = render_all(SBC_STYLE_JSON, false, true);
+	ck_assert_msg(strstr(s, ",\n\"all_teams_window\": null}\n"), "%s", s);
+	free(s);
+}
+END_TEST
+
 START_TEST(test_unknown_field)
 {
 	struct sbc_table t;
@@ -1169,6 +1256,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_span, 0, sizeof(spans) / sizeof(spans[0]));
 	tcase_add_test(tc, test_span_three);
 	tcase_add_test(tc, test_output);
+	tcase_add_test(tc, test_output_all_teams);
 	tcase_add_test(tc, test_unknown_field);
 	tcase_add_test(tc, test_prom_and_svg);
 	suite_add_tcase(s, tc);
