@@ -92,10 +92,14 @@ uint32_t pr_job_priority(const job_record_t *job_ptr, uint64_t *held,
 			 time_t now)
 {
 	struct sb_preempt_job lj;
+	struct sb_contract c;
 	uint32_t idx;
-	bool allocated = job_allocated(job_ptr);
+	bool allocated;
 	uint32_t prio;
 	uint64_t before;
+
+	(void)budget_job_contract(job_ptr, &c);
+	allocated = c.allocated;
 
 	if (!pr_tree || !pr_standing ||
 	    sb_tree_index(pr_tree, job_ptr->assoc_id, &idx) != SB_OK)
@@ -105,7 +109,9 @@ uint32_t pr_job_priority(const job_record_t *job_ptr, uint64_t *held,
 				       job_in_team(job_ptr));
 	prio = sb_priority_resumed(prio, IS_JOB_PENDING(job_ptr),
 				   job_ptr->restart_cnt > 0);
-	if (!allocated || !pr_cfg.lane.max_tres || pr_tres_pos < 0)
+	/* most jobs are no lane's by their min runtime: no party needed */
+	if (!allocated || !pr_cfg.lane.max_tres || pr_tres_pos < 0 ||
+	    c.min_runtime > pr_cfg.lane.max_min_runtime)
 		return prio;
 	lane_job(job_ptr, &lj);
 	before = held ? *held : 0;
