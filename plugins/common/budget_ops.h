@@ -100,6 +100,8 @@ struct sb_budget_ops {
 	 * at @now: lower is preempted first.  Its standing level comes from
 	 * the job's current priority, which priority/budget composed
 	 * (sb/priority.h).  Caller: the job read lock (or write) held.
+	 * Never waits for priority/budget's state lock (it reads only
+	 * ChargeTRES's position, atomically).
 	 */
 	uint32_t (*victim_key)(const job_record_t *victim, time_t now);
 };

@@ -199,7 +199,8 @@ int pr_charge_tres_pos(void)
 		      plugin_type, pr_cfg.charge_tres);
 	/* priority_p_job_end reads it */
 	slurm_mutex_lock(&pr_state_lock);
-	pr_tres_pos = pos;
+	/* stored atomically: ops_victim_key() reads it without the lock */
+	__atomic_store_n(&pr_tres_pos, pos, __ATOMIC_RELAXED);
 	pr_tres_stale = false;
 	slurm_mutex_unlock(&pr_state_lock);
 	return pos;

@@ -72,9 +72,10 @@ static uint32_t ops_victim_key(const job_record_t *victim, time_t now)
 {
 	struct sb_preempt_party v;
 
-	slurm_mutex_lock(&pr_state_lock);
-	budget_job_party(victim, pr_tres_pos, &v);
-	slurm_mutex_unlock(&pr_state_lock);
+	/* no state of ours but ChargeTRES's position: the scheduler's
+	 * victim sort never waits for a recalculation */
+	budget_job_party(victim, __atomic_load_n(&pr_tres_pos,
+						 __ATOMIC_RELAXED), &v);
 	return sb_preempt_victim_key(&v.job, now);
 }
 

@@ -280,7 +280,7 @@ extern int fini(void)
 	pr_commit_now = 0;
 	pr_last_save = 0;
 	pr_last_save_cost = 0;
-	pr_tres_pos = -2;
+	__atomic_store_n(&pr_tres_pos, -2, __ATOMIC_RELAXED);
 	memset(&pr_cfg_seen, 0, sizeof(pr_cfg_seen));
 	sb_config_init(&pr_cfg);
 	slurm_mutex_unlock(&pr_state_lock);
