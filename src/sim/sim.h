@@ -387,6 +387,8 @@ struct sim_result {
 	uint64_t preemptions;
 	uint64_t resubmissions;		/* cancelled jobs resubmitted */
 	uint64_t reservations;		/* backfill reservations made */
+	uint64_t lane_starts;		/* runs started in the debug lane
+					 * (carrying its priority) */
 };
 
 void sim_result_free(struct sim_result *r);
