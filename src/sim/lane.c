@@ -175,6 +175,11 @@ void sim__lane_tick(struct sim *s, int64_t T)
 		    x->lane)
 			continue;	/* started, or gone: stale */
 		a = s->w->jobs[job].assoc;
+		if (s->lane_pending[a] + s->lane_sum[a] >= pol->budget_tres) {
+			/* full: sb_lane_priority() would say no */
+			s->lane_waiting[keep++] = s->lane_waiting[i];
+			continue;
+		}
 		prio = sim__job_priority(s, job, true);
 		pj = pending_job(s, job, prio);
 		held = s->lane_pending[a] + s->lane_sum[a];
