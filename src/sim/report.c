@@ -251,11 +251,6 @@ struct json_object *sim_report_json(const struct sim_report *rep)
 	add(w, "large", wait_json(&rep->large));
 	add(w, "other", wait_json(&rep->other));
 	add(o, "wait", w);
-	add(o, "debug_wait_p90_worst_team",
-	    rep->debug_worst_team == UINT32_MAX ? NULL :
-	    json_object_new_string(rep->teams[rep->debug_worst_team].name));
-	add(o, "debug_wait_p90_worst_team_s",
-	    sim_json_double(rep->debug_worst_p90, 1));
 	for (k = 0; k < 2; k++) {
 		w = json_object_new_object();
 		add(w, "all", wait_json(&rep->by_contract[k][0]));
@@ -263,6 +258,11 @@ struct json_object *sim_report_json(const struct sim_report *rep)
 		add(w, "small", wait_json(&rep->by_contract[k][2]));
 		add(o, k ? "wait_unallocated" : "wait_allocated", w);
 	}
+	add(o, "debug_wait_p90_worst_team",
+	    rep->debug_worst_team == UINT32_MAX ? NULL :
+	    json_object_new_string(rep->teams[rep->debug_worst_team].name));
+	add(o, "debug_wait_p90_worst_team_s",
+	    sim_json_double(rep->debug_worst_p90, 1));
 	add(o, "occupancy", sim_json_double(rep->occupancy, 6));
 	add(o, "usable_gpu_hours", sim_json_double(rep->usable / HOUR, 3));
 	add(o, "occupancy_of_demand",
