@@ -19,14 +19,17 @@
 #include "engine.h"
 
 /* The priority of @job as sb_priority_job() gives it, with the resumed bit
- * of sb_priority_resumed(). */
+ * of sb_priority_resumed(), moved to the debug lane's level
+ * (sb_priority_lane()) while it carries it (lane.c decides when, through
+ * sb_lane_priority() and sb_lane_holds()). */
 uint32_t sim__job_priority(const struct sim *s, uint32_t job, bool pending)
 {
 	const struct sim_job *j = &s->w->jobs[job];
 	uint32_t p = sb_priority_job(s->standing, j->assoc,
 				     sim__allocated(s, job), j->prio);
 
-	return sb_priority_resumed(p, pending, s->job_state[job].resumed);
+	p = sb_priority_resumed(p, pending, s->job_state[job].resumed);
+	return s->job_state[job].lane ? sb_priority_lane(p) : p;
 }
 
 static void charge(struct sim *s, uint32_t assoc, int64_t from, int64_t to,
@@ -180,17 +183,23 @@ void sim__tick(struct sim *s, int64_t T)
 		memcpy(s->prev_order, ord, cnt * sizeof(*ord));
 	}
 	s->recalcs_done = true;
+	/* the debug lane's group first, when there is a lane */
+	i = s->lane_on;
+	if (s->lane_on)
+		s->pass_order[0] = s->lane_group;
 	for (a = 0; a < cnt; a++) {
-		s->pass_order[a] = ord[a];
-		s->pass_order[cnt + a] = n + ord[a];
+		s->pass_order[i + a] = ord[a];
+		s->pass_order[i + cnt + a] = n + ord[a];
 	}
-	s->npass_order = 2 * cnt;
+	s->npass_order = 2 * cnt + (uint32_t)i;
 	for (a = 0; a < s->npass_order; a++)
 		s->pass_rank[s->pass_order[a]] = a;
 	/* running jobs' current priority, as priority/budget refreshes it:
 	 * sb_priority_job() is a function of the association's standing
 	 * level, the contract and the in-team priority, so only the jobs of
 	 * an association whose level changed are asked again */
+	if (s->lane_on)
+		sim__lane_tick(s, T);
 	for (a = 0; a < n; a++) {
 		const struct sb_standing_node *sn =
 			sb_standing_node(s->standing, a);

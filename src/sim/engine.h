@@ -18,6 +18,9 @@
  *   run.c       starting and stopping runs (and preempting them);
  *   pass.c      the scheduling pass: pending jobs tried in order, backfill,
  *               preemption for those that do not fit;
+ *   lane.c      the debug lane (sb/lane.h): which pending jobs enter it,
+ *               what each association holds in it, when a running lane
+ *               job's priority becomes its budget's again;
  *   engine.c    setting up and tearing down the state, the event loop
  *               (sim_run), the end of a simulation;
  *   why.c       why each job still pending at the end waits (the words
@@ -83,6 +86,10 @@ struct job_state {
 	int64_t submit;		/* its submission, s: the table's, or when
 				 * its user resubmitted it after a cancel
 				 * (the queue's order: a new job) */
+	bool lane;		/* it carries the debug lane's priority
+				 * (lane.c): pending in the lane group, or
+				 * running until the recalculation after
+				 * its min runtime */
 	int64_t demand_from;	/* cancelled, waiting to be resubmitted:
 				 * when the cancelled run stopped, where the
 				 * resubmitted job's demand begins (the gap
@@ -222,6 +229,22 @@ struct sim {
 							 * last_tick */
 	size_t nfresh_runs, fresh_runs_cap;
 	int64_t last_tick;	/* the last recalculation, s */
+
+	/* ---- the debug lane (lane.c; budget policy, cfg.lane not off) */
+	bool lane_on;
+	uint32_t lane_group;	/* its pending queue, passed first: 2 x
+				 * associations; UINT32_MAX when off */
+	uint64_t *lane_pending;	/* per tree index: GPUs of its pending jobs
+				 * in the lane */
+	uint64_t *lane_sum;	/* scratch per tree index (recalculation) */
+	uint32_t *lane_running;	/* running jobs carrying the lane's
+				 * priority */
+	size_t nlane_running, lane_running_cap;
+	struct { uint32_t job, run; } *lane_waiting;	/* pending lane-sized
+				 * jobs outside the lane, fresh (not
+				 * requeued), in the order they were queued;
+				 * stale entries dropped at recalculations */
+	size_t nlane_waiting, lane_waiting_cap;
 
 	/* ---- baseline policy */
 	uint32_t *team_cap;	/* per tree index: the team's cap of
@@ -425,6 +448,25 @@ uint32_t sim__q_next_below(const struct pending_queue *q, uint32_t i,
 /* Any pending job with fewer GPUs than @thr that may run at most @d s
  * (by buckets: may say yes for a job a little longer). */
 bool sim__any_short(const struct sim *s, uint32_t thr, int64_t d);
+
+/* lane.c */
+/* @job becomes pending at @now (sim__enqueue(), before it is queued): a
+ * fresh lane-sized job enters the lane if its association's lane has
+ * room (sb_lane_priority()), else waits for a recalculation */
+void sim__lane_admit(struct sim *s, uint32_t job, int64_t now);
+/* @job, carrying the lane's priority, started (sim__start()) */
+void sim__lane_started(struct sim *s, uint32_t job);
+/* @job, carrying the lane's priority, no longer runs (sim__unrun()) */
+void sim__lane_left(struct sim *s, uint32_t job);
+/* The recalculation at @T (sim__tick(), after the standing): running lane
+ * jobs past their min runtime carry their budget's priority again; the
+ * waiting lane-sized jobs enter while their association's lane has room
+ * (holders summed first, as priority/budget does) */
+void sim__lane_tick(struct sim *s, int64_t T);
+
+/* queue.c: pending @job, queued in its association's group, moves to the
+ * lane group (its flag set) */
+void sim__q_move_to_lane(struct sim *s, uint32_t job);
 
 /* charge.c */
 uint32_t sim__job_priority(const struct sim *s, uint32_t job, bool pending);

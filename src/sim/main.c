@@ -204,6 +204,8 @@ static int run_json(const struct opts *o, const struct sim_workload *w,
 			       json_object_new_int64((int64_t)r->recalcs));
 	json_object_object_add(x, "resubmissions",
 			       json_object_new_int64((int64_t)r->resubmissions));
+	json_object_object_add(x, "lane_starts",
+			       json_object_new_int64((int64_t)r->lane_starts));
 	json_object_object_add(x, "end_s", json_object_new_int64(r->t_end));
 	json_object_object_add(j, "simulation", x);
 	json_object_object_add(j, "report", sim_report_json(rep));
@@ -329,6 +331,7 @@ static void run_text(const struct opts *o, const struct sim_workload *w,
 	printf("simulated %" PRIu64 " events, %" PRIu64 " scheduling passes, "
 	       "%" PRIu64 " recalculations, to t=%" PRId64 " s\n", r->events,
 	       r->passes, r->recalcs, r->t_end);
+	printf("debug lane: %" PRIu64 " runs started in it\n", r->lane_starts);
 	sim_report_text(rep, o->budgets, stdout);
 }
 

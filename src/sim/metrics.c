@@ -119,6 +119,63 @@ void sim_report_free(struct sim_report *rep)
 	memset(rep, 0, sizeof(*rep));
 }
 
+/* A debug job's wait, by team (team_debug()). */
+struct team_wait {
+	uint32_t team;
+	double wait;
+};
+
+static int cmp_team_wait(const void *a, const void *b)
+{
+	const struct team_wait *x = a, *y = b;
+
+	if (x->team != y->team)
+		return x->team < y->team ? -1 : 1;
+	return x->wait < y->wait ? -1 : x->wait > y->wait;
+}
+
+/* Per team, its debug jobs' count and p90 wait (nearest rank, as
+ * sim_percentile()), and the team with the longest p90. */
+static int team_debug(const struct sim_mjob *jobs, size_t njobs,
+		      struct sim_report *rep)
+{
+	struct team_wait *tw = malloc((njobs + 1) * sizeof(*tw));
+	size_t i, n = 0, a, b;
+
+	if (!tw)
+		return -1;
+	for (i = 0; i < njobs; i++) {
+		const struct sim_mjob *j = &jobs[i];
+
+		if (j->submit < rep->t0 || j->submit >= rep->t1 ||
+		    j->node >= rep->nbudgets || j->gpus > SIM_DEBUG_MAX_GPUS ||
+		    !(j->min_runtime > 0 && j->min_runtime <= SIM_DEBUG_MAX_MR))
+			continue;
+		tw[n].team = rep->team_of[j->node];
+		tw[n++].wait = sim_mjob_wait(j, rep->t1);
+	}
+	qsort(tw, n, sizeof(*tw), cmp_team_wait);
+	for (a = 0; a < n; a = b) {
+		struct sim_team_report *t = &rep->teams[tw[a].team];
+		size_t rank;
+
+		for (b = a; b < n && tw[b].team == tw[a].team; b++)
+			;
+		rank = (size_t)ceil(0.9 * (double)(b - a));
+		t->debug_jobs = b - a;
+		t->debug_p90 = tw[a + (rank ? rank : 1) - 1].wait;
+		if (rep->debug_worst_team == UINT32_MAX ||
+		    t->debug_p90 > rep->debug_worst_p90 ||
+		    (t->debug_p90 == rep->debug_worst_p90 &&
+		     tw[a].team < rep->debug_worst_team)) {
+			rep->debug_worst_team = tw[a].team;
+			rep->debug_worst_p90 = t->debug_p90;
+		}
+	}
+	free(tw);
+	return 0;
+}
+
 /* Queue waits of the jobs submitted in the window, by class, and by
  * contract (slots 4-6: allocated all, large, small; 7-9 unallocated). */
 static int waits(const struct sim_mjob *jobs, size_t njobs,
@@ -511,7 +568,9 @@ int sim_metrics_lookback(const struct sim_tree *t, const struct sim_mjob *jobs,
 					: HOUR;
 	rep->tree = t;
 	rep->nbudgets = t->n;
+	rep->debug_worst_team = UINT32_MAX;
 	if (waits(jobs, njobs, rep) || teams(t, jobs, njobs, rep) ||
+	    team_debug(jobs, njobs, rep) ||
 	    preemptions(jobs, njobs, segs, nsegs, rep))
 		goto out;
 	fs = fig_segs(jobs, njobs, segs, nsegs, &nfs);

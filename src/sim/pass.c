@@ -188,7 +188,7 @@ void sim__pass(struct sim *s, int64_t now)
 	for (gi = 0; gi < ngr && !s->err; gi++) {
 		uint32_t g = bud ? s->pass_order[gi] : gi;
 		struct pending_queue *q = &s->queues[g];
-		bool unalloc = bud && g >= s->t->n;
+		bool unalloc = bud && g >= s->t->n && g != s->lane_group;
 		uint32_t i = 0, lim = unalloc ? pf : pf > ef ? pf : ef;
 
 		if (!q->n || (sim__gmin(q) >= lim &&

@@ -13,6 +13,7 @@
  * priority apart from those in-group keys, this order is the order of
  * sb_priority_job() over all pending jobs.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,7 +163,8 @@ uint32_t sim__group_of(const struct sim *s, uint32_t job)
 	const struct sim_job *j = &s->w->jobs[job];
 
 	if (sim__is_budget(s))
-		return (sim__allocated(s, job) ? 0 : s->t->n) + j->assoc;
+		return s->job_state[job].lane ? s->lane_group :
+		       (sim__allocated(s, job) ? 0 : s->t->n) + j->assoc;
 	return (uint32_t)(2 - sim__bclass(j));
 }
 
@@ -304,12 +306,9 @@ static void insert_at(struct sim *s, struct pending_queue *q, uint32_t i,
 	hist_add(s, job, 1);
 }
 
-/* @job becomes pending at @t: into its queue, and the arrivals a pass
- * tries first (pass.c). */
-void sim__enqueue(struct sim *s, uint32_t job, int64_t t)
+/* Room in @q for one more entry; -1 when out of memory. */
+static int q_room(struct sim *s, struct pending_queue *q)
 {
-	struct pending_queue *q = &s->queues[sim__group_of(s, job)];
-
 	if (q->n == q->cap) {
 		uint32_t cap = q->cap ? q->cap * 2 : 16;
 		struct queue_entry *v = realloc(q->entries, cap * sizeof(*v));
@@ -317,23 +316,37 @@ void sim__enqueue(struct sim *s, uint32_t job, int64_t t)
 
 		if (!v) {
 			sim__oom(s);
-			return;
+			return -1;
 		}
 		q->entries = v;
 		gb = realloc(q->gpus_byte, cap);
 		if (!gb) {
 			sim__oom(s);
-			return;
+			return -1;
 		}
 		q->gpus_byte = gb;
 		gb = realloc(q->rem_bits, cap);
 		if (!gb) {
 			sim__oom(s);
-			return;
+			return -1;
 		}
 		q->rem_bits = gb;
 		q->cap = cap;
 	}
+	return 0;
+}
+
+/* @job becomes pending at @t: into its queue (the lane's if it enters
+ * it, lane.c), and the arrivals a pass tries first (pass.c). */
+void sim__enqueue(struct sim *s, uint32_t job, int64_t t)
+{
+	struct pending_queue *q;
+
+	if (s->lane_on)
+		sim__lane_admit(s, job, t);
+	q = &s->queues[sim__group_of(s, job)];
+	if (q_room(s, q))
+		return;
 	if (s->narrivals == s->arrivals_cap) {
 		size_t cap = s->arrivals_cap ? 2 * s->arrivals_cap : 256;
 		uint32_t *v = realloc(s->arrivals, cap * sizeof(*v));
@@ -351,6 +364,24 @@ void sim__enqueue(struct sim *s, uint32_t job, int64_t t)
 	s->job_state[job].fail_room_seq = 0;	/* no failed try yet */
 	s->queued_mid_pass = true;
 	s->arrivals[s->narrivals++] = job;
+}
+
+void sim__q_move_to_lane(struct sim *s, uint32_t job)
+{
+	struct pending_queue *q = &s->queues[sim__group_of(s, job)];
+	uint32_t i = sim__q_find(s, q, job);
+
+	if (i >= q->n || q->entries[i].job != job) {
+		snprintf(s->msg, s->msglen, "lane: job not in its queue (a bug)");
+		s->err = -1;
+		return;
+	}
+	sim__dequeue_at(s, q, i);
+	s->job_state[job].lane = true;
+	q = &s->queues[s->lane_group];
+	if (q_room(s, q))
+		return;
+	insert_at(s, q, sim__q_find(s, q, job), job);
 }
 
 void sim__dequeue_at(struct sim *s, struct pending_queue *q, uint32_t i)

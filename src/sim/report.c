@@ -68,6 +68,14 @@ void sim_report_text(const struct sim_report *rep, bool budgets, FILE *f)
 	wait_line(f, "debug", &rep->debug);
 	wait_line(f, "large", &rep->large);
 	wait_line(f, "other", &rep->other);
+	if (rep->debug_worst_team != UINT32_MAX) {
+		char b[32];
+
+		sim_fmt_duration(rep->debug_worst_p90, b, sizeof(b));
+		fprintf(f, "  debug p90 of the worst team: %s %s (%zu debug "
+			"jobs)\n", rep->teams[rep->debug_worst_team].name, b,
+			rep->teams[rep->debug_worst_team].debug_jobs);
+	}
 	for (k = 0; k < 2; k++) {
 		fprintf(f, "queue wait of %s jobs (small: < 32 GPUs):\n",
 			k ? "unallocated" : "allocated");
@@ -182,6 +190,8 @@ static struct json_object *team_json(const struct sim_team_report *t)
 	add(x, "name", json_object_new_string(t->name));
 	add(x, "entitled", sim_json_double(t->entitled, 6));
 	add(x, "jobs", json_object_new_int64((int64_t)t->jobs));
+	add(x, "debug_jobs", json_object_new_int64((int64_t)t->debug_jobs));
+	add(x, "debug_wait_p90_s", sim_json_double(t->debug_p90, 1));
 	add(x, "quota_gpu_hours", sim_json_double(t->fig.quota / HOUR, 3));
 	add(x, "demand_gpu_hours", sim_json_double(t->fig.demand / HOUR, 3));
 	add(x, "owed_gpu_hours", sim_json_double(t->fig.owed / HOUR, 3));
@@ -248,6 +258,11 @@ struct json_object *sim_report_json(const struct sim_report *rep)
 		add(w, "small", wait_json(&rep->by_contract[k][2]));
 		add(o, k ? "wait_unallocated" : "wait_allocated", w);
 	}
+	add(o, "debug_wait_p90_worst_team",
+	    rep->debug_worst_team == UINT32_MAX ? NULL :
+	    json_object_new_string(rep->teams[rep->debug_worst_team].name));
+	add(o, "debug_wait_p90_worst_team_s",
+	    sim_json_double(rep->debug_worst_p90, 1));
 	add(o, "occupancy", sim_json_double(rep->occupancy, 6));
 	add(o, "usable_gpu_hours", sim_json_double(rep->usable / HOUR, 3));
 	add(o, "occupancy_of_demand",

@@ -141,6 +141,8 @@ void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 				  &s->run_info[x->running_index].party.job)
 			: INT64_MIN;
 	s->running[s->nrunning++] = job;
+	if (x->lane)
+		sim__lane_started(s, job);
 	gjob_set(s, job, true);
 	if (s->gpu_end_at)	/* as Slurm plans: by the time limit */
 		set_gend(s, x, t + j->time_limit);
@@ -160,6 +162,8 @@ void sim__unrun(struct sim *s, uint32_t job)
 	struct job_state *x = &s->job_state[job];
 	uint32_t last = s->running[--s->nrunning];
 
+	if (x->lane)
+		sim__lane_left(s, job);
 	s->cluster_version++;
 	gjob_set(s, job, false);
 	sim__room_changed(s, s->r->nodes + x->node_off, x->nnodes);

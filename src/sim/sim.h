@@ -387,6 +387,8 @@ struct sim_result {
 	uint64_t preemptions;
 	uint64_t resubmissions;		/* cancelled jobs resubmitted */
 	uint64_t reservations;		/* backfill reservations made */
+	uint64_t lane_starts;		/* runs started in the debug lane
+					 * (carrying its priority) */
 };
 
 void sim_result_free(struct sim_result *r);
@@ -522,6 +524,8 @@ struct sim_team_report {
 	struct sim_fig fig;
 	double ratio;		/* capped / owed; 1 when owed = 0 */
 	size_t jobs;
+	size_t debug_jobs;	/* its debug jobs submitted in the window */
+	double debug_p90;	/* their wait's p90, s (0 when none) */
 	/* over the lookback window (sb_fig_window()): owed and capped
 	 * window by window, GPU-seconds; their ratio (1 when nothing owed) */
 	double w_owed, w_capped, w_ratio;
@@ -590,6 +594,11 @@ struct sim_report {
 	int64_t now;		/* open spans are counted until then */
 	uint64_t gpus;		/* cluster GPUs */
 	struct sim_wait all, debug, large, other;
+	/* the team whose debug jobs' p90 wait is the longest (index into
+	 * @teams, UINT32_MAX when no team has debug jobs; the first in
+	 * tree order on a tie) and that p90 */
+	uint32_t debug_worst_team;
+	double debug_worst_p90;
 	/* the waits split by contract, like with like between policies:
 	 * [0] allocated jobs, [1] unallocated ones; each [0] all, [1]
 	 * large, [2] small (fewer GPUs than large, debug jobs included) */

@@ -33,7 +33,7 @@ int sim__state_alloc(struct sim *s)
 	s->r->jobs = calloc(n, sizeof(*s->r->jobs));
 	s->r->njobs = s->w->njobs;
 	s->job_state = calloc(n, sizeof(*s->job_state));
-	s->ngroups = sim__is_budget(s) ? 2 * na : 3;
+	s->ngroups = sim__is_budget(s) ? 2 * na + s->lane_on : 3;
 	s->queues = calloc(s->ngroups, sizeof(*s->queues));
 	s->pass_order = calloc(2 * na + 3, sizeof(*s->pass_order));
 	s->pass_rank = calloc(2 * na + 3, sizeof(*s->pass_rank));
@@ -57,6 +57,14 @@ int sim__state_alloc(struct sim *s)
 	s->gpu_take_from = malloc(ng * sizeof(*s->gpu_take_from));
 	s->node_take_sorted = malloc(ng * sizeof(*s->node_take_sorted));
 	s->room_log = calloc(SIM_CHLOG, sizeof(*s->room_log));
+	if (s->lane_on) {
+		s->lane_pending = calloc(na + 1, sizeof(*s->lane_pending));
+		s->lane_sum = calloc(na + 1, sizeof(*s->lane_sum));
+		if (!s->lane_pending || !s->lane_sum) {
+			sim__oom(s);
+			return -1;
+		}
+	}
 	if (!s->node_room_seq || !s->gpu_job || !s->gpu_take_from ||
 	    !s->node_take_sorted || !s->room_log) {
 		sim__oom(s);
@@ -114,6 +122,10 @@ void sim__state_free(struct sim *s)
 	free(s->node_take_sorted);
 	free(s->room_log);
 	free(s->fresh_runs);
+	free(s->lane_pending);
+	free(s->lane_sum);
+	free(s->lane_running);
+	free(s->lane_waiting);
 	sim_cluster_free(&s->cluster);
 	sim_cluster_free(&s->scratch_cluster);
 	sb_ledger_free(s->ledger);

@@ -192,10 +192,13 @@ expect2 "--until 100 is before the first submission (t=500 s" --jobs "$tmp/late.
 # 200 s, b has not started: a pending line, never started, no run after
 # the end, and metrics on the segments gives run's window and waits
 printf 'a 1\nb 1\n' >"$tmp/ab.tree"
+# (without the debug lane, which would let b, a lane-sized job, take a at
+# once: the lane's own cases are below)
+printf 'DebugLaneTRES=0\n' >"$tmp/nolane.conf"
 printf 'submit_time_s,duration_s,gpus,team,user,min_runtime_s,resumable,priority\n0,1000,8,a,u,10,yes,512\n50,100,8,b,u,10,yes,512\n' >"$tmp/grace.csv"
-"$sim" --jobs "$tmp/grace.csv" --tree "$tmp/ab.tree" --nodes 1 --segments "$tmp/gfull.csv" --quiet || bad "grace table"
+"$sim" --jobs "$tmp/grace.csv" --tree "$tmp/ab.tree" --conf "$tmp/nolane.conf" --nodes 1 --segments "$tmp/gfull.csv" --quiet || bad "grace table"
 grep -q '^2,b,8,10,50,210,' "$tmp/gfull.csv" || bad "grace table: b no longer starts at 210 s (the fixture needs adjusting)"
-"$sim" --jobs "$tmp/grace.csv" --tree "$tmp/ab.tree" --nodes 1 --until 200 --segments "$tmp/gseg.csv" >"$tmp/grun.txt" || bad "grace table --until 200"
+"$sim" --jobs "$tmp/grace.csv" --tree "$tmp/ab.tree" --conf "$tmp/nolane.conf" --nodes 1 --until 200 --segments "$tmp/gseg.csv" >"$tmp/grun.txt" || bad "grace table --until 200"
 awk -F, 'NR > 1 && $6 != "" && $6 > 200 { bad = 1 } END { exit bad }' "$tmp/gseg.csv" || bad "--until 200: a run starts after the end: $(cat "$tmp/gseg.csv")"
 grep -qx '2,b,8,10,50,,,0,50,,1,pending' "$tmp/gseg.csv" || bad "--until 200: b is not pending at the end: $(cat "$tmp/gseg.csv")"
 grep -q '^  all .* never started 1$' "$tmp/grun.txt" || bad "--until 200: b not counted as never started"
@@ -322,6 +325,26 @@ if [ -w /dev/full ]; then
 	out=$("$sim" metrics --segments "$tmp/seg.csv" --tree "$data/sim-small.tree" --gpus 16 2>&1 >/dev/full)
 	[ $? -eq 2 ] || bad "metrics >/dev/full: exit status not 2 ($out)"
 fi
+# the debug lane (budget.conf's DebugLane*, on by default): over-share
+# team b's debug job (1 GPU, min runtime 60) starts at once at 1200 s by
+# taking a's job, past its min runtime; counted as a lane start; with
+# DebugLaneTRES=0 it waits for the reclaim rule (every job here is
+# lane-sized: 3 lane starts; the debug waits are all 0 but job 3's
+# without the lane, so the worst team is a (first) or b)
+printf 'submit_time_s,duration_s,gpus,team,user,min_runtime_s,resumable,priority\n0,1000,4,b,u,300,yes,512\n1000,5000,4,a,u,60,yes,512\n1200,100,1,b,u,60,yes,512\n' >"$tmp/lane.csv"
+printf 'CalcPeriod=1\nPreemptGraceTime=0\n' >"$tmp/lane.conf"
+printf 'CalcPeriod=1\nPreemptGraceTime=0\nDebugLaneTRES=0\n' >"$tmp/lane0.conf"
+for c in lane lane0; do
+	"$sim" --jobs "$tmp/lane.csv" --tree "$tmp/ab.tree" --conf "$tmp/$c.conf" --nodes 1 --gpus-per-node 4 \
+		--requeue-delay 0 --segments "$tmp/$c.seg" --json "$tmp/$c.json" >"$tmp/$c.txt" || bad "lane run ($c)"
+done
+grep -q '^3,b,1,60,1200,1200,' "$tmp/lane.seg" || bad "lane: the debug job does not start at 1200 s: $(cat "$tmp/lane.seg")"
+grep -q '^3,b,1,60,1200,1200,' "$tmp/lane0.seg" && bad "DebugLaneTRES=0: the debug job starts at once"
+grep -q '"lane_starts": 3,' "$tmp/lane.json" || bad "lane: lane_starts is not 3"
+grep -q '"lane_starts": 0,' "$tmp/lane0.json" || bad "DebugLaneTRES=0: lane_starts is not 0"
+grep -q '^debug lane: 3 runs started in it$' "$tmp/lane.txt" || bad "lane: no 'debug lane' line"
+grep -q '^  debug p90 of the worst team: a 0s (1 debug jobs)$' "$tmp/lane.txt" || bad "lane: no worst team line: $(grep 'worst team' "$tmp/lane.txt")"
+grep -q '"debug_wait_p90_worst_team": "b",' "$tmp/lane0.json" || bad "DebugLaneTRES=0: no debug_wait_p90_worst_team"
 # a large tree and trace are read whole and right (teams are looked up by
 # a hash: doc/benchmarks.md section 4 has the speed; the timeout only
 # guards against a hang, it is not a speed test)
@@ -335,9 +358,10 @@ timeout 300 "$sim" convert --jobs "$tmp/big.csv" --tree "$tmp/big.tree" --out "$
 # the verdict: after every other line of the report, a
 # mark per team, the jobs that never started named with `sbudget show
 # job`'s words, and one line; the same in run and metrics, text and JSON
+# (the fixture's reasons are without the debug lane)
 "$sim" --jobs "$data/sim-small.csv" --tree "$data/sim-small.tree" \
 	--assign-teams --nodes 2 --gpus-per-node 8 --seed 7 --until 3000 \
-	--json "$tmp/v.json" --segments "$tmp/vseg.csv" >"$tmp/v.txt" || bad "run --until 3000"
+	--conf "$tmp/nolane.conf" --json "$tmp/v.json" --segments "$tmp/vseg.csv" >"$tmp/v.txt" || bad "run --until 3000"
 "$sim" --jobs "$data/sim-small.csv" --tree "$data/sim-small.tree" \
 	--assign-teams --nodes 2 --gpus-per-node 8 --seed 7 --until 3000 \
 	--policy baseline >"$tmp/vb.txt" || bad "baseline run --until 3000"

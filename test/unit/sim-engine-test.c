@@ -71,6 +71,9 @@ struct scen {
 	const char *backfill;	/* NULL: the default (reserve:1); "greedy",
 				 * "none", "reserve:N" */
 	const char *resubmit;	/* --resubmit-delay; NULL: the default */
+	bool lane;		/* the debug lane as budget.conf sets it
+				 * (default on); false: DebugLaneTRES=0
+				 * first, as these cases were written */
 };
 
 static const struct scen scens[] = {
@@ -450,6 +453,65 @@ static const struct scen scens[] = {
 	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
 	  .segs = "1:0-100 3:100-150 4:150-180 2:100-200",       .preemptions = 0, .at_once = false,
 	  .backfill = "reserve:2", .resubmit = NULL },
+	/* The debug lane: one 4-GPU node, no grace, CalcPeriod 1.  Team b
+	 * ran 4 GPUs for 1000 s (over its share); team a's job 2 (4 GPUs,
+	 * min runtime 60) starts at 1000.  b's debug job 3 (1 GPU, min
+	 * runtime 60) at 1200: in the lane it takes job 2, past its min
+	 * runtime, at once, though the reclaim rule would refuse (b is over
+	 * its share); once its own min runtime is over (1260) it carries
+	 * b's priority again and a's job takes it back.  Without the lane it
+	 * waits until the reclaim rule turns (2015). */
+	{ .what = "lane: an over-share team's debug job starts at once",
+	  .tree = "a 1\nb 1\n", .conf = "CalcPeriod=1\nPreemptGraceTime=0\n",
+	  .jobs = "0,1000,4,b,,300,yes,512\n1000,5000,4,a,,60,yes,512\n"
+	  "1200,100,1,b,,60,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET, .nodes = 1, .gpn = 4, .requeue_delay = 0,
+	  .restart = false,
+	  .segs = "1:0-1000 2:1000-1200P 3:1200-1260P 2:1260-2090P "
+		  "3:2090-2130 2:2130-6100",
+	  .preemptions = 3, .at_once = false, .backfill = NULL,
+	  .resubmit = NULL, .lane = true },
+	{ .what = "lane off (DebugLaneTRES=0): the debug job waits",
+	  .tree = "a 1\nb 1\n", .conf = "CalcPeriod=1\nPreemptGraceTime=0\n",
+	  .jobs = "0,1000,4,b,,300,yes,512\n1000,5000,4,a,,60,yes,512\n"
+	  "1200,100,1,b,,60,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET, .nodes = 1, .gpn = 4, .requeue_delay = 0,
+	  .restart = false,
+	  .segs = "1:0-1000 2:1000-2015P 3:2015-2115 2:2115-6100",
+	  .preemptions = 1, .at_once = false, .backfill = NULL,
+	  .resubmit = NULL, .lane = false },
+	/* The per-budget bound (DebugLaneBudgetTRES=8, the default): two
+	 * 8-GPU nodes, team a's jobs 2 and 3 (8 GPUs each) running; over-
+	 * share team b's debug jobs 4 and 5 (8 GPUs each) at 1200.  Job 4
+	 * enters the lane and takes job 2 at once; job 5 does not enter while
+	 * job 4 holds the lane (its min runtime, to 1260): it enters at the
+	 * recalculation at 1260 and takes job 3 then.  With a bound of 16
+	 * both start at 1200. */
+	{ .what = "lane bound 8: the second 8-GPU debug job waits for the first",
+	  .tree = "a 1\nb 1\n", .conf = "CalcPeriod=1\nPreemptGraceTime=0\n",
+	  .jobs = "0,1000,16,b,,300,yes,512\n1000,5000,8,a,,60,yes,512\n"
+	  "1000,5000,8,a,,60,yes,512\n1200,100,8,b,,60,yes,512\n"
+	  "1200,100,8,b,,60,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET, .nodes = 2, .gpn = 8, .requeue_delay = 0,
+	  .restart = false,
+	  .segs = "1:0-1000 2:1000-1200P 3:1000-1260P 4:1200-1260P "
+		  "5:1260-1320P 2:1260-2150P 3:1320-2150P 4:2150-2190 "
+		  "5:2150-2190 2:2190-6100 3:2190-6100",
+	  .preemptions = 6, .at_once = false, .backfill = NULL,
+	  .resubmit = NULL, .lane = true },
+	{ .what = "lane bound 16: both 8-GPU debug jobs start at once",
+	  .tree = "a 1\nb 1\n", .conf = "CalcPeriod=1\nPreemptGraceTime=0\n"
+	  "DebugLaneBudgetTRES=16\n",
+	  .jobs = "0,1000,16,b,,300,yes,512\n1000,5000,8,a,,60,yes,512\n"
+	  "1000,5000,8,a,,60,yes,512\n1200,100,8,b,,60,yes,512\n"
+	  "1200,100,8,b,,60,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET, .nodes = 2, .gpn = 8, .requeue_delay = 0,
+	  .restart = false,
+	  .segs = "1:0-1000 2:1000-1200P 3:1000-1200P 4:1200-1260P "
+		  "5:1200-1260P 2:1260-2150P 3:1260-2150P 4:2150-2190 "
+		  "5:2150-2190 2:2190-6100 3:2190-6100",
+	  .preemptions = 6, .at_once = false, .backfill = NULL,
+	  .resubmit = NULL, .lane = true },
 };
 
 /* Segments as the expected string does: sorted by end, start, job. */
@@ -500,6 +562,9 @@ static int run(const struct scen *c, struct sim_result *r, char *got,
 		ck_assert_msg(!sim_resubmit_parse(c->resubmit,
 						  &p.resubmit_delay, msg,
 						  sizeof(msg)), "%s", msg);
+	if (!c->lane)
+		ck_assert(!sim_config_parse("conf", "DebugLaneTRES=0\n", &p.cfg,
+					    msg, sizeof(msg)));
 	ck_assert_msg(!sim_config_parse("conf", c->conf, &p.cfg, msg,
 					sizeof(msg)), "%s", msg);
 	ck_assert_msg(!sim_tree_parse("tree", c->tree, &t, msg, sizeof(msg)),
@@ -898,6 +963,10 @@ START_TEST(test_invariants)
 				    "CalcPeriod=5\n" : "CalcPeriod=7\n"
 				    "PreemptNonResumable=keep\n", &p.cfg, msg,
 				    sizeof(msg)));
+	/* the debug lane on in every fourth case (budget ones) */
+	if (_i % 4)
+		ck_assert(!sim_config_parse("c", "DebugLaneTRES=0\n", &p.cfg,
+					    msg, sizeof(msg)));
 	ck_assert(!sim_tree_parse("t", "a 3\nb 1\nc 1\n", &t, msg, sizeof(msg)));
 	ck_assert_msg(!sim_workload_parse("j", text, &o, &w, msg, sizeof(msg)),
 		      "%s", msg);
@@ -912,7 +981,17 @@ START_TEST(test_invariants)
 		/* resubmitted: it ends done, having run its whole duration
 		 * after its last cancel */
 		if (p.resubmit_delay != SIM_NO_RESUBMIT)
-			ck_assert_msg(r.jobs[i].how == SIM_END_DONE,
+			ck_assert_msg(r.jobs[i].how == SIM_END_DONE ||
+				      /* the lane: debug jobs of two budgets
+				       * may take each other's GPUs past their
+				       * min runtimes (the reclaim rule is not
+				       * asked), and a resubmitted one is new
+				       * (no interval hold): given up after
+				       * SIM_RESUBMIT_MAX */
+				      (!(_i % 4) && r.jobs[i].how ==
+				       SIM_END_CANCELLED &&
+				       r.jobs[i].resubmissions ==
+				       SIM_RESUBMIT_MAX),
 				      "case %d: job %zu not done", _i, i);
 		if (r.jobs[i].how == SIM_END_DONE)
 			ck_assert_msg(ran[i] == w.jobs[i].duration,
@@ -924,10 +1003,13 @@ START_TEST(test_invariants)
 	for (i = 0; i < r.nsegs; i++)
 		k += r.segs[i].preempted;
 	ck_assert_uint_eq(k, r.preemptions);
-	/* every cancelled run was resubmitted, unless none */
+	/* every cancelled run was resubmitted, unless none (or the job was
+	 * given up: SIM_RESUBMIT_MAX) */
 	k = 0;
 	for (i = 0; i < r.nsegs; i++)
 		k += r.segs[i].fate == SIM_FATE_CANCELLED;
+	for (i = 0; i < w.njobs && p.resubmit_delay != SIM_NO_RESUBMIT; i++)
+		k -= r.jobs[i].how == SIM_END_CANCELLED;
 	ck_assert_uint_eq(r.resubmissions,
 			  p.resubmit_delay == SIM_NO_RESUBMIT ? 0 : k);
 	if (getenv("SIM_TEST_VERBOSE"))

@@ -561,6 +561,13 @@ START_TEST(test_json_fixed)
 		      "got %s", sa);
 	ck_assert_msg(strstr(sa, "\"wait_unallocated\":{\"all\":{\"jobs\":0,"),
 		      "got %s", sa);
+	/* the debug p90 of the worst team after them, per team beside its
+	 * jobs */
+	ck_assert_msg(strstr(sa, "}},\"debug_wait_p90_worst_team\":\"a\","
+			     "\"debug_wait_p90_worst_team_s\":0.0,"
+			     "\"occupancy\":"), "got %s", sa);
+	ck_assert_msg(strstr(sa, "\"jobs\":1,\"debug_jobs\":1,"
+			     "\"debug_wait_p90_s\":0.0,"), "got %s", sa);
 	ck_assert_msg(strstr(sa, "\"occupancy\":0.333333,"), "got %s", sa);
 	/* 1 GPU asked for over 100 s, of 3: all of the usable was used */
 	ck_assert_msg(strstr(sa, "\"usable_gpu_hours\":0.028,"
