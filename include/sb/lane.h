@@ -85,15 +85,16 @@ bool sb_lane_holds(const struct sb_lane_policy *pol,
  * lane:
  *   - not lane-sized: @standing_prio (its budget's, sb_priority_job() and
  *     sb_priority_resumed());
+ *   - pending after a requeue (@standing_prio has SB_PRIO_RESUMED): the
+ *     lane is for starting fresh, so @standing_prio, even when it still
+ *     carries the lane priority of the run that was stopped (a victim
+ *     would otherwise bounce through the lane);
  *   - it holds its lane place (sb_lane_holds() with the priority it
  *     carries now, @job->priority): sb_priority_lane(@standing_prio);
  *   - running past its min runtime: @standing_prio;
- *   - pending, not in the lane, not requeued (@standing_prio has no
- *     SB_PRIO_RESUMED: a job that ran and was requeued, a preemption's
- *     victim among them, does not enter, or victims would bounce through
- *     the lane): when *@held + its TRES <= budget_tres, it enters: *@held
- *     grows by its TRES and the answer is sb_priority_lane(@standing_prio);
- *     otherwise @standing_prio.
+ *   - pending, not in the lane: when *@held + its TRES <= budget_tres,
+ *     it enters: *@held grows by its TRES and the answer is
+ *     sb_priority_lane(@standing_prio); otherwise @standing_prio.
  * @held: the TRES its association holds in the lane, the sum of
  * sb_lane_holds() over the association's other jobs (a caller that
  * re-prioritises many jobs sums the holders first, then asks for each,

@@ -35,11 +35,13 @@ uint32_t sb_lane_priority(const struct sb_lane_policy *pol,
 	if (!job || standing_prio == 0 ||
 	    !sb_lane_sized(pol, &job->contract, job->tres))
 		return standing_prio;
+	/* requeued (it ran already): out of the lane, even while it still
+	 * carries the lane priority of the run that was stopped */
+	if (pending && (standing_prio & SB_PRIO_RESUMED))
+		return standing_prio;
 	if (sb_lane_holds(pol, job, pending, now))
 		return sb_priority_lane(standing_prio);
-	/* a requeued job ran already: the lane is for starting fresh */
-	if (!pending || !held || (standing_prio & SB_PRIO_RESUMED) ||
-	    *held > pol->budget_tres ||
+	if (!pending || !held || *held > pol->budget_tres ||
 	    job->tres > pol->budget_tres - *held)
 		return standing_prio;
 	*held += job->tres;
