@@ -13,7 +13,6 @@
 #include <stddef.h>
 
 #include "sb/contract.h"
-#include "sb/lane.h"
 #include "sb/preempt.h"
 
 /* Longest ChargeTRES value ("gres/gpu", "cpu", "gres/gpu:h100"). */
@@ -31,9 +30,8 @@ struct sb_config {
 	char charge_tres[SB_TRES_NAME_MAX];	/* ChargeTRES: "type[/name]" */
 	struct sb_preempt_policy preempt;	/* PreemptGraceTime,
 						 * PreemptNonResumable,
-						 * RepairReason */
-	struct sb_lane_policy lane;	/* DebugLaneTRES, DebugLaneMinRuntime,
-					 * DebugLaneBudgetTRES */
+						 * RepairReason, ...,
+						 * DebugLane* (.lane) */
 	int64_t cutover;	/* Cutover: seconds since the epoch when the
 				 * cluster switched to these plugins; 0 =
 				 * none (sb_run_allocated()) */

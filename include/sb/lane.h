@@ -23,10 +23,12 @@
  * min runtime runs (protected anyway); after that its priority is its
  * budget's again, and it is preemptable as any job is.
  *
- * What a job holds in its association's lane (sb_lane_holds()) is its
- * charged TRES while it carries the lane's level, pending or inside its
- * min runtime: the bound is on lane jobs at once, so the lane cannot carry
- * a budget's real work past its queue.
+ * What a job holds in its association's lane is its charged TRES while it
+ * carries the lane's level, pending or inside its min runtime: the bound
+ * is on lane jobs at once, so the lane cannot carry a budget's real work
+ * past its queue.  A pending job is admitted again at every
+ * re-prioritisation (sb_lane_priority()), so a lowered bound, a changed
+ * association or a bigger job is bounded at once.
  *
  * No Slurm, no clock: the plugins and the simulator call these.
  */
@@ -39,26 +41,7 @@
 #include "sb/contract.h"
 #include "sb/preempt.h"
 
-/* Defaults: at most 8 GPUs and 15 minutes of min runtime per job, 8 GPUs
- * per association at once. */
-#define SB_LANE_TRES_DEFAULT 8
-#define SB_LANE_MIN_RUNTIME_DEFAULT (15 * 60)
-#define SB_LANE_BUDGET_TRES_DEFAULT 8
-/* The largest DebugLaneTRES and DebugLaneBudgetTRES accepted. */
-#define SB_LANE_TRES_MAX 1000000
-
-/* The site's debug lane (budget.conf, sb/config.h). */
-struct sb_lane_policy {
-	uint64_t max_tres;	/* DebugLaneTRES: charged TRES a lane job asks
-				 * for at most; 0 = no lane */
-	int64_t max_min_runtime;	/* DebugLaneMinRuntime: seconds, a lane
-					 * job's min runtime at most, >= 1 */
-	uint64_t budget_tres;	/* DebugLaneBudgetTRES: charged TRES one
-				 * association holds in the lane at once at
-				 * most; 0 = no lane */
-};
-
-/* sb_lane_policy_init - the defaults above. */
+/* sb_lane_policy_init - the defaults (sb/preempt.h, SB_LANE_*). */
 void sb_lane_policy_init(struct sb_lane_policy *pol);
 
 /*
@@ -89,20 +72,38 @@ bool sb_lane_holds(const struct sb_lane_policy *pol,
  *     lane is for starting fresh, so @standing_prio, even when it still
  *     carries the lane priority of the run that was stopped (a victim
  *     would otherwise bounce through the lane);
- *   - it holds its lane place (sb_lane_holds() with the priority it
- *     carries now, @job->priority): sb_priority_lane(@standing_prio);
- *   - running past its min runtime: @standing_prio;
- *   - pending, not in the lane: when *@held + its TRES <= budget_tres,
- *     it enters: *@held grows by its TRES and the answer is
+ *   - started (not @pending): sb_priority_lane(@standing_prio) while it
+ *     holds its place (sb_lane_holds(): it carries the lane priority and
+ *     its min runtime runs), else @standing_prio;
+ *   - pending: admitted, whether it carries the lane priority already or
+ *     not: when *@held + its TRES <= budget_tres it is in the lane:
+ *     *@held grows by its TRES and the answer is
  *     sb_priority_lane(@standing_prio); otherwise @standing_prio.
- * @held: the TRES its association holds in the lane, the sum of
- * sb_lane_holds() over the association's other jobs (a caller that
- * re-prioritises many jobs sums the holders first, then asks for each,
- * passing the same counter).  NULL @held: no job enters.  A job of
- * @standing_prio 0 (held by Slurm) stays 0.
+ * @held: the TRES its association holds in the lane before it: its
+ * started holders (sb_lane_holds() of running or suspended jobs) and the
+ * pending jobs admitted before this one.  A caller that re-prioritises
+ * many jobs sums the started holders first, then asks for the pending
+ * ones that carry the lane priority (so they keep their places while the
+ * bound allows), then for the others, passing the same counter.  NULL
+ * @held: no pending job is in the lane.  A job of @standing_prio 0 (held
+ * by Slurm) stays 0.
  */
 uint32_t sb_lane_priority(const struct sb_lane_policy *pol,
 			  const struct sb_preempt_job *job, bool pending,
 			  uint32_t standing_prio, uint64_t *held, int64_t now);
+
+struct sb_preempt_party;
+
+/*
+ * sb_lane_preemptor - whether preemptor @p is in the lane as
+ * sb_preempt_decide() takes it: it carries the lane priority, is
+ * lane-sized under @pol->lane (NULL @pol: the defaults) and was never
+ * preempted (@p->preempted: a requeued victim does not enter).  The
+ * priority alone is not enough: an administrator's or another priority
+ * plugin's number may fall in the lane's range, and a job may carry a
+ * lane priority past a reconfigure until the next recalculation.
+ */
+bool sb_lane_preemptor(const struct sb_preempt_policy *pol,
+		       const struct sb_preempt_party *p);
 
 #endif /* SB_LANE_H */

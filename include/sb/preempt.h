@@ -66,6 +66,26 @@ enum sb_nonresumable {
 	SB_NONRESUMABLE_KEEP = 2,	/* never preempted; repair waits for it */
 };
 
+/* Defaults: at most 8 GPUs and 15 minutes of min runtime per job, 8 GPUs
+ * per association at once. */
+#define SB_LANE_TRES_DEFAULT 8
+#define SB_LANE_MIN_RUNTIME_DEFAULT (15 * 60)
+#define SB_LANE_BUDGET_TRES_DEFAULT 8
+/* The largest DebugLaneTRES and DebugLaneBudgetTRES accepted. */
+#define SB_LANE_TRES_MAX 1000000
+
+/* The site's debug lane (budget.conf, sb/config.h; the rules are
+ * sb/lane.h's). */
+struct sb_lane_policy {
+	uint64_t max_tres;	/* DebugLaneTRES: charged TRES a lane job asks
+				 * for at most; 0 = no lane */
+	int64_t max_min_runtime;	/* DebugLaneMinRuntime: seconds, a lane
+					 * job's min runtime at most, >= 1 */
+	uint64_t budget_tres;	/* DebugLaneBudgetTRES: charged TRES one
+				 * association holds in the lane at once at
+				 * most; 0 = no lane */
+};
+
 /* The site's preemption settings (budget.conf, see sb/config.h). */
 struct sb_preempt_policy {
 	int64_t grace_time;		/* PreemptGraceTime: seconds between the
@@ -89,6 +109,11 @@ struct sb_preempt_policy {
 				 * slurm.conf, sbudget-sim from
 				 * --requeue-delay); the preemption cost
 				 * (sb_preempt_cost(), sb/view.h) counts it */
+	struct sb_lane_policy lane;	/* DebugLaneTRES, DebugLaneMinRuntime,
+					 * DebugLaneBudgetTRES: who may take
+					 * the lane (sb/lane.h), so that
+					 * sb_preempt_decide() checks a lane
+					 * preemptor's size too */
 };
 
 /* One job as the preemption rules see it. */
@@ -151,7 +176,8 @@ enum sb_preempt_action {
 				 * is lost, its demand stays) */
 };
 
-/* sb_preempt_policy_init - defaults: PreemptGraceTime=30,
+/* sb_preempt_policy_init - defaults: the lane's (SB_LANE_*),
+ * PreemptGraceTime=30,
  * PreemptNonResumable=requeue, RepairReason="repair*",
  * InteractiveWarning=5:00 (300 s),
  * PreemptIntervalFactor=SB_PREEMPT_INTERVAL_FACTOR_DEFAULT, requeue delay

@@ -390,8 +390,8 @@ double sb_preempt_cost(const struct sb_preempt_policy *pol,
  *   3. sb_preempt_check() (protected, outranked, kept, ends sooner);
  *   4. an allocated victim preempted less than the interval ago:
  *      now < sb_preempt_hold_until() (SB_PREEMPT_INTERVAL);
- *   5. a preemptor in the debug lane (sb_priority_in_lane() of its
- *      priority, sb/lane.h) takes the victim (SB_PREEMPT_YES): the lane
+ *   5. with a view, a preemptor in the debug lane (sb_lane_preemptor(),
+ *      sb/lane.h) takes the victim (SB_PREEMPT_YES): the lane
  *      is bounded per budget instead of by the reclaim rule; but a victim
  *      of its own association (same index, not SB_NONE) only when the
  *      preemptor's in-team priority is higher (else SB_PREEMPT_OUTRANKED):

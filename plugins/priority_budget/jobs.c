@@ -82,6 +82,17 @@ static void lane_job(const job_record_t *job_ptr, struct sb_preempt_job *out)
 	*out = p.job;
 }
 
+/* Whether the lane may take the job at all, before its size is read:
+ * the lane is on and ChargeTRES known, and it is no array job (Slurm
+ * copies an array's priority into each task it splits off, without asking
+ * this plugin, so an array in the lane would pass its bound). */
+static bool lane_possible(const job_record_t *job_ptr)
+{
+	return pr_cfg.preempt.lane.max_tres &&
+	       pr_cfg.preempt.lane.budget_tres && pr_tres_pos >= 0 &&
+	       !job_ptr->array_recs && job_ptr->array_task_id == NO_VAL;
+}
+
 /*
  * The job's priority from the current standing, and the debug lane
  * (sb_lane_priority()): @held is the charged TRES its association holds in
@@ -110,73 +121,68 @@ uint32_t pr_job_priority(const job_record_t *job_ptr, uint64_t *held,
 	prio = sb_priority_resumed(prio, IS_JOB_PENDING(job_ptr),
 				   job_ptr->restart_cnt > 0);
 	/* most jobs are no lane's by their min runtime: no party needed */
-	if (!allocated || !pr_cfg.lane.max_tres || pr_tres_pos < 0 ||
-	    c.min_runtime > pr_cfg.lane.max_min_runtime)
+	if (!allocated || c.min_runtime > pr_cfg.preempt.lane.max_min_runtime ||
+	    !lane_possible(job_ptr))
 		return prio;
 	lane_job(job_ptr, &lj);
 	before = held ? *held : 0;
-	prio = sb_lane_priority(&pr_cfg.lane, &lj, IS_JOB_PENDING(job_ptr),
-				prio, held, now);
+	prio = sb_lane_priority(&pr_cfg.preempt.lane, &lj,
+				IS_JOB_PENDING(job_ptr), prio, held, now);
 	if (sb_priority_in_lane(prio) && !sb_priority_in_lane(job_ptr->priority))
 		info("%s: %pJ enters the debug lane: its association held "
 		     "%"PRIu64" of DebugLaneBudgetTRES=%"PRIu64", now %"PRIu64,
-		     plugin_type, job_ptr, before, pr_cfg.lane.budget_tres,
-		     held ? *held : 0);
+		     plugin_type, job_ptr, before,
+		     pr_cfg.preempt.lane.budget_tres, held ? *held : 0);
 	return prio;
 }
 
 /*
- * The charged TRES the job holds in its association's debug lane at @now
- * (sb_lane_holds()): it carries the lane's priority and is pending, or
- * runs inside its min runtime; else 0.  Job read lock and pr_state_lock
- * held.
+ * The charged TRES the started job holds in its association's debug lane
+ * at @now (sb_lane_holds()): it carries the lane's priority and runs, or
+ * is suspended, inside its min runtime; else 0 (pending jobs are admitted
+ * again at each recalculation, sb_lane_priority()).  Job read lock and
+ * pr_state_lock held.
  */
 uint64_t pr_lane_holds(const job_record_t *job_ptr, time_t now)
 {
 	struct sb_preempt_job lj;
-	bool pending = IS_JOB_PENDING(job_ptr);
 
-	if (!sb_priority_in_lane(job_ptr->priority) || pr_tres_pos < 0 ||
-	    !(pending || IS_JOB_RUNNING(job_ptr)))
+	if (!sb_priority_in_lane(job_ptr->priority) ||
+	    !(IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)) ||
+	    !lane_possible(job_ptr))
 		return 0;
 	lane_job(job_ptr, &lj);
-	return sb_lane_holds(&pr_cfg.lane, &lj, pending, now) ? lj.tres : 0;
+	return sb_lane_holds(&pr_cfg.preempt.lane, &lj, false, now) ?
+	       lj.tres : 0;
 }
 
 /*
- * The charged TRES association @assoc_id holds in the debug lane at @now,
- * not counting @except (the job being prioritised): a walk of job_list,
- * made only for a job the lane could take (pr_lane_candidate()).  Job read
- * lock and pr_state_lock held.
+ * The charged TRES a job in the lane counts against its association's
+ * bound (pr_lane_held): what it asks for or holds.  pr_state_lock held.
  */
-uint64_t pr_lane_held_by(uint32_t assoc_id, const job_record_t *except,
-			 time_t now)
+uint64_t pr_lane_tres(const job_record_t *job_ptr)
 {
-	job_record_t *job_ptr;
-	ListIterator it;
-	uint64_t held = 0;
+	struct sb_preempt_job lj;
 
-	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it)))
-		if (job_ptr != except && job_ptr->assoc_id == assoc_id)
-			held += pr_lane_holds(job_ptr, now);
-	list_iterator_destroy(it);
-	return held;
+	if (pr_tres_pos < 0)
+		return 0;
+	lane_job(job_ptr, &lj);
+	return lj.tres;
 }
 
 /*
  * Whether the lane could take the job at all (sb_lane_sized()): it is
- * allocated, and its size and min runtime are within the lane's bounds.
- * pr_state_lock held.
+ * allocated, no array, and its size and min runtime are within the lane's
+ * bounds.  pr_state_lock held.
  */
 bool pr_lane_candidate(const job_record_t *job_ptr)
 {
 	struct sb_preempt_job lj;
 
-	if (!pr_cfg.lane.max_tres || pr_tres_pos < 0)
+	if (!lane_possible(job_ptr))
 		return false;
 	lane_job(job_ptr, &lj);
-	return sb_lane_sized(&pr_cfg.lane, &lj.contract, lj.tres);
+	return sb_lane_sized(&pr_cfg.preempt.lane, &lj.contract, lj.tres);
 }
 
 /* Position of ChargeTRES in the job's TRES arrays; -1 if not accounted. */

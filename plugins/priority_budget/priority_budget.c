@@ -87,6 +87,13 @@ char *pr_keep_pending;	/* text init() parsed, for budget_conf_keep() */
 time_t pr_last_save;
 double pr_last_save_cost;	/* seconds the last save took */
 int pr_tres_pos = -2;		/* -2: not looked up; -1: not found */
+/* What each association (by tree index, pr_lane_n of them) holds in the
+ * debug lane: set by each recalculation (its started holders and the
+ * pending jobs it admitted), grown at each admission at submission, and
+ * shrunk when a lane job ends; a job whose min runtime ends between two
+ * recalculations still counts until the next one. */
+uint64_t *pr_lane_held;
+uint32_t pr_lane_n;
 bool pr_tres_stale;		/* reconfigured: look pr_tres_pos up again
 				 * (meanwhile the old one holds) */
 int pr_last_tres_id = -1;	/* ChargeTRES's id at the last recalculation */
@@ -256,6 +263,8 @@ extern int fini(void)
 	while (pr_ended_n)
 		xfree(pr_ended[--pr_ended_n].tres_str);
 	xfree(pr_ended);
+	xfree(pr_lane_held);
+	pr_lane_n = 0;
 	pr_ended_n = ended_cap = 0;
 	sb_standing_free(pr_standing);
 	sb_view_free(&pr_view);
@@ -291,7 +300,7 @@ extern int fini(void)
 /* Called with the job write lock held when a job is submitted or requeued. */
 extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 {
-	uint32_t prio;
+	uint32_t prio, idx;
 
 	(void)last_prio;
 	if (job_ptr->direct_set_prio && job_ptr->priority > 1)
@@ -299,13 +308,19 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	if (job_ptr->direct_set_prio && job_ptr->priority > 1)
 		return job_ptr->priority;
 	slurm_mutex_lock(&pr_state_lock);
-	if (IS_JOB_PENDING(job_ptr) && pr_lane_candidate(job_ptr)) {
-		/* the debug lane: what its association holds there now */
-		time_t now = time(NULL);
-		uint64_t held = pr_lane_held_by(job_ptr->assoc_id, job_ptr,
-						now);
+	if (IS_JOB_PENDING(job_ptr) && pr_lane_candidate(job_ptr) &&
+	    pr_tree && sb_tree_index(pr_tree, job_ptr->assoc_id, &idx) ==
+	    SB_OK && idx < pr_lane_n) {
+		/* the debug lane: what its association holds there now (a
+		 * pending job already in it is admitted again) */
+		uint64_t *held = &pr_lane_held[idx];
 
-		prio = pr_job_priority(job_ptr, &held, now);
+		if (sb_priority_in_lane(job_ptr->priority)) {
+			uint64_t t = pr_lane_tres(job_ptr);
+
+			*held -= t < *held ? t : *held;
+		}
+		prio = pr_job_priority(job_ptr, held, time(NULL));
 	} else {
 		prio = pr_job_priority(job_ptr, NULL, time(NULL));
 	}
@@ -422,6 +437,22 @@ SB_DEFINE_PRIORITY_FACTORS_LIST(factors_list)
  * its time limit from Slurm's run-minutes counters, and queue it for the
  * thread; nothing slow happens here (job write lock held).
  */
+/* A job in the debug lane ended: its association's lane has room again
+ * at once (the next submission need not wait for a recalculation).
+ * pr_state_lock held. */
+static void lane_job_end(const job_record_t *job_ptr)
+{
+	uint32_t idx;
+	uint64_t t;
+
+	if (!sb_priority_in_lane(job_ptr->priority) || !pr_tree ||
+	    sb_tree_index(pr_tree, job_ptr->assoc_id, &idx) != SB_OK ||
+	    idx >= pr_lane_n)
+		return;
+	t = pr_lane_tres(job_ptr);
+	pr_lane_held[idx] -= t < pr_lane_held[idx] ? t : pr_lane_held[idx];
+}
+
 extern void priority_p_job_end(job_record_t *job_ptr)
 {
 	struct ended_job *e;
@@ -429,9 +460,12 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 	/* Slurm's time limits: the rest of the run's time limit, once
 	 * (takes assoc_mgr locks: before pr_state_lock) */
 	limit_usage_job_end(job_ptr);
-	if (!job_ptr->start_time || job_ptr->end_time <= job_ptr->start_time)
-		return;
 	slurm_mutex_lock(&pr_state_lock);
+	lane_job_end(job_ptr);
+	if (!job_ptr->start_time || job_ptr->end_time <= job_ptr->start_time) {
+		slurm_mutex_unlock(&pr_state_lock);
+		return;
+	}
 	if (pr_tres_pos == -1) {	/* ChargeTRES not accounted: nothing charged */
 		slurm_mutex_unlock(&pr_state_lock);
 		return;

@@ -88,6 +88,8 @@ extern char *pr_keep_pending;
 extern time_t pr_last_save;
 extern double pr_last_save_cost;
 extern int pr_tres_pos;
+extern uint64_t *pr_lane_held;
+extern uint32_t pr_lane_n;
 extern bool pr_tres_stale;
 extern int pr_last_tres_id;
 
@@ -119,8 +121,7 @@ void pr_adopt_admin_priority(job_record_t *job_ptr);
 uint32_t pr_job_priority(const job_record_t *job_ptr, uint64_t *held,
 			 time_t now);
 uint64_t pr_lane_holds(const job_record_t *job_ptr, time_t now);
-uint64_t pr_lane_held_by(uint32_t assoc_id, const job_record_t *except,
-			 time_t now);
+uint64_t pr_lane_tres(const job_record_t *job_ptr);
 bool pr_lane_candidate(const job_record_t *job_ptr);
 int pr_charge_tres_pos(void);
 void pr_accrue_job(job_record_t *job_ptr, time_t now, int pos);

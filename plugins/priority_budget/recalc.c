@@ -154,11 +154,11 @@ static int recalc_standing(time_t now, int pos, double **charged_out,
 }
 
 /*
- * The charged TRES each association holds in the debug lane at @now
+ * What each association's started jobs hold in the debug lane at @now
  * (pr_lane_holds()), by tree index: an array of the tree's size, to
  * xfree().  Job read lock and pr_state_lock held.
  */
-static uint64_t *lane_held_all(time_t now, uint32_t *n_out)
+static uint64_t *lane_held_started(time_t now, uint32_t *n_out)
 {
 	uint32_t n = sb_tree_count(pr_tree), idx;
 	uint64_t *held = xcalloc(n ? n : 1, sizeof(*held));
@@ -166,7 +166,7 @@ static uint64_t *lane_held_all(time_t now, uint32_t *n_out)
 	ListIterator it;
 
 	*n_out = n;
-	if (!pr_cfg.lane.max_tres)
+	if (!pr_cfg.preempt.lane.max_tres || !pr_cfg.preempt.lane.budget_tres)
 		return held;
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
@@ -181,11 +181,39 @@ static uint64_t *lane_held_all(time_t now, uint32_t *n_out)
 }
 
 /*
+ * One job of the re-prioritisation: its priority from the standing and
+ * the lane, @held the lane counters by tree index (@nheld of them).
+ * Return: whether its priority changed.  Job write lock and pr_state_lock
+ * held.
+ */
+static bool reprioritise(job_record_t *job_ptr, uint64_t *held,
+			 uint32_t nheld, time_t now)
+{
+	uint32_t prio, idx;
+	uint64_t *h = NULL;
+
+	pr_adopt_admin_priority(job_ptr);
+	if (job_ptr->direct_set_prio)
+		return false;	/* no details: left as set */
+	if (sb_tree_index(pr_tree, job_ptr->assoc_id, &idx) == SB_OK &&
+	    idx < nheld)
+		h = &held[idx];
+	prio = pr_job_priority(job_ptr, h, now);
+	if (prio == job_ptr->priority)
+		return false;
+	job_ptr->priority = prio;
+	return true;
+}
+
+/*
  * Re-prioritise pending and running jobs from the standing and the debug
- * lane: first what each association holds in the lane, then every job in
- * job_list's order (submission), so lane-sized jobs enter while their
- * association's lane has room.  Return: how many priorities changed.
- * Thread only.
+ * lane.  The lane's bound: first what each association's started lane jobs
+ * hold, then the pending jobs already in the lane are admitted again (so
+ * they keep their places while the bound allows, and leave when it was
+ * lowered or they grew), then every other job in job_list's order
+ * (submission), so lane-sized jobs enter while there is room.  The
+ * counters are kept for submissions (pr_lane_held).  Return: how many
+ * priorities changed.  Thread only.
  */
 static int recalc_priorities(time_t now)
 {
@@ -194,40 +222,40 @@ static int recalc_priorities(time_t now)
 	job_record_t *job_ptr;
 	ListIterator it;
 	uint64_t *held;
-	uint32_t nheld, idx;
-	int changed = 0;
+	uint32_t nheld;
+	int changed = 0, pass;
+	bool lane;
 
 	lock_slurmctld(job_write);
 	slurm_mutex_lock(&pr_state_lock);
-	held = lane_held_all(now, &nheld);
-	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it))) {
-		uint32_t prio;
-		uint64_t *h = NULL;
+	lane = pr_cfg.preempt.lane.max_tres && pr_cfg.preempt.lane.budget_tres;
+	held = lane_held_started(now, &nheld);
+	/* without a lane, one pass over every job */
+	for (pass = lane ? 0 : 1; pass < 2; pass++) {
+		it = list_iterator_create(job_list);
+		while ((job_ptr = list_next(it))) {
+			bool lane_first = IS_JOB_PENDING(job_ptr) &&
+				sb_priority_in_lane(job_ptr->priority);
 
-		/* Running jobs too: preempt/budget compares a preemptor
-		 * with the victim's *current* priority. */
-		if (!(IS_JOB_PENDING(job_ptr) || IS_JOB_RUNNING(job_ptr)) ||
-		    job_ptr->priority == 0)
-			continue;
-		pr_adopt_admin_priority(job_ptr);
-		if (job_ptr->direct_set_prio)
-			continue;	/* no details: left as set */
-		if (sb_tree_index(pr_tree, job_ptr->assoc_id, &idx) == SB_OK &&
-		    idx < nheld)
-			h = &held[idx];
-		prio = pr_job_priority(job_ptr, h, now);
-		if (prio != job_ptr->priority) {
-			job_ptr->priority = prio;
-			changed++;
+			/* Running jobs too: preempt/budget compares a
+			 * preemptor with the victim's *current* priority. */
+			if (!(IS_JOB_PENDING(job_ptr) ||
+			      IS_JOB_RUNNING(job_ptr)) ||
+			    job_ptr->priority == 0 ||
+			    (lane && lane_first != (pass == 0)))
+				continue;
+			if (reprioritise(job_ptr, held, nheld, now))
+				changed++;
 		}
+		list_iterator_destroy(it);
 	}
-	list_iterator_destroy(it);
+	xfree(pr_lane_held);
+	pr_lane_held = held;
+	pr_lane_n = nheld;
 	slurm_mutex_unlock(&pr_state_lock);
 	if (changed)
 		last_job_update = now;
 	unlock_slurmctld(job_write);
-	xfree(held);
 	return changed;
 }
 

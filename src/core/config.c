@@ -8,6 +8,7 @@
 #include "sb/config.h"
 #include "sb/duration.h"
 #include "sb/error.h"
+#include "sb/lane.h"
 
 const char *const sb_config_keys[] = {
 	"MaxMinRuntime",
@@ -37,7 +38,6 @@ void sb_config_init(struct sb_config *cfg)
 	cfg->bucket_width = 3600;
 	snprintf(cfg->charge_tres, sizeof(cfg->charge_tres), "gres/gpu");
 	sb_preempt_policy_init(&cfg->preempt);
-	sb_lane_policy_init(&cfg->lane);
 	cfg->cutover = 0;
 }
 
@@ -355,14 +355,14 @@ int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
 				  msglen);
 	if (!strcasecmp(key, "DebugLaneTRES"))
 		return set_lane_tres("DebugLaneTRES", value,
-				     SB_LANE_TRES_DEFAULT, &cfg->lane.max_tres,
+				     SB_LANE_TRES_DEFAULT, &cfg->preempt.lane.max_tres,
 				     msg, msglen);
 	if (!strcasecmp(key, "DebugLaneBudgetTRES"))
 		return set_lane_tres("DebugLaneBudgetTRES", value,
 				     SB_LANE_BUDGET_TRES_DEFAULT,
-				     &cfg->lane.budget_tres, msg, msglen);
+				     &cfg->preempt.lane.budget_tres, msg, msglen);
 	if (!strcasecmp(key, "DebugLaneMinRuntime"))
-		return set_lane_min_runtime(value, &cfg->lane.max_min_runtime,
+		return set_lane_min_runtime(value, &cfg->preempt.lane.max_min_runtime,
 					    msg, msglen);
 	if (!strcasecmp(key, "Cutover"))
 		return set_cutover(value, &cfg->cutover, msg, msglen);
@@ -428,9 +428,9 @@ char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 		 sb_duration_format(cfg->preempt.interactive_warning, iw,
 				    sizeof(iw)) : "none",
 		 cfg->preempt.interval_factor,
-		 (unsigned long long)cfg->lane.max_tres,
-		 sb_duration_format(cfg->lane.max_min_runtime, lm, sizeof(lm)),
-		 (unsigned long long)cfg->lane.budget_tres,
+		 (unsigned long long)cfg->preempt.lane.max_tres,
+		 sb_duration_format(cfg->preempt.lane.max_min_runtime, lm, sizeof(lm)),
+		 (unsigned long long)cfg->preempt.lane.budget_tres,
 		 cfg->cutover > 0 ? sb_time_format_iso(cfg->cutover, co,
 							sizeof(co)) : "none");
 	return buf;

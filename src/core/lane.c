@@ -1,5 +1,6 @@
 /* lane.c - the debug lane; see sb/lane.h. */
 #include "sb/lane.h"
+#include "sb/view.h"
 #include "sb/priority.h"
 
 void sb_lane_policy_init(struct sb_lane_policy *pol)
@@ -39,11 +40,27 @@ uint32_t sb_lane_priority(const struct sb_lane_policy *pol,
 	 * carries the lane priority of the run that was stopped */
 	if (pending && (standing_prio & SB_PRIO_RESUMED))
 		return standing_prio;
-	if (sb_lane_holds(pol, job, pending, now))
-		return sb_priority_lane(standing_prio);
-	if (!pending || !held || *held > pol->budget_tres ||
+	if (!pending)	/* started: keeps it inside its min runtime */
+		return sb_lane_holds(pol, job, false, now) ?
+		       sb_priority_lane(standing_prio) : standing_prio;
+	/* pending, in the lane or not: admitted again, so the bound holds
+	 * whatever changed (the bound, the job's size or association) */
+	if (!held || *held > pol->budget_tres ||
 	    job->tres > pol->budget_tres - *held)
 		return standing_prio;
 	*held += job->tres;
 	return sb_priority_lane(standing_prio);
+}
+
+bool sb_lane_preemptor(const struct sb_preempt_policy *pol,
+		       const struct sb_preempt_party *p)
+{
+	struct sb_preempt_policy def;
+
+	if (!pol) {
+		sb_preempt_policy_init(&def);
+		pol = &def;
+	}
+	return p && !p->preempted && sb_priority_in_lane(p->job.priority) &&
+	       sb_lane_sized(&pol->lane, &p->job.contract, p->job.tres);
 }

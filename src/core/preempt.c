@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sb/error.h"
+#include "sb/lane.h"
 #include "sb/preempt.h"
 #include "sb/priority.h"
 
@@ -17,6 +18,7 @@ void sb_preempt_policy_init(struct sb_preempt_policy *pol)
 	pol->interactive_warning = 300;
 	pol->interval_factor = SB_PREEMPT_INTERVAL_FACTOR_DEFAULT;
 	pol->requeue_delay = SB_REQUEUE_DELAY_DEFAULT;
+	sb_lane_policy_init(&pol->lane);
 }
 
 int64_t sb_requeue_delay_of_authinfo(const char *authinfo)

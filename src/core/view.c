@@ -8,6 +8,7 @@
 
 #include "sb/error.h"
 #include "sb/duration.h"
+#include "sb/lane.h"
 #include "sb/priority.h"
 #include "sb/view.h"
 
@@ -351,7 +352,7 @@ enum sb_preempt_verdict sb_preempt_decide(const struct sb_preempt_policy *pol,
 				 (long long)sb_preempt_hold_until(pol, victim));
 		return SB_PREEMPT_INTERVAL;
 	}
-	if (sb_priority_in_lane(preemptor->job.priority)) {
+	if (v && sb_lane_preemptor(pol, preemptor)) {
 		uint32_t tp = (preemptor->job.priority >> SB_PRIO_TEAM_SHIFT) &
 			      SB_PRIO_TEAM_MAX;
 		uint32_t tv = (victim->job.priority >> SB_PRIO_TEAM_SHIFT) &

@@ -187,7 +187,7 @@ static void contract_cells(const struct sbu_ctx *c, struct sbc_table *t,
 static void lane_cells(const struct sbu_ctx *c, struct sbc_table *t,
 		       const slurm_job_info_t *j, bool running)
 {
-	const struct sb_lane_policy *pol = &c->cfg.lane;
+	const struct sb_lane_policy *pol = &c->cfg.preempt.lane;
 	struct sb_preempt_party me;
 	char buf[512], mr[32], until[64];
 	uint64_t held = 0;

@@ -305,8 +305,8 @@ int sim_run(const struct sim_workload *w, const struct sim_tree *t,
 	s.preempt_policy.requeue_delay = p->requeue_delay;
 	/* the debug lane: budget policy only, unless budget.conf turns it
 	 * off (sb_lane_sized() is then never true) */
-	s.lane_on = p->policy == SIM_POLICY_BUDGET && p->cfg.lane.max_tres &&
-		    p->cfg.lane.budget_tres;
+	s.lane_on = p->policy == SIM_POLICY_BUDGET && p->cfg.preempt.lane.max_tres &&
+		    p->cfg.preempt.lane.budget_tres;
 	s.lane_group = s.lane_on ? 2 * t->n : UINT32_MAX;
 	if (setup(&s)) {
 		s.err = -1;	/* the message is written */

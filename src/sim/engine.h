@@ -230,7 +230,7 @@ struct sim {
 	size_t nfresh_runs, fresh_runs_cap;
 	int64_t last_tick;	/* the last recalculation, s */
 
-	/* ---- the debug lane (lane.c; budget policy, cfg.lane not off) */
+	/* ---- the debug lane (lane.c; budget policy, cfg.preempt.lane not off) */
 	bool lane_on;
 	uint32_t lane_group;	/* its pending queue, passed first: 2 x
 				 * associations; UINT32_MAX when off */

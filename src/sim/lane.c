@@ -58,7 +58,7 @@ static uint64_t held_at(const struct sim *s, uint32_t a, int64_t now)
 					     .running_index];
 
 		if (rj->party.index == a &&
-		    sb_lane_holds(&s->p->cfg.lane, &rj->party.job, false, now))
+		    sb_lane_holds(&s->p->cfg.preempt.lane, &rj->party.job, false, now))
 			h += rj->party.job.tres;
 	}
 	return h;
@@ -92,13 +92,13 @@ void sim__lane_admit(struct sim *s, uint32_t job, int64_t now)
 	uint64_t held;
 
 	if (x->resumed ||
-	    !sb_lane_sized(&s->p->cfg.lane, &x->contract, j->gpus))
+	    !sb_lane_sized(&s->p->cfg.preempt.lane, &x->contract, j->gpus))
 		return;
 	prio = sim__job_priority(s, job, true);	/* x->lane is false */
 	held = held_at(s, j->assoc, now);
 	pj = pending_job(s, job, prio);
 
-	if (sb_priority_in_lane(sb_lane_priority(&s->p->cfg.lane, &pj, true,
+	if (sb_priority_in_lane(sb_lane_priority(&s->p->cfg.preempt.lane, &pj, true,
 						 prio, &held, now))) {
 		x->lane = true;
 		s->lane_pending[j->assoc] += j->gpus;
@@ -143,7 +143,7 @@ void sim__lane_left(struct sim *s, uint32_t job)
 
 void sim__lane_tick(struct sim *s, int64_t T)
 {
-	const struct sb_lane_policy *pol = &s->p->cfg.lane;
+	const struct sb_lane_policy *pol = &s->p->cfg.preempt.lane;
 	size_t i, keep;
 
 	/* running lane jobs past their min runtime: their budget's priority

@@ -77,7 +77,11 @@ static bool try_job(struct sim *s, struct pending_queue *q, uint32_t i,
 			*pf = UINT32_MAX;	/* leftovers freed */
 			return true;
 		}
-		*ef = j->gpus;
+		/* a lane job may fail where a job of the budgets' order
+		 * would not (its own budget's victims, in-team priority):
+		 * it tells nothing about bigger jobs after it */
+		if (!s->job_state[job].lane)
+			*ef = j->gpus;
 	}
 	sim__bf_reserve(s, job, now);
 	return false;

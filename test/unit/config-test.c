@@ -213,16 +213,16 @@ START_TEST(test_lane_keys)
 		ck_assert_msg(strstr(msg, c->msg_has), "message '%s' lacks '%s'",
 			      msg, c->msg_has);
 		/* a refused value leaves the defaults */
-		ck_assert_uint_eq(cfg.lane.max_tres, SB_LANE_TRES_DEFAULT);
-		ck_assert_uint_eq(cfg.lane.budget_tres,
+		ck_assert_uint_eq(cfg.preempt.lane.max_tres, SB_LANE_TRES_DEFAULT);
+		ck_assert_uint_eq(cfg.preempt.lane.budget_tres,
 				  SB_LANE_BUDGET_TRES_DEFAULT);
-		ck_assert_int_eq(cfg.lane.max_min_runtime,
+		ck_assert_int_eq(cfg.preempt.lane.max_min_runtime,
 				 SB_LANE_MIN_RUNTIME_DEFAULT);
 		return;
 	}
-	ck_assert_uint_eq(cfg.lane.max_tres, c->max_tres);
-	ck_assert_uint_eq(cfg.lane.budget_tres, c->budget_tres);
-	ck_assert_int_eq(cfg.lane.max_min_runtime, c->max_min_runtime);
+	ck_assert_uint_eq(cfg.preempt.lane.max_tres, c->max_tres);
+	ck_assert_uint_eq(cfg.preempt.lane.budget_tres, c->budget_tres);
+	ck_assert_int_eq(cfg.preempt.lane.max_min_runtime, c->max_min_runtime);
 }
 END_TEST
 

@@ -112,10 +112,14 @@ static const struct prio_case prios[] = {
 	{ .what = "pending, one GPU too many: waits as its budget's",
 	  .tres = 3, .min_runtime = 10 * MIN, .pending = true,
 	  .current = STANDING(5), .held = 6, .lane = false, .held_after = 6 },
-	{ .what = "pending, already in the lane: stays, counted before",
+	{ .what = "pending, already in the lane, admitted again: stays",
 	  .tres = 2, .min_runtime = 10 * MIN, .pending = true,
-	  .current = LANE(5), .held = 8, .holds = true, .lane = true,
+	  .current = LANE(5), .held = 6, .holds = true, .lane = true,
 	  .held_after = 8 },
+	{ .what = "pending in the lane, no room now (bound lowered): leaves",
+	  .tres = 2, .min_runtime = 10 * MIN, .pending = true,
+	  .current = LANE(5), .held = 7, .holds = true, .lane = false,
+	  .held_after = 7 },
 	{ .what = "new job (NO_VAL), lane full: waits as its budget's",
 	  .tres = 1, .min_runtime = 10 * MIN, .pending = true,
 	  .current = UINT32_C(0xFFFFFFFE), .held = 8, .lane = false,
@@ -236,6 +240,40 @@ END_TEST
 /* A two-budget tree: "over" has used far more than its share, "under"
  * less; the lane lets over's debug job take under's job past its min
  * runtime, which the reclaim rule alone refuses. */
+/* Who sb_preempt_decide() takes as a lane preemptor. */
+START_TEST(test_lane_preemptor)
+{
+	struct sb_preempt_policy pol;
+	struct sb_preempt_party p = {
+		.job = { .contract = ALLOC(10 * MIN), .tres = 1,
+			 .priority = LANE(3) },
+		.index = SB_NONE,
+	};
+
+	sb_preempt_policy_init(&pol);
+	ck_assert(sb_lane_preemptor(&pol, &p));
+	ck_assert(sb_lane_preemptor(NULL, &p));	/* the defaults */
+	ck_assert(!sb_lane_preemptor(&pol, NULL));
+	/* a number in the lane's range that no lane job could carry */
+	p.job.tres = 9;
+	ck_assert(!sb_lane_preemptor(&pol, &p));
+	p.job.tres = 1;
+	p.job.contract.min_runtime = 16 * MIN;
+	ck_assert(!sb_lane_preemptor(&pol, &p));
+	p.job.contract.min_runtime = 10 * MIN;
+	/* the lane turned off by a reconfigure */
+	pol.lane.max_tres = 0;
+	ck_assert(!sb_lane_preemptor(&pol, &p));
+	sb_preempt_policy_init(&pol);
+	/* a requeued victim that still carries its run's lane priority */
+	p.preempted = true;
+	ck_assert(!sb_lane_preemptor(&pol, &p));
+	p.preempted = false;
+	p.job.priority = STANDING(3);
+	ck_assert(!sb_lane_preemptor(&pol, &p));
+}
+END_TEST
+
 START_TEST(test_decide)
 {
 	struct sb_tree *tree = sb_tree_new();
@@ -272,6 +310,9 @@ START_TEST(test_decide)
 	ck_assert_int_eq(sb_preempt_decide(NULL, &v, &pre, &vic, 3600, why,
 					   sizeof(why)), SB_PREEMPT_YES);
 	ck_assert_msg(strstr(why, "debug lane"), "%s", why);
+	/* without a view (another priority plugin) no priority is a lane's */
+	ck_assert_int_eq(sb_preempt_decide(NULL, NULL, &pre, &vic, 3600, NULL,
+					   0), SB_PREEMPT_NOVIEW);
 	/* ... but never inside it */
 	ck_assert_int_eq(sb_preempt_decide(NULL, &v, &pre, &vic, 10 * MIN - 1,
 					   NULL, 0), SB_PREEMPT_PROTECTED);
@@ -307,6 +348,7 @@ int main(void)
 			    sizeof(prios) / sizeof(prios[0]));
 	tcase_add_test(tc, test_lane_level);
 	tcase_add_test(tc, test_two_pending);
+	tcase_add_test(tc, test_lane_preemptor);
 	tcase_add_test(tc, test_decide);
 	suite_add_tcase(s, tc);
 	return sb_check_run(s);
