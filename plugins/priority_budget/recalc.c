@@ -205,6 +205,10 @@ static int recalc_priorities(time_t now)
 		uint32_t prio;
 		uint64_t *h = NULL;
 
+		/* the restart backoff (22.05's requeue does not call
+		 * priority_p_set()); held jobs too */
+		if (pr_restart_backoff(job_ptr))
+			last_job_update = now;
 		/* Running jobs too: preempt/budget compares a preemptor
 		 * with the victim's *current* priority. */
 		if (!(IS_JOB_PENDING(job_ptr) || IS_JOB_RUNNING(job_ptr)) ||
