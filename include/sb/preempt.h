@@ -59,7 +59,7 @@
 
 /* UnallocatedRestartBackoffMax: the default, seconds (see
  * sb_restart_delay()). */
-#define SB_RESTART_BACKOFF_MAX_DEFAULT 3600
+#define SB_RESTART_BACKOFF_MAX_DEFAULT 86400
 
 /* What happens to a victim that is not resumable (PreemptNonResumable). */
 enum sb_nonresumable {

@@ -31,7 +31,6 @@ int64_t pr_requeue_delay = SB_REQUEUE_DELAY_DEFAULT;
  */
 bool pr_restart_backoff(job_record_t *job_ptr)
 {
-	struct job_details *d = job_ptr->details;
 	struct sb_preempt_policy pol = pr_cfg.preempt;
 	struct sb_contract c;
 	int64_t delay;
@@ -39,10 +38,11 @@ bool pr_restart_backoff(job_record_t *job_ptr)
 	struct tm tm;
 	char when[32];
 
-	if (!d || !job_ptr->restart_cnt || !IS_JOB_PENDING(job_ptr) ||
-	    IS_JOB_COMPLETING(job_ptr) || (job_ptr->bit_flags & CRON_JOB) ||
+	if (!job_ptr->details || !job_ptr->restart_cnt ||
+	    !IS_JOB_PENDING(job_ptr) || IS_JOB_COMPLETING(job_ptr) ||
+	    (job_ptr->bit_flags & CRON_JOB) ||
 	    SB_JOB_EXPEDITED_REQUEUE(job_ptr) ||
-	    d->submit_time <= 0 || pol.restart_backoff_max <= 0)
+	    job_ptr->details->submit_time <= 0 || pol.restart_backoff_max <= 0)
 		return false;
 	(void)budget_job_contract(job_ptr, &c);
 	if (c.allocated || c.resumable)
@@ -51,10 +51,10 @@ bool pr_restart_backoff(job_record_t *job_ptr)
 	delay = sb_restart_delay(&pol, &c, job_ptr->restart_cnt);
 	if (delay <= pol.requeue_delay)
 		return false;	/* Slurm's own wait is the backoff */
-	target = d->submit_time + (time_t)delay;
-	if (d->begin_time >= target)
+	target = job_ptr->details->submit_time + (time_t)delay;
+	if (job_ptr->details->begin_time >= target)
 		return false;	/* pushed already, or later anyway */
-	d->begin_time = target;
+	job_ptr->details->begin_time = target;
 	localtime_r(&target, &tm);
 	strftime(when, sizeof(when), "%FT%T", &tm);
 	info("%s: JobId=%u (unallocated, not resumable, restart %u) may start "

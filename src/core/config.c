@@ -302,7 +302,7 @@ static int set_backoff_max(const char *value, int64_t *dst, char *msg,
 		 "accepted: give the longest wait before an unallocated job "
 		 "that is not resumable restarts, as a duration in Slurm time "
 		 "syntax (M, M:S, H:M:S, D-H, D-H:M, D-H:M:S), at most 365 "
-		 "days (default 1:00:00), or 0 or none to turn the backoff off",
+		 "days (default 1-00:00:00), or 0 or none to turn the backoff off",
 		 sb_quote(value, q, sizeof(q)));
 	return SB_ESYNTAX;
 }

@@ -24,7 +24,7 @@ START_TEST(test_defaults)
 			 "RepairReason=repair* InteractiveWarning=0:05:00 "
 			 "PreemptIntervalFactor=2 DebugLaneTRES=8 "
 			 "DebugLaneMinRuntime=0:15:00 DebugLaneBudgetTRES=8 "
-			 "UnallocatedRestartBackoffMax=1:00:00 Cutover=none");
+			 "UnallocatedRestartBackoffMax=1-00:00:00 Cutover=none");
 	ck_assert_int_eq(sb_config_check(&cfg, buf, sizeof(buf)), SB_OK);
 }
 END_TEST
@@ -247,7 +247,7 @@ static const struct backoff_case backoffs[] = {
 		     "the longest wait before an unallocated job that is not "
 		     "resumable restarts, as a duration in Slurm time syntax "
 		     "(M, M:S, H:M:S, D-H, D-H:M, D-H:M:S), at most 365 days "
-		     "(default 1:00:00), or 0 or none to turn the backoff off" },
+		     "(default 1-00:00:00), or 0 or none to turn the backoff off" },
 	{ .value = "1h", .rc = SB_ESYNTAX,
 	  .msg_has = "UnallocatedRestartBackoffMax='1h'" },
 	{ .value = "", .rc = SB_ESYNTAX,

@@ -982,7 +982,7 @@ START_TEST(test_restart_delay_defaults)
 	const struct sb_contract u = UNALLOC(false), a = ALLOC(600, false);
 	int64_t d = SB_REQUEUE_DELAY_DEFAULT;
 
-	/* no policy: the defaults (121 s, capped at 1 h) */
+	/* no policy: the defaults (121 s, capped at 1 day) */
 	ck_assert_int_eq(sb_restart_delay(NULL, &u, 1), d);
 	ck_assert_int_eq(sb_restart_delay(NULL, &u, 3), 4 * d);
 	ck_assert_int_eq(sb_restart_delay(NULL, &u, 40),
