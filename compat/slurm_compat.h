@@ -353,6 +353,21 @@ static inline void sb_thread_create(pthread_t *id, void *(*fn)(void *),
 #define SB_QOS_USED_LIMITS_RUN_SECS 0
 #define SB_USED_LIMITS_RUN_SECS(ul) ((void)(ul), (uint64_t *)NULL)
 #endif
+
+/* ---------------------------------------------------------------- requeue
+ * batch_requeue_fini() (job_mgr.c) sets a requeued job's begin time to now
+ * + the requeue delay and its submit time to now in every release; 24.11.5,
+ * 25.11.7 and 26.05.3 then call set_job_prio() (priority_g_set()) when its
+ * priority is not 0, 22.05.8 does not (priority/budget's recalculation
+ * covers it: backoff.c).  25.11 and 26.05 add an expedited requeue
+ * (EXPEDITED_REQUEUE in the job's bit_flags: begin time 0, the job held);
+ * 22.05 and 24.11 have none.
+ * SB_JOB_EXPEDITED_REQUEUE(j): whether job record @j asked for one. */
+#if SB_SLURM_2511
+#define SB_JOB_EXPEDITED_REQUEUE(j) (((j)->bit_flags & EXPEDITED_REQUEUE) != 0)
+#else
+#define SB_JOB_EXPEDITED_REQUEUE(j) ((void)(j), false)
+#endif
 #endif /* !SB_COMPAT_CLIENT */
 
 /* ------------------------------------------------------------ libslurm */

@@ -57,6 +57,10 @@
  * cred_expire, 120 s) + 1 (job_mgr.c, _job_requeue_op()). */
 #define SB_REQUEUE_DELAY_DEFAULT 121
 
+/* UnallocatedRestartBackoffMax: the default, seconds (see
+ * sb_restart_delay()). */
+#define SB_RESTART_BACKOFF_MAX_DEFAULT 86400
+
 /* What happens to a victim that is not resumable (PreemptNonResumable). */
 enum sb_nonresumable {
 	SB_NONRESUMABLE_REQUEUE = 0,	/* requeued, restarting from its
@@ -114,6 +118,12 @@ struct sb_preempt_policy {
 					 * the lane (sb/lane.h), so that
 					 * sb_preempt_decide() checks a lane
 					 * preemptor's size too */
+	int64_t restart_backoff_max;	/* UnallocatedRestartBackoffMax:
+					 * seconds, the longest wait of an
+					 * unallocated non-resumable job's
+					 * restart (sb_restart_delay()); 0 =
+					 * off (every requeued job waits
+					 * requeue_delay) */
 };
 
 /* One job as the preemption rules see it. */
@@ -181,7 +191,8 @@ enum sb_preempt_action {
  * PreemptNonResumable=requeue, RepairReason="repair*",
  * InteractiveWarning=5:00 (300 s),
  * PreemptIntervalFactor=SB_PREEMPT_INTERVAL_FACTOR_DEFAULT, requeue delay
- * SB_REQUEUE_DELAY_DEFAULT. */
+ * SB_REQUEUE_DELAY_DEFAULT,
+ * UnallocatedRestartBackoffMax=SB_RESTART_BACKOFF_MAX_DEFAULT. */
 void sb_preempt_policy_init(struct sb_preempt_policy *pol);
 
 /*
@@ -193,6 +204,33 @@ void sb_preempt_policy_init(struct sb_preempt_policy *pol);
  * is the default 120).  Values above 1,000,000,000 are taken as that.
  */
 int64_t sb_requeue_delay_of_authinfo(const char *authinfo);
+
+/*
+ * sb_restart_delay - seconds a job requeued for the @restarts-th time
+ * (Slurm's restart_cnt after the requeue, >= 1) waits before it may start
+ * again, counted from its requeue.
+ *
+ * An unallocated job (@c->allocated false) that is not resumable waits
+ *
+ *     min(requeue_delay x 2^(restarts - 1), max(requeue_delay, B))
+ *
+ * with B = @pol->restart_backoff_max (UnallocatedRestartBackoffMax): 1x,
+ * 2x, 4x ... Slurm's requeue delay, capped.  Every other job, and every
+ * job when B <= 0 or @restarts is 0, waits @pol->requeue_delay (Slurm's
+ * own wait, the least it can be); a negative delay reads as 0, and so
+ * does a requeue delay of 0 for the backoff.
+ *
+ * Why: each restart of such a job throws its whole run away, and the job
+ * cannot be protected (it is unallocated: preemptible by any allocated job
+ * at any time, by contract).  Restarted at once it runs into the next
+ * reclaim of the same GPUs; a doubling wait lets the demand that reclaimed
+ * them pass, and bounds its restarts over a horizon H to about
+ * log2(B / requeue_delay) + H / B rather than H / requeue_delay.  What it
+ * costs: the job's GPU time while it waits with GPUs free.  A NULL @pol
+ * reads as the defaults; a NULL @c as an allocated job.
+ */
+int64_t sb_restart_delay(const struct sb_preempt_policy *pol,
+			 const struct sb_contract *c, uint32_t restarts);
 
 /*
  * sb_run_ends_by - the second by which @job's current run ends at the

@@ -34,7 +34,7 @@ static int load_from(const char *path, struct sb_config *cfg, const char *who,
 {
 	struct sb_config next;
 	char *text = NULL;
-	char msg[1024], desc[512];
+	char msg[1024], desc[1024];
 	size_t len = 0;
 	int rc = SLURM_ERROR;
 

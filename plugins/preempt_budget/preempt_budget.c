@@ -299,7 +299,7 @@ SB_DEFINE_PREEMPT_DATA(preempt_mode, victim_key, victim_grace)
 extern int init(void)
 {
 	struct budget_conf_env env;
-	char desc[512], *parsed = NULL;
+	char desc[1024], *parsed = NULL;
 
 	sb_config_init(&pe_cfg);
 	budget_conf_env_get(&env);

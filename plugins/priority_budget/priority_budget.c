@@ -113,6 +113,9 @@ void pr_copy_conf(void)
 	xfree(pr_conf_cluster);
 	pr_conf_cluster = xstrdup(slurm_conf.cluster_name);
 	pr_slurm_user = slurm_conf.slurm_user_id;
+	slurm_mutex_lock(&pr_state_lock);
+	pr_requeue_delay = sb_requeue_delay_of_authinfo(slurm_conf.authinfo);
+	slurm_mutex_unlock(&pr_state_lock);
 }
 
 /* Forget pr_copy_conf()'s copies. */
@@ -303,6 +306,10 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	uint32_t prio, idx;
 
 	(void)last_prio;
+	/* 24.11 and later call this right after a requeue */
+	slurm_mutex_lock(&pr_state_lock);
+	(void)pr_restart_backoff(job_ptr);
+	slurm_mutex_unlock(&pr_state_lock);
 	if (job_ptr->direct_set_prio && job_ptr->priority > 1)
 		pr_adopt_admin_priority(job_ptr);
 	if (job_ptr->direct_set_prio && job_ptr->priority > 1)

@@ -111,6 +111,10 @@ extern size_t pr_ended_n;
 /* priority_budget.c */
 void pr_copy_conf(void);
 
+/* backoff.c */
+extern int64_t pr_requeue_delay;
+bool pr_restart_backoff(job_record_t *job_ptr);
+
 /* recalc.c */
 void pr_start_thread(void);
 

@@ -237,6 +237,10 @@ static int recalc_priorities(time_t now)
 			bool lane_first = IS_JOB_PENDING(job_ptr) &&
 				sb_priority_in_lane(job_ptr->priority);
 
+			/* the restart backoff (22.05's requeue does not
+			 * call priority_p_set()); held jobs too; once */
+			if (pass == 1 && pr_restart_backoff(job_ptr))
+				last_job_update = now;
 			/* Running jobs too: preempt/budget compares a
 			 * preemptor with the victim's *current* priority. */
 			if (!(IS_JOB_PENDING(job_ptr) ||

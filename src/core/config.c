@@ -25,6 +25,7 @@ const char *const sb_config_keys[] = {
 	"DebugLaneTRES",
 	"DebugLaneMinRuntime",
 	"DebugLaneBudgetTRES",
+	"UnallocatedRestartBackoffMax",
 	"Cutover",
 	NULL,
 };
@@ -281,6 +282,31 @@ static int set_lane_min_runtime(const char *value, int64_t *dst, char *msg,
 	return SB_OK;
 }
 
+/* UnallocatedRestartBackoffMax: a duration, or 0 / none for off (stored as
+ * 0). */
+static int set_backoff_max(const char *value, int64_t *dst, char *msg,
+			   size_t msglen)
+{
+	char q[256];
+	int64_t secs;
+
+	if (value && !strcasecmp(value, "none")) {
+		*dst = 0;
+		return SB_OK;
+	}
+	if (sb_duration_parse(value, &secs) == SB_OK) {
+		*dst = secs;
+		return SB_OK;
+	}
+	snprintf(msg, msglen, "UnallocatedRestartBackoffMax='%s' is not "
+		 "accepted: give the longest wait before an unallocated job "
+		 "that is not resumable restarts, as a duration in Slurm time "
+		 "syntax (M, M:S, H:M:S, D-H, D-H:M, D-H:M:S), at most 365 "
+		 "days (default 1-00:00:00), or 0 or none to turn the backoff off",
+		 sb_quote(value, q, sizeof(q)));
+	return SB_ESYNTAX;
+}
+
 /* Cutover: a local time YYYY-MM-DD[THH:MM[:SS]] (sb_time_parse_iso()), or
  * none (stored as 0). */
 static int set_cutover(const char *value, int64_t *dst, char *msg,
@@ -364,6 +390,9 @@ int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
 	if (!strcasecmp(key, "DebugLaneMinRuntime"))
 		return set_lane_min_runtime(value, &cfg->preempt.lane.max_min_runtime,
 					    msg, msglen);
+	if (!strcasecmp(key, "UnallocatedRestartBackoffMax"))
+		return set_backoff_max(value, &cfg->preempt.restart_backoff_max,
+				       msg, msglen);
 	if (!strcasecmp(key, "Cutover"))
 		return set_cutover(value, &cfg->cutover, msg, msglen);
 	snprintf(msg, msglen, "unknown key '%s' (accepted: MaxMinRuntime, "
@@ -371,7 +400,7 @@ int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
 		 "ChargeTRES, PreemptGraceTime, PreemptNonResumable, "
 		 "RepairReason, InteractiveWarning, PreemptIntervalFactor, "
 		 "DebugLaneTRES, DebugLaneMinRuntime, DebugLaneBudgetTRES, "
-		 "Cutover)",
+		 "UnallocatedRestartBackoffMax, Cutover)",
 		 sb_quote(key, q, sizeof(q)));
 	return SB_EUNKNOWNKEY;
 }
@@ -405,14 +434,15 @@ int sb_config_check(const struct sb_config *cfg, char *msg, size_t msglen)
 
 char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 {
-	char m[32], d[32], w[32], b[32], iw[32], co[32], lm[32];
+	char m[32], d[32], w[32], b[32], iw[32], co[32], lm[32], rb[32];
 
 	snprintf(buf, len, "MaxMinRuntime=%s DefaultMinRuntime=%s "
 		 "CalcPeriod=%lld LookbackWindow=%s BucketWidth=%s ChargeTRES=%s "
 		 "PreemptGraceTime=%lld PreemptNonResumable=%s RepairReason=%s "
 		 "InteractiveWarning=%s PreemptIntervalFactor=%u "
 		 "DebugLaneTRES=%llu DebugLaneMinRuntime=%s "
-		 "DebugLaneBudgetTRES=%llu Cutover=%s",
+		 "DebugLaneBudgetTRES=%llu UnallocatedRestartBackoffMax=%s "
+		 "Cutover=%s",
 		 sb_duration_format(cfg->contract.max_min_runtime, m, sizeof(m)),
 		 cfg->contract.default_min_runtime < 0 ? "none" :
 		 sb_duration_format(cfg->contract.default_min_runtime, d,
@@ -431,6 +461,9 @@ char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 		 (unsigned long long)cfg->preempt.lane.max_tres,
 		 sb_duration_format(cfg->preempt.lane.max_min_runtime, lm, sizeof(lm)),
 		 (unsigned long long)cfg->preempt.lane.budget_tres,
+		 cfg->preempt.restart_backoff_max > 0 ?
+		 sb_duration_format(cfg->preempt.restart_backoff_max, rb,
+				    sizeof(rb)) : "none",
 		 cfg->cutover > 0 ? sb_time_format_iso(cfg->cutover, co,
 							sizeof(co)) : "none");
 	return buf;

@@ -19,6 +19,7 @@ void sb_preempt_policy_init(struct sb_preempt_policy *pol)
 	pol->interval_factor = SB_PREEMPT_INTERVAL_FACTOR_DEFAULT;
 	pol->requeue_delay = SB_REQUEUE_DELAY_DEFAULT;
 	sb_lane_policy_init(&pol->lane);
+	pol->restart_backoff_max = SB_RESTART_BACKOFF_MAX_DEFAULT;
 }
 
 int64_t sb_requeue_delay_of_authinfo(const char *authinfo)
@@ -42,6 +43,28 @@ int64_t sb_requeue_delay_of_authinfo(const char *authinfo)
 	if (neg || v < 5)
 		return SB_REQUEUE_DELAY_DEFAULT;
 	return v + 1;
+}
+
+int64_t sb_restart_delay(const struct sb_preempt_policy *pol,
+			 const struct sb_contract *c, uint32_t restarts)
+{
+	struct sb_preempt_policy def;
+	int64_t d, cap;
+	uint32_t k;
+
+	if (!pol) {
+		sb_preempt_policy_init(&def);
+		pol = &def;
+	}
+	d = pol->requeue_delay > 0 ? pol->requeue_delay : 0;
+	cap = pol->restart_backoff_max;
+	if (!c || c->allocated || c->resumable || restarts < 1 || cap <= 0 ||
+	    d == 0 || d >= cap)
+		return d;
+	/* d x 2^(restarts - 1), stopping at the cap (no overflow: d < cap) */
+	for (k = 1; k < restarts && d < cap && d <= INT64_MAX / 2; k++)
+		d *= 2;
+	return d < cap ? d : cap;
 }
 
 bool sb_preempt_static(const struct sb_contract *preemptor,

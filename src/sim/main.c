@@ -146,7 +146,7 @@ static int run_json(const struct opts *o, const struct sim_workload *w,
 		    const struct sim_report *rep)
 {
 	struct json_object *j = json_object_new_object(), *x;
-	char cfg[512];
+	char cfg[1024];
 	int rc;
 
 	json_object_object_add(j, "format", json_object_new_string("sbudget-sim"));
@@ -320,7 +320,7 @@ static void run_text(const struct opts *o, const struct sim_workload *w,
 		     const struct sim_tree *t, const struct sim_result *r,
 		     const struct sim_report *rep)
 {
-	char cfg[512];
+	char cfg[1024];
 
 	printf("sbudget-sim: policy %s, %u nodes x %u GPUs, %zu jobs, tree %s "
 	       "(%u budgets)\n", policy_name(o), o->p.nodes,

@@ -271,12 +271,18 @@ void sim__stop(struct sim *s, uint32_t job, int64_t t)
 	if (!restart)
 		x->remaining -= t - x->start;
 	if (requeue) {
+		/* Slurm's requeue delay, or the restart backoff of an
+		 * unallocated job that cannot resume (restart k = the k-th
+		 * preemption) */
+		int64_t delay = sb_restart_delay(&s->preempt_policy,
+						 &x->contract,
+						 s->r->jobs[job].preemptions);
+
 		x->resumed = true;
 		x->run++;	/* retags: a stale END of this run is dropped */
-		if (s->p->requeue_delay > 0) {
+		if (delay > 0) {
 			x->state = J_WAITING;
-			sim__push(s, t + s->p->requeue_delay, EV_ELIGIBLE, job,
-				  x->run);
+			sim__push(s, t + delay, EV_ELIGIBLE, job, x->run);
 		} else {
 			sim__enqueue(s, job, t);
 		}

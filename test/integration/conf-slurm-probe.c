@@ -23,14 +23,14 @@
 
 static void probe(const char *file)
 {
-	s_p_options_t opts[16];
+	s_p_options_t opts[32];
 	s_p_hashtbl_t *tbl;
 	struct sb_config cfg;
 	char msg[1024], desc[512];
 	int i;
 
 	memset(opts, 0, sizeof(opts));
-	for (i = 0; sb_config_keys[i] && i < 15; i++) {
+	for (i = 0; sb_config_keys[i] && i < 31; i++) {
 		opts[i].key = (char *)sb_config_keys[i];
 		opts[i].type = S_P_STRING;
 	}

@@ -192,6 +192,63 @@ test_preempt_requeue_keeps_place_six_times() {
 	clear_cluster
 }
 
+# Restart backoff (UnallocatedRestartBackoffMax): an unallocated job that
+# cannot resume, preempted twice, may start again the requeue delay (6 s)
+# after its first requeue and twice that (12 s) after its second, as its
+# EligibleTime against its SubmitTime (Slurm sets both at the requeue)
+# shows; priority/budget logs the push, and the job does not start before.
+test_preempt_restart_backoff() {
+	clear_cluster
+	local u a mark0 mark line at="" k w1 w2
+	mark0=$(log_mark)
+	u=$(submit sb-carol -w gpu01 -G 8 --min-runtime=0 --wrap 'sleep 300')
+	wait_state "$u" RUNNING 30
+	for k in 1 2; do
+		mark=$(log_mark)
+		# 1 GPU of gpu01 evicts u; it runs 2 s, less than the requeue
+		# delay: what keeps u pending after it is u's begin time alone
+		a=$(submit sb-alice -w gpu01 --min-runtime=0:02 -G 1 --wrap 'sleep 2')
+		wait_eq 30 "job $u requeued $k time(s) and pending" "$k PENDING" requeued_state "$u" ||
+			return 1
+		if [ "$k" = 1 ]; then
+			wait_for 10 "job $u's begin time 6 s after its requeue" requeue_wait_is "$u" 6 ||
+				return 1
+			w1=$(requeue_wait "$u")
+		else
+			wait_for 10 "job $u's begin time 12 s after its requeue" requeue_wait_is "$u" 12 ||
+				return 1
+			w2=$(requeue_wait "$u")
+			line=$(wait_log "$mark" "priority/budget: JobId=$u \(unallocated, not resumable, restart 2\) may start again at [0-9T:-]+: restart backoff" 10) ||
+				return 1
+			say "$line"
+			[[ $line =~ may\ start\ again\ at\ ([0-9T:-]+): ]] && at=${BASH_REMATCH[1]}
+			[ "$at" = "$(job_field "$u" EligibleTime)" ] ||
+				{ say "logged $at, EligibleTime $(job_field "$u" EligibleTime)"; return 1; }
+		fi
+		wait_state "$a" COMPLETED 30
+		wait_state "$u" RUNNING 40 ||
+			{ say "round $k: $u $(job_field "$u" JobState) $(job_field "$u" Reason)"; return 1; }
+		[ $(( $(started "$u") - $(submitted "$u") )) -ge "$(requeue_wait "$u")" ] ||
+			{ say "round $k: $u started $(( $(started "$u") - $(submitted "$u") )) s after its requeue, before its begin time"; return 1; }
+	done
+	say "waits after the requeues: $w1 s, $w2 s"
+	[ "$w2" = $((2 * w1)) ] || { say "the second wait is not twice the first"; return 1; }
+	no_log "$mark0" "JobId=$u \(unallocated, not resumable, restart 1\)" || return 1
+	clear_cluster
+}
+# requeued_state JOBID - "RESTARTS STATE" of the job.
+requeued_state() { echo "$(restarts "$1") $(job_field "$1" JobState)"; }
+# requeue_wait JOBID - seconds from the job's (re)submission to its begin
+# time: EligibleTime - SubmitTime.
+requeue_wait() {
+	echo $(( $(date -d "$(job_field "$1" EligibleTime)" +%s) - $(submitted "$1") ))
+}
+requeue_wait_is() {
+	local w
+	w=$(requeue_wait "$1")
+	[ "$w" = "$2" ] || { echo "EligibleTime - SubmitTime = $w s"; return 1; }
+}
+
 # Repair: gpu02 drained for repair while it runs one job past its min
 # runtime and one inside it: the first is requeued at once, the second at
 # its min runtime, and the node ends DRAINED without anyone cancelling.

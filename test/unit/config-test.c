@@ -24,7 +24,7 @@ START_TEST(test_defaults)
 			 "RepairReason=repair* InteractiveWarning=0:05:00 "
 			 "PreemptIntervalFactor=2 DebugLaneTRES=8 "
 			 "DebugLaneMinRuntime=0:15:00 DebugLaneBudgetTRES=8 "
-			 "Cutover=none");
+			 "UnallocatedRestartBackoffMax=1-00:00:00 Cutover=none");
 	ck_assert_int_eq(sb_config_check(&cfg, buf, sizeof(buf)), SB_OK);
 }
 END_TEST
@@ -226,6 +226,61 @@ START_TEST(test_lane_keys)
 }
 END_TEST
 
+/* UnallocatedRestartBackoffMax (sb/preempt.h, sb_restart_delay()). */
+struct backoff_case {
+	const char *value;
+	int rc;
+	const char *msg_has;	/* on failure */
+	int64_t max;		/* on success, seconds */
+};
+
+static const struct backoff_case backoffs[] = {
+	{ .value = "1:00:00", .rc = SB_OK, .max = 3600 },
+	{ .value = "30", .rc = SB_OK, .max = 1800 },
+	{ .value = "0:45", .rc = SB_OK, .max = 45 },
+	{ .value = "1-0", .rc = SB_OK, .max = 86400 },
+	{ .value = "0", .rc = SB_OK, .max = 0 },
+	{ .value = "none", .rc = SB_OK, .max = 0 },
+	{ .value = "NONE", .rc = SB_OK, .max = 0 },
+	{ .value = "-1", .rc = SB_ESYNTAX,
+	  .msg_has = "UnallocatedRestartBackoffMax='-1' is not accepted: give "
+		     "the longest wait before an unallocated job that is not "
+		     "resumable restarts, as a duration in Slurm time syntax "
+		     "(M, M:S, H:M:S, D-H, D-H:M, D-H:M:S), at most 365 days "
+		     "(default 1-00:00:00), or 0 or none to turn the backoff off" },
+	{ .value = "1h", .rc = SB_ESYNTAX,
+	  .msg_has = "UnallocatedRestartBackoffMax='1h'" },
+	{ .value = "", .rc = SB_ESYNTAX,
+	  .msg_has = "UnallocatedRestartBackoffMax=''" },
+	{ .value = "366-0", .rc = SB_ESYNTAX, .msg_has = "at most 365 days" },
+	{ .value = "0:90", .rc = SB_ESYNTAX,
+	  .msg_has = "UnallocatedRestartBackoffMax='0:90'" },
+};
+
+START_TEST(test_backoff_key)
+{
+	const struct backoff_case *c = &backoffs[_i];
+	struct sb_config cfg;
+	char msg[512];
+	int rc;
+
+	sb_config_init(&cfg);
+	rc = sb_config_set(&cfg, "unallocatedrestartbackoffmax", c->value, msg,
+			   sizeof(msg));
+	ck_assert_msg(rc == c->rc, "%s: rc %d expected %d (%s)", c->value, rc,
+		      c->rc, msg);
+	if (rc != SB_OK) {
+		ck_assert_msg(strstr(msg, c->msg_has), "message '%s' lacks '%s'",
+			      msg, c->msg_has);
+		/* a refused value leaves the default */
+		ck_assert_int_eq(cfg.preempt.restart_backoff_max,
+				 SB_RESTART_BACKOFF_MAX_DEFAULT);
+		return;
+	}
+	ck_assert_int_eq(cfg.preempt.restart_backoff_max, c->max);
+}
+END_TEST
+
 START_TEST(test_keys_listed)
 {
 	struct sb_config cfg;
@@ -236,7 +291,7 @@ START_TEST(test_keys_listed)
 	for (i = 0; sb_config_keys[i]; i++)
 		ck_assert_int_ne(sb_config_set(&cfg, sb_config_keys[i], "1", msg,
 					       sizeof(msg)), SB_EUNKNOWNKEY);
-	ck_assert_int_eq(i, 15);
+	ck_assert_int_eq(i, 16);
 }
 END_TEST
 
@@ -304,7 +359,8 @@ START_TEST(test_parse_codes)
 			 "LookbackWindow, BucketWidth, ChargeTRES, PreemptGraceTime, "
 			 "PreemptNonResumable, RepairReason, InteractiveWarning, "
 			 "PreemptIntervalFactor, DebugLaneTRES, "
-			 "DebugLaneMinRuntime, DebugLaneBudgetTRES, Cutover)");
+			 "DebugLaneMinRuntime, DebugLaneBudgetTRES, "
+			 "UnallocatedRestartBackoffMax, Cutover)");
 	ck_assert_int_eq(sb_config_parse(&cfg, "CalcPeriod=1\nCalcPeriod=2\n",
 					 "b", msg, sizeof(msg)), SB_EDUPLICATE);
 	ck_assert_int_eq(sb_config_parse(&cfg, "CalcPeriod=x\n", "b", msg,
@@ -384,6 +440,8 @@ int main(void)
 	tcase_add_test(tc, test_keys_listed);
 	tcase_add_loop_test(tc, test_lane_keys, 0,
 			    sizeof(lanes) / sizeof(lanes[0]));
+	tcase_add_loop_test(tc, test_backoff_key, 0,
+			    sizeof(backoffs) / sizeof(backoffs[0]));
 	tcase_add_loop_test(tc, test_parse_table, 0, CONF_NCASES);
 	tcase_add_test(tc, test_parse_codes);
 	tcase_add_loop_test(tc, test_parse_lexing, 0, sizeof(lex) / sizeof(lex[0]));

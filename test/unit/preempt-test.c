@@ -912,6 +912,91 @@ START_TEST(test_requeue_delay)
 }
 END_TEST
 
+/* sb_restart_delay(): an unallocated job that cannot resume waits
+ * requeue_delay x 2^(restarts - 1), capped; every other job Slurm's delay. */
+struct restart_case {
+	const char *what;
+	struct sb_contract c;
+	uint32_t restarts;
+	int64_t delay, max;	/* requeue_delay, restart_backoff_max */
+	int64_t want;
+};
+
+static const struct restart_case restarts[] = {
+	{ .what = "first restart: Slurm's delay", .c = UNALLOC(false),
+	  .restarts = 1, .delay = 121, .max = 3600, .want = 121 },
+	{ .what = "second: twice", .c = UNALLOC(false), .restarts = 2,
+	  .delay = 121, .max = 3600, .want = 242 },
+	{ .what = "fifth: 16 times", .c = UNALLOC(false), .restarts = 5,
+	  .delay = 121, .max = 3600, .want = 1936 },
+	{ .what = "sixth: capped", .c = UNALLOC(false), .restarts = 6,
+	  .delay = 121, .max = 3600, .want = 3600 },
+	{ .what = "the 191st: capped", .c = UNALLOC(false), .restarts = 191,
+	  .delay = 121, .max = 3600, .want = 3600 },
+	{ .what = "UINT32_MAX restarts: capped, no overflow",
+	  .c = UNALLOC(false), .restarts = UINT32_MAX, .delay = 121,
+	  .max = 365 * 86400, .want = 365 * 86400 },
+	{ .what = "test cluster: 6 s, 12 s, 24 s", .c = UNALLOC(false),
+	  .restarts = 3, .delay = 6, .max = 3600, .want = 24 },
+	{ .what = "not restarted yet", .c = UNALLOC(false), .restarts = 0,
+	  .delay = 121, .max = 3600, .want = 121 },
+	{ .what = "backoff off", .c = UNALLOC(false), .restarts = 4,
+	  .delay = 121, .max = 0, .want = 121 },
+	{ .what = "cap below Slurm's delay: Slurm's", .c = UNALLOC(false),
+	  .restarts = 4, .delay = 121, .max = 60, .want = 121 },
+	{ .what = "cannot be requeued: same rule", .c = UNALLOC_NRQ,
+	  .restarts = 2, .delay = 121, .max = 3600, .want = 242 },
+	{ .what = "unallocated resumable: resumes, no backoff",
+	  .c = UNALLOC(true), .restarts = 5, .delay = 121, .max = 3600,
+	  .want = 121 },
+	{ .what = "allocated: no backoff", .c = ALLOC(3600, false),
+	  .restarts = 5, .delay = 121, .max = 3600, .want = 121 },
+	{ .what = "allocated resumable: no backoff", .c = ALLOC(3600, true),
+	  .restarts = 5, .delay = 121, .max = 3600, .want = 121 },
+	{ .what = "no requeue delay: none", .c = UNALLOC(false),
+	  .restarts = 5, .delay = 0, .max = 3600, .want = 0 },
+	{ .what = "negative requeue delay: 0", .c = UNALLOC(false),
+	  .restarts = 5, .delay = -5, .max = 3600, .want = 0 },
+	{ .what = "huge delay and cap: no overflow", .c = UNALLOC(false),
+	  .restarts = 100, .delay = INT64_MAX / 3, .max = INT64_MAX,
+	  .want = INT64_MAX / 3 * 2 },
+};
+
+START_TEST(test_restart_delay)
+{
+	const struct restart_case *c = &restarts[_i];
+	struct sb_preempt_policy pol;
+	int64_t got;
+
+	sb_preempt_policy_init(&pol);
+	pol.requeue_delay = c->delay;
+	pol.restart_backoff_max = c->max;
+	got = sb_restart_delay(&pol, &c->c, c->restarts);
+	ck_assert_msg(got == c->want, "%s: got %lld, want %lld", c->what,
+		      (long long)got, (long long)c->want);
+}
+END_TEST
+
+START_TEST(test_restart_delay_defaults)
+{
+	const struct sb_contract u = UNALLOC(false), a = ALLOC(600, false);
+	int64_t d = SB_REQUEUE_DELAY_DEFAULT;
+
+	/* no policy: the defaults (121 s, capped at 1 day) */
+	ck_assert_int_eq(sb_restart_delay(NULL, &u, 1), d);
+	ck_assert_int_eq(sb_restart_delay(NULL, &u, 3), 4 * d);
+	ck_assert_int_eq(sb_restart_delay(NULL, &u, 40),
+			 SB_RESTART_BACKOFF_MAX_DEFAULT);
+	ck_assert_int_eq(sb_restart_delay(NULL, &a, 40), d);
+	/* no contract: as an allocated job */
+	ck_assert_int_eq(sb_restart_delay(NULL, NULL, 40), d);
+	/* the delays never shrink from one restart to the next */
+	for (uint32_t k = 1; k < 64; k++)
+		ck_assert_int_le(sb_restart_delay(NULL, &u, k),
+				 sb_restart_delay(NULL, &u, k + 1));
+}
+END_TEST
+
 /* ------------------------------------------- why a pending job waits */
 
 /* sb_wait_format(): `sbudget show job`'s WaitsFor and the simulator's
@@ -1003,6 +1088,9 @@ int main(void)
 	tcase_add_test(tc, test_warn_once);
 	tcase_add_loop_test(tc, test_requeue_delay, 0,
 			    sizeof(authinfos) / sizeof(authinfos[0]));
+	tcase_add_loop_test(tc, test_restart_delay, 0,
+			    sizeof(restarts) / sizeof(restarts[0]));
+	tcase_add_test(tc, test_restart_delay_defaults);
 	tcase_add_loop_test(tc, test_wait_format, 0,
 			    sizeof(waits) / sizeof(waits[0]));
 	suite_add_tcase(s, tc);

@@ -412,6 +412,23 @@ expect2 "w3.txt:1: 'x': not JOB|REASON" metrics --segments "$tmp/vseg.csv" \
 	--tree "$data/sim-small.tree" --gpus 16 --waits "$tmp/w3.txt"
 expect2 "run: --waits is an option of metrics" --waits "$tmp/w.txt"
 
+# the restart backoff: u (unallocated, not resumable) is preempted by b's
+# jobs at 50 s and 300 s; its first restart waits the requeue delay
+# (121 s), its second twice that (242 s); UnallocatedRestartBackoffMax=0
+# gives 121 s both times; a resumable u resumes, and waits 121 s each time
+printf 'submit_time_s,duration_s,gpus,team,user,min_runtime_s,resumable,priority\n0,10000,2,a,u,0,no,512\n50,100,2,b,u,10,yes,512\n300,100,2,b,u,10,yes,512\n' >"$tmp/bo.csv"
+printf 'UnallocatedRestartBackoffMax=0\n' >"$tmp/bo0.conf"
+"$sim" --jobs "$tmp/bo.csv" --tree "$tmp/ab.tree" --nodes 1 --gpus-per-node 2 --quiet --segments "$tmp/bo.seg" || bad "backoff table"
+"$sim" --jobs "$tmp/bo.csv" --tree "$tmp/ab.tree" --nodes 1 --gpus-per-node 2 --conf "$tmp/bo0.conf" --quiet --segments "$tmp/bo0.seg" || bad "backoff table, backoff off"
+# the waits between one run's end and the next start of job 1
+waits() { awk -F, 'NR > 1 && $1 == 1 { if (end != "") { printf "%s%d", sep, $6 - end; sep = " " } end = $7 } END { print "" }' "$1"; }
+[ "$(waits "$tmp/bo.seg")" = "121 242" ] || bad "backoff: job 1's waits are '$(waits "$tmp/bo.seg")', not '121 242': $(cat "$tmp/bo.seg")"
+[ "$(waits "$tmp/bo0.seg")" = "121 121" ] || bad "backoff off: job 1's waits are '$(waits "$tmp/bo0.seg")', not '121 121'"
+grep -q '^1,a,2,0,0,0,50,1,0,0,0,restarted$' "$tmp/bo.seg" || bad "backoff: job 1 is not preempted at 50 s (the fixture needs adjusting): $(cat "$tmp/bo.seg")"
+# a resumable u resumes: no backoff
+sed 's/^0,10000,2,a,u,0,no,/0,10000,2,a,u,0,yes,/' "$tmp/bo.csv" >"$tmp/bor.csv"
+"$sim" --jobs "$tmp/bor.csv" --tree "$tmp/ab.tree" --nodes 1 --gpus-per-node 2 --quiet --segments "$tmp/bor.seg" || bad "backoff table, resumable"
+[ "$(waits "$tmp/bor.seg")" = "121 121" ] || bad "backoff: resumable job 1's waits are '$(waits "$tmp/bor.seg")', not '121 121'"
 # a tree of 200,000 budgets, every one listed
 awk 'BEGIN { for (i = 0; i < 200000; i++) print "a" i, 1 }' >"$tmp/wide.tree"
 n=$(timeout 300 "$sim" tree --tree "$tmp/wide.tree" | wc -l)
