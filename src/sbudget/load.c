@@ -55,7 +55,7 @@ static void conf_path(char *buf, size_t len)
 int sbu_load_budget_conf(struct sbu_ctx *c)
 {
 	char path[4096], last_valid[4096 + 32], warn[SBC_MSG_MAX * 8];
-	char desc[SBC_MSG_MAX];
+	char desc[1024];
 	enum sbc_conf_source from;
 
 	conf_path(path, sizeof(path));

@@ -235,6 +235,17 @@ static void lane_cells(const struct sbu_ctx *c, struct sbc_table *t,
 		sbc_table_text(t, "Lane", "no: it started as its budget's job");
 		return;
 	}
+	if (j->array_task_id != NO_VAL || j->array_task_str) {
+		sbc_table_text(t, "Lane", "no: array jobs do not enter the "
+			       "debug lane (Slurm gives each task its array's "
+			       "priority, past any bound)");
+		return;
+	}
+	if (j->restart_cnt > 0) {
+		sbc_table_text(t, "Lane", "no: it ran before and was requeued; "
+			       "the debug lane is for starting fresh");
+		return;
+	}
 	for (i = 0; i < c->jobs->record_count; i++) {
 		const slurm_job_info_t *o = &c->jobs->job_array[i];
 		struct sb_preempt_party p;

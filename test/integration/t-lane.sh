@@ -89,5 +89,6 @@ test_lane_bad_conf_refused() {
 	mv -f "$SB_CLUSTER_DIR/budget.conf.new" "$SB_CLUSTER_DIR/budget.conf"
 	scontrol reconfigure
 	wait_log "$mark" "DebugLaneTRES='eight' is not accepted: give a whole number" 20 >/dev/null || return 1
+	wait_log "$mark" "priority/budget: .*keeping the previous settings" 20 >/dev/null || return 1
 	ctld_alive || { say "slurmctld died"; return 1; }
 }
