@@ -170,21 +170,6 @@ uint64_t pr_lane_tres(const job_record_t *job_ptr)
 	return lj.tres;
 }
 
-/*
- * Whether the lane could take the job at all (sb_lane_sized()): it is
- * allocated, no array, and its size and min runtime are within the lane's
- * bounds.  pr_state_lock held.
- */
-bool pr_lane_candidate(const job_record_t *job_ptr)
-{
-	struct sb_preempt_job lj;
-
-	if (!lane_possible(job_ptr))
-		return false;
-	lane_job(job_ptr, &lj);
-	return sb_lane_sized(&pr_cfg.preempt.lane, &lj.contract, lj.tres);
-}
-
 /* Position of ChargeTRES in the job's TRES arrays; -1 if not accounted. */
 int pr_charge_tres_pos(void)
 {

@@ -315,11 +315,12 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	if (job_ptr->direct_set_prio && job_ptr->priority > 1)
 		return job_ptr->priority;
 	slurm_mutex_lock(&pr_state_lock);
-	if (IS_JOB_PENDING(job_ptr) && pr_lane_candidate(job_ptr) &&
-	    pr_tree && sb_tree_index(pr_tree, job_ptr->assoc_id, &idx) ==
-	    SB_OK && idx < pr_lane_n) {
+	if (IS_JOB_PENDING(job_ptr) && pr_lane_n && pr_tree &&
+	    sb_tree_index(pr_tree, job_ptr->assoc_id, &idx) == SB_OK &&
+	    idx < pr_lane_n) {
 		/* the debug lane: what its association holds there now (a
-		 * pending job already in it is admitted again) */
+		 * pending job already in it is admitted again); whether the
+		 * job may enter at all is pr_job_priority()'s question */
 		uint64_t *held = &pr_lane_held[idx];
 
 		if (sb_priority_in_lane(job_ptr->priority)) {

@@ -126,7 +126,6 @@ uint32_t pr_job_priority(const job_record_t *job_ptr, uint64_t *held,
 			 time_t now);
 uint64_t pr_lane_holds(const job_record_t *job_ptr, time_t now);
 uint64_t pr_lane_tres(const job_record_t *job_ptr);
-bool pr_lane_candidate(const job_record_t *job_ptr);
 int pr_charge_tres_pos(void);
 void pr_accrue_job(job_record_t *job_ptr, time_t now, int pos);
 void pr_commit_job(const job_record_t *job_ptr, time_t now);

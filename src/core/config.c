@@ -111,26 +111,34 @@ bad:
 	return SB_ESYNTAX;
 }
 
+/* A whole number of decimal digits only, in [@lo, @hi] (@hi well below
+ * 2^63 / 10): into *@out.  False for anything else (empty, a sign, white
+ * space, too large). */
+static bool whole_number(const char *p, int64_t lo, int64_t hi, int64_t *out)
+{
+	int64_t v = 0;
+
+	if (!p || !*p)
+		return false;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9' || v > hi)
+			return false;
+		v = v * 10 + (*p - '0');
+	}
+	if (v < lo || v > hi)
+		return false;
+	*out = v;
+	return true;
+}
+
 /* Whole seconds in [lo, hi] (CalcPeriod). */
 static int set_seconds(const char *key, const char *value, int64_t lo,
 		       int64_t hi, int64_t *dst, char *msg, size_t msglen)
 {
 	char q[256];
-	int64_t v = 0;
-	const char *p = value;
 
-	if (!p || !*p)
-		goto bad;
-	for (; *p; p++) {
-		if (*p < '0' || *p > '9' || v > hi)
-			goto bad;
-		v = v * 10 + (*p - '0');
-	}
-	if (v < lo || v > hi)
-		goto bad;
-	*dst = v;
-	return SB_OK;
-bad:
+	if (whole_number(value, lo, hi, dst))
+		return SB_OK;
 	snprintf(msg, msglen, "%s='%s' is not accepted: give whole seconds "
 		 "from %lld to %lld", key, sb_quote(value, q, sizeof(q)),
 		 (long long)lo, (long long)hi);
@@ -142,21 +150,12 @@ static int set_factor(const char *value, uint32_t *dst, char *msg,
 		      size_t msglen)
 {
 	char q[256];
-	uint32_t v = 0;
-	const char *p = value;
+	int64_t v;
 
-	if (!p || !*p)
-		goto bad;
-	for (; *p; p++) {
-		if (*p < '0' || *p > '9' || v > SB_PREEMPT_INTERVAL_FACTOR_MAX)
-			goto bad;
-		v = v * 10 + (uint32_t)(*p - '0');
+	if (whole_number(value, 1, SB_PREEMPT_INTERVAL_FACTOR_MAX, &v)) {
+		*dst = (uint32_t)v;
+		return SB_OK;
 	}
-	if (v < 1 || v > SB_PREEMPT_INTERVAL_FACTOR_MAX)
-		goto bad;
-	*dst = v;
-	return SB_OK;
-bad:
 	snprintf(msg, msglen, "PreemptIntervalFactor='%s' is not accepted: give "
 		 "a whole number from 1 to %d (a job preempted at P is not "
 		 "preempted again before P + factor x its minimum runtime; "
@@ -172,21 +171,12 @@ static int set_lane_tres(const char *key, const char *value, int def,
 			 uint64_t *dst, char *msg, size_t msglen)
 {
 	char q[256];
-	uint64_t v = 0;
-	const char *p = value;
+	int64_t v;
 
-	if (!p || !*p)
-		goto bad;
-	for (; *p; p++) {
-		if (*p < '0' || *p > '9' || v > SB_LANE_TRES_MAX)
-			goto bad;
-		v = v * 10 + (uint64_t)(*p - '0');
+	if (whole_number(value, 0, SB_LANE_TRES_MAX, &v)) {
+		*dst = (uint64_t)v;
+		return SB_OK;
 	}
-	if (v > SB_LANE_TRES_MAX)
-		goto bad;
-	*dst = v;
-	return SB_OK;
-bad:
 	snprintf(msg, msglen, "%s='%s' is not accepted: give a whole number "
 		 "of ChargeTRES units from 0 to %d (0 turns the debug lane "
 		 "off; default %d)", key, sb_quote(value, q, sizeof(q)),

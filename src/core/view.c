@@ -353,13 +353,13 @@ enum sb_preempt_verdict sb_preempt_decide(const struct sb_preempt_policy *pol,
 		return SB_PREEMPT_INTERVAL;
 	}
 	if (v && sb_lane_preemptor(pol, preemptor)) {
-		uint32_t tp = (preemptor->job.priority >> SB_PRIO_TEAM_SHIFT) &
-			      SB_PRIO_TEAM_MAX;
-		uint32_t tv = (victim->job.priority >> SB_PRIO_TEAM_SHIFT) &
-			      SB_PRIO_TEAM_MAX;
+		struct sb_priority_parts pp = { 0 }, pv = { 0 };
 
+		(void)sb_priority_decode(preemptor->job.priority, &pp);
+		(void)sb_priority_decode(victim->job.priority, &pv);
 		if (preemptor->index != SB_NONE &&
-		    preemptor->index == victim->index && tv >= tp) {
+		    preemptor->index == victim->index &&
+		    pv.in_team >= pp.in_team) {
 			say(why, len, "the same budget: within it the debug "
 				      "lane does not apply, and the victim's "
 				      "in-team priority is at least the "

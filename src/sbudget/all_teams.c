@@ -108,3 +108,30 @@ int sbu_all_teams(const struct sbu_ctx *c, const uint32_t *teams,
 	}
 	return 0;
 }
+
+int sbu_all_teams_pair(const struct sbu_ctx *c, const bool *shown,
+		       const struct sb_fig *fig, const struct sb_fig *win,
+		       const char *why, struct sbc_all_teams *all)
+{
+	uint32_t *teams = NULL, nteams;
+	int rc = -1;
+
+	all[0] = (struct sbc_all_teams){ .json_key = "all_teams",
+					 .title = "All teams", .suffix = "" };
+	all[1] = (struct sbc_all_teams){
+		.json_key = "all_teams_window",
+		.title = "All teams over the window", .suffix = "Window" };
+	if (sbu_teams(c, shown, &teams, &nteams) ||
+	    sbu_all_teams(c, teams, nteams, fig, &all[0]))
+		goto out;
+	if (win) {
+		if (sbu_all_teams(c, teams, nteams, win, &all[1]))
+			goto out;
+	} else {
+		snprintf(all[1].missing, sizeof(all[1].missing), "%s", why);
+	}
+	rc = 0;
+out:
+	free(teams);
+	return rc;
+}

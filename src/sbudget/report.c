@@ -125,23 +125,12 @@ static int all_figures(const struct sbu_ctx *c, const bool *shown,
 		       int64_t from, int64_t to, int64_t slot,
 		       struct sbc_all_teams *all)
 {
-	uint32_t *teams = NULL, nteams;
-	struct sb_fig *win = NULL;
-	int rc = -1;
+	struct sb_fig *win = sbu_window_figures(c, ser, from, to, slot);
+	int rc;
 
-	all[0] = (struct sbc_all_teams){ .json_key = "all_teams",
-					 .title = "All teams", .suffix = "" };
-	all[1] = (struct sbc_all_teams){
-		.json_key = "all_teams_window",
-		.title = "All teams over the window", .suffix = "Window" };
-	if (!(win = sbu_window_figures(c, ser, from, to, slot)) ||
-	    sbu_teams(c, shown, &teams, &nteams) ||
-	    sbu_all_teams(c, teams, nteams, tot, &all[0]) ||
-	    sbu_all_teams(c, teams, nteams, win, &all[1]))
-		goto out;
-	rc = 0;
-out:
-	free(teams);
+	if (!win)
+		return -1;
+	rc = sbu_all_teams_pair(c, shown, tot, win, NULL, all);
 	free(win);
 	return rc;
 }

@@ -224,6 +224,15 @@ int sbu_teams(const struct sbu_ctx *c, const bool *shown, uint32_t **teams,
 int sbu_all_teams(const struct sbu_ctx *c, const uint32_t *teams,
 		  uint32_t nteams, const struct sb_fig *fig,
 		  struct sbc_all_teams *out);
+/*
+ * sbu_all_teams_pair - the two all-teams figures of show budget and
+ * report: @all[0] ("all_teams") of @fig, @all[1] ("all_teams_window") of
+ * @win, over the teams among the associations @shown (sbu_teams()); with
+ * @win NULL, @all[1] is not computed and says @why.
+ */
+int sbu_all_teams_pair(const struct sbu_ctx *c, const bool *shown,
+		       const struct sb_fig *fig, const struct sb_fig *win,
+		       const char *why, struct sbc_all_teams *all);
 
 /* ------------------------------------------------ shared by the commands */
 

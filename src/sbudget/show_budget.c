@@ -82,35 +82,6 @@ int sbu_budget_rows(struct sbu_ctx *c, struct sbc_table *t, int64_t from,
 	return sbu_budget_rows_all(c, t, from, to, indent, depths, NULL);
 }
 
-/* @all's figures (see sbu_budget_rows_all()) of the teams among the rows
- * @shown: @fig hour by hour, @win over the window (NULL: @why). */
-static int all_figures(const struct sbu_ctx *c, const bool *shown,
-		       const struct sb_fig *fig, const struct sb_fig *win,
-		       const char *why, struct sbc_all_teams *all)
-{
-	uint32_t *teams = NULL, nteams;
-	int rc = -1;
-
-	all[0] = (struct sbc_all_teams){ .json_key = "all_teams",
-					 .title = "All teams", .suffix = "" };
-	all[1] = (struct sbc_all_teams){
-		.json_key = "all_teams_window",
-		.title = "All teams over the window", .suffix = "Window" };
-	if (sbu_teams(c, shown, &teams, &nteams) ||
-	    sbu_all_teams(c, teams, nteams, fig, &all[0]))
-		goto out;
-	if (win) {
-		if (sbu_all_teams(c, teams, nteams, win, &all[1]))
-			goto out;
-	} else {
-		snprintf(all[1].missing, sizeof(all[1].missing), "%s", why);
-	}
-	rc = 0;
-out:
-	free(teams);
-	return rc;
-}
-
 int sbu_budget_rows_all(struct sbu_ctx *c, struct sbc_table *t, int64_t from,
 			int64_t to, bool indent, uint32_t **depths,
 			struct sbc_all_teams *all)
@@ -177,7 +148,7 @@ int sbu_budget_rows_all(struct sbu_ctx *c, struct sbc_table *t, int64_t from,
 		sbc_table_text(t, "End", b1);
 		share_cells(t, sbu_share_of(c, a->id), nd->entitled);
 	}
-	if (all && all_figures(c, shown, fig, win, why, all))
+	if (all && sbu_all_teams_pair(c, shown, fig, win, why, all))
 		goto out;
 	if (depths) {
 		*depths = dep;
