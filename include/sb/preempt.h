@@ -120,8 +120,8 @@ struct sb_preempt_policy {
 					 * preemptor's size too */
 	int64_t restart_backoff_max;	/* UnallocatedRestartBackoffMax:
 					 * seconds, the longest wait of an
-					 * unallocated non-resumable job's
-					 * restart (sb_restart_delay()); 0 =
+					 * unallocated job's restart after a
+					 * preemption (sb_restart_delay()); 0 =
 					 * off (every requeued job waits
 					 * requeue_delay) */
 };
@@ -210,7 +210,7 @@ int64_t sb_requeue_delay_of_authinfo(const char *authinfo);
  * (Slurm's restart_cnt after the requeue, >= 1) waits before it may start
  * again, counted from its requeue.
  *
- * An unallocated job (@c->allocated false) that is not resumable waits
+ * An unallocated job (@c->allocated false) waits
  *
  *     min(requeue_delay x 2^(restarts - 1), max(requeue_delay, B))
  *
@@ -220,14 +220,17 @@ int64_t sb_requeue_delay_of_authinfo(const char *authinfo);
  * own wait, the least it can be); a negative delay reads as 0, and so
  * does a requeue delay of 0 for the backoff.
  *
- * Why: each restart of such a job throws its whole run away, and the job
- * cannot be protected (it is unallocated: preemptible by any allocated job
- * at any time, by contract).  Restarted at once it runs into the next
- * reclaim of the same GPUs; a doubling wait lets the demand that reclaimed
- * them pass, and bounds its restarts over a horizon H to about
- * log2(B / requeue_delay) + H / B rather than H / requeue_delay.  What it
- * costs: the job's GPU time while it waits with GPUs free.  A NULL @pol
- * reads as the defaults; a NULL @c as an allocated job.
+ * Why: an unallocated job cannot be protected (preemptible by any
+ * allocated job at any time, by contract), so nothing else bounds how
+ * often it is preempted.  Restarted at once it runs into the next reclaim
+ * of the same GPUs: a job that cannot resume throws its whole run away
+ * each time, a resumable one pays its grace and a restart from its
+ * checkpoint.  A doubling wait lets the demand that reclaimed them pass,
+ * and bounds its preemptions over a horizon H to about
+ * log2(B / requeue_delay) + H / B rather than H / requeue_delay
+ * (sb_preempt_min_gap(), sb/view.h).  What it costs: the job's GPU time
+ * while it waits with GPUs free.  A NULL @pol reads as the defaults; a
+ * NULL @c as an allocated job.
  */
 int64_t sb_restart_delay(const struct sb_preempt_policy *pol,
 			 const struct sb_contract *c, uint32_t restarts);

@@ -371,6 +371,32 @@ int64_t sb_preempt_hold_until(const struct sb_preempt_policy *pol,
 			      const struct sb_preempt_party *victim);
 
 /*
+ * sb_preempt_min_gap - the bound on preemptions of one job: the fewest
+ * seconds under @pol between the decision of a job's @k-th preemption
+ * (k >= 1) and the decision of its next one, for a job of contract @c:
+ *   - allocated, requeued to resume (sb_preempt_action() REQUEUE): the
+ *     larger of interval_factor x min_runtime (rule 1: the interval from
+ *     the last preemption) and requeue_delay + min_runtime (the requeue
+ *     delay, then the protected min runtime of the new run);
+ *   - allocated and not resuming (restarted: rule 3 holds it to its end;
+ *     cancelled: gone; kept: never preempted): INT64_MAX, no next one;
+ *   - unallocated and requeued: sb_restart_delay(@pol, @c, @k), the wait
+ *     before it may start again (it may be preempted as it starts);
+ *   - unallocated and cancelled, or kept: INT64_MAX.
+ * With the defaults (PreemptIntervalFactor=2, requeue delay 121 s,
+ * UnallocatedRestartBackoffMax=1 day) a job of min runtime 15 min is
+ * preempted at most once per 30 min, one that cannot resume at most
+ * once, and an unallocated job after 121, 242, 484 ... s: at most 11
+ * times in the 2 days from its first preemption, then once a day.  The rules it sums are
+ * enforced by sb_preempt_decide() and the requeue (preempt/budget,
+ * priority/budget's restart backoff, the simulator); sbudget-sim checks
+ * every repeat preemption against it.  A NULL @pol reads as the defaults;
+ * a NULL @c or @k 0 gives 0 (no bound).  Saturating.
+ */
+int64_t sb_preempt_min_gap(const struct sb_preempt_policy *pol,
+			   const struct sb_contract *c, uint32_t k);
+
+/*
  * sb_preempt_cost - C of rule 2 above, TRES-seconds: what preempting
  * running @victim at @now costs under @pol: T x (grace_time +
  * requeue_delay + lost), lost = 0 if the victim is resumable, else

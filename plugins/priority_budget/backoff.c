@@ -1,13 +1,13 @@
 /*
- * backoff.c - priority/budget: the restart backoff of unallocated jobs that
- * cannot resume (sb_restart_delay(), UnallocatedRestartBackoffMax).
+ * backoff.c - priority/budget: the restart backoff of unallocated jobs
+ * (sb_restart_delay(), UnallocatedRestartBackoffMax).
  *
  * Slurm's requeue (batch_requeue_fini(), job_mgr.c) sets a requeued job's
  * begin time to its requeue time + Slurm's requeue delay (AuthInfo
- * cred_expire + 1) and its submit time to the requeue time.  For an
- * unallocated job that is not resumable, each restart throws its whole
- * run away; its k-th restart waits sb_restart_delay() instead: its begin
- * time is pushed to submit time + that delay.  Pushed from
+ * cred_expire + 1) and its submit time to the requeue time.  An
+ * unallocated job is preemptible at any time; its k-th restart waits
+ * sb_restart_delay() instead, which bounds how often it is preempted: its
+ * begin time is pushed to submit time + that delay.  Pushed from
  * priority_p_set(), which 24.11 and later call right after the requeue
  * (batch_requeue_fini() ends with set_job_prio()), and from every
  * recalculation (22.05's requeue does not ask the priority plugin: there
@@ -23,9 +23,10 @@
 int64_t pr_requeue_delay = SB_REQUEUE_DELAY_DEFAULT;
 
 /*
- * Push @job_ptr's begin time to its restart backoff if it is an
- * unallocated job that cannot resume, pending after its requeue, and its
- * begin time is earlier than its requeue (submit) time + sb_restart_delay().
+ * Push @job_ptr's begin time to its restart backoff if it is pending
+ * after its requeue and its begin time is earlier than its requeue
+ * (submit) time + sb_restart_delay() (which is more than Slurm's own
+ * delay only for an unallocated job).
  * Logs each push.  Return: whether the begin time was pushed.  Job write
  * lock and pr_state_lock held.
  */
@@ -45,8 +46,6 @@ bool pr_restart_backoff(job_record_t *job_ptr)
 	    job_ptr->details->submit_time <= 0 || pol.restart_backoff_max <= 0)
 		return false;
 	(void)budget_job_contract(job_ptr, &c);
-	if (c.allocated || c.resumable)
-		return false;
 	pol.requeue_delay = pr_requeue_delay;
 	delay = sb_restart_delay(&pol, &c, job_ptr->restart_cnt);
 	if (delay <= pol.requeue_delay)
@@ -57,8 +56,9 @@ bool pr_restart_backoff(job_record_t *job_ptr)
 	job_ptr->details->begin_time = target;
 	localtime_r(&target, &tm);
 	strftime(when, sizeof(when), "%FT%T", &tm);
-	info("%s: JobId=%u (unallocated, not resumable, restart %u) may start "
-	     "again at %s: restart backoff", plugin_type, job_ptr->job_id,
+	info("%s: JobId=%u (unallocated, %s, restart %u) may start again at "
+	     "%s: restart backoff", plugin_type, job_ptr->job_id,
+	     c.resumable ? "resumable" : "not resumable",
 	     (unsigned)job_ptr->restart_cnt, when);
 	return true;
 }

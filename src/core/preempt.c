@@ -58,7 +58,7 @@ int64_t sb_restart_delay(const struct sb_preempt_policy *pol,
 	}
 	d = pol->requeue_delay > 0 ? pol->requeue_delay : 0;
 	cap = pol->restart_backoff_max;
-	if (!c || c->allocated || c->resumable || restarts < 1 || cap <= 0 ||
+	if (!c || c->allocated || restarts < 1 || cap <= 0 ||
 	    d == 0 || d >= cap)
 		return d;
 	/* d x 2^(restarts - 1), stopping at the cap (no overflow: d < cap) */

@@ -268,6 +268,31 @@ int64_t sb_preempt_hold_until(const struct sb_preempt_policy *pol,
 	return held > until ? held : until;
 }
 
+int64_t sb_preempt_min_gap(const struct sb_preempt_policy *pol,
+			   const struct sb_contract *c, uint32_t k)
+{
+	struct sb_preempt_policy buf;
+	enum sb_preempt_action act;
+	int64_t mr, iv, d;
+
+	if (!c || k == 0)
+		return 0;
+	pol = policy_or_default(pol, &buf);
+	act = sb_preempt_action(pol, c);
+	if (!c->allocated)
+		return act == SB_ACTION_CANCEL || act == SB_ACTION_NONE
+			       ? INT64_MAX
+			       : sb_restart_delay(pol, c, k);
+	if (act != SB_ACTION_REQUEUE)
+		return INT64_MAX;
+	mr = c->min_runtime > 0 ? c->min_runtime : 0;
+	d = pol->requeue_delay > 0 ? pol->requeue_delay : 0;
+	iv = interval_of(pol, c);
+	if (mr > INT64_MAX - d)
+		return INT64_MAX;
+	return iv > mr + d ? iv : mr + d;
+}
+
 double sb_preempt_cost(const struct sb_preempt_policy *pol,
 		       const struct sb_preempt_job *victim, int64_t now)
 {

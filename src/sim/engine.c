@@ -299,6 +299,7 @@ int sim_run(const struct sim_workload *w, const struct sim_tree *t,
 	size_t stuck = 0;
 
 	memset(r, 0, sizeof(*r));
+	r->tightest_gap = -1;
 	if (msglen)
 		msg[0] = '\0';
 	s.preempt_policy = p->cfg.preempt;

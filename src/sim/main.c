@@ -141,6 +141,25 @@ static const char *policy_name(const struct opts *o)
 
 /* The whole run as JSON: settings, input notes, the simulation's counts,
  * the report. */
+
+/* simulation.preemption_bound: sim_result's check of sb_preempt_min_gap() */
+static json_object *bound_json(const struct sim_result *r)
+{
+	json_object *b = json_object_new_object();
+
+	json_object_object_add(b, "repeat_preemptions",
+			       json_object_new_int64(
+				       (int64_t)r->repeat_preemptions));
+	json_object_object_add(b, "sooner",
+			       json_object_new_int64(
+				       (int64_t)r->sooner_than_bound));
+	json_object_object_add(b, "tightest_ratio",
+			       r->tightest_gap < 0
+				       ? NULL
+				       : sim_json_double(r->tightest_gap, 4));
+	return b;
+}
+
 static int run_json(const struct opts *o, const struct sim_workload *w,
 		    const struct sim_tree *t, const struct sim_result *r,
 		    const struct sim_report *rep)
@@ -207,6 +226,7 @@ static int run_json(const struct opts *o, const struct sim_workload *w,
 	json_object_object_add(x, "lane_starts",
 			       json_object_new_int64((int64_t)r->lane_starts));
 	json_object_object_add(x, "end_s", json_object_new_int64(r->t_end));
+	json_object_object_add(x, "preemption_bound", bound_json(r));
 	json_object_object_add(j, "simulation", x);
 	json_object_object_add(j, "report", sim_report_json(rep));
 	rc = cli_write_json(o->json, j);
@@ -332,6 +352,13 @@ static void run_text(const struct opts *o, const struct sim_workload *w,
 	       "%" PRIu64 " recalculations, to t=%" PRId64 " s\n", r->events,
 	       r->passes, r->recalcs, r->t_end);
 	printf("debug lane: %" PRIu64 " runs started in it\n", r->lane_starts);
+	printf("preemption bound (sb_preempt_min_gap()): %" PRIu64 " of %" PRIu64
+	       " repeat preemptions came sooner", r->sooner_than_bound,
+	       r->repeat_preemptions);
+	if (r->tightest_gap >= 0)
+		printf("; the closest came at %.2fx the bound",
+		       r->tightest_gap);
+	printf("\n");
 	sim_report_text(rep, o->budgets, stdout);
 }
 

@@ -295,6 +295,27 @@ void sim__stop(struct sim *s, uint32_t job, int64_t t)
 	}
 }
 
+/* Count @job's preemption at @now against the bound: the gap since its
+ * last preemption (decided at preempted_at, its k-th, k = the preempted
+ * runs so far) and sb_preempt_min_gap(). */
+static void check_bound(struct sim *s, uint32_t job, int64_t now)
+{
+	const struct job_state *x = &s->job_state[job];
+	int64_t gap = now - x->preempted_at;
+	int64_t bound = sb_preempt_min_gap(&s->preempt_policy, &x->contract,
+					   s->r->jobs[job].preemptions);
+	double ratio;
+
+	s->r->repeat_preemptions++;
+	if (gap < bound)
+		s->r->sooner_than_bound++;
+	if (bound <= 0 || bound == INT64_MAX)
+		return;
+	ratio = (double)gap / (double)bound;
+	if (s->r->tightest_gap < 0 || ratio < s->r->tightest_gap)
+		s->r->tightest_gap = ratio;
+}
+
 /* Preempt @job at @now: its GPUs go to the preemptor at once; it stops
  * after the grace time. */
 void sim__preempt(struct sim *s, uint32_t job, int64_t now)
@@ -304,6 +325,8 @@ void sim__preempt(struct sim *s, uint32_t job, int64_t now)
 	int64_t t = now + grace < x->end_at ? now + grace : x->end_at;
 
 	sim__unrun(s, job);
+	if (x->preempted)
+		check_bound(s, job, now);
 	x->preempted = true;
 	x->preempted_at = now;
 	x->state = J_STOPPING;

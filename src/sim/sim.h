@@ -389,6 +389,14 @@ struct sim_result {
 	uint64_t reservations;		/* backfill reservations made */
 	uint64_t lane_starts;		/* runs started in the debug lane
 					 * (carrying its priority) */
+	/* the bound on preemptions per job (sb_preempt_min_gap(), under the
+	 * run's budget.conf whatever the policy): preemptions of a job that
+	 * was preempted before, those of them decided sooner after the last
+	 * one than the bound, and the smallest gap / bound among them (-1
+	 * when there was none) */
+	uint64_t repeat_preemptions;
+	uint64_t sooner_than_bound;
+	double tightest_gap;
 };
 
 void sim_result_free(struct sim_result *r);

@@ -912,8 +912,8 @@ START_TEST(test_requeue_delay)
 }
 END_TEST
 
-/* sb_restart_delay(): an unallocated job that cannot resume waits
- * requeue_delay x 2^(restarts - 1), capped; every other job Slurm's delay. */
+/* sb_restart_delay(): an unallocated job waits requeue_delay x
+ * 2^(restarts - 1), capped; every other job Slurm's delay. */
 struct restart_case {
 	const char *what;
 	struct sb_contract c;
@@ -946,8 +946,11 @@ static const struct restart_case restarts[] = {
 	  .restarts = 4, .delay = 121, .max = 60, .want = 121 },
 	{ .what = "cannot be requeued: same rule", .c = UNALLOC_NRQ,
 	  .restarts = 2, .delay = 121, .max = 3600, .want = 242 },
-	{ .what = "unallocated resumable: resumes, no backoff",
+	{ .what = "unallocated resumable: the same backoff",
 	  .c = UNALLOC(true), .restarts = 5, .delay = 121, .max = 3600,
+	  .want = 1936 },
+	{ .what = "unallocated resumable, first: Slurm's delay",
+	  .c = UNALLOC(true), .restarts = 1, .delay = 121, .max = 3600,
 	  .want = 121 },
 	{ .what = "allocated: no backoff", .c = ALLOC(3600, false),
 	  .restarts = 5, .delay = 121, .max = 3600, .want = 121 },

@@ -425,10 +425,17 @@ waits() { awk -F, 'NR > 1 && $1 == 1 { if (end != "") { printf "%s%d", sep, $6 -
 [ "$(waits "$tmp/bo.seg")" = "121 242" ] || bad "backoff: job 1's waits are '$(waits "$tmp/bo.seg")', not '121 242': $(cat "$tmp/bo.seg")"
 [ "$(waits "$tmp/bo0.seg")" = "121 121" ] || bad "backoff off: job 1's waits are '$(waits "$tmp/bo0.seg")', not '121 121'"
 grep -q '^1,a,2,0,0,0,50,1,0,0,0,restarted$' "$tmp/bo.seg" || bad "backoff: job 1 is not preempted at 50 s (the fixture needs adjusting): $(cat "$tmp/bo.seg")"
-# a resumable u resumes: no backoff
+# a resumable u backs off the same way (it resumes its work each time)
 sed 's/^0,10000,2,a,u,0,no,/0,10000,2,a,u,0,yes,/' "$tmp/bo.csv" >"$tmp/bor.csv"
-"$sim" --jobs "$tmp/bor.csv" --tree "$tmp/ab.tree" --nodes 1 --gpus-per-node 2 --quiet --segments "$tmp/bor.seg" || bad "backoff table, resumable"
-[ "$(waits "$tmp/bor.seg")" = "121 121" ] || bad "backoff: resumable job 1's waits are '$(waits "$tmp/bor.seg")', not '121 121'"
+"$sim" --jobs "$tmp/bor.csv" --tree "$tmp/ab.tree" --nodes 1 --gpus-per-node 2 --quiet --segments "$tmp/bor.seg" --json "$tmp/bor.json" || bad "backoff table, resumable"
+[ "$(waits "$tmp/bor.seg")" = "121 242" ] || bad "backoff: resumable job 1's waits are '$(waits "$tmp/bor.seg")', not '121 242'"
+# the preemption bound (sb_preempt_min_gap()): u's second preemption
+# (300 s) came 250 s after its first (50 s), the bound is the first
+# restart's wait, 121 s
+b=$(tr -d ' \n' <"$tmp/bor.json" | grep -o '"preemption_bound":{[^}]*}')
+[ "$b" = '"preemption_bound":{"repeat_preemptions":1,"sooner":0,"tightest_ratio":2.0661}' ] || bad "preemption bound: $b"
+out=$("$sim" --jobs "$tmp/bor.csv" --tree "$tmp/ab.tree" --nodes 1 --gpus-per-node 2 | grep '^preemption bound')
+[ "$out" = "preemption bound (sb_preempt_min_gap()): 0 of 1 repeat preemptions came sooner; the closest came at 2.07x the bound" ] || bad "preemption bound line: '$out'"
 # a tree of 200,000 budgets, every one listed
 awk 'BEGIN { for (i = 0; i < 200000; i++) print "a" i, 1 }' >"$tmp/wide.tree"
 n=$(timeout 300 "$sim" tree --tree "$tmp/wide.tree" | wc -l)

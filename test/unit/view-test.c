@@ -980,6 +980,93 @@ START_TEST(test_decide_ends_sooner)
 }
 END_TEST
 
+/* sb_preempt_min_gap(): the fewest seconds between two preemptions of a
+ * job, the bound sbudget-sim checks (factor 2, requeue delay 121 s, backoff
+ * capped at 1 day unless the row says otherwise). */
+struct gap_case {
+	const char *what;
+	struct sb_contract c;
+	uint32_t k;
+	enum sb_nonresumable nonresumable;
+	uint32_t factor;
+	int64_t want;
+};
+
+static const struct gap_case gaps[] = {
+	{ .what = "allocated resumable, 15 min: 2 x 15 min",
+	  .c = ALLOC(900, true), .k = 1, .factor = 2, .want = 1800 },
+	{ .what = "the count does not matter to it",
+	  .c = ALLOC(900, true), .k = 40, .factor = 2, .want = 1800 },
+	{ .what = "factor 1: the requeue delay, then the min runtime",
+	  .c = ALLOC(900, true), .k = 1, .factor = 1, .want = 1021 },
+	{ .what = "short min runtime: the requeue delay dominates",
+	  .c = ALLOC(60, true), .k = 3, .factor = 2, .want = 181 },
+	{ .what = "factor 100: 100 min runtimes",
+	  .c = ALLOC(60, true), .k = 1, .factor = 100, .want = 6000 },
+	{ .what = "allocated, not resumable: restarted once, never again",
+	  .c = ALLOC(900, false), .k = 1, .factor = 2, .want = INT64_MAX },
+	{ .what = "allocated, cannot be requeued: cancelled",
+	  .c = { .min_runtime = 900, .resumable = false, .allocated = true,
+		 .requeueable = false },
+	  .k = 1, .factor = 2, .want = INT64_MAX },
+	{ .what = "allocated, kept: never preempted",
+	  .c = ALLOC(900, false), .k = 1,
+	  .nonresumable = SB_NONRESUMABLE_KEEP, .factor = 2,
+	  .want = INT64_MAX },
+	{ .what = "unallocated resumable, first: the requeue delay",
+	  .c = UNALLOC(true), .k = 1, .factor = 2, .want = 121 },
+	{ .what = "unallocated resumable, fourth: 8 x",
+	  .c = UNALLOC(true), .k = 4, .factor = 2, .want = 968 },
+	{ .what = "unallocated, not resumable, eleventh: the day cap",
+	  .c = UNALLOC(false), .k = 11, .factor = 2, .want = 86400 },
+	{ .what = "unallocated, not resumable, cancel policy: gone",
+	  .c = UNALLOC(false), .k = 1,
+	  .nonresumable = SB_NONRESUMABLE_CANCEL, .factor = 2,
+	  .want = INT64_MAX },
+	{ .what = "unallocated resumable, cancel policy: still requeued",
+	  .c = UNALLOC(true), .k = 2,
+	  .nonresumable = SB_NONRESUMABLE_CANCEL, .factor = 2, .want = 242 },
+	{ .what = "unallocated, kept: never preempted",
+	  .c = UNALLOC(false), .k = 2,
+	  .nonresumable = SB_NONRESUMABLE_KEEP, .factor = 2,
+	  .want = INT64_MAX },
+	{ .what = "no preemption yet: no bound",
+	  .c = ALLOC(900, true), .k = 0, .factor = 2, .want = 0 },
+	{ .what = "huge min runtime: saturates",
+	  .c = ALLOC(INT64_MAX - 5, true), .k = 1, .factor = 1,
+	  .want = INT64_MAX },
+};
+
+START_TEST(test_min_gap)
+{
+	const struct gap_case *c = &gaps[_i];
+	struct sb_preempt_policy pol;
+	int64_t got;
+
+	sb_preempt_policy_init(&pol);
+	pol.nonresumable = c->nonresumable;
+	pol.interval_factor = c->factor;
+	got = sb_preempt_min_gap(&pol, &c->c, c->k);
+	ck_assert_msg(got == c->want, "%s: got %lld, want %lld", c->what,
+		      (long long)got, (long long)c->want);
+}
+END_TEST
+
+START_TEST(test_min_gap_null)
+{
+	const struct sb_contract a = ALLOC(900, true), u = UNALLOC(true);
+
+	ck_assert_int_eq(sb_preempt_min_gap(NULL, NULL, 1), 0);
+	/* no policy: the defaults */
+	ck_assert_int_eq(sb_preempt_min_gap(NULL, &a, 1),
+			 SB_PREEMPT_INTERVAL_FACTOR_DEFAULT * 900);
+	ck_assert_int_eq(sb_preempt_min_gap(NULL, &u, 2),
+			 2 * SB_REQUEUE_DELAY_DEFAULT);
+	ck_assert_int_eq(sb_preempt_min_gap(NULL, &u, 64),
+			 SB_RESTART_BACKOFF_MAX_DEFAULT);
+}
+END_TEST
+
 START_TEST(test_interval_in_team)
 {
 	/* The interval holds a job against its own team's preemptors too;
@@ -1044,6 +1131,8 @@ int main(void)
 			    sizeof(hysts) / sizeof(hysts[0]));
 	tcase_add_test(tc, test_decide_ends_sooner);
 	tcase_add_test(tc, test_interval_in_team);
+	tcase_add_loop_test(tc, test_min_gap, 0, sizeof(gaps) / sizeof(gaps[0]));
+	tcase_add_test(tc, test_min_gap_null);
 	suite_add_tcase(s, tc);
 	return sb_check_run(s);
 }
