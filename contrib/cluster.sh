@@ -537,6 +537,10 @@ write_configs() {
 			# rule alone (test/integration/t-lane.sh turns it on; sites
 			# get it on: 8 GPUs, 15 minutes, 8 GPUs per association).
 			DebugLaneTRES=0
+			# No restart backoff for unallocated jobs, so tests can evict
+			# one several times in a row (t-preempt.sh's backoff tests
+			# turn it on; sites get it on, at most 1 day).
+			UnallocatedRestartBackoffMax=0
 		EOF
 	fi
 

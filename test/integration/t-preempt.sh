@@ -192,16 +192,31 @@ test_preempt_requeue_keeps_place_six_times() {
 	clear_cluster
 }
 
-# Restart backoff (UnallocatedRestartBackoffMax): an unallocated job that
-# cannot resume, preempted twice, may start again the requeue delay (6 s)
+# Restart backoff (UnallocatedRestartBackoffMax, off on the test cluster,
+# on here at the default): an unallocated job that cannot resume,
+# preempted twice, may start again the requeue delay (6 s)
 # after its first requeue and twice that (12 s) after its second, as its
 # EligibleTime against its SubmitTime (Slurm sets both at the requeue)
 # shows; priority/budget logs the push, and the job does not start before.
 test_preempt_restart_backoff() {
+	restart_backoff_case "not resumable"
+}
+# The same for an unallocated job that resumes: it backs off alike.
+test_preempt_restart_backoff_resumable() {
+	restart_backoff_case resumable --resumable
+}
+# restart_backoff_case WORD [SBATCH-FLAGS...] - an unallocated job
+# submitted with the flags, evicted twice; WORD is what the log calls it.
+restart_backoff_case() {
 	clear_cluster
-	local u a mark0 mark line at="" k w1 w2
+	local word=$1 u a mark0 mark line at="" k w1 w2
+	shift
+	# the test cluster runs without the backoff; on at the shipped default
+	keep_budget_conf
+	set_budget_conf "$(grep -v '^UnallocatedRestartBackoffMax' "$SB_CLUSTER_DIR/budget.conf.keep")" ||
+		return 1
 	mark0=$(log_mark)
-	u=$(submit sb-carol -w gpu01 -G 8 --min-runtime=0 --wrap 'sleep 300')
+	u=$(submit sb-carol -w gpu01 -G 8 --min-runtime=0 "$@" --wrap 'sleep 300')
 	wait_state "$u" RUNNING 30
 	for k in 1 2; do
 		mark=$(log_mark)
@@ -218,7 +233,7 @@ test_preempt_restart_backoff() {
 			wait_for 10 "job $u's begin time 12 s after its requeue" requeue_wait_is "$u" 12 ||
 				return 1
 			w2=$(requeue_wait "$u")
-			line=$(wait_log "$mark" "priority/budget: JobId=$u \(unallocated, not resumable, restart 2\) may start again at [0-9T:-]+: restart backoff" 10) ||
+			line=$(wait_log "$mark" "priority/budget: JobId=$u \(unallocated, $word, restart 2\) may start again at [0-9T:-]+: restart backoff" 10) ||
 				return 1
 			say "$line"
 			[[ $line =~ may\ start\ again\ at\ ([0-9T:-]+): ]] && at=${BASH_REMATCH[1]}
@@ -233,7 +248,7 @@ test_preempt_restart_backoff() {
 	done
 	say "waits after the requeues: $w1 s, $w2 s"
 	[ "$w2" = $((2 * w1)) ] || { say "the second wait is not twice the first"; return 1; }
-	no_log "$mark0" "JobId=$u \(unallocated, not resumable, restart 1\)" || return 1
+	no_log "$mark0" "JobId=$u \(unallocated, $word, restart 1\)" || return 1
 	clear_cluster
 }
 # requeued_state JOBID - "RESTARTS STATE" of the job.
