@@ -11,6 +11,13 @@
 #                         and measure it once; appends one line to --out
 #   rounds N              N rounds of: run budget, run budget-nojs, run
 #                         multifactor (interleaved A/B/A/B), then summary
+#   cancels [--burst N]   with set budget (restarted): N more pending jobs
+#                         (default 5000) submitted, then cancelled with one
+#                         scancel while the tick runs; reports the tick
+#                         summaries from the submission to the second one
+#                         written after the cancel (locks held, per
+#                         summary: the maximum is the figure); one line to
+#                         --out
 #   summary               medians per set of the lines in --out, and ratios
 #   down                  stop the bench cluster
 # Sets (slurmctld restarted with the other plugins; slurmd and the spank
@@ -62,10 +69,10 @@ usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case $cmd in -h | --help | help | '') usage; exit 0 ;; esac
-case $cmd in setup | run | rounds | summary | down) ;;
-*) echo "bench-load.sh: unknown command '$cmd' (accepted: setup, run, rounds, summary, down, --help)" >&2; exit 2 ;;
+case $cmd in setup | run | rounds | cancels | summary | down) ;;
+*) echo "bench-load.sh: unknown command '$cmd' (accepted: setup, run, rounds, cancels, summary, down, --help)" >&2; exit 2 ;;
 esac
-jobs=50000 accounts=1000 plugins=$build window=120 nsbatch=200 nsqueue=20
+jobs=50000 accounts=1000 plugins=$build window=120 nsbatch=200 nsqueue=20 burst=5000
 set_name='' label='' rounds='' out=$build/bench-load.txt
 if [ "$cmd" = rounds ]; then
 	rounds=${1:-}
@@ -80,6 +87,7 @@ while [ $# -gt 0 ]; do
 	--window) window=${2:?--window needs seconds}; shift 2 ;;
 	--sbatch) nsbatch=${2:?--sbatch needs a number}; shift 2 ;;
 	--squeue) nsqueue=${2:?--squeue needs a number}; shift 2 ;;
+	--burst) burst=${2:?--burst needs a number}; shift 2 ;;
 	--set) set_name=${2:?--set needs budget, budget-nojs or multifactor}; shift 2 ;;
 	--label) label=${2:?--label needs a word}; shift 2 ;;
 	--out) out=${2:?--out needs a file}; shift 2 ;;
@@ -90,7 +98,7 @@ done
 bench_name=bench-load
 # shellcheck source=contrib/bench-lib.sh
 . "$repo/contrib/bench-lib.sh"
-bench_check_count "$jobs" "$accounts" "$window" "$nsbatch" "$nsqueue"
+bench_check_count "$jobs" "$accounts" "$window" "$nsbatch" "$nsqueue" "$burst"
 case $set_name in '' | budget | budget-nojs | multifactor) ;;
 *) echo "bench-load.sh: unknown set '$set_name' (accepted: budget, budget-nojs, multifactor)" >&2; exit 2 ;;
 esac
@@ -171,6 +179,23 @@ js_cpu() {
 }
 
 all_pending() { [ "$(count_jobs PD)" -ge "$jobs_expected" ]; }
+
+# tick_fields DROP: the key=value fields of preempt/budget's tick summaries
+# in the log text on stdin ("tick over 60 ticks: locks held median N us
+# p90 N max N; thread CPU median N ..."), one comma-separated list per
+# field, the first DROP summaries left out (0 or 1).
+tick_fields() {
+	{ grep -o 'preempt/budget: tick over 60 ticks: .*' || true; } | sed "1,${1}d" |
+		awk '{ gsub(/;/, ""); lm = lm "," $9; lp = lp "," $12; lx = lx "," $14; cm = cm "," $18; cx = cx "," $22; wl = wl "," $27; wk = wk "," ($37 == "job_list" ? $40 : "-"); uc = uc "," ($42 == "committed" ? $47 : "-") }
+		END { if (NR) printf "tick_summaries=%d tick_locks_median_us=%s tick_locks_p90_us=%s tick_locks_max_us=%s tick_cpu_median_us=%s tick_cpu_max_us=%s tick_write_ticks=%s tick_walks=%s tick_uncommitted=%s",
+			NR, substr(lm, 2), substr(lp, 2), substr(lx, 2), substr(cm, 2), substr(cx, 2), substr(wl, 2), substr(wk, 2), substr(uc, 2) }'
+}
+
+# tick_summaries_since OFFSET: how many tick summaries the log has after
+# byte OFFSET.
+tick_summaries_since() {
+	tail -c +"$(($1 + 1))" "$ctld_log" | grep -c 'preempt/budget: tick over 60 ticks: ' || true
+}
 
 # summarise_samples FILE HZ: per thread name, CPU over the window (schedstat
 # ns, and utime+stime); for the recalculation threads also the number of
@@ -272,14 +297,56 @@ do_run() {
 	local top tick
 	top=$(sort -gr "$samples.top" | head -n 6 | awk '{ printf "%s%s:%.2f", (NR > 1 ? "," : ""), $2, $1 / 1e9 }')
 	# preempt/budget's tick summaries after the restart (first dropped)
-	tick=$(tail -c +"$((off + 1))" "$ctld_log" | { grep -o 'preempt/budget: tick over 60 ticks: .*' || true; } | sed 1d |
-		awk '{ gsub(/;/, ""); lm = lm "," $9; lp = lp "," $12; lx = lx "," $14; cm = cm "," $18; wl = wl "," $27; wk = wk "," ($37 == "job_list" ? $40 : "-"); uc = uc "," ($42 == "committed" ? $47 : "-") }
-		END { if (NR) printf "tick_summaries=%d tick_locks_median_us=%s tick_locks_p90_us=%s tick_locks_max_us=%s tick_cpu_median_us=%s tick_write_ticks=%s tick_walks=%s tick_uncommitted=%s",
-			NR, substr(lm, 2), substr(lp, 2), substr(lx, 2), substr(cm, 2), substr(wl, 2), substr(wk, 2), substr(uc, 2) }')
+	tick=$(tail -c +"$((off + 1))" "$ctld_log" | tick_fields 1)
 	printf '%s label=%s set=%s jobs=%s load=%s restart_s=%s window_s=%s %s squeue_median_s=%s squeue_p90_s=%s sbatch_ok=%s sbatch_median_s=%s sbatch_p90_s=%s submit_rpc_median_us=%s submit_rpc_p90_us=%s js_cpu_median_us=%s js_cpu_p90_us=%s threads=%s %s\n' \
 		"$(date -u +%FT%TZ)" "$label" "$set_name" "$jobs_expected" "$load" "$restart" "$wall" \
 		"$(cat "$samples.sum")" "${lat_q% *}" "${lat_q#* }" "$nok" "${lat_s% *}" "${lat_s#* }" \
 		"${rpc% *}" "${rpc#* }" "${js% *}" "${js#* }" "$top" "$tick" | tee -a "$out"
+}
+
+# do_cancels: with set budget (restarted, 20 s warm-up), --burst more
+# pending jobs submitted (bench-submit, into the parked partition) and, once
+# a tick summary has been written after the submission, cancelled with one
+# scancel; the tick summaries from the submission to the second after the
+# cancel, and the scancel's wall time.
+do_cancels() {
+	: "${label:=cancels}"
+	[ -f "$ctld_log" ] || die "no bench cluster in $SB_CLUSTER_DIR: run 'contrib/bench-load.sh setup' first"
+	local pid0 off soff coff load first last t0 cancel_s i
+	eval "$(cluster env)"
+	jobs_expected=$(count_jobs PD)
+	[ "$jobs_expected" -gt 0 ] || die "no pending jobs: run 'contrib/bench-load.sh setup' first"
+	set_conf budget
+	pid0=$(ctld_pid)
+	cluster up >/dev/null
+	[ "$(ctld_pid)" != "$pid0" ] || cluster restart-ctld >/dev/null
+	wait_until 300 running_full || die "$label: only $(count_jobs R) of 32 jobs run after the restart"
+	wait_until 300 all_pending || die "$label: $(count_jobs PD) pending after the restart, wanted $jobs_expected"
+	sleep 20
+	load=$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' /)
+	first=$(squeue -h -o %i -S -i | head -n 1)
+	soff=$(stat -c %s "$ctld_log")
+	say "$label: $burst more pending jobs"
+	"$build/test/bench/bench-submit" "$burst" parked "$(bench_accounts "$accounts_n")" >&2
+	last=$(squeue -h -o %i -S -i | head -n 1)
+	[ "$last" -gt "$first" ] || die "$label: no job submitted"
+	for ((i = 0; i < 150; i++)); do
+		[ "$(tick_summaries_since "$soff")" -ge 1 ] && break
+		sleep 1
+	done
+	coff=$(stat -c %s "$ctld_log")
+	say "$label: cancelling jobs $((first + 1))-$last with one scancel"
+	t0=$(date +%s%N)
+	seq $((first + 1)) "$last" | xargs scancel
+	cancel_s=$(echo "scale=2; ($(date +%s%N) - $t0) / 1000000000" | bc)
+	for ((i = 0; i < 200; i++)); do
+		[ "$(tick_summaries_since "$coff")" -ge 2 ] && break
+		sleep 1
+	done
+	off=$soff
+	printf '%s label=%s set=budget jobs=%s burst=%s load=%s scancel_s=%s %s\n' \
+		"$(date -u +%FT%TZ)" "$label" "$jobs_expected" "$((last - first))" "$load" "$cancel_s" \
+		"$(tail -c +"$((off + 1))" "$ctld_log" | tick_fields 0)" | tee -a "$out"
 }
 
 do_summary() {
@@ -308,6 +375,7 @@ do_summary() {
 case $cmd in
 setup) bench_setup "$plugins" "$jobs" "$accounts" ;;
 run) accounts_n=$accounts; do_run ;;
+cancels) accounts_n=$accounts; do_cancels ;;
 rounds)
 	accounts_n=$accounts
 	for ((r = 1; r <= rounds; r++)); do
@@ -318,5 +386,5 @@ rounds)
 	do_summary ;;
 summary) do_summary ;;
 down) cluster down ;;
-*) echo "bench-load.sh: unknown command '$cmd' (accepted: setup, run, rounds, summary, down, --help)" >&2; exit 2 ;;
+*) echo "bench-load.sh: unknown command '$cmd' (accepted: setup, run, rounds, cancels, summary, down, --help)" >&2; exit 2 ;;
 esac
