@@ -185,8 +185,8 @@ all_pending() { [ "$(count_jobs PD)" -ge "$jobs_expected" ]; }
 # p90 N max N; thread CPU median N ..."), one comma-separated list per
 # field, the first DROP summaries left out (0 or 1).
 tick_fields() {
-	{ grep -o 'preempt/budget: tick over 60 ticks: .*' || true; } | sed "1,${1}d" |
-		awk '{ gsub(/;/, ""); lm = lm "," $9; lp = lp "," $12; lx = lx "," $14; cm = cm "," $18; cx = cx "," $22; wl = wl "," $27; wk = wk "," ($37 == "job_list" ? $40 : "-"); uc = uc "," ($42 == "committed" ? $47 : "-") }
+	{ grep -o 'preempt/budget: tick over 60 ticks: .*' || true; } | awk -v d="$1" 'NR > d' |
+		awk '{ gsub(/;/, ""); lm = lm "," $9; lp = lp "," $12; lx = lx "," $14; cm = cm "," $18; cx = cx "," $23; wl = wl "," $27; wk = wk "," ($37 == "job_list" ? $40 : "-"); uc = uc "," ($42 == "committed" ? $47 : "-") }
 		END { if (NR) printf "tick_summaries=%d tick_locks_median_us=%s tick_locks_p90_us=%s tick_locks_max_us=%s tick_cpu_median_us=%s tick_cpu_max_us=%s tick_write_ticks=%s tick_walks=%s tick_uncommitted=%s",
 			NR, substr(lm, 2), substr(lp, 2), substr(lx, 2), substr(cm, 2), substr(cx, 2), substr(wl, 2), substr(wk, 2), substr(uc, 2) }'
 }
@@ -324,11 +324,11 @@ do_cancels() {
 	wait_until 300 all_pending || die "$label: $(count_jobs PD) pending after the restart, wanted $jobs_expected"
 	sleep 20
 	load=$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' /)
-	first=$(squeue -h -o %i -S -i | head -n 1)
+	first=$(squeue -h -o %i | sort -n | tail -n 1)
 	soff=$(stat -c %s "$ctld_log")
 	say "$label: $burst more pending jobs"
 	"$build/test/bench/bench-submit" "$burst" parked "$(bench_accounts "$accounts_n")" >&2
-	last=$(squeue -h -o %i -S -i | head -n 1)
+	last=$(squeue -h -o %i | sort -n | tail -n 1)
 	[ "$last" -gt "$first" ] || die "$label: no job submitted"
 	for ((i = 0; i < 150; i++)); do
 		[ "$(tick_summaries_since "$soff")" -ge 1 ] && break
@@ -337,7 +337,7 @@ do_cancels() {
 	coff=$(stat -c %s "$ctld_log")
 	say "$label: cancelling jobs $((first + 1))-$last with one scancel"
 	t0=$(date +%s%N)
-	seq $((first + 1)) "$last" | xargs scancel
+	seq $((first + 1)) "$last" | xargs scancel || say "$label: scancel failed"
 	cancel_s=$(echo "scale=2; ($(date +%s%N) - $t0) / 1000000000" | bc)
 	for ((i = 0; i < 200; i++)); do
 		[ "$(tick_summaries_since "$coff")" -ge 2 ] && break

@@ -390,7 +390,11 @@ int64_t sb_preempt_hold_until(const struct sb_preempt_policy *pol,
  * times in the 2 days from its first preemption, then once a day.  The rules it sums are
  * enforced by sb_preempt_decide() and the requeue (preempt/budget,
  * priority/budget's restart backoff, the simulator); sbudget-sim checks
- * every repeat preemption against it.  A NULL @pol reads as the defaults;
+ * every repeat preemption against it.  Not bounded by it: a release for
+ * repair (sb_repair_release_at(): at the end of the min runtime), an
+ * admin's requeue, and, without priority/budget, the unallocated backoff
+ * (on Slurm 22.05 it comes at the next recalculation).  A NULL @pol reads
+ * as the defaults;
  * a NULL @c or @k 0 gives 0 (no bound).  Saturating.
  */
 int64_t sb_preempt_min_gap(const struct sb_preempt_policy *pol,

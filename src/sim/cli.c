@@ -58,7 +58,7 @@ const char cli_usage[] =
 "  --max-gpus N         clamp jobs to N GPUs\n"
 "  --requeue-delay S    a requeued job waits S s before it is eligible\n"
 "                       (default 121: Slurm's cred_expire + 1); an\n"
-"                       unallocated job that is not resumable S x 2^(k-1)\n"
+"                       unallocated job S x 2^(k-1)\n"
 "                       before its k-th restart, at most budget.conf's\n"
 "                       UnallocatedRestartBackoffMax\n"
 "  --requeue-work W     resume (default: a requeued resumable job keeps\n"

@@ -272,7 +272,7 @@ void sim__stop(struct sim *s, uint32_t job, int64_t t)
 		x->remaining -= t - x->start;
 	if (requeue) {
 		/* Slurm's requeue delay, or the restart backoff of an
-		 * unallocated job that cannot resume (restart k = the k-th
+		 * unallocated job (restart k = the k-th
 		 * preemption) */
 		int64_t delay = sb_restart_delay(&s->preempt_policy,
 						 &x->contract,

@@ -167,6 +167,11 @@ test_preempt_no_loop() {
 test_preempt_requeue_keeps_place_six_times() {
 	clear_cluster
 	local o=() j y k a st
+	# six evictions in a row: without the restart backoff (the test
+	# cluster's default; set here for a budget.conf written before it)
+	keep_budget_conf
+	set_budget_conf "$(grep -v '^UnallocatedRestartBackoffMax' "$SB_CLUSTER_DIR/budget.conf.keep"; echo 'UnallocatedRestartBackoffMax=0')" ||
+		return 1
 	mapfile -t o < <(for n in gpu02 gpu03 gpu04; do submit sb-carol -w "$n" -G 8 --min-runtime=0 --resumable --wrap 'sleep 300'; done)
 	wait_running "${o[@]}"
 	# J must start in a later second than the others: then it is the one
