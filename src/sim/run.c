@@ -152,8 +152,10 @@ void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 	sim__push(s, x->end_at, EV_END, job, x->run);
 	if (sim__is_budget(s))
 		sim__fresh_add(s, job);
-	else if (!preemptible)
+	else if (!preemptible) {
 		s->team_used[j->team_node] += j->gpus;
+		s->team_used_seq++;
+	}
 }
 
 /* @job no longer runs: out of the running arrays, its GPUs freed. */
@@ -174,8 +176,10 @@ void sim__unrun(struct sim *s, uint32_t job)
 	s->job_state[last].running_index = x->running_index;
 	sim_release(&s->cluster, s->r->nodes + x->node_off, x->nnodes,
 		    x->gpu_mask);
-	if (!sim__is_budget(s) && !x->preemptible)
+	if (!sim__is_budget(s) && !x->preemptible) {
 		s->team_used[s->w->jobs[job].team_node] -= s->w->jobs[job].gpus;
+		s->team_used_seq++;
+	}
 }
 
 void sim__add_seg(struct sim *s, uint32_t job, int64_t end, bool preempted,

@@ -44,6 +44,8 @@ int sim__state_alloc(struct sim *s)
 	s->placed_nodes = calloc(s->p->nodes, sizeof(*s->placed_nodes));
 	s->team_cap = calloc(na + 1, sizeof(*s->team_cap));
 	s->team_used = calloc(na + 1, sizeof(*s->team_used));
+	if (!sim__is_budget(s) && na < UINT16_MAX)
+		s->team_thr = calloc(na + 1, sizeof(*s->team_thr));
 	s->old_alloc_gpus = calloc(na + 1, sizeof(double));
 	s->old_unalloc_gpus = calloc(na + 1, sizeof(double));
 	s->usage = calloc(na + 1, sizeof(double));
@@ -81,7 +83,8 @@ int sim__state_alloc(struct sim *s)
 	    !s->pass_rank || !s->running || !s->run_info || !s->candidates ||
 	    !s->victims || !s->placed_nodes || !s->team_cap || !s->team_used ||
 	    !s->old_alloc_gpus || !s->old_unalloc_gpus || !s->usage ||
-	    !s->standing_level || !s->order_changed_at || !s->prev_order) {
+	    !s->standing_level || !s->order_changed_at || !s->prev_order ||
+	    (!sim__is_budget(s) && na < UINT16_MAX && !s->team_thr)) {
 		sim__oom(s);
 		return -1;
 	}
@@ -94,7 +97,8 @@ void sim__state_free(struct sim *s)
 
 	for (g = 0; s->queues && g < s->ngroups; g++)
 		free(s->queues[g].entries), free(s->queues[g].gpus_byte),
-			free(s->queues[g].rem_bits);
+			free(s->queues[g].rem_bits), free(s->queues[g].team_w),
+			free(s->queues[g].by_gpus);
 	free(s->queues);
 	free(s->job_state);
 	free(s->events);
@@ -110,6 +114,7 @@ void sim__state_free(struct sim *s)
 	free(s->placed_nodes);
 	free(s->team_cap);
 	free(s->team_used);
+	free(s->team_thr);
 	free(s->old_alloc_gpus);
 	free(s->old_unalloc_gpus);
 	free(s->usage);
