@@ -332,6 +332,12 @@ struct sim {
 				 * last SIM_CHLOG of them */
 	uint32_t *gpu_job;	/* per GPU: the job running on it, or
 				 * UINT32_MAX */
+	uint32_t *gpu_first_run;	/* per GPU: when it is the lowest of
+					 * its run's GPUs on its node, the
+					 * run's index into run_info (else
+					 * unread) */
+	uint8_t *gpu_first_n;	/* ... and then its run's GPUs on the node;
+				 * else 0 */
 	int64_t *gpu_take_from;	/* per GPU: from when an allocated
 				 * preemptor (baseline: any) may take the run
 				 * on it, s, as victims.c's victim_maybe()

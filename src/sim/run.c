@@ -87,6 +87,11 @@ static void gjob_set(struct sim *s, uint32_t job, bool on)
 				on ? job : UINT32_MAX;
 			s->gpu_take_from[o + (size_t)__builtin_ctzll(m)] = may;
 		}
+		o += (size_t)__builtin_ctzll(x->gpu_mask);
+		s->gpu_first_run[o] = x->running_index;
+		s->gpu_first_n[o] = on ? (uint8_t)__builtin_popcountll(
+						 x->gpu_mask) : 0;
+		o -= (size_t)__builtin_ctzll(x->gpu_mask);
 		for (k = 0; k < s->cluster.gpn; k++) {	/* sorted again */
 			int64_t t = s->gpu_take_from[o + k];
 
@@ -95,6 +100,18 @@ static void gjob_set(struct sim *s, uint32_t job, bool on)
 			v[n] = t;
 		}
 	}
+}
+
+/* Running @job's index into run_info changed: into s->gpu_first_run. */
+static void first_run_moved(struct sim *s, uint32_t job)
+{
+	const struct job_state *x = &s->job_state[job];
+	uint32_t a, k = (uint32_t)__builtin_ctzll(x->gpu_mask);
+
+	for (a = 0; a < x->nnodes; a++)
+		s->gpu_first_run[(size_t)s->r->nodes[x->node_off + a] *
+					 s->cluster.gpn + k] =
+			x->running_index;
 }
 
 /* Start @job at @t on the placement just made in s->placed_nodes. */
@@ -174,6 +191,7 @@ void sim__unrun(struct sim *s, uint32_t job)
 	s->run_info[x->running_index] = s->run_info[s->nrunning];
 	s->running[x->running_index] = last;
 	s->job_state[last].running_index = x->running_index;
+	first_run_moved(s, last);
 	sim_release(&s->cluster, s->r->nodes + x->node_off, x->nnodes,
 		    x->gpu_mask);
 	if (!sim__is_budget(s) && !x->preemptible) {

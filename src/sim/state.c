@@ -56,6 +56,8 @@ int sim__state_alloc(struct sim *s)
 				  sizeof(*s->node_room_seq));
 	ng = (size_t)s->p->nodes * s->p->gpus_per_node + 1;
 	s->gpu_job = malloc(ng * sizeof(*s->gpu_job));
+	s->gpu_first_run = malloc(ng * sizeof(*s->gpu_first_run));
+	s->gpu_first_n = calloc(ng, sizeof(*s->gpu_first_n));
 	s->gpu_take_from = malloc(ng * sizeof(*s->gpu_take_from));
 	s->node_take_sorted = malloc(ng * sizeof(*s->node_take_sorted));
 	s->room_log = calloc(SIM_CHLOG, sizeof(*s->room_log));
@@ -68,6 +70,7 @@ int sim__state_alloc(struct sim *s)
 		}
 	}
 	if (!s->node_room_seq || !s->gpu_job || !s->gpu_take_from ||
+	    !s->gpu_first_run || !s->gpu_first_n ||
 	    !s->node_take_sorted || !s->room_log) {
 		sim__oom(s);
 		return -1;
@@ -123,6 +126,8 @@ void sim__state_free(struct sim *s)
 	free(s->prev_order);
 	free(s->node_room_seq);
 	free(s->gpu_job);
+	free(s->gpu_first_run);
+	free(s->gpu_first_n);
 	free(s->gpu_take_from);
 	free(s->node_take_sorted);
 	free(s->room_log);

@@ -388,7 +388,9 @@ static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t now)
 static bool node_gives(struct sim *s, const struct sb_preempt_party *me,
 		       uint32_t nd, int64_t now, uint32_t g)
 {
-	const uint32_t *gj = s->gpu_job + (size_t)nd * s->cluster.gpn;
+	const size_t o = (size_t)nd * s->cluster.gpn;
+	const uint32_t *fr = s->gpu_first_run + o;
+	const uint8_t *fn = s->gpu_first_n + o;
 	uint32_t k, gpn = s->cluster.gpn, room = s->cluster.nfree[nd],
 		    ub = room;
 
@@ -402,31 +404,17 @@ static bool node_gives(struct sim *s, const struct sb_preempt_party *me,
 			return false;
 		ub = g;
 	} else {
-		for (k = 0; k < gpn; k++) {
-			const struct job_state *v;
-
-			if (gj[k] == UINT32_MAX)
-				continue;
-			v = &s->job_state[gj[k]];
-			if ((uint32_t)__builtin_ctzll(v->gpu_mask) == k &&
-			    victim_maybe(s, me, &s->run_info[v->running_index],
-					 now))
-				ub += (uint32_t)__builtin_popcountll(
-					v->gpu_mask);
-		}
+		/* each run once: at its lowest GPU on the node */
+		for (k = 0; k < gpn; k++)
+			if (fn[k] &&
+			    victim_maybe(s, me, &s->run_info[fr[k]], now))
+				ub += fn[k];
 	}
 	if (ub < g)
 		return false;
-	for (k = 0; k < gpn && room < g; k++) {
-		const struct job_state *v;
-
-		if (gj[k] == UINT32_MAX)
-			continue;
-		v = &s->job_state[gj[k]];
-		if ((uint32_t)__builtin_ctzll(v->gpu_mask) == k &&
-		    victim_ok(s, me, &s->run_info[v->running_index], now))
-			room += (uint32_t)__builtin_popcountll(v->gpu_mask);
-	}
+	for (k = 0; k < gpn && room < g; k++)
+		if (fn[k] && victim_ok(s, me, &s->run_info[fr[k]], now))
+			room += fn[k];
 	return room >= g;
 }
 
