@@ -187,26 +187,61 @@ static bool all_would_fit(struct sim *s, uint32_t gpus, size_t nc,
 	return fits;
 }
 
+/* The candidates s->candidates[k..nc) from the 17th on, as a min-heap
+ * by cand_cmp() stored backwards: heap index i at s->candidates[nc-1-i]
+ * (the root at nc - 1, the heap's last element at k).  Sift heap index
+ * @i down in a heap of @m. */
+static void heap_down(struct victim_candidate *c, size_t nc, size_t m,
+		      size_t i)
+{
+	struct victim_candidate x = c[nc - 1 - i];
+
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, b;
+
+		if (l >= m)
+			break;
+		b = r < m && cand_cmp(&c[nc - 1 - r], &c[nc - 1 - l]) < 0 ?
+		    r : l;
+		if (cand_cmp(&c[nc - 1 - b], &x) >= 0)
+			break;
+		c[nc - 1 - i] = c[nc - 1 - b];
+		i = b;
+	}
+	c[nc - 1 - i] = x;
+}
+
 /* Put the smallest of s->candidates[k..nc) at k: selection for the first 16
- * (few victims are usually needed), then the rest sorted once. */
+ * (few victims are usually needed), then from a heap of the rest (built
+ * once, at k = 16; each step takes its root). */
 static void next_in_order(struct sim *s, size_t k, size_t nc)
 {
+	struct victim_candidate *c = s->candidates, tmp;
+	size_t m = nc - k, i;
+
 	if (k < 16) {
-		size_t m = k, x;
+		size_t x;
 
-		for (x = k + 1; x < nc; x++)
-			if (cand_cmp(&s->candidates[x], &s->candidates[m]) < 0)
-				m = x;
-		if (m != k) {
-			struct victim_candidate tmp = s->candidates[k];
-
-			s->candidates[k] = s->candidates[m];
-			s->candidates[m] = tmp;
+		for (i = k, x = k + 1; x < nc; x++)
+			if (cand_cmp(&c[x], &c[i]) < 0)
+				i = x;
+		if (i != k) {
+			tmp = c[k];
+			c[k] = c[i];
+			c[i] = tmp;
 		}
-	} else if (k == 16) {
-		qsort(s->candidates + k, nc - k, sizeof(*s->candidates),
-		      cand_cmp);
+		return;
 	}
+	if (m < 2)
+		return;
+	if (k == 16)
+		for (i = m / 2; i-- > 0;)
+			heap_down(c, nc, m, i);
+	/* the root (at nc - 1) to k, the heap's last (at k) to the root */
+	tmp = c[k];
+	c[k] = c[nc - 1];
+	c[nc - 1] = tmp;
+	heap_down(c, nc, m - 1, 0);
 }
 
 /* Take candidates in victim order (@sorted: in the order s->candidates
