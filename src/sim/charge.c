@@ -212,6 +212,7 @@ void sim__tick(struct sim *s, int64_t T)
 		}
 	}
 	if (changed) {
+		s->rank_epoch++;	/* node_min_rank, victims.c */
 		for (i = 0; i < s->nrunning; i++)
 			if (s->standing_level[s->run_info[i].party.index] &
 			    LEVEL_CHANGED)

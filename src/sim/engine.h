@@ -338,6 +338,12 @@ struct sim {
 					 * unread) */
 	uint8_t *gpu_first_n;	/* ... and then its run's GPUs on the node;
 				 * else 0 */
+	uint32_t *node_min_rank;	/* per node: the least
+					 * sb_preempt_rank() of its runs
+					 * (UINT32_MAX: none), valid when ... */
+	uint64_t *node_rank_ok;	/* ... this is rank_epoch (0: changed) */
+	uint64_t rank_epoch;	/* counts the changes of running jobs'
+				 * priorities (from 1) */
 	int64_t *gpu_take_from;	/* per GPU: from when an allocated
 				 * preemptor (baseline: any) may take the run
 				 * on it, s, as victims.c's victim_maybe()

@@ -87,6 +87,7 @@ static void gjob_set(struct sim *s, uint32_t job, bool on)
 				on ? job : UINT32_MAX;
 			s->gpu_take_from[o + (size_t)__builtin_ctzll(m)] = may;
 		}
+		s->node_rank_ok[s->r->nodes[x->node_off + a]] = 0;
 		o += (size_t)__builtin_ctzll(x->gpu_mask);
 		s->gpu_first_run[o] = x->running_index;
 		s->gpu_first_n[o] = on ? (uint8_t)__builtin_popcountll(

@@ -54,6 +54,10 @@ int sim__state_alloc(struct sim *s)
 	s->prev_order = malloc((na + 1) * sizeof(*s->prev_order));
 	s->node_room_seq = calloc(s->p->nodes ? s->p->nodes : 1,
 				  sizeof(*s->node_room_seq));
+	s->node_min_rank = calloc(s->p->nodes ? s->p->nodes : 1,
+				  sizeof(*s->node_min_rank));
+	s->node_rank_ok = calloc(s->p->nodes ? s->p->nodes : 1,
+				 sizeof(*s->node_rank_ok));
 	ng = (size_t)s->p->nodes * s->p->gpus_per_node + 1;
 	s->gpu_job = malloc(ng * sizeof(*s->gpu_job));
 	s->gpu_first_run = malloc(ng * sizeof(*s->gpu_first_run));
@@ -69,7 +73,8 @@ int sim__state_alloc(struct sim *s)
 			return -1;
 		}
 	}
-	if (!s->node_room_seq || !s->gpu_job || !s->gpu_take_from ||
+	if (!s->node_room_seq || !s->node_min_rank || !s->node_rank_ok ||
+	    !s->gpu_job || !s->gpu_take_from ||
 	    !s->gpu_first_run || !s->gpu_first_n ||
 	    !s->node_take_sorted || !s->room_log) {
 		sim__oom(s);
@@ -80,6 +85,7 @@ int sim__state_alloc(struct sim *s)
 		s->gpu_take_from[i] = s->node_take_sorted[i] = INT64_MAX;
 	}
 	s->room_seq = 1;	/* a failed try's fail_room_seq is never 0 */
+	s->rank_epoch = 1;	/* node_rank_ok 0: not known */
 	s->fits_version = UINT64_MAX;	/* nothing known to fit */
 	s->fit_max_version = UINT64_MAX;
 	if (!s->r->jobs || !s->job_state || !s->queues || !s->pass_order ||
@@ -126,6 +132,8 @@ void sim__state_free(struct sim *s)
 	free(s->prev_order);
 	free(s->node_room_seq);
 	free(s->gpu_job);
+	free(s->node_min_rank);
+	free(s->node_rank_ok);
 	free(s->gpu_first_run);
 	free(s->gpu_first_n);
 	free(s->gpu_take_from);

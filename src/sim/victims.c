@@ -416,6 +416,28 @@ static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t now)
  * position, so most full scans after one are spared.
  */
 
+/* The least sb_preempt_rank() of the runs on node @nd (UINT32_MAX: none),
+ * kept until a run there starts or stops or a running job's priority
+ * changes. */
+static uint32_t node_rank(struct sim *s, uint32_t nd)
+{
+	if (s->node_rank_ok[nd] != s->rank_epoch) {
+		const size_t o = (size_t)nd * s->cluster.gpn;
+		uint32_t k, m = UINT32_MAX, r;
+
+		for (k = 0; k < s->cluster.gpn; k++) {
+			if (!s->gpu_first_n[o + k])
+				continue;
+			r = sb_preempt_rank(
+				&s->run_info[s->gpu_first_run[o + k]].party.job);
+			m = r < m ? r : m;
+		}
+		s->node_min_rank[nd] = m;
+		s->node_rank_ok[nd] = s->rank_epoch;
+	}
+	return s->node_min_rank[nd];
+}
+
 /* Whether node @nd could give @me @g GPUs at @now (@g <= its GPUs; all of
  * them: it could be emptied): free, or on runs it may preempt, as
  * all_would_fit() counts them.  The core is asked only when the runs that
@@ -428,6 +450,11 @@ static bool node_gives(struct sim *s, const struct sb_preempt_party *me,
 	const uint8_t *fn = s->gpu_first_n + o;
 	uint32_t k, gpn = s->cluster.gpn, room = s->cluster.nfree[nd],
 		    ub = room;
+	/* budget: a run that ranks at least as high as an allocated
+	 * preemptor is refused by the core (outranked or protected:
+	 * sb_preempt_rank(), view-free); 0: not used */
+	const uint32_t pr = sim__is_budget(s) && me->job.contract.allocated ?
+			    sb_preempt_rank(&me->job) : 0;
 
 	if (room >= g)
 		return true;
@@ -437,6 +464,8 @@ static bool node_gives(struct sim *s, const struct sb_preempt_party *me,
 		if (s->node_take_sorted[(size_t)nd * gpn + (g - room - 1)] >
 		    now)
 			return false;
+		if (pr && node_rank(s, nd) >= pr)
+			return false;	/* every run there ranks as high */
 		ub = g;
 	} else {
 		/* each run once: at its lowest GPU on the node */
@@ -447,9 +476,17 @@ static bool node_gives(struct sim *s, const struct sb_preempt_party *me,
 	}
 	if (ub < g)
 		return false;
-	for (k = 0; k < gpn && room < g; k++)
-		if (fn[k] && victim_ok(s, me, &s->run_info[fr[k]], now))
+	for (k = 0; k < gpn && room < g; k++) {
+		const struct run_info *rj;
+
+		if (!fn[k])
+			continue;
+		rj = &s->run_info[fr[k]];
+		if (pr && sb_preempt_rank(&rj->party.job) >= pr)
+			continue;	/* refused: it ranks as high */
+		if (victim_ok(s, me, rj, now))
 			room += fn[k];
+	}
 	return room >= g;
 }
 
