@@ -452,7 +452,8 @@ static bool node_gives(struct sim *s, const struct sb_preempt_party *me,
 		    ub = room;
 	/* budget: a run that ranks at least as high as an allocated
 	 * preemptor is refused by the core (outranked or protected:
-	 * sb_preempt_rank(), view-free); 0: not used */
+	 * sb_preempt_rank(), view-free; no running job is in its grace
+	 * time, victim_maybe()); 0: not used */
 	const uint32_t pr = sim__is_budget(s) && me->job.contract.allocated ?
 			    sb_preempt_rank(&me->job) : 0;
 
