@@ -273,6 +273,15 @@ bool sb_preempt_static(const struct sb_contract *preemptor,
 		       const struct sb_contract *preemptee);
 
 /*
+ * sb_preempt_rank - @job's rank in the outranked rule: its priority without
+ * SB_PRIO_RESUMED for an allocated job; 0 for an unallocated one or NULL.
+ * sb_preempt_check() refuses an allocated preemptor (SB_PREEMPT_OUTRANKED,
+ * or SB_PREEMPT_PROTECTED before it) every victim whose rank is at least
+ * the preemptor's, when the preemptor's rank is not 0.
+ */
+uint32_t sb_preempt_rank(const struct sb_preempt_job *job);
+
+/*
  * sb_preempt_protected_until - the first second at which @job may be
  * preempted: start + min_runtime + suspended for an allocated job (a
  * suspended job is not running, so its slice is pushed back by the time it

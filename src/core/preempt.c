@@ -74,6 +74,15 @@ bool sb_preempt_static(const struct sb_contract *preemptor,
 	       !preemptee->allocated;
 }
 
+uint32_t sb_preempt_rank(const struct sb_preempt_job *job)
+{
+	/* The resumed bit orders the queue only: a requeued job must not
+	 * preempt its teammate of equal standing (that would ping-pong). */
+	if (!job || !job->contract.allocated)
+		return 0;
+	return job->priority & ~SB_PRIO_RESUMED;
+}
+
 int64_t sb_preempt_protected_until(const struct sb_preempt_job *job)
 {
 	int64_t mr = job->contract.allocated ? job->contract.min_runtime : 0;
@@ -195,11 +204,8 @@ enum sb_preempt_verdict sb_preempt_check(const struct sb_preempt_policy *pol,
 		return SB_PREEMPT_UNALLOCATED;
 	if (now < sb_preempt_protected_until(victim))
 		return SB_PREEMPT_PROTECTED;
-	/* The resumed bit orders the queue only: a requeued job must not
-	 * preempt its teammate of equal standing (that would ping-pong). */
 	if (victim->contract.allocated &&
-	    (victim->priority & ~SB_PRIO_RESUMED) >=
-	    (preemptor->priority & ~SB_PRIO_RESUMED))
+	    sb_preempt_rank(victim) >= sb_preempt_rank(preemptor))
 		return SB_PREEMPT_OUTRANKED;
 	if (sb_preempt_action(pol, &victim->contract) == SB_ACTION_NONE)
 		return SB_PREEMPT_KEPT;

@@ -134,6 +134,7 @@ void sim__tick(struct sim *s, int64_t T)
 {
 	uint32_t a, n = s->t->n, cnt;
 	const uint32_t *ord;
+	bool changed = false;	/* a level changed */
 	size_t i;
 	int rc;
 
@@ -205,15 +206,21 @@ void sim__tick(struct sim *s, int64_t T)
 			sb_standing_node(s->standing, a);
 		uint32_t lv = sn ? sn->level : 0;
 
-		if (s->standing_level[a] != lv)
+		if (s->standing_level[a] != lv) {
 			s->standing_level[a] = lv | LEVEL_CHANGED;
+			changed = true;
+		}
 	}
-	for (i = 0; i < s->nrunning; i++)
-		if (s->standing_level[s->run_info[i].party.index] &
-		    LEVEL_CHANGED)
-			s->run_info[i].party.job.priority =
-				sim__job_priority(s, s->run_info[i].job, false);
-	for (a = 0; a < n; a++)
-		s->standing_level[a] &= ~LEVEL_CHANGED;
+	if (changed) {
+		s->rank_epoch++;	/* node_min_rank, victims.c */
+		for (i = 0; i < s->nrunning; i++)
+			if (s->standing_level[s->run_info[i].party.index] &
+			    LEVEL_CHANGED)
+				s->run_info[i].party.job.priority =
+					sim__job_priority(s, s->run_info[i].job,
+							  false);
+		for (a = 0; a < n; a++)
+			s->standing_level[a] &= ~LEVEL_CHANGED;
+	}
 	s->full_pass_due = true;
 }

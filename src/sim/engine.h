@@ -131,6 +131,10 @@ struct pending_queue {
 				 * size reading bytes (sim__q_next_below()) */
 	uint8_t *rem_bits;	/* beside entries: bit length of its
 				 * time limit */
+	uint16_t *team_w;	/* baseline, beside entries: its tree index
+				 * (sim.team_thr) */
+	uint32_t *by_gpus;	/* jobs by gpus_byte (256 bins): the fewest
+				 * GPUs without reading the queue */
 	uint32_t n, cap;	/* entries used, allocated */
 	uint32_t min_gpus;	/* fewest GPUs of a job in it, when
 				 * min_gpus_ok */
@@ -251,6 +255,15 @@ struct sim {
 				 * non-preemptible GPUs */
 	uint32_t *team_used;	/* per tree index: its non-preemptible GPUs
 				 * running */
+	uint64_t team_used_seq;	/* counts the changes of team_used */
+	uint16_t *team_thr;	/* per tree index, pass.c: a pending job of
+				 * the team with at least this many GPUs
+				 * (gpus_byte, at most 256) is passed over;
+				 * NULL when tree indices do not fit
+				 * queue.team_w */
+	uint32_t thr_pf, thr_ef;	/* team_thr is of these pf, ef ... */
+	uint64_t thr_seq;	/* ... and this team_used_seq */
+	bool thr_ok;		/* ... when set */
 
 	/* ---- scratch and placement */
 	struct victim_candidate *candidates;	/* victims.c, per try */
@@ -319,6 +332,18 @@ struct sim {
 				 * last SIM_CHLOG of them */
 	uint32_t *gpu_job;	/* per GPU: the job running on it, or
 				 * UINT32_MAX */
+	uint32_t *gpu_first_run;	/* per GPU: when it is the lowest of
+					 * its run's GPUs on its node, the
+					 * run's index into run_info (else
+					 * unread) */
+	uint8_t *gpu_first_n;	/* ... and then its run's GPUs on the node;
+				 * else 0 */
+	uint32_t *node_min_rank;	/* per node: the least
+					 * sb_preempt_rank() of its runs
+					 * (UINT32_MAX: none), valid when ... */
+	uint64_t *node_rank_ok;	/* ... this is rank_epoch (0: changed) */
+	uint64_t rank_epoch;	/* counts the changes of running jobs'
+				 * priorities (from 1) */
 	int64_t *gpu_take_from;	/* per GPU: from when an allocated
 				 * preemptor (baseline: any) may take the run
 				 * on it, s, as victims.c's victim_maybe()

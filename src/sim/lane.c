@@ -161,6 +161,7 @@ void sim__lane_tick(struct sim *s, int64_t T)
 		}
 		s->job_state[job].lane = false;
 		rj->party.job.priority = sim__job_priority(s, job, false);
+		s->rank_epoch++;	/* node_min_rank, victims.c */
 		sim__room_changed(s, s->r->nodes + x->node_off, x->nnodes);
 		s->lane_running[i] = s->lane_running[--s->nlane_running];
 	}

@@ -163,6 +163,45 @@ static uint32_t next_busy(struct sim *s, const struct pending_queue *q,
 	return i;
 }
 
+/*
+ * Baseline, with no reservation left to make: the first position >= @i of
+ * @q whose job is not surely passed over.  A job is passed over when it
+ * would fail as a job with fewer GPUs did (@pf) and may not preempt: as
+ * big as a job whose preemption failed (@ef) or over its team's cap.  Per
+ * team, that is every job with at least max(pf, min(ef, room + 1)) GPUs
+ * (room: its cap less its non-preemptible GPUs running), kept in
+ * s->team_thr until pf, ef or a team's GPUs change; then the walk reads
+ * two arrays of one or two bytes per job.
+ */
+static uint32_t next_within(struct sim *s, const struct pending_queue *q,
+			    uint32_t i, uint32_t pf, uint32_t ef)
+{
+	const uint16_t *thr = s->team_thr, *tw = q->team_w;
+	const uint8_t *gb = q->gpus_byte;
+	uint32_t n = q->n;
+
+	if (!s->thr_ok || s->thr_pf != pf || s->thr_ef != ef ||
+	    s->thr_seq != s->team_used_seq) {
+		uint32_t t;
+
+		for (t = 0; t <= s->t->n; t++) {
+			uint32_t cap = s->team_cap[t], used = s->team_used[t];
+			uint32_t a = cap >= used ? cap - used + 1 : 0;
+
+			a = a < ef ? a : ef;
+			a = a > pf ? a : pf;
+			s->team_thr[t] = (uint16_t)(a > 256 ? 256 : a);
+		}
+		s->thr_ok = true;
+		s->thr_pf = pf;
+		s->thr_ef = ef;
+		s->thr_seq = s->team_used_seq;
+	}
+	while (i < n && gb[i] >= thr[tw[i]])
+		i++;
+	return i;
+}
+
 /* A full pass: every group in pass order, every job in queue order, with
  * the skips of try_job()'s @pf/@ef (a job that would fail as a smaller one
  * did is not tried).  Long (over 100 lines) on purpose: the skips, the
@@ -206,10 +245,8 @@ void sim__pass(struct sim *s, int64_t now)
 			 * as one whose preemption failed (or unallocated)
 			 * is passed over below, with nothing done when no
 			 * reservation is left to make: find the next one
-			 * that is not, reading only sizes (budget only: the
-			 * baseline mostly passes over jobs of teams over
-			 * their cap, which the bytes do not show, and a call
-			 * per job cost it more than it saved) */
+			 * that is not, reading only sizes; baseline: sizes
+			 * and teams, next_within()) */
 			if (bud && !none &&
 			    (!resv || s->nresv_tried >= reserve)) {
 				uint32_t cur = unalloc ? pf : pf > ef ? pf : ef;
@@ -225,6 +262,11 @@ void sim__pass(struct sim *s, int64_t now)
 					 c_np == s->npending)
 					i = next_busy(s, q, i, cur, pf, unalloc,
 						      now);
+				if (i >= q->n)
+					break;
+			} else if (!bud && q->team_w && !none &&
+				   (!resv || s->nresv_tried >= reserve)) {
+				i = next_within(s, q, i, pf, ef);
 				if (i >= q->n)
 					break;
 			}

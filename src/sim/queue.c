@@ -224,10 +224,10 @@ uint32_t sim__gmin(struct pending_queue *q)
 	uint32_t i;
 
 	if (!q->min_gpus_ok) {
-		uint8_t m = 255;
+		uint32_t m = 0;
 
-		for (i = 0; i < q->n; i++)	/* the bytes (vectorised) */
-			m = q->gpus_byte[i] < m ? q->gpus_byte[i] : m;
+		while (m < 255 && (!q->by_gpus || !q->by_gpus[m]))
+			m++;	/* the first bin in use */
 		q->min_gpus = m;
 		if (m == 255) {		/* the entries: 255 or more */
 			q->min_gpus = UINT32_MAX;
@@ -291,6 +291,11 @@ static void insert_at(struct sim *s, struct pending_queue *q, uint32_t i,
 		(q->n - i) * sizeof(*q->entries));
 	memmove(q->gpus_byte + i + 1, q->gpus_byte + i, q->n - i);
 	memmove(q->rem_bits + i + 1, q->rem_bits + i, q->n - i);
+	if (q->team_w) {
+		memmove(q->team_w + i + 1, q->team_w + i,
+			(q->n - i) * sizeof(*q->team_w));
+		q->team_w[i] = (uint16_t)j->team_node;
+	}
 	q->entries[i].job = job;
 	q->entries[i].gpus = j->gpus;
 	q->entries[i].team = j->team_node;
@@ -300,6 +305,7 @@ static void insert_at(struct sim *s, struct pending_queue *q, uint32_t i,
 			: (uint32_t)j->time_limit;
 	q->gpus_byte[i] = j->gpus > 255 ? 255 : (uint8_t)j->gpus;
 	q->rem_bits[i] = (uint8_t)rbucket(q->entries[i].limit);
+	q->by_gpus[q->gpus_byte[i]]++;
 	q->n++;
 	gmin_add(q, j->gpus);
 	s->npending++;
@@ -331,6 +337,22 @@ static int q_room(struct sim *s, struct pending_queue *q)
 			return -1;
 		}
 		q->rem_bits = gb;
+		if (s->team_thr) {
+			uint16_t *tw = realloc(q->team_w, cap * sizeof(*tw));
+
+			if (!tw) {
+				sim__oom(s);
+				return -1;
+			}
+			q->team_w = tw;
+		}
+		if (!q->by_gpus) {
+			q->by_gpus = calloc(256, sizeof(*q->by_gpus));
+			if (!q->by_gpus) {
+				sim__oom(s);
+				return -1;
+			}
+		}
 		q->cap = cap;
 	}
 	return 0;
@@ -388,8 +410,12 @@ void sim__dequeue_at(struct sim *s, struct pending_queue *q, uint32_t i)
 {
 	uint32_t job = q->entries[i].job;
 
+	q->by_gpus[q->gpus_byte[i]]--;
 	memmove(q->entries + i, q->entries + i + 1,
 		(q->n - i - 1) * sizeof(*q->entries));
+	if (q->team_w)
+		memmove(q->team_w + i, q->team_w + i + 1,
+			(q->n - i - 1) * sizeof(*q->team_w));
 	memmove(q->gpus_byte + i, q->gpus_byte + i + 1, q->n - i - 1);
 	memmove(q->rem_bits + i, q->rem_bits + i + 1, q->n - i - 1);
 	q->n--;

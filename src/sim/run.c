@@ -87,6 +87,12 @@ static void gjob_set(struct sim *s, uint32_t job, bool on)
 				on ? job : UINT32_MAX;
 			s->gpu_take_from[o + (size_t)__builtin_ctzll(m)] = may;
 		}
+		s->node_rank_ok[s->r->nodes[x->node_off + a]] = 0;
+		o += (size_t)__builtin_ctzll(x->gpu_mask);
+		s->gpu_first_run[o] = x->running_index;
+		s->gpu_first_n[o] = on ? (uint8_t)__builtin_popcountll(
+						 x->gpu_mask) : 0;
+		o -= (size_t)__builtin_ctzll(x->gpu_mask);
 		for (k = 0; k < s->cluster.gpn; k++) {	/* sorted again */
 			int64_t t = s->gpu_take_from[o + k];
 
@@ -95,6 +101,18 @@ static void gjob_set(struct sim *s, uint32_t job, bool on)
 			v[n] = t;
 		}
 	}
+}
+
+/* Running @job's index into run_info changed: into s->gpu_first_run. */
+static void first_run_moved(struct sim *s, uint32_t job)
+{
+	const struct job_state *x = &s->job_state[job];
+	uint32_t a, k = (uint32_t)__builtin_ctzll(x->gpu_mask);
+
+	for (a = 0; a < x->nnodes; a++)
+		s->gpu_first_run[(size_t)s->r->nodes[x->node_off + a] *
+					 s->cluster.gpn + k] =
+			x->running_index;
 }
 
 /* Start @job at @t on the placement just made in s->placed_nodes. */
@@ -152,8 +170,10 @@ void sim__start(struct sim *s, uint32_t job, int64_t t, uint32_t nn,
 	sim__push(s, x->end_at, EV_END, job, x->run);
 	if (sim__is_budget(s))
 		sim__fresh_add(s, job);
-	else if (!preemptible)
+	else if (!preemptible) {
 		s->team_used[j->team_node] += j->gpus;
+		s->team_used_seq++;
+	}
 }
 
 /* @job no longer runs: out of the running arrays, its GPUs freed. */
@@ -172,10 +192,13 @@ void sim__unrun(struct sim *s, uint32_t job)
 	s->run_info[x->running_index] = s->run_info[s->nrunning];
 	s->running[x->running_index] = last;
 	s->job_state[last].running_index = x->running_index;
+	first_run_moved(s, last);
 	sim_release(&s->cluster, s->r->nodes + x->node_off, x->nnodes,
 		    x->gpu_mask);
-	if (!sim__is_budget(s) && !x->preemptible)
+	if (!sim__is_budget(s) && !x->preemptible) {
 		s->team_used[s->w->jobs[job].team_node] -= s->w->jobs[job].gpus;
+		s->team_used_seq++;
+	}
 }
 
 void sim__add_seg(struct sim *s, uint32_t job, int64_t end, bool preempted,

@@ -44,6 +44,8 @@ int sim__state_alloc(struct sim *s)
 	s->placed_nodes = calloc(s->p->nodes, sizeof(*s->placed_nodes));
 	s->team_cap = calloc(na + 1, sizeof(*s->team_cap));
 	s->team_used = calloc(na + 1, sizeof(*s->team_used));
+	if (!sim__is_budget(s) && na < UINT16_MAX)
+		s->team_thr = calloc(na + 1, sizeof(*s->team_thr));
 	s->old_alloc_gpus = calloc(na + 1, sizeof(double));
 	s->old_unalloc_gpus = calloc(na + 1, sizeof(double));
 	s->usage = calloc(na + 1, sizeof(double));
@@ -52,8 +54,14 @@ int sim__state_alloc(struct sim *s)
 	s->prev_order = malloc((na + 1) * sizeof(*s->prev_order));
 	s->node_room_seq = calloc(s->p->nodes ? s->p->nodes : 1,
 				  sizeof(*s->node_room_seq));
+	s->node_min_rank = calloc(s->p->nodes ? s->p->nodes : 1,
+				  sizeof(*s->node_min_rank));
+	s->node_rank_ok = calloc(s->p->nodes ? s->p->nodes : 1,
+				 sizeof(*s->node_rank_ok));
 	ng = (size_t)s->p->nodes * s->p->gpus_per_node + 1;
 	s->gpu_job = malloc(ng * sizeof(*s->gpu_job));
+	s->gpu_first_run = malloc(ng * sizeof(*s->gpu_first_run));
+	s->gpu_first_n = calloc(ng, sizeof(*s->gpu_first_n));
 	s->gpu_take_from = malloc(ng * sizeof(*s->gpu_take_from));
 	s->node_take_sorted = malloc(ng * sizeof(*s->node_take_sorted));
 	s->room_log = calloc(SIM_CHLOG, sizeof(*s->room_log));
@@ -65,7 +73,9 @@ int sim__state_alloc(struct sim *s)
 			return -1;
 		}
 	}
-	if (!s->node_room_seq || !s->gpu_job || !s->gpu_take_from ||
+	if (!s->node_room_seq || !s->node_min_rank || !s->node_rank_ok ||
+	    !s->gpu_job || !s->gpu_take_from ||
+	    !s->gpu_first_run || !s->gpu_first_n ||
 	    !s->node_take_sorted || !s->room_log) {
 		sim__oom(s);
 		return -1;
@@ -75,13 +85,15 @@ int sim__state_alloc(struct sim *s)
 		s->gpu_take_from[i] = s->node_take_sorted[i] = INT64_MAX;
 	}
 	s->room_seq = 1;	/* a failed try's fail_room_seq is never 0 */
+	s->rank_epoch = 1;	/* node_rank_ok 0: not known */
 	s->fits_version = UINT64_MAX;	/* nothing known to fit */
 	s->fit_max_version = UINT64_MAX;
 	if (!s->r->jobs || !s->job_state || !s->queues || !s->pass_order ||
 	    !s->pass_rank || !s->running || !s->run_info || !s->candidates ||
 	    !s->victims || !s->placed_nodes || !s->team_cap || !s->team_used ||
 	    !s->old_alloc_gpus || !s->old_unalloc_gpus || !s->usage ||
-	    !s->standing_level || !s->order_changed_at || !s->prev_order) {
+	    !s->standing_level || !s->order_changed_at || !s->prev_order ||
+	    (!sim__is_budget(s) && na < UINT16_MAX && !s->team_thr)) {
 		sim__oom(s);
 		return -1;
 	}
@@ -94,7 +106,8 @@ void sim__state_free(struct sim *s)
 
 	for (g = 0; s->queues && g < s->ngroups; g++)
 		free(s->queues[g].entries), free(s->queues[g].gpus_byte),
-			free(s->queues[g].rem_bits);
+			free(s->queues[g].rem_bits), free(s->queues[g].team_w),
+			free(s->queues[g].by_gpus);
 	free(s->queues);
 	free(s->job_state);
 	free(s->events);
@@ -110,6 +123,7 @@ void sim__state_free(struct sim *s)
 	free(s->placed_nodes);
 	free(s->team_cap);
 	free(s->team_used);
+	free(s->team_thr);
 	free(s->old_alloc_gpus);
 	free(s->old_unalloc_gpus);
 	free(s->usage);
@@ -118,6 +132,10 @@ void sim__state_free(struct sim *s)
 	free(s->prev_order);
 	free(s->node_room_seq);
 	free(s->gpu_job);
+	free(s->node_min_rank);
+	free(s->node_rank_ok);
+	free(s->gpu_first_run);
+	free(s->gpu_first_n);
 	free(s->gpu_take_from);
 	free(s->node_take_sorted);
 	free(s->room_log);

@@ -187,26 +187,61 @@ static bool all_would_fit(struct sim *s, uint32_t gpus, size_t nc,
 	return fits;
 }
 
+/* The candidates s->candidates[k..nc) from the 17th on, as a min-heap
+ * by cand_cmp() stored backwards: heap index i at s->candidates[nc-1-i]
+ * (the root at nc - 1, the heap's last element at k).  Sift heap index
+ * @i down in a heap of @m. */
+static void heap_down(struct victim_candidate *c, size_t nc, size_t m,
+		      size_t i)
+{
+	struct victim_candidate x = c[nc - 1 - i];
+
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, b;
+
+		if (l >= m)
+			break;
+		b = r < m && cand_cmp(&c[nc - 1 - r], &c[nc - 1 - l]) < 0 ?
+		    r : l;
+		if (cand_cmp(&c[nc - 1 - b], &x) >= 0)
+			break;
+		c[nc - 1 - i] = c[nc - 1 - b];
+		i = b;
+	}
+	c[nc - 1 - i] = x;
+}
+
 /* Put the smallest of s->candidates[k..nc) at k: selection for the first 16
- * (few victims are usually needed), then the rest sorted once. */
+ * (few victims are usually needed), then from a heap of the rest (built
+ * once, at k = 16; each step takes its root). */
 static void next_in_order(struct sim *s, size_t k, size_t nc)
 {
+	struct victim_candidate *c = s->candidates, tmp;
+	size_t m = nc - k, i;
+
 	if (k < 16) {
-		size_t m = k, x;
+		size_t x;
 
-		for (x = k + 1; x < nc; x++)
-			if (cand_cmp(&s->candidates[x], &s->candidates[m]) < 0)
-				m = x;
-		if (m != k) {
-			struct victim_candidate tmp = s->candidates[k];
-
-			s->candidates[k] = s->candidates[m];
-			s->candidates[m] = tmp;
+		for (i = k, x = k + 1; x < nc; x++)
+			if (cand_cmp(&c[x], &c[i]) < 0)
+				i = x;
+		if (i != k) {
+			tmp = c[k];
+			c[k] = c[i];
+			c[i] = tmp;
 		}
-	} else if (k == 16) {
-		qsort(s->candidates + k, nc - k, sizeof(*s->candidates),
-		      cand_cmp);
+		return;
 	}
+	if (m < 2)
+		return;
+	if (k == 16)
+		for (i = m / 2; i-- > 0;)
+			heap_down(c, nc, m, i);
+	/* the root (at nc - 1) to k, the heap's last (at k) to the root */
+	tmp = c[k];
+	c[k] = c[nc - 1];
+	c[nc - 1] = tmp;
+	heap_down(c, nc, m - 1, 0);
 }
 
 /* Take candidates in victim order (@sorted: in the order s->candidates
@@ -381,6 +416,28 @@ static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t now)
  * position, so most full scans after one are spared.
  */
 
+/* The least sb_preempt_rank() of the runs on node @nd (UINT32_MAX: none),
+ * kept until a run there starts or stops or a running job's priority
+ * changes. */
+static uint32_t node_rank(struct sim *s, uint32_t nd)
+{
+	if (s->node_rank_ok[nd] != s->rank_epoch) {
+		const size_t o = (size_t)nd * s->cluster.gpn;
+		uint32_t k, m = UINT32_MAX, r;
+
+		for (k = 0; k < s->cluster.gpn; k++) {
+			if (!s->gpu_first_n[o + k])
+				continue;
+			r = sb_preempt_rank(
+				&s->run_info[s->gpu_first_run[o + k]].party.job);
+			m = r < m ? r : m;
+		}
+		s->node_min_rank[nd] = m;
+		s->node_rank_ok[nd] = s->rank_epoch;
+	}
+	return s->node_min_rank[nd];
+}
+
 /* Whether node @nd could give @me @g GPUs at @now (@g <= its GPUs; all of
  * them: it could be emptied): free, or on runs it may preempt, as
  * all_would_fit() counts them.  The core is asked only when the runs that
@@ -388,9 +445,17 @@ static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t now)
 static bool node_gives(struct sim *s, const struct sb_preempt_party *me,
 		       uint32_t nd, int64_t now, uint32_t g)
 {
-	const uint32_t *gj = s->gpu_job + (size_t)nd * s->cluster.gpn;
+	const size_t o = (size_t)nd * s->cluster.gpn;
+	const uint32_t *fr = s->gpu_first_run + o;
+	const uint8_t *fn = s->gpu_first_n + o;
 	uint32_t k, gpn = s->cluster.gpn, room = s->cluster.nfree[nd],
 		    ub = room;
+	/* budget: a run that ranks at least as high as an allocated
+	 * preemptor is refused by the core (outranked or protected:
+	 * sb_preempt_rank(), view-free; no running job is in its grace
+	 * time, victim_maybe()); 0: not used */
+	const uint32_t pr = sim__is_budget(s) && me->job.contract.allocated ?
+			    sb_preempt_rank(&me->job) : 0;
 
 	if (room >= g)
 		return true;
@@ -400,32 +465,28 @@ static bool node_gives(struct sim *s, const struct sb_preempt_party *me,
 		if (s->node_take_sorted[(size_t)nd * gpn + (g - room - 1)] >
 		    now)
 			return false;
+		if (pr && node_rank(s, nd) >= pr)
+			return false;	/* every run there ranks as high */
 		ub = g;
 	} else {
-		for (k = 0; k < gpn; k++) {
-			const struct job_state *v;
-
-			if (gj[k] == UINT32_MAX)
-				continue;
-			v = &s->job_state[gj[k]];
-			if ((uint32_t)__builtin_ctzll(v->gpu_mask) == k &&
-			    victim_maybe(s, me, &s->run_info[v->running_index],
-					 now))
-				ub += (uint32_t)__builtin_popcountll(
-					v->gpu_mask);
-		}
+		/* each run once: at its lowest GPU on the node */
+		for (k = 0; k < gpn; k++)
+			if (fn[k] &&
+			    victim_maybe(s, me, &s->run_info[fr[k]], now))
+				ub += fn[k];
 	}
 	if (ub < g)
 		return false;
 	for (k = 0; k < gpn && room < g; k++) {
-		const struct job_state *v;
+		const struct run_info *rj;
 
-		if (gj[k] == UINT32_MAX)
+		if (!fn[k])
 			continue;
-		v = &s->job_state[gj[k]];
-		if ((uint32_t)__builtin_ctzll(v->gpu_mask) == k &&
-		    victim_ok(s, me, &s->run_info[v->running_index], now))
-			room += (uint32_t)__builtin_popcountll(v->gpu_mask);
+		rj = &s->run_info[fr[k]];
+		if (pr && sb_preempt_rank(&rj->party.job) >= pr)
+			continue;	/* refused: it ranks as high */
+		if (victim_ok(s, me, rj, now))
+			room += fn[k];
 	}
 	return room >= g;
 }

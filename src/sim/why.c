@@ -95,11 +95,14 @@ static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
 				f.preemptable += rj->party.job.tres;
 			continue;
 		}
+		/* the verdict first, its text only where it is kept */
 		vd = sb_preempt_decide(&s->preempt_policy, &s->view, &me,
-				       &rj->party, now, why, sizeof(why));
+				       &rj->party, now, NULL, 0);
 		if (vd == SB_PREEMPT_YES)
 			f.preemptable += rj->party.job.tres;
 		if (vd == SB_PREEMPT_RECLAIM || vd == SB_PREEMPT_COSTLY) {
+			sb_preempt_decide(&s->preempt_policy, &s->view, &me,
+					  &rj->party, now, why, sizeof(why));
 			f.kept += rj->party.job.tres;
 			f.kept_job = (uint64_t)rj->job + 1;
 			snprintf(kept_why, sizeof(kept_why), "%s", why);

@@ -230,6 +230,60 @@ START_TEST(test_check_null)
 }
 END_TEST
 
+struct rank_case {
+	const char *what;
+	struct sb_preempt_job job;
+	uint32_t want;
+};
+
+static const struct rank_case ranks[] = {
+	{ .what = "allocated: its priority",
+	  .job = { .contract = ALLOC(60, true), .priority = P(true, 7) },
+	  .want = P(true, 7) },
+	{ .what = "allocated: without the resumed bit",
+	  .job = { .contract = ALLOC(60, true),
+		   .priority = P(true, 7) | SB_PRIO_RESUMED },
+	  .want = P(true, 7) },
+	{ .what = "unallocated: 0",
+	  .job = { .contract = UNALLOC(true), .priority = P(false, 9) },
+	  .want = 0 },
+};
+
+START_TEST(test_rank)
+{
+	const struct rank_case *c = &ranks[_i];
+
+	ck_assert_msg(sb_preempt_rank(&c->job) == c->want, "%s: got %u, "
+		      "want %u", c->what, sb_preempt_rank(&c->job), c->want);
+}
+END_TEST
+
+/* The rank as the check reads it: every case whose victim ranks at least
+ * its allocated preemptor (rank not 0) is refused for rank or protection. */
+START_TEST(test_rank_check)
+{
+	size_t i;
+
+	ck_assert_uint_eq(sb_preempt_rank(NULL), 0);
+	for (i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+		const struct check_case *c = &checks[i];
+		uint32_t pr = sb_preempt_rank(&c->preemptor);
+		struct sb_preempt_policy pol;
+		enum sb_preempt_verdict v;
+
+		if (!c->preemptor.contract.allocated || !pr ||
+		    sb_preempt_rank(&c->victim) < pr)
+			continue;
+		sb_preempt_policy_init(&pol);
+		pol.nonresumable = c->nonres;
+		v = sb_preempt_check(&pol, &c->preemptor, &c->victim, c->now);
+		ck_assert_msg(v == SB_PREEMPT_OUTRANKED ||
+			      v == SB_PREEMPT_PROTECTED, "%s: got %d", c->what,
+			      v);
+	}
+}
+END_TEST
+
 /* The static relation: allocated over unallocated only. */
 START_TEST(test_static)
 {
@@ -1066,6 +1120,8 @@ int main(void)
 	tcase_add_test(tc, test_p_macro);
 	tcase_add_loop_test(tc, test_check, 0, sizeof(checks) / sizeof(checks[0]));
 	tcase_add_test(tc, test_check_null);
+	tcase_add_loop_test(tc, test_rank, 0, sizeof(ranks) / sizeof(ranks[0]));
+	tcase_add_test(tc, test_rank_check);
 	tcase_add_loop_test(tc, test_ends_by, 0, sizeof(ends) / sizeof(ends[0]));
 	tcase_add_test(tc, test_ends_sooner_default_policy);
 	tcase_add_test(tc, test_static);
