@@ -1,9 +1,38 @@
 /* tick_stats.c - lock hold time per tick, cost per call; see tick_stats.h. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* RUSAGE_THREAD */
+#endif
 #include <math.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "tick_stats.h"
+
+void tick_switches_now(struct tick_switches *s)
+{
+	struct rusage ru;
+
+	s->vol = s->invol = 0;
+	if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+		s->vol = ru.ru_nvcsw;
+		s->invol = ru.ru_nivcsw;
+	}
+}
+
+void tick_slow_describe(double held_us, double cpu_us,
+			const struct tick_switches *from,
+			const struct tick_switches *to, char *buf, size_t len)
+{
+	double off = held_us > cpu_us ? held_us - cpu_us : 0;
+
+	if (!buf || !len)
+		return;
+	snprintf(buf, len, "held %.0f us, thread CPU %.0f us, off CPU %.0f us: "
+		 "%ld waits (voluntary context switches), %ld times the CPU "
+		 "was taken (involuntary)", held_us, cpu_us, off,
+		 to->vol - from->vol, to->invol - from->invol);
+}
 
 void tick_clock_now(struct tick_clock *c)
 {

@@ -37,6 +37,33 @@ struct tick_stats {
 					 * the call), us */
 };
 
+/* A tick whose locks are held longer than this is described on its own
+ * (tick_slow_describe()): microseconds. */
+#define TICK_SLOW_US 20000.0
+
+/* The calling thread's context switches so far (getrusage(RUSAGE_THREAD)):
+ * voluntary ones are waits (a mutex, I/O, a sleep), involuntary ones are
+ * the kernel giving its CPU to another thread. */
+struct tick_switches {
+	long vol, invol;
+};
+
+/* tick_switches_now - read the calling thread's context switch counts
+ * into @s (both 0 where the system cannot tell). */
+void tick_switches_now(struct tick_switches *s);
+
+/*
+ * tick_slow_describe - why one tick held its locks @held_us (wall) for
+ * @cpu_us of its own CPU: writes into @buf (at most @len bytes) "held N us,
+ * thread CPU N us, off CPU N us: N waits (voluntary context switches), N
+ * times the CPU was taken (involuntary)", from the counts read at the
+ * start (@from) and the end (@to) of the hold.  Off CPU is held - CPU,
+ * never below 0.
+ */
+void tick_slow_describe(double held_us, double cpu_us,
+			const struct tick_switches *from,
+			const struct tick_switches *to, char *buf, size_t len);
+
 /* tick_clock_now - read both clocks into @c. */
 void tick_clock_now(struct tick_clock *c);
 

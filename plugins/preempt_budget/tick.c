@@ -331,9 +331,17 @@ static void tick_visit(struct tick_read_ctx *c)
  * behind; then the graced victims that exited.  Conf, job and node read
  * locks held.
  */
+/* Where one tick's read side spent its wall time (a slow tick's log line). */
+struct tick_phases {
+	bool walked;		/* the walk, not the visit */
+	bool committing;	/* committed usage refreshed */
+	struct tick_clock held;	/* after the walk or visit */
+	struct tick_clock limits;	/* after the limit-blocked jobs */
+};
+
 static void tick_read(struct tick_seen *s, const struct sb_budget_ops *o,
 		      const struct sb_preempt_policy *pol, time_t last,
-		      time_t now, struct tick_work *w)
+		      time_t now, struct tick_work *w, struct tick_phases *ph)
 {
 	struct tick_read_ctx c = {
 		.seen = s, .ops = o, .pol = pol, .last = last, .now = now,
@@ -343,16 +351,20 @@ static void tick_read(struct tick_seen *s, const struct sb_budget_ops *o,
 
 	if (o && !c.committing)
 		s->uncommitted++;
-	if (tick_walk_due(s, now))
+	ph->walked = tick_walk_due(s, now);
+	ph->committing = c.committing;
+	if (ph->walked)
 		tick_walk(&c);
 	else
 		tick_visit(&c);
 	if (c.committing)
 		o->commit_end();
 	FREE_NULL_BITMAP(c.repair);
+	tick_clock_now(&ph->held);
 	if (c.nblocked)
 		pe_limits_tick(c.blocked, c.nblocked, pol, now, w);
 	xfree(c.blocked);
+	tick_clock_now(&ph->limits);
 
 	/* Resumable victims in their grace time: settled ones are dropped,
 	 * those that exited by themselves are to be requeued (and stay on
@@ -462,6 +474,33 @@ static bool tick_off(unsigned my_gen)
 	       slurmctld_config.shutdown_time;
 }
 
+/* A tick that held slurmctld's locks over TICK_SLOW_US: where its wall
+ * time went, and whether it waited or was off its CPU (tick_stats.h; the
+ * context switches are counted over the read side). */
+static void tick_slow_log(double held, double cpu, double write,
+			  const struct tick_switches *s0,
+			  const struct tick_switches *s1,
+			  const struct tick_clock *c0,
+			  const struct tick_clock *cs,
+			  const struct tick_phases *ph,
+			  const struct tick_clock *c1, size_t nheld,
+			  size_t nact)
+{
+	char why[256];
+
+	tick_slow_describe(held, cpu, s0, s1, why, sizeof(why));
+	verbose("%s: tick held slurmctld's locks over %.0f us: %s; read side: "
+		"set-up %.0f us, %s of %zu running jobs %.0f us (committed "
+		"usage %s), limits %.0f us, graces %.0f us; write side %.0f us "
+		"for %zu actions", plugin_type, TICK_SLOW_US, why,
+		tick_clock_since(c0, cs, NULL),
+		ph->walked ? "walk of job_list" : "visit", nheld,
+		tick_clock_since(cs, &ph->held, NULL),
+		ph->committing ? "refreshed" : "not refreshed",
+		tick_clock_since(&ph->held, &ph->limits, NULL),
+		tick_clock_since(&ph->limits, c1, NULL), write, nact);
+}
+
 /*
  * One tick: the read walk, then the write pass only if it found work.
  * Return: false when the tick was skipped (tick_off()).  Adds the lock
@@ -479,7 +518,9 @@ static bool tick(unsigned my_gen, time_t *last, struct tick_seen *seen,
 				       .fed = READ_LOCK };
 	slurmctld_lock_t wake_locks = { .job = WRITE_LOCK };
 	struct tick_work w = { 0 };
-	struct tick_clock c0, c1, c2, c3;
+	struct tick_clock c0, cs, c1, c2, c3;
+	struct tick_switches s0, s1;
+	struct tick_phases ph = { 0 };
 	struct sb_preempt_policy pol;
 	const struct sb_budget_ops *o;
 	double held, write = 0, cpu, wcpu = 0;
@@ -494,6 +535,7 @@ static bool tick(unsigned my_gen, time_t *last, struct tick_seen *seen,
 		return false;
 	}
 	tick_clock_now(&c0);
+	tick_switches_now(&s0);
 	pe_partner_refresh();
 	delay = sb_requeue_delay_of_authinfo(slurm_conf.authinfo);
 	slurm_mutex_lock(&pe_state_lock);
@@ -503,8 +545,10 @@ static bool tick(unsigned my_gen, time_t *last, struct tick_seen *seen,
 	o = pe_ops;
 	slurm_mutex_unlock(&pe_state_lock);
 	now = time(NULL);
-	tick_read(seen, o, &pol, *last, now, &w);
+	tick_clock_now(&cs);
+	tick_read(seen, o, &pol, *last, now, &w, &ph);
 	tick_clock_now(&c1);
+	tick_switches_now(&s1);
 	unlock_slurmctld(read_locks);
 	held = tick_clock_since(&c0, &c1, &cpu);
 
@@ -525,6 +569,9 @@ static bool tick(unsigned my_gen, time_t *last, struct tick_seen *seen,
 		if (w.wake)
 			queue_job_scheduler();
 	}
+	if (held + write > TICK_SLOW_US)
+		tick_slow_log(held + write, cpu + wcpu, write, &s0, &s1, &c0,
+			      &cs, &ph, &c1, seen->nheld, w.n);
 	xfree(w.a);
 	*last = now;
 	if (tick_stats_add(stats, held + write, write, cpu + wcpu, summary,

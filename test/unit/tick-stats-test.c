@@ -3,11 +3,13 @@
  * line every TICK_STATS_N ticks, write-lock figures only over the ticks
  * that took write locks, the tick line's exact wording (bench scripts parse
  * it); the per-call summary of job_submit/budget (tick_stats_add_calls)
- * with the unit it is given. */
+ * with the unit it is given; a slow tick's description (context switches,
+ * off-CPU time). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check_main.h"
 #include "tick_stats.h"
@@ -173,6 +175,53 @@ START_TEST(test_clock)
 }
 END_TEST
 
+/* tick_slow_describe: off CPU = held - CPU (never below 0), the counts as
+ * the differences of the two readings. */
+struct slow_case {
+	double held, cpu;
+	struct tick_switches from, to;
+	const char *want;
+};
+
+static const struct slow_case slow[] = {
+	{ .held = 250000, .cpu = 3000, .from = { .vol = 10, .invol = 4 },
+	  .to = { .vol = 12, .invol = 9 },
+	  .want = "held 250000 us, thread CPU 3000 us, off CPU 247000 us: "
+		  "2 waits (voluntary context switches), 5 times the CPU was "
+		  "taken (involuntary)" },
+	{ .held = 21000, .cpu = 21500,	/* CPU read past the wall clock */
+	  .from = { .vol = 0, .invol = 0 }, .to = { .vol = 0, .invol = 0 },
+	  .want = "held 21000 us, thread CPU 21500 us, off CPU 0 us: 0 waits "
+		  "(voluntary context switches), 0 times the CPU was taken "
+		  "(involuntary)" },
+};
+
+START_TEST(test_slow_describe)
+{
+	const struct slow_case *c = &slow[_i];
+	char buf[256] = "";
+
+	tick_slow_describe(c->held, c->cpu, &c->from, &c->to, buf,
+			   sizeof(buf));
+	ck_assert_str_eq(buf, c->want);
+}
+END_TEST
+
+/* A sleep is a voluntary context switch of the calling thread. */
+START_TEST(test_switches)
+{
+	struct tick_switches a, b;
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = 2000000 };
+
+	tick_switches_now(&a);
+	nanosleep(&ts, NULL);
+	tick_switches_now(&b);
+	ck_assert_msg(b.vol > a.vol, "voluntary %ld -> %ld", a.vol, b.vol);
+	ck_assert_msg(b.invol >= a.invol, "involuntary %ld -> %ld", a.invol,
+		      b.invol);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("tick_stats");
@@ -186,6 +235,9 @@ int main(void)
 	tcase_add_loop_test(tc, test_calls_summary, 0,
 			    sizeof(calls) / sizeof(calls[0]));
 	tcase_add_test(tc, test_clock);
+	tcase_add_loop_test(tc, test_slow_describe, 0,
+			    sizeof(slow) / sizeof(slow[0]));
+	tcase_add_test(tc, test_switches);
 	suite_add_tcase(s, tc);
 	return sb_check_run(s);
 }
