@@ -16,8 +16,9 @@
 #                         scancel while the tick runs; reports the tick
 #                         summaries from the submission to the second one
 #                         written after the cancel (locks held, per
-#                         summary: the maximum is the figure); one line to
-#                         --out
+#                         summary: the maximum is the figure) and each tick
+#                         that held them over 20 ms (its CPU, waits and
+#                         CPU taken: slow_*); one line to --out
 #   summary               medians per set of the lines in --out, and ratios
 #   down                  stop the bench cluster
 # Sets (slurmctld restarted with the other plugins; slurmd and the spank
@@ -191,6 +192,17 @@ tick_fields() {
 			NR, substr(lm, 2), substr(lp, 2), substr(lx, 2), substr(cm, 2), substr(cx, 2), substr(wl, 2), substr(wk, 2), substr(uc, 2) }'
 }
 
+# slow_fields: the key=value fields of preempt/budget's slow-tick lines (a
+# tick that held the locks over 20 ms) on stdin: how many, and per line the
+# hold, the thread's CPU, its waits (voluntary context switches) and the
+# times its CPU was taken (involuntary); "slow_ticks=0" when none.
+slow_fields() {
+	{ grep -o "preempt/budget: tick held slurmctld's locks over .*" || true; } |
+		sed -n 's/.*: held \([0-9]*\) us, thread CPU \([0-9]*\) us, off CPU [0-9]* us: \([0-9]*\) waits.*, \([0-9]*\) times the CPU was taken.*/\1 \2 \3 \4/p' |
+		awk '{ h = h "," $1; c = c "," $2; v = v "," $3; i = i "," $4 }
+		END { printf "slow_ticks=%d", NR; if (NR) printf " slow_held_us=%s slow_cpu_us=%s slow_waits=%s slow_cpu_taken=%s", substr(h, 2), substr(c, 2), substr(v, 2), substr(i, 2) }'
+}
+
 # tick_summaries_since OFFSET: how many tick summaries the log has after
 # byte OFFSET.
 tick_summaries_since() {
@@ -298,6 +310,7 @@ do_run() {
 	top=$(sort -gr "$samples.top" | head -n 6 | awk '{ printf "%s%s:%.2f", (NR > 1 ? "," : ""), $2, $1 / 1e9 }')
 	# preempt/budget's tick summaries after the restart (first dropped)
 	tick=$(tail -c +"$((off + 1))" "$ctld_log" | tick_fields 1)
+	tick="$tick $(tail -c +"$((off + 1))" "$ctld_log" | slow_fields)"
 	printf '%s label=%s set=%s jobs=%s load=%s restart_s=%s window_s=%s %s squeue_median_s=%s squeue_p90_s=%s sbatch_ok=%s sbatch_median_s=%s sbatch_p90_s=%s submit_rpc_median_us=%s submit_rpc_p90_us=%s js_cpu_median_us=%s js_cpu_p90_us=%s threads=%s %s\n' \
 		"$(date -u +%FT%TZ)" "$label" "$set_name" "$jobs_expected" "$load" "$restart" "$wall" \
 		"$(cat "$samples.sum")" "${lat_q% *}" "${lat_q#* }" "$nok" "${lat_s% *}" "${lat_s#* }" \
@@ -346,7 +359,7 @@ do_cancels() {
 	off=$soff
 	printf '%s label=%s set=budget jobs=%s burst=%s load=%s scancel_s=%s %s\n' \
 		"$(date -u +%FT%TZ)" "$label" "$jobs_expected" "$((last - first))" "$load" "$cancel_s" \
-		"$(tail -c +"$((off + 1))" "$ctld_log" | tick_fields 0)" | tee -a "$out"
+		"$(tail -c +"$((off + 1))" "$ctld_log" | tick_fields 0) $(tail -c +"$((off + 1))" "$ctld_log" | slow_fields)" | tee -a "$out"
 }
 
 do_summary() {
