@@ -295,27 +295,36 @@ static bool id_in(const uint32_t *ids, size_t n, uint32_t id)
 	return false;
 }
 
+struct running {
+	job_record_t **run;
+	size_t n, cap;
+};
+
+static int running_one(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+	struct running *r = arg;
+
+	if (!IS_JOB_RUNNING(job_ptr) || IS_JOB_COMPLETING(job_ptr))
+		return 0;
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 64;
+		xrecalloc(r->run, r->cap, sizeof(*r->run));
+	}
+	r->run[r->n++] = job_ptr;
+	return 0;
+}
+
 /* The running jobs (not completing), @n of them, to free with xfree(); NULL
- * when there are none.  Job read lock held. */
+ * when there are none.  Job read lock held (job_list's own lock shared with
+ * the other readers: list_for_each_ro(), as tick_walk()). */
 static job_record_t **running_jobs(size_t *n)
 {
-	size_t nrun = 0, rcap = 0;
-	job_record_t *job_ptr, **run = NULL;
-	ListIterator it;
+	struct running r = { 0 };
 
-	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it))) {
-		if (!IS_JOB_RUNNING(job_ptr) || IS_JOB_COMPLETING(job_ptr))
-			continue;
-		if (nrun == rcap) {
-			rcap = rcap ? 2 * rcap : 64;
-			xrecalloc(run, rcap, sizeof(*run));
-		}
-		run[nrun++] = job_ptr;
-	}
-	list_iterator_destroy(it);
-	*n = nrun;
-	return run;
+	(void)list_for_each_ro(job_list, running_one, &r);
+	*n = r.n;
+	return r.run;
 }
 
 /*

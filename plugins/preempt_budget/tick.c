@@ -248,49 +248,59 @@ static void read_held(struct tick_read_ctx *c, job_record_t *job_ptr)
 		pe_work_add(w, job_ptr->job_id, ACT_REPAIR, node);
 }
 
+/* One job of the walk (tick_walk(), through list_for_each_ro()): 0. */
+static int walk_one(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+	struct tick_read_ctx *c = arg;
+	struct tick_seen *s = c->seen;
+	time_t last = c->last, now = c->now;
+
+	if (IS_JOB_PENDING(job_ptr)) {
+		time_t begin = job_ptr->details ?
+			job_ptr->details->begin_time : 0;
+
+		if (begin > last && begin <= now)
+			c->work->wake++;
+		else if (begin > now &&
+			 (!s->next_begin || begin < s->next_begin))
+			s->next_begin = begin;
+		if (pe_limit_reason(job_ptr->state_reason) &&
+		    sb_contract_job_allocated(job_ptr->admin_comment)) {
+			blocked_add(c, job_ptr);
+			ids_add(&s->blocked, &s->nblocked, &s->blocked_cap,
+				job_ptr->job_id);
+		}
+		return 0;
+	}
+	if (!IS_JOB_RUNNING(job_ptr) && !IS_JOB_SUSPENDED(job_ptr))
+		return 0;
+	ids_add(&s->held, &s->nheld, &s->held_cap, job_ptr->job_id);
+	read_held(c, job_ptr);
+	return 0;
+}
+
 /*
  * The walk: one pass over job_list that records in c->seen what the visits
  * of the next ticks need, wakes the schedulers for a begin time passed
  * since c->last, and reads every held job (read_held()); collects the jobs
  * pending for a limit in c->blocked.  Conf, job and node read locks held.
+ * list_for_each_ro() shares job_list's own lock with the other readers
+ * (slurmctld's state save packs every job under it for hundreds of
+ * milliseconds at 50k jobs); an iterator's list_next() takes it for
+ * writing and would wait for them, with slurmctld's locks held.  Nothing
+ * under it may change job_list.
  */
 static void tick_walk(struct tick_read_ctx *c)
 {
 	struct tick_seen *s = c->seen;
-	time_t last = c->last, now = c->now;
-	job_record_t *job_ptr;
-	ListIterator it;
 
-	s->walked = now;
+	s->walked = c->now;
 	s->cycles = sched_cycles();
 	s->next_begin = 0;
 	s->nheld = s->nblocked = 0;
 	s->walks++;
-	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it))) {
-		if (IS_JOB_PENDING(job_ptr)) {
-			time_t begin = job_ptr->details ?
-				job_ptr->details->begin_time : 0;
-
-			if (begin > last && begin <= now)
-				c->work->wake++;
-			else if (begin > now &&
-				 (!s->next_begin || begin < s->next_begin))
-				s->next_begin = begin;
-			if (pe_limit_reason(job_ptr->state_reason) &&
-			    sb_contract_job_allocated(job_ptr->admin_comment)) {
-				blocked_add(c, job_ptr);
-				ids_add(&s->blocked, &s->nblocked,
-					&s->blocked_cap, job_ptr->job_id);
-			}
-			continue;
-		}
-		if (!IS_JOB_RUNNING(job_ptr) && !IS_JOB_SUSPENDED(job_ptr))
-			continue;
-		ids_add(&s->held, &s->nheld, &s->held_cap, job_ptr->job_id);
-		read_held(c, job_ptr);
-	}
-	list_iterator_destroy(it);
+	(void)list_for_each_ro(job_list, walk_one, c);
 }
 
 /*

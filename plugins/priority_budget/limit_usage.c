@@ -324,6 +324,41 @@ static bool job_share(const job_record_t *job_ptr, time_t from, time_t to,
 	return true;
 }
 
+/* One job of correct_restart() (list_for_each_ro(), as tick_one()): the
+ * tick, and the count of jobs corrected. */
+struct restart_walk {
+	time_t tick;
+	int n;
+};
+
+static int correct_one(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+	struct restart_walk *r = arg;
+	struct job_share s;
+	uint64_t used;
+
+	if (!IS_JOB_RUNNING(job_ptr) && !IS_JOB_SUSPENDED(job_ptr))
+		return 0;
+	if (!job_ptr->start_time || !job_ptr->assoc_ptr ||
+	    !job_ptr->tres_alloc_cnt ||
+	    job_ptr->end_time_exp == (time_t)NO_VAL)
+		return 0;
+	used = sb_limit_restart_used(job_ptr->start_time, job_ptr->time_limit,
+				     r->tick);
+	if (!used)
+		return 0;
+	memset(&s, 0, sizeof(s));
+	s.job_id = job_ptr->job_id;
+	s.acct = job_ptr->assoc_ptr->acct;
+	s.uid = job_ptr->user_id;
+	s.tres_cnt = job_ptr->tres_alloc_cnt;
+	s.release = sb_limit_scale(used, budget_job_usage_factor(job_ptr));
+	apply_job(job_ptr, &s);	/* release only */
+	r->n++;
+	return 0;
+}
+
 /*
  * Take off what running jobs had released by @tick: Slurm counted their
  * whole time limit again (restart, 22.05 reconfigure).  Job read lock,
@@ -331,34 +366,11 @@ static bool job_share(const job_record_t *job_ptr, time_t from, time_t to,
  */
 static void correct_restart(time_t tick)
 {
-	list_itr_t *it = list_iterator_create(job_list);
-	job_record_t *job_ptr;
-	int n = 0;
+	struct restart_walk r = { .tick = tick };
+	int n;
 
-	while ((job_ptr = list_next(it))) {
-		struct job_share s;
-		uint64_t used;
-
-		if (!IS_JOB_RUNNING(job_ptr) && !IS_JOB_SUSPENDED(job_ptr))
-			continue;
-		if (!job_ptr->start_time || !job_ptr->assoc_ptr ||
-		    !job_ptr->tres_alloc_cnt ||
-		    job_ptr->end_time_exp == (time_t)NO_VAL)
-			continue;
-		used = sb_limit_restart_used(job_ptr->start_time,
-					     job_ptr->time_limit, tick);
-		if (!used)
-			continue;
-		memset(&s, 0, sizeof(s));
-		s.job_id = job_ptr->job_id;
-		s.acct = job_ptr->assoc_ptr->acct;
-		s.uid = job_ptr->user_id;
-		s.tres_cnt = job_ptr->tres_alloc_cnt;
-		s.release = sb_limit_scale(used, budget_job_usage_factor(job_ptr));
-		apply_job(job_ptr, &s);	/* release only */
-		n++;
-	}
-	list_iterator_destroy(it);
+	(void)list_for_each_ro(job_list, correct_one, &r);
+	n = r.n;
 	info("%s: run-minutes already used by %d running jobs up to the last "
 	     "tick (%ld) taken off again", LOG_PREFIX, n, (long)tick);
 }
@@ -431,16 +443,48 @@ static bool reset_due(uint16_t p, time_t now)
 	return true;
 }
 
+/* list_for_each_ro() callback of limit_usage_tick(): a running job's share
+ * of the period from @from to @now.  job_list's own lock is shared with
+ * the other readers (slurmctld's state save packs every job under it): an
+ * iterator's list_next() takes it for writing and would wait for them,
+ * with the assoc_mgr write locks held.  0. */
+struct tick_walk {
+	time_t from, now;
+	double decay;
+};
+
+static int tick_one(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+	const struct tick_walk *tw = arg;
+	struct job_share s;
+
+	if (IS_JOB_PENDING(job_ptr) || IS_JOB_FINISHED(job_ptr) ||
+	    IS_JOB_COMPLETING(job_ptr) || IS_JOB_POWER_UP_NODE(job_ptr))
+		return 0;
+	if (!job_share(job_ptr, tw->from, tw->now, false, tw->decay, &s))
+		return 0;
+	/*
+	 * No valid tick (first start, a missing or bad file, a switch from
+	 * multifactor): the run-seconds go from each job's start, but the
+	 * usage before now is already in Slurm's saved association usage; as
+	 * multifactor's first period, add none.
+	 */
+	if (!tw->from)
+		s.usage = false;
+	apply_job(job_ptr, &s);
+	return 0;
+}
+
 void limit_usage_tick(time_t now)
 {
 	slurmctld_lock_t job_read = {
 		.conf = READ_LOCK, .job = READ_LOCK, .part = READ_LOCK };
 	assoc_mgr_lock_t locks = {
 		.assoc = WRITE_LOCK, .qos = WRITE_LOCK, .tres = READ_LOCK };
-	job_record_t *job_ptr;
-	list_itr_t *it;
+	struct tick_walk tw;
 	double d;
-	time_t from, tick, reset;
+	time_t tick, reset;
 	bool clear;
 	char *dir;
 
@@ -461,28 +505,10 @@ void limit_usage_tick(time_t now)
 	} else if (last_tick && now > last_tick) {
 		scale_used(sb_limit_decay(d, (double)(now - last_tick)), false);
 	}
-	from = last_tick;
-	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it))) {
-		struct job_share s;
-
-		if (IS_JOB_PENDING(job_ptr) || IS_JOB_FINISHED(job_ptr) ||
-		    IS_JOB_COMPLETING(job_ptr) ||
-		    IS_JOB_POWER_UP_NODE(job_ptr))
-			continue;
-		if (!job_share(job_ptr, from, now, false, d, &s))
-			continue;
-		/*
-		 * No valid tick (first start, a missing or bad file, a switch
-		 * from multifactor): the run-seconds go from each job's start,
-		 * but the usage before now is already in Slurm's saved
-		 * association usage; as multifactor's first period, add none.
-		 */
-		if (!from)
-			s.usage = false;
-		apply_job(job_ptr, &s);
-	}
-	list_iterator_destroy(it);
+	tw.from = last_tick;
+	tw.now = now;
+	tw.decay = d;
+	(void)list_for_each_ro(job_list, tick_one, &tw);
 	/* still under the job lock: an end after this counts from now */
 	if (now > last_tick)
 		last_tick = now;

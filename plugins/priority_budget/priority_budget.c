@@ -383,6 +383,50 @@ static bool in_filter(List l, uint32_t v)
 	return found;
 }
 
+/* sprio's filter and answer (factors_list()). */
+struct factors_walk {
+	List job_ids, uids, ret;
+	uid_t uid;
+};
+
+/* One job of factors_list() (list_for_each_ro(): job_list's own lock
+ * shared with the other readers, such as slurmctld's state save).  0. */
+static int factors_one(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+	struct factors_walk *f = arg;
+	priority_factors_object_t *o;
+	struct sb_priority_parts parts;
+	uint32_t qos_part;
+
+	if (!IS_JOB_PENDING(job_ptr) || job_ptr->priority == 0 ||
+	    job_ptr->direct_set_prio)
+		return 0;	/* held, or set by an administrator */
+	if ((slurm_conf.private_data & PRIVATE_DATA_JOBS) &&
+	    job_ptr->user_id != f->uid && !validate_operator(f->uid))
+		return 0;
+	if (!in_filter(f->job_ids, job_ptr->job_id) ||
+	    !in_filter(f->uids, job_ptr->user_id))
+		return 0;
+	if (sb_priority_decode(job_ptr->priority, &parts) != SB_OK)
+		return 0;
+	/* sprio adds SITE - NICE_OFFSET and QOS, and subtracts
+	 * NICE - NICE_OFFSET; the nice value is already inside the
+	 * in-team part, of which the QOS's share goes to QOS. */
+	qos_part = sb_priority_qos_part(pr_job_qos_norm(job_ptr));
+	if (qos_part > parts.in_team)	/* clamped by a large nice */
+		qos_part = parts.in_team;
+	o = sb_prio_factors_new(job_ptr, parts.allocated ?
+		(double)(UINT32_C(1) << SB_PRIO_TIER_SHIFT) : 0,
+		(double)parts.level * (1 << SB_PRIO_LEVEL_SHIFT),
+		(double)qos_part * 2,
+		(parts.in_team - qos_part) * 2 + parts.resumed +
+			NICE_OFFSET,
+		NICE_OFFSET);
+	list_append(f->ret, o);
+	return 0;
+}
+
 /*
  * sprio: each pending job's priority split into its parts, placed in the
  * columns that add up to it: tier (1 << 31 for allocated jobs) in ASSOC,
@@ -393,48 +437,17 @@ static bool in_filter(List l, uint32_t v)
 static List factors_list(List job_ids, List uids, uid_t uid, bool locked)
 {
 	slurmctld_lock_t job_read = { .job = READ_LOCK };
-	List ret = list_create(slurm_destroy_priority_factors_object);
-	job_record_t *job_ptr;
-	ListIterator it;
+	struct factors_walk f = {
+		.job_ids = job_ids, .uids = uids, .uid = uid,
+		.ret = list_create(slurm_destroy_priority_factors_object),
+	};
 
 	if (!locked)
 		lock_slurmctld(job_read);
-	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it))) {
-		priority_factors_object_t *o;
-		struct sb_priority_parts parts;
-		uint32_t qos_part;
-
-		if (!IS_JOB_PENDING(job_ptr) || job_ptr->priority == 0 ||
-		    job_ptr->direct_set_prio)
-			continue;	/* held, or set by an administrator */
-		if ((slurm_conf.private_data & PRIVATE_DATA_JOBS) &&
-		    job_ptr->user_id != uid && !validate_operator(uid))
-			continue;
-		if (!in_filter(job_ids, job_ptr->job_id) ||
-		    !in_filter(uids, job_ptr->user_id))
-			continue;
-		if (sb_priority_decode(job_ptr->priority, &parts) != SB_OK)
-			continue;
-		/* sprio adds SITE - NICE_OFFSET and QOS, and subtracts
-		 * NICE - NICE_OFFSET; the nice value is already inside the
-		 * in-team part, of which the QOS's share goes to QOS. */
-		qos_part = sb_priority_qos_part(pr_job_qos_norm(job_ptr));
-		if (qos_part > parts.in_team)	/* clamped by a large nice */
-			qos_part = parts.in_team;
-		o = sb_prio_factors_new(job_ptr, parts.allocated ?
-			(double)(UINT32_C(1) << SB_PRIO_TIER_SHIFT) : 0,
-			(double)parts.level * (1 << SB_PRIO_LEVEL_SHIFT),
-			(double)qos_part * 2,
-			(parts.in_team - qos_part) * 2 + parts.resumed +
-				NICE_OFFSET,
-			NICE_OFFSET);
-		list_append(ret, o);
-	}
-	list_iterator_destroy(it);
+	(void)list_for_each_ro(job_list, factors_one, &f);
 	if (!locked)
 		unlock_slurmctld(job_read);
-	return ret;
+	return f.ret;
 }
 SB_DEFINE_PRIORITY_FACTORS_LIST(factors_list)
 

@@ -93,6 +93,28 @@ static bool recalc_tree(struct sb_tree *t, time_t now)
 	return true;
 }
 
+/* One job of recalc_standing()'s pass over job_list. */
+struct standing_walk {
+	time_t now;
+	int pos;
+	bool accrue;	/* charge what ran (slurmdbd's records are in) */
+};
+
+/* list_for_each_ro() callback: charge what @x ran, commit the rest of its
+ * protected slice.  job_list's own lock is shared with the other readers
+ * (slurmctld's state save packs every job under it): an iterator's
+ * list_next() takes it for writing and would wait for them.  0. */
+static int standing_one(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+	const struct standing_walk *w = arg;
+
+	if (w->accrue)
+		pr_accrue_job(job_ptr, w->now, w->pos);
+	pr_commit_job(job_ptr, w->now);
+	return 0;
+}
+
 /*
  * Charge what ran, commit the rest of running jobs' protected slices, and
  * recompute the view and the standing from their sum.  @charged_out and
@@ -104,8 +126,7 @@ static int recalc_standing(time_t now, int pos, double **charged_out,
 			   double **own_out, uint32_t *nassoc_out)
 {
 	slurmctld_lock_t job_read = { .job = READ_LOCK };
-	job_record_t *job_ptr;
-	ListIterator it;
+	struct standing_walk walk;
 	double *usage, *charged, *own;
 	uint32_t nassoc;
 	int rc;
@@ -123,13 +144,10 @@ static int recalc_standing(time_t now, int pos, double **charged_out,
 	 * protected slices, which weighs on the standing now; the ledger
 	 * only ever holds what ran. */
 	sb_view_clear_committed(&pr_view);
-	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it))) {
-		if (!pr_need_reconcile)
-			pr_accrue_job(job_ptr, now, pos);
-		pr_commit_job(job_ptr, now);
-	}
-	list_iterator_destroy(it);
+	walk.now = now;
+	walk.pos = pos;
+	walk.accrue = !pr_need_reconcile;
+	(void)list_for_each_ro(job_list, standing_one, &walk);
 	sb_accrual_prune(pr_accrual, now - pr_cfg.lookback_window);
 	/* the window's sums kept from the last recalculation and moved to
 	 * @now: the read below is O(associations), not O(buckets) */
