@@ -337,20 +337,26 @@ do_cancels() {
 	wait_until 300 all_pending || die "$label: $(count_jobs PD) pending after the restart, wanted $jobs_expected"
 	sleep 20
 	load=$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' /)
-	first=$(squeue -h -o %i | sort -n | tail -n 1)
+	local before ids n
+	before=$(squeue -h -o %i | sort -n | tail -n 1)
 	soff=$(stat -c %s "$ctld_log")
 	say "$label: $burst more pending jobs"
 	"$build/test/bench/bench-submit" "$burst" parked "$(bench_accounts "$accounts_n")" >&2
-	last=$(squeue -h -o %i | sort -n | tail -n 1)
-	[ "$last" -gt "$first" ] || die "$label: no job submitted"
+	# the new jobs: the pending ones above every id seen before (ids of
+	# jobs an earlier burst cancelled may be purged by now)
+	ids=$(squeue -h -t PD -o %i | sort -n | awk -v b="$before" '$1 > b')
+	n=$(printf '%s\n' "$ids" | grep -c . || true)
+	[ "$n" -gt 0 ] || die "$label: no job submitted"
+	first=$(printf '%s\n' "$ids" | head -n 1)
+	last=$(printf '%s\n' "$ids" | tail -n 1)
 	for ((i = 0; i < 150; i++)); do
 		[ "$(tick_summaries_since "$soff")" -ge 1 ] && break
 		sleep 1
 	done
 	coff=$(stat -c %s "$ctld_log")
-	say "$label: cancelling jobs $((first + 1))-$last with one scancel"
+	say "$label: cancelling $n jobs ($first-$last) with one scancel"
 	t0=$(date +%s%N)
-	seq $((first + 1)) "$last" | xargs scancel || say "$label: scancel failed"
+	printf '%s\n' "$ids" | xargs scancel || say "$label: scancel failed"
 	cancel_s=$(echo "scale=2; ($(date +%s%N) - $t0) / 1000000000" | bc)
 	for ((i = 0; i < 200; i++)); do
 		[ "$(tick_summaries_since "$coff")" -ge 2 ] && break
@@ -358,7 +364,7 @@ do_cancels() {
 	done
 	off=$soff
 	printf '%s label=%s set=budget jobs=%s burst=%s load=%s scancel_s=%s %s\n' \
-		"$(date -u +%FT%TZ)" "$label" "$jobs_expected" "$((last - first))" "$load" "$cancel_s" \
+		"$(date -u +%FT%TZ)" "$label" "$jobs_expected" "$n" "$load" "$cancel_s" \
 		"$(tail -c +"$((off + 1))" "$ctld_log" | tick_fields 0) $(tail -c +"$((off + 1))" "$ctld_log" | slow_fields)" | tee -a "$out"
 }
 
