@@ -327,12 +327,14 @@ do_cancels() {
 	[ -f "$ctld_log" ] || die "no bench cluster in $SB_CLUSTER_DIR: run 'contrib/bench-load.sh setup' first"
 	local pid0 off soff coff load first last t0 cancel_s i
 	eval "$(cluster env)"
-	jobs_expected=$(count_jobs PD)
-	[ "$jobs_expected" -gt 0 ] || die "no pending jobs: run 'contrib/bench-load.sh setup' first"
 	set_conf budget
 	pid0=$(ctld_pid)
 	cluster up >/dev/null
 	[ "$(ctld_pid)" != "$pid0" ] || cluster restart-ctld >/dev/null
+	# counted after the restart: the cluster may have been down (state
+	# kept), and slurmctld answers only once it has recovered every job
+	jobs_expected=$(count_jobs PD)
+	[ "$jobs_expected" -gt 0 ] || die "no pending jobs: run 'contrib/bench-load.sh setup' first"
 	wait_until 300 running_full || die "$label: only $(count_jobs R) of 32 jobs run after the restart"
 	wait_until 300 all_pending || die "$label: $(count_jobs PD) pending after the restart, wanted $jobs_expected"
 	sleep 20

@@ -260,7 +260,14 @@ static int walk_one(void *x, void *arg)
 		time_t begin = job_ptr->details ?
 			job_ptr->details->begin_time : 0;
 
-		if (begin > last && begin <= now)
+		/*
+		 * Only a begin time later than the job's (re)submission
+		 * (--begin, a requeue's delay, the restart backoff) wakes the
+		 * schedulers: a job eligible when submitted gets its begin
+		 * time then, from the scheduler that already looks at it.
+		 */
+		if (begin > last && begin <= now &&
+		    begin > job_ptr->details->submit_time)
 			c->work->wake++;
 		else if (begin > now &&
 			 (!s->next_begin || begin < s->next_begin))
