@@ -130,6 +130,42 @@ static void charge_to(struct sim *s, int64_t T)
  * the reclaim rule reads it (victims.c).
  */
 
+/*
+ * Stamp s->order_changed_at[k] with this order epoch for every position k
+ * at which a running job's current priority may now compare with that of a
+ * preemptor at k otherwise than before (victims.c, "failed tries, kept"):
+ * a level is a function of the position alone, so the comparisons hold
+ * where the association at k is the same and so is the *set* of those
+ * above it (their order among themselves may change).  @ord: the new order
+ * of @cnt; positions below @first are unchanged.  The sets are compared by
+ * a count per association (+1 in the new prefix, -1 in the old one) and
+ * the number of counts that are not 0; the counts end at 0 (both orders
+ * hold every association).  The first recalculation stamps every
+ * position.
+ */
+static void order_changes(struct sim *s, const uint32_t *ord, uint32_t cnt,
+			  uint32_t first)
+{
+	int32_t *d = s->order_count;
+	uint32_t k, ndiff = 0;
+
+	for (k = first; k < cnt; k++) {
+		if (!s->recalcs_done || ndiff || ord[k] != s->prev_order[k])
+			s->order_changed_at[k] = s->order_epoch;
+		if (!s->recalcs_done)
+			continue;
+		/* +1 for the new one, -1 for the old one */
+		if (d[ord[k]]++ == 0)
+			ndiff++;
+		else if (d[ord[k]] == 0)
+			ndiff--;
+		if (d[s->prev_order[k]]-- == 0)
+			ndiff++;
+		else if (d[s->prev_order[k]] == 0)
+			ndiff--;
+	}
+}
+
 void sim__tick(struct sim *s, int64_t T)
 {
 	uint32_t a, n = s->t->n, cnt;
@@ -171,16 +207,13 @@ void sim__tick(struct sim *s, int64_t T)
 	}
 	/* pass order: allocated groups by standing, then unallocated */
 	ord = sb_standing_order(s->standing, &cnt);
-	/* the first position whose association changed: levels above it
-	 * compare with each other as before (victims.c, "failed tries,
-	 * kept") */
+	/* the first position whose association changed */
 	for (a = 0; a < cnt && s->recalcs_done && s->prev_order[a] == ord[a];
 	     a++)
 		;
 	if (a < cnt) {
 		s->order_epoch++;
-		for (i = a; i < cnt; i++)
-			s->order_changed_at[i] = s->order_epoch;
+		order_changes(s, ord, cnt, a);
 		memcpy(s->prev_order, ord, cnt * sizeof(*ord));
 	}
 	s->recalcs_done = true;

@@ -82,7 +82,10 @@ struct job_state {
 	uint32_t fail_whole_nodes;
 	uint64_t fail_order_epoch;	/* ... at standing-order epoch this */
 	uint32_t fail_position;	/* ... its association's standing position */
-	bool fail_view_free;	/* ... and no refusal read the view */
+	uint8_t fail_nview;	/* ... and refusals read the view on no
+				 * node but these many, listed at
+				 * sim.fail_view_nodes[job * SIM_VIEW_NODES];
+				 * SIM_VIEW_MANY: on more */
 	int64_t submit;		/* its submission, s: the table's, or when
 				 * its user resubmitted it after a cancel
 				 * (the queue's order: a new job) */
@@ -157,6 +160,11 @@ struct sim_resv {
 	uint32_t node_off, nnodes;	/* its nodes: resv_nodes[node_off..] */
 	uint64_t mask;		/* GPUs on each of them */
 };
+
+/* Nodes whose refusals read the budget view, remembered per failed
+ * preemption try (job_state.fail_nview); SIM_VIEW_MANY: more. */
+#define SIM_VIEW_NODES 16
+#define SIM_VIEW_MANY UINT8_MAX
 
 /* Node changes remembered by number (sim.room_log), a power of 2. */
 #define SIM_CHLOG 1024
@@ -320,13 +328,23 @@ struct sim {
 	uint64_t order_epoch;	/* bumped by a recalculation that changed
 				 * the standing order (so some levels) */
 	uint64_t *order_changed_at;	/* per standing position k: the
-					 * order_epoch at which positions
-					 * 0..k last changed (a level compares
-					 * with k's the same way since) */
+					 * order_epoch at which the
+					 * association at k or the set of
+					 * those above it last changed (a
+					 * level compares with k's the same
+					 * way since) */
 	uint32_t *prev_order;	/* the standing order of the last one */
+	int32_t *order_count;	/* per association: scratch of
+				 * order_changes() (charge.c), 0 between */
 	bool recalcs_done;	/* prev_order holds one */
 	bool view_read;		/* a refusal read the budget view (since
-				 * the try began) */
+				 * it was cleared: per node in a scan) */
+	uint32_t view_nodes[SIM_VIEW_NODES];	/* the try's nodes where a
+						 * refusal read the view */
+	uint8_t nview;		/* ... how many; SIM_VIEW_MANY: more, or
+				 * read outside a node scan */
+	uint32_t *fail_view_nodes;	/* per job, SIM_VIEW_NODES: its last
+					 * failed try's view_nodes */
 	uint64_t *node_room_seq;	/* per node */
 	uint32_t *room_log;	/* the node changed at each room_seq, the
 				 * last SIM_CHLOG of them */

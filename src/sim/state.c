@@ -52,6 +52,7 @@ int sim__state_alloc(struct sim *s)
 	s->standing_level = calloc(na + 1, sizeof(*s->standing_level));
 	s->order_changed_at = calloc(na + 1, sizeof(*s->order_changed_at));
 	s->prev_order = malloc((na + 1) * sizeof(*s->prev_order));
+	s->order_count = calloc(na + 1, sizeof(*s->order_count));
 	s->node_room_seq = calloc(s->p->nodes ? s->p->nodes : 1,
 				  sizeof(*s->node_room_seq));
 	s->node_min_rank = calloc(s->p->nodes ? s->p->nodes : 1,
@@ -65,6 +66,8 @@ int sim__state_alloc(struct sim *s)
 	s->gpu_take_from = malloc(ng * sizeof(*s->gpu_take_from));
 	s->node_take_sorted = malloc(ng * sizeof(*s->node_take_sorted));
 	s->room_log = calloc(SIM_CHLOG, sizeof(*s->room_log));
+	s->fail_view_nodes = calloc(n * SIM_VIEW_NODES,
+				    sizeof(*s->fail_view_nodes));
 	if (s->lane_on) {
 		s->lane_pending = calloc(na + 1, sizeof(*s->lane_pending));
 		s->lane_sum = calloc(na + 1, sizeof(*s->lane_sum));
@@ -76,7 +79,7 @@ int sim__state_alloc(struct sim *s)
 	if (!s->node_room_seq || !s->node_min_rank || !s->node_rank_ok ||
 	    !s->gpu_job || !s->gpu_take_from ||
 	    !s->gpu_first_run || !s->gpu_first_n ||
-	    !s->node_take_sorted || !s->room_log) {
+	    !s->node_take_sorted || !s->room_log || !s->fail_view_nodes) {
 		sim__oom(s);
 		return -1;
 	}
@@ -130,6 +133,7 @@ void sim__state_free(struct sim *s)
 	free(s->standing_level);
 	free(s->order_changed_at);
 	free(s->prev_order);
+	free(s->order_count);
 	free(s->node_room_seq);
 	free(s->gpu_job);
 	free(s->node_min_rank);
@@ -139,6 +143,7 @@ void sim__state_free(struct sim *s)
 	free(s->gpu_take_from);
 	free(s->node_take_sorted);
 	free(s->room_log);
+	free(s->fail_view_nodes);
 	free(s->fresh_runs);
 	free(s->lane_pending);
 	free(s->lane_sum);

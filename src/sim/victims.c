@@ -405,16 +405,41 @@ static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t now)
  * Across recalculations too, when nothing the refusals read changed: a
  * try whose every refusal was view-free (view_free(): the reclaim rule
  * and the cost were never what refused) fails again as long as the
- * standing order did not change up to the preemptor's association
- * (s->order_changed_at[fail_position] <= fail_order_epoch: its position
- * is the same and so is the set of associations above it; a level is a
- * function of the position, so every running job's current priority
- * compares with the preemptor's as it did) and the nodes did not change:
+ * preemptor's association kept its standing position and the set of
+ * associations above it is the same (s->order_changed_at[fail_position]
+ * <= fail_order_epoch, charge.c's order_changes(); a level is a function
+ * of the position, so every running job's current priority compares with
+ * the preemptor's as it did) and the nodes did not change:
  * a victim that was accepted may be refused now (the view moved), which
  * only makes the try fail more surely.  Most recalculations change no
  * level (14% did on a 156-budget workload), fewer the order above a given
  * position, so most full scans after one are spared.
+ *
+ * A refusal that read the view holds back only its own node: a try is
+ * remembered with the nodes (up to SIM_VIEW_NODES) on which one did and
+ * that did not give room (job_state.fail_nview, sim.fail_view_nodes), and
+ * after a recalculation those nodes are asked again beside the changed
+ * ones; every other node failed for view-free reasons and still does.
+ * A try with view reads on more nodes, or outside the node scan (gather(),
+ * after the scan passed), is not kept across a recalculation.
  */
+
+/* Remember node @nd as one where a refusal read the view (see above). */
+static void note_view_node(struct sim *s, uint32_t nd)
+{
+	uint32_t i;
+
+	if (s->nview == SIM_VIEW_MANY)
+		return;
+	for (i = 0; i < s->nview; i++)
+		if (s->view_nodes[i] == nd)
+			return;
+	if (s->nview == SIM_VIEW_NODES) {
+		s->nview = SIM_VIEW_MANY;
+		return;
+	}
+	s->view_nodes[s->nview++] = nd;
+}
 
 /* The least sb_preempt_rank() of the runs on node @nd (UINT32_MAX: none),
  * kept until a run there starts or stops or a running job's priority
@@ -441,7 +466,9 @@ static uint32_t node_rank(struct sim *s, uint32_t nd)
 /* Whether node @nd could give @me @g GPUs at @now (@g <= its GPUs; all of
  * them: it could be emptied): free, or on runs it may preempt, as
  * all_would_fit() counts them.  The core is asked only when the runs that
- * pass victim_maybe() would be enough, and only until they are. */
+ * pass victim_maybe() would be enough, and only until they are.  A node
+ * that does not give, with a refusal that read the view, is noted
+ * (note_view_node()). */
 static bool node_gives(struct sim *s, const struct sb_preempt_party *me,
 		       uint32_t nd, int64_t now, uint32_t g)
 {
@@ -477,6 +504,7 @@ static bool node_gives(struct sim *s, const struct sb_preempt_party *me,
 	}
 	if (ub < g)
 		return false;
+	s->view_read = false;
 	for (k = 0; k < gpn && room < g; k++) {
 		const struct run_info *rj;
 
@@ -488,7 +516,11 @@ static bool node_gives(struct sim *s, const struct sb_preempt_party *me,
 		if (victim_ok(s, me, rj, now))
 			room += fn[k];
 	}
-	return room >= g;
+	if (room >= g)
+		return true;
+	if (s->view_read)
+		note_view_node(s, nd);
+	return false;
 }
 
 /* Whether no node could give @job room at @now (see above): for a job of
@@ -532,21 +564,23 @@ static bool nodes_fail(struct sim *s, uint32_t job,
 }
 
 /* @job's try failed at @now with at most @whole nodes that could be
- * emptied: remembered (still_fails()), view-free unless a refusal read
- * the view since s->view_read was cleared (@kept: the memo it extends was
- * view-free too). */
-static void remember_fail(struct sim *s, uint32_t job, uint32_t whole,
-			  bool kept)
+ * emptied: remembered (still_fails()), with the nodes where a refusal
+ * read the view (s->view_nodes, s->nview). */
+static void remember_fail(struct sim *s, uint32_t job, uint32_t whole)
 {
 	const struct sb_standing_node *sn = sim__is_budget(s) ?
 		sb_standing_node(s->standing, s->w->jobs[job].assoc) : NULL;
+	struct job_state *x = &s->job_state[job];
 
-	s->job_state[job].fail_position = sn ? sn->position : 0;
-	s->job_state[job].fail_room_seq = s->room_seq;
-	s->job_state[job].fail_recalc_epoch = s->recalc_epoch;
-	s->job_state[job].fail_order_epoch = s->order_epoch;
-	s->job_state[job].fail_view_free = kept && !s->view_read;
-	s->job_state[job].fail_whole_nodes = whole;
+	x->fail_position = sn ? sn->position : 0;
+	x->fail_room_seq = s->room_seq;
+	x->fail_recalc_epoch = s->recalc_epoch;
+	x->fail_order_epoch = s->order_epoch;
+	x->fail_nview = s->nview;
+	x->fail_whole_nodes = whole;
+	if (s->nview != SIM_VIEW_MANY)
+		memcpy(&s->fail_view_nodes[(size_t)job * SIM_VIEW_NODES],
+		       s->view_nodes, s->nview * sizeof(*s->view_nodes));
 }
 
 /* Whether @job's try at @now fails as its last one did (see above); if
@@ -555,17 +589,33 @@ static bool still_fails(struct sim *s, uint32_t job,
 			const struct sb_preempt_party *me, int64_t now)
 {
 	struct job_state *x = &s->job_state[job];
-	uint32_t whole = x->fail_whole_nodes;
+	const uint32_t *vn = &s->fail_view_nodes[(size_t)job * SIM_VIEW_NODES];
+	uint32_t whole = x->fail_whole_nodes, gpus = s->w->jobs[job].gpus,
+		 gpn = s->cluster.gpn, need = (gpus + gpn - 1) / gpn,
+		 g = gpus <= gpn ? gpus : gpn, i;
+	bool recalc = x->fail_recalc_epoch != s->recalc_epoch;
 
 	if (!x->fail_room_seq ||
-	    (x->fail_recalc_epoch != s->recalc_epoch &&
-	     !(x->fail_view_free &&
-	       s->order_changed_at[x->fail_position] <= x->fail_order_epoch)))
+	    (recalc &&
+	     (x->fail_nview == SIM_VIEW_MANY ||
+	      s->order_changed_at[x->fail_position] > x->fail_order_epoch)))
 		return false;
-	s->view_read = false;
+	s->nview = 0;
+	if (recalc) {
+		/* the view moved: its refusals' nodes are asked again */
+		for (i = 0; i < x->fail_nview; i++)
+			if (node_gives(s, me, vn[i], now, g) &&
+			    (gpus <= gpn || ++whole >= need))
+				return false;
+	} else {
+		/* the same view: those nodes still refuse, and are kept */
+		s->nview = x->fail_nview;
+		if (s->nview != SIM_VIEW_MANY)
+			memcpy(s->view_nodes, vn, s->nview * sizeof(*vn));
+	}
 	if (!nodes_fail(s, job, me, now, x->fail_room_seq, &whole))
 		return false;
-	remember_fail(s, job, whole, x->fail_view_free);
+	remember_fail(s, job, whole);
 	return true;
 }
 
@@ -592,14 +642,17 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 		return false;
 	/* node by node first: most tries fail, and fail there */
 	whole = 0;
-	s->view_read = false;
+	s->nview = 0;
 	if (nodes_fail(s, job, &me, now, 0, &whole)) {
-		remember_fail(s, job, whole, true);
+		remember_fail(s, job, whole);
 		return false;
 	}
+	s->view_read = false;
 	nc = gather(s, &me, now);
 	if (!all_would_fit(s, j->gpus, nc, &whole)) {
-		remember_fail(s, job, whole, true);
+		if (s->view_read)	/* not tied to a node */
+			s->nview = SIM_VIEW_MANY;
+		remember_fail(s, job, whole);
 		return false;
 	}
 	if (sim__is_budget(s))
