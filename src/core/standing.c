@@ -20,9 +20,13 @@
 #include "sb/priority.h"
 #include "sb/standing.h"
 
-/* One association in a group being sorted. */
+/* One association in a group being sorted.  LF (SB_LF_FINITE only) is
+ * compared as its double first, the long double only where those are
+ * equal: rounding to double (and the clamp at DBL_MAX) never reverses two
+ * values, so the order is the long doubles' (cmp_key()). */
 struct key {
-	long double lf;		/* meaningful for SB_LF_FINITE only */
+	double dlf;		/* (double)*lf, clamped: level_fs */
+	const long double *lf;	/* the exact LF, in sb_standing.lf */
 	uint32_t index;
 	uint32_t id;
 	uint8_t cls;		/* enum sb_lf_class */
@@ -183,7 +187,8 @@ static void make_key(const struct sb_standing *st, uint32_t ix, struct key *k)
 {
 	const struct sb_tree_node *t = &st->tn[ix];
 
-	k->lf = st->lf[ix];
+	k->dlf = st->nodes[ix].level_fs;
+	k->lf = &st->lf[ix];
 	k->index = ix;
 	k->id = t->id;
 	k->cls = (uint8_t)st->nodes[ix].lf_class;
@@ -201,8 +206,10 @@ static int cmp_key(const void *pa, const void *pb)
 
 	if (a->cls != b->cls)
 		return a->cls > b->cls ? -1 : 1;
-	if (a->cls == SB_LF_FINITE && a->lf != b->lf)
-		return a->lf > b->lf ? -1 : 1;
+	if (a->cls == SB_LF_FINITE && a->dlf != b->dlf)
+		return a->dlf > b->dlf ? -1 : 1;
+	if (a->cls == SB_LF_FINITE && *a->lf != *b->lf)
+		return *a->lf > *b->lf ? -1 : 1;
 	if (a->leaf != b->leaf)
 		return a->leaf ? -1 : 1;
 	return (a->id > b->id) - (a->id < b->id);
@@ -260,7 +267,9 @@ static void keep_order(struct sb_standing *st, const struct key *k,
 /* Whether @a and @b are tied (same class and, if finite, same LF). */
 static bool tied(const struct key *a, const struct key *b)
 {
-	return a->cls == b->cls && (a->cls != SB_LF_FINITE || a->lf == b->lf);
+	return a->cls == b->cls &&
+	       (a->cls != SB_LF_FINITE ||
+		(a->dlf == b->dlf && *a->lf == *b->lf));
 }
 
 /* The walk's output cursor. */
