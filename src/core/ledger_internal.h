@@ -70,8 +70,13 @@ void sb__ledger_free_rows(struct row *rows, uint32_t n);
 /* Make row @r hold bucket @k (its ring allocated on first use, or its head
  * moved forward).  Return: SB_OK or SB_ENOMEM. */
 int sb__row_reach(const struct sb_ledger *l, struct row *r, int64_t k);
-/* The oldest bucket row @r still holds. */
-int64_t sb__row_oldest(const struct sb_ledger *l, const struct row *r);
+/* The oldest bucket row @r still holds (inline: read in every charge and
+ * every window sum). */
+static inline int64_t sb__row_oldest(const struct sb_ledger *l,
+				     const struct row *r)
+{
+	return max64(0, r->head - (int64_t)l->nslots + 1);
+}
 /* @amount was added to bucket @k of row @r, which now holds @value: keep
  * the window sums, or give them up when the row is no longer exact. */
 void sb__row_note(struct row *r, int64_t k, double amount, double value,

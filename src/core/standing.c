@@ -62,6 +62,11 @@ struct sb_standing {
 	/* the tree's nodes by index: sb_tree_node(tree, i) is &tn[i] for
 	 * every i < n (one array in tree.c), read in the hot loops */
 	const struct sb_tree_node *tn;
+	/* by position, sb_priority_level(position, n); by leaf rank, the
+	 * factor (sb_standing_compute_usage()): computed once, as they
+	 * depend on n and nleaves alone */
+	uint32_t *level_at;
+	double *factor_at;
 };
 
 int sb_standing_new(const struct sb_tree *tree, struct sb_standing **out)
@@ -91,10 +96,19 @@ int sb_standing_new(const struct sb_tree *tree, struct sb_standing **out)
 	st->sib = calloc(n ? n : 1, sizeof(*st->sib));
 	st->choff = calloc(n ? n : 1, sizeof(*st->choff));
 	st->cur = calloc(n ? n : 1, sizeof(*st->cur));
+	st->level_at = calloc(n ? n : 1, sizeof(*st->level_at));
+	st->factor_at = calloc(n ? n : 1, sizeof(*st->factor_at));
 	if (!st->nodes || !st->lf || !st->usage || !st->order || !st->keys ||
-	    !st->frames || !st->sib || !st->choff || !st->cur) {
+	    !st->frames || !st->sib || !st->choff || !st->cur ||
+	    !st->level_at || !st->factor_at) {
 		sb_standing_free(st);
 		return SB_ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		st->level_at[i] = sb_priority_level(i, n);
+		/* a rank is below nleaves <= n */
+		st->factor_at[i] = st->nleaves > 1 ?
+			1.0 - (double)i / (double)(st->nleaves - 1) : 1.0;
 	}
 	for (i = 0; i < n; i++) {
 		st->nodes[i].level = 1;
@@ -132,6 +146,8 @@ void sb_standing_free(struct sb_standing *st)
 	free(st->sib);
 	free(st->choff);
 	free(st->cur);
+	free(st->level_at);
+	free(st->factor_at);
 	free(st);
 }
 
@@ -415,9 +431,8 @@ int sb_standing_compute_usage(struct sb_standing *st, const double *usage)
 	for (i = 0; i < st->n; i++) {
 		struct sb_standing_node *s = &st->nodes[i];
 
-		s->factor = st->nleaves > 1 ?
-			1.0 - (double)s->rank / (double)(st->nleaves - 1) : 1.0;
-		s->level = sb_priority_level(s->position, st->n);
+		s->factor = st->factor_at[s->rank];
+		s->level = st->level_at[s->position];
 	}
 	return SB_OK;
 }
