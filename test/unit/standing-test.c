@@ -200,6 +200,15 @@ static const struct order_case orders[] = {
 		{ .id = 3,   .parent = 0,  .shares = 1,   .usage = DBL_MAX / 4, .name = "C" },
 	  },
 	  .count = 3, .order = "A B C" },
+	{ .what = "LFs equal as doubles, apart as long doubles: not tied",
+	  /* usum / (3 u): 0.66666666666666670366 (A) and ...77771 (B),
+	   * both 0.66666666666666674068 as doubles */
+	  .n = {
+		{ .id = 1,   .parent = 0,  .shares = 1,   .usage = 9007199254740991.0, .name = "A" },
+		{ .id = 2,   .parent = 0,  .shares = 1,   .usage = 9007199254740990.0, .name = "B" },
+		{ .id = 3,   .parent = 0,  .shares = 1,   .usage = 2,      .name = "C" },
+	  },
+	  .count = 3, .order = "C B A" },
 	{ .what = "an account holding jobs of its own",
 	  .n = {
 		{ .id = 1,   .parent = 0,  .shares = 1,   .usage = 100,    .name = "P" },
