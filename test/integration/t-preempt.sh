@@ -319,10 +319,17 @@ PreemptGraceTime=3"
 	t=$(date +%s); P=grc$t; V=grc$t-v; G=grc$t-g
 	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
 	rm -f "$mark".* "$mark"-ready.*
+	# Each script waits in a loop of short background sleeps, so that its
+	# shell is always in 'wait' when a TERM comes and runs its trap at
+	# once.  Slurm sends the grace time's SIGTERM to the job's steps; the
+	# batch script itself gets SIGTERM when the grace time ends, from the
+	# kill, to each of its processes in turn: a script whose last command
+	# was one long sleep could see that sleep killed, end, and exit
+	# without its trap before its own TERM came (seen once on 26.05).
 	# gpu01: allocated, resumable, trapping TERM and carrying on
-	v=$(submit sb-dave -A "$V" -w gpu01 -G 8 --min-runtime=0:02 --resumable --wrap "trap 'echo TERM >> $mark.v' TERM; touch $mark-ready.v; sleep 120 & wait; sleep 120")
+	v=$(submit sb-dave -A "$V" -w gpu01 -G 8 --min-runtime=0:02 --resumable --wrap "trap 'echo TERM >> $mark.v' TERM; touch $mark-ready.v; while :; do sleep 1 & wait; done")
 	# gpu02: allocated, resumable, exits at once on TERM
-	r=$(submit sb-dave -A "$V" -w gpu02 -G 8 --min-runtime=0:02 --resumable --wrap "trap 'echo TERM >> $mark.r; exit 0' TERM; touch $mark-ready.r; sleep 120 & wait")
+	r=$(submit sb-dave -A "$V" -w gpu02 -G 8 --min-runtime=0:02 --resumable --wrap "trap 'echo TERM >> $mark.r; exit 0' TERM; touch $mark-ready.r; while :; do sleep 1 & wait; done")
 	# gpu03: unallocated, resumable, ends on TERM (a trap that carried on
 	# would hold the GPUs until Slurm's SIGKILL, KillWait=5 s later)
 	u=$(submit sb-carol -w gpu03 -G 8 --min-runtime=0 --resumable --wrap "touch $mark-ready.u; sleep 120")

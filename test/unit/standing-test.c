@@ -38,7 +38,20 @@ struct order_case {
 	struct sn n[NMAX];
 	size_t count;
 	const char *order;
+	/* the order where long double arithmetic is no wider than double's
+	 * (valgrind computes x87 long doubles in double precision): NULL,
+	 * the same as order */
+	const char *order_narrow;
 };
+
+/* Whether long double arithmetic, as run, is wider than double's. */
+static bool wide_long_double(void)
+{
+	volatile long double one = 1.0L, x = 1.0L;
+
+	x += 0x1p-60L;
+	return x != one;
+}
 
 static const struct order_case orders[] = {
 	{ .what = "single leaf",
@@ -208,7 +221,7 @@ static const struct order_case orders[] = {
 		{ .id = 2,   .parent = 0,  .shares = 1,   .usage = 9007199254740990.0, .name = "B" },
 		{ .id = 3,   .parent = 0,  .shares = 1,   .usage = 2,      .name = "C" },
 	  },
-	  .count = 3, .order = "C B A" },
+	  .count = 3, .order = "C B A", .order_narrow = "C A=B" },
 	{ .what = "an account holding jobs of its own",
 	  .n = {
 		{ .id = 1,   .parent = 0,  .shares = 1,   .usage = 100,    .name = "P" },
@@ -386,6 +399,8 @@ static struct sb_standing *standing_of(const struct sb_tree *t, const double *u)
 START_TEST(test_order)
 {
 	const struct order_case *c = &orders[_i];
+	const char *want = c->order_narrow && !wide_long_double() ?
+			   c->order_narrow : c->order;
 	struct sb_standing *st;
 	struct sb_tree *t;
 	double *u;
@@ -394,8 +409,8 @@ START_TEST(test_order)
 	t = build(c->n, c->count, &u);
 	st = standing_of(t, u);
 	render(st, got, sizeof(got));
-	ck_assert_msg(!strcmp(got, c->order), "%s: order \"%s\", expected \"%s\"",
-		      c->what, got, c->order);
+	ck_assert_msg(!strcmp(got, want), "%s: order \"%s\", expected \"%s\"",
+		      c->what, got, want);
 	check_sane(st, c->what);
 	check_depth_first(st, c->what);
 	sb_standing_free(st);
