@@ -259,6 +259,7 @@ do_run() {
 	[ -f "$ctld_log" ] || die "no bench cluster in $SB_CLUSTER_DIR: run 'contrib/bench-load.sh setup' first"
 	local pid0 pid off t0 restart load samples hz i acct lat_q lat_s w0 wall soff rpc nok js
 	eval "$(cluster env)"
+	cluster up >/dev/null	# the cluster may be down (state kept)
 	jobs_expected=$(count_jobs PD)
 	[ "$jobs_expected" -gt 0 ] || die "no pending jobs: run 'contrib/bench-load.sh setup' first"
 	set_conf "$set_name"
