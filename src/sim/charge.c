@@ -141,16 +141,20 @@ static void charge_to(struct sim *s, int64_t T)
  * a count per association (+1 in the new prefix, -1 in the old one) and
  * the number of counts that are not 0; the counts end at 0 (both orders
  * hold every association).  The first recalculation stamps every
- * position.
+ * position, and so does every one on a tree of more associations than
+ * there are levels (SB_PRIO_LEVEL_TOP): there neighbouring positions share
+ * a level, and a move within the set above can change a comparison.
  */
 static void order_changes(struct sim *s, const uint32_t *ord, uint32_t cnt,
 			  uint32_t first)
 {
 	int32_t *d = s->order_count;
 	uint32_t k, ndiff = 0;
+	const bool sets = cnt <= SB_PRIO_LEVEL_TOP;
 
 	for (k = first; k < cnt; k++) {
-		if (!s->recalcs_done || ndiff || ord[k] != s->prev_order[k])
+		if (!sets || !s->recalcs_done || ndiff ||
+		    ord[k] != s->prev_order[k])
 			s->order_changed_at[k] = s->order_epoch;
 		if (!s->recalcs_done)
 			continue;

@@ -96,6 +96,7 @@ int sim__state_alloc(struct sim *s)
 	    !s->victims || !s->placed_nodes || !s->team_cap || !s->team_used ||
 	    !s->old_alloc_gpus || !s->old_unalloc_gpus || !s->usage ||
 	    !s->standing_level || !s->order_changed_at || !s->prev_order ||
+	    !s->order_count ||
 	    (!sim__is_budget(s) && na < UINT16_MAX && !s->team_thr)) {
 		sim__oom(s);
 		return -1;
