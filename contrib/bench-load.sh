@@ -130,7 +130,9 @@ PreemptMode=REQUEUE" ;;
 }
 
 # the first line only (24.11 rewrites the pid file without truncating it)
-ctld_pid() { head -n 1 "$SB_CLUSTER_DIR/run/slurmctld.pid" 2>/dev/null | tr -dc '0-9'; }
+# ctld_pid: slurmctld's pid from its pid file; empty (and status 0) when the
+# cluster is down, so that set -e does not end the caller.
+ctld_pid() { { head -n 1 "$SB_CLUSTER_DIR/run/slurmctld.pid" 2>/dev/null || true; } | tr -dc '0-9'; }
 
 # thread_cpu PID: "TID NAME TICKS NS" for each thread of PID (utime+stime in
 # clock ticks, schedstat's on-CPU nanoseconds).
