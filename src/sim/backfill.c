@@ -409,7 +409,7 @@ void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now)
 			r->mask |= UINT64_C(1) << pick;
 		}
 	} else {
-		uint32_t need = (j->gpus + gpn - 1) / gpn;
+		uint32_t need = sim_nodes_needed(gpn, j->gpus);
 
 		for (i = 0; i < nodes; i++) {
 			s->node_time[i] =

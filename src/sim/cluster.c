@@ -58,7 +58,7 @@ static bool fits(const struct sim_cluster *c, uint32_t gpus)
 				return true;
 		return false;
 	}
-	need = (gpus + c->gpn - 1) / c->gpn;
+	need = sim_nodes_needed(c->gpn, gpus);
 	for (i = 0; i < c->nodes && got < need; i++)
 		if (c->nfree[i] == c->gpn)
 			got++;
@@ -118,7 +118,7 @@ uint32_t sim_place(struct sim_cluster *c, uint32_t gpus, uint32_t *nodes,
 			return 1;
 		}
 	}
-	need = (gpus + c->gpn - 1) / c->gpn;
+	need = sim_nodes_needed(c->gpn, gpus);
 	for (i = 0; i < c->nodes && got < need; i++)
 		if (c->nfree[i] == c->gpn) {
 			nodes[got++] = i;

@@ -137,15 +137,41 @@ static void tmp_reset(struct sim *s)
 	s->scratch_cluster.nofit = UINT32_MAX;
 }
 
+/* What a job of @gpus asks of the nodes of @gpn GPUs: g GPUs on one node
+ * (all a node has, for a multi-node job) and need such nodes. */
+struct node_need {
+	uint32_t g;	/* GPUs asked of one node */
+	uint32_t need;	/* nodes that must give g; 1 for a job that fits
+			 * on one node */
+};
+
+static struct node_need node_need_of(uint32_t gpn, uint32_t gpus)
+{
+	struct node_need n = {
+		.g = gpus <= gpn ? gpus : gpn,
+		.need = sim_nodes_needed(gpn, gpus),
+	};
+
+	return n;
+}
+
+/* One more node gives @n->g GPUs, *@w nodes counted before it: whether
+ * that is enough (a single-node job needs that one; a multi-node job
+ * counts it in *@w). */
+static bool node_enough(const struct node_need *n, uint32_t *w)
+{
+	return n->need <= 1 || ++*w >= n->need;
+}
+
 /* Would a job of @gpus fit if all @nc candidates were preempted?  Per node:
  * free + the candidates' GPUs (cheap; spares the victim order when the
  * answer is no). */
 static bool all_would_fit(struct sim *s, uint32_t gpus, size_t nc,
 			  uint32_t *wholep)
 {
+	const struct node_need n = node_need_of(s->cluster.gpn, gpus);
 	uint64_t freeable = s->cluster.total_free;
-	uint32_t a, gpn = s->cluster.gpn, need = (gpus + gpn - 1) / gpn,
-		    whole = 0;
+	uint32_t a, gpn = s->cluster.gpn, whole = 0;
 	size_t k;
 	bool fits = false;
 
@@ -155,7 +181,7 @@ static bool all_would_fit(struct sim *s, uint32_t gpus, size_t nc,
 		/* a bound on the nodes that could be emptied (still_fails()):
 		 * a multi-node run holds whole nodes, maybe more GPUs than
 		 * it asked for */
-		if (gpus > gpn) {
+		if (n.need > 1) {
 			freeable = s->cluster.total_free;
 			for (k = 0; k < nc; k++) {
 				const struct job_state *v =
@@ -180,9 +206,8 @@ static bool all_would_fit(struct sim *s, uint32_t gpus, size_t nc,
 				(uint32_t)__builtin_popcountll(v->gpu_mask);
 	}
 	for (a = 0; a < s->cluster.nodes && !fits; a++)
-		fits = gpus <= gpn ?
-		       s->scratch_cluster.nfree[a] >= gpus :
-		       (whole += s->scratch_cluster.nfree[a] == gpn) >= need;
+		fits = s->scratch_cluster.nfree[a] >= n.g &&
+		       node_enough(&n, &whole);
 	*wholep = whole;
 	return fits;
 }
@@ -252,15 +277,15 @@ static void next_in_order(struct sim *s, size_t k, size_t nc)
 static size_t take_until_fits(struct sim *s, uint32_t gpus, size_t nc,
 			      bool sorted)
 {
-	uint32_t a, gpn = s->cluster.gpn, need = (gpus + gpn - 1) / gpn,
-		    whole = 0;
+	const struct node_need n = node_need_of(s->cluster.gpn, gpus);
+	uint32_t a, whole = 0;
 	size_t k;
 	bool fits = false;
 
 	tmp_reset(s);
-	if (gpus > gpn)
+	if (n.need > 1)
 		for (a = 0; a < s->cluster.nodes; a++)
-			whole += s->scratch_cluster.nfree[a] == gpn;
+			whole += s->scratch_cluster.nfree[a] >= n.g;
 	for (k = 0; k < nc && !fits; k++) {
 		const struct job_state *v;
 
@@ -271,10 +296,9 @@ static size_t take_until_fits(struct sim *s, uint32_t gpus, size_t nc,
 			uint32_t node = s->r->nodes[v->node_off + a];
 
 			sim_release(&s->scratch_cluster, &node, 1, v->gpu_mask);
-			if (gpus <= gpn)
-				fits |= s->scratch_cluster.nfree[node] >= gpus;
-			else if (s->scratch_cluster.nfree[node] == gpn)
-				fits |= ++whole >= need;
+			if (s->scratch_cluster.nfree[node] >= n.g &&
+			    node_enough(&n, &whole))
+				fits = true;
 		}
 	}
 	return fits ? k : 0;
@@ -532,12 +556,12 @@ static bool nodes_fail(struct sim *s, uint32_t job,
 		       const struct sb_preempt_party *me, int64_t now,
 		       uint64_t since, uint32_t *whole)
 {
-	uint32_t gpus = s->w->jobs[job].gpus, gpn = s->cluster.gpn, nd;
-	uint32_t need = (gpus + gpn - 1) / gpn, w = *whole;
-	uint32_t g = gpus <= gpn ? gpus : gpn;
+	const struct node_need n =
+		node_need_of(s->cluster.gpn, s->w->jobs[job].gpus);
+	uint32_t nd, w = *whole;
 	uint64_t q;
 
-	if (gpus > gpn && w >= need)
+	if (n.need > 1 && w >= n.need)
 		return false;
 	if (since && s->room_seq - since < SIM_CHLOG &&
 	    s->room_seq - since < s->cluster.nodes) {
@@ -545,8 +569,8 @@ static bool nodes_fail(struct sim *s, uint32_t job,
 		for (q = since + 1; q <= s->room_seq; q++) {
 			nd = s->room_log[q & (SIM_CHLOG - 1)];
 			if (s->node_room_seq[nd] == q &&
-			    node_gives(s, me, nd, now, g) &&
-			    (gpus <= gpn || ++w >= need))
+			    node_gives(s, me, nd, now, n.g) &&
+			    node_enough(&n, &w))
 				return false;
 		}
 		*whole = w;
@@ -555,8 +579,7 @@ static bool nodes_fail(struct sim *s, uint32_t job,
 	for (nd = 0; nd < s->cluster.nodes; nd++) {
 		if (since && s->node_room_seq[nd] <= since)
 			continue;
-		if (node_gives(s, me, nd, now, g) &&
-		    (gpus <= gpn || ++w >= need))
+		if (node_gives(s, me, nd, now, n.g) && node_enough(&n, &w))
 			return false;
 	}
 	*whole = w;
@@ -590,9 +613,9 @@ static bool still_fails(struct sim *s, uint32_t job,
 {
 	struct job_state *x = &s->job_state[job];
 	const uint32_t *vn = &s->fail_view_nodes[(size_t)job * SIM_VIEW_NODES];
-	uint32_t whole = x->fail_whole_nodes, gpus = s->w->jobs[job].gpus,
-		 gpn = s->cluster.gpn, need = (gpus + gpn - 1) / gpn,
-		 g = gpus <= gpn ? gpus : gpn, i;
+	const struct node_need n =
+		node_need_of(s->cluster.gpn, s->w->jobs[job].gpus);
+	uint32_t whole = x->fail_whole_nodes, i;
 	bool recalc = x->fail_recalc_epoch != s->recalc_epoch;
 
 	if (!x->fail_room_seq ||
@@ -604,8 +627,8 @@ static bool still_fails(struct sim *s, uint32_t job,
 	if (recalc) {
 		/* the view moved: its refusals' nodes are asked again */
 		for (i = 0; i < x->fail_nview; i++)
-			if (node_gives(s, me, vn[i], now, g) &&
-			    (gpus <= gpn || ++whole >= need))
+			if (node_gives(s, me, vn[i], now, n.g) &&
+			    node_enough(&n, &whole))
 				return false;
 	} else {
 		/* the same view: those nodes still refuse, and are kept */
