@@ -157,8 +157,8 @@ void sim_verdict_text(const struct sim_report *rep, FILE *f)
 
 	sim_fmt_duration(SIM_LONG_WAIT, lw, sizeof(lw));
 	fprintf(f, "verdict (target: each team gets >= %.0f%% of the GPU-hours "
-		"owed to it, doc/sim.md \"The verdict\"; delivered = capped, "
-		"of what was owed):\n", 100 * SIM_TARGET_OWED);
+		"owed to it, sbudget-sim(1); delivered = capped, of what was "
+		"owed):\n", 100 * SIM_TARGET_OWED);
 	for (k = 0; k < rep->nteams; k++) {
 		const struct sim_team_report *t = &rep->teams[k];
 
