@@ -187,11 +187,15 @@ static int num(const char *opt, const char *v, int64_t lo, int64_t hi,
 	       int64_t *out)
 {
 	char *end;
-	long long x;
+	long long x = 0;
+	bool ok = plain(v, false);
 
-	errno = 0;
-	x = plain(v, false) ? strtoll(v, &end, 10) : 0;
-	if (!plain(v, false) || errno || *end || x < lo || x > hi)
+	if (ok) {
+		errno = 0;
+		x = strtoll(v, &end, 10);
+		ok = !errno && !*end && x >= lo && x <= hi;
+	}
+	if (!ok)
 		return cli_bad(
 			"%s '%s' is not accepted: a whole number %" PRId64
 			"..%" PRId64,
