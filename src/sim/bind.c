@@ -41,6 +41,18 @@ static int cmp_submit(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
+/* Whether @w's jobs are in cmp_submit()'s order already (a trace usually
+ * is; the order is total, so sorting would not move them). */
+static bool sorted_by_submit(const struct sim_workload *w)
+{
+	size_t i;
+
+	for (i = 1; i < w->njobs; i++)
+		if (cmp_submit(&w->jobs[i - 1], &w->jobs[i]) > 0)
+			return false;
+	return true;
+}
+
 /*
  * Seeded assignment (stream b of sim_rand(seed, line, b)); line numbers
  * key the draws, so a job's draw does not depend on the others:
@@ -244,7 +256,8 @@ int sim_workload_bind(struct sim_workload *w, const struct sim_tree *t,
 		sim__fail(msg, msglen, "workload", 0, "out of memory");
 		return -1;
 	}
-	qsort(w->jobs, w->njobs, sizeof(*w->jobs), cmp_submit);
+	if (!sorted_by_submit(w))
+		qsort(w->jobs, w->njobs, sizeof(*w->jobs), cmp_submit);
 	if (o->max_jobs && w->njobs > o->max_jobs) {
 		w->notes.skipped_slice += w->njobs - o->max_jobs;
 		w->njobs = o->max_jobs;

@@ -76,14 +76,12 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-double sim_percentile(double *v, size_t n, double p)
+/* Nearest rank in the ascending @v of @n > 0 values: the ceil(p/100 * n)-th
+ * smallest. */
+static double nearest_rank(const double *v, size_t n, double p)
 {
-	size_t rank;
+	size_t rank = (size_t)ceil(p / 100.0 * (double)n);
 
-	if (!n)
-		return 0;
-	qsort(v, n, sizeof(*v), cmp_double);
-	rank = (size_t)ceil(p / 100.0 * (double)n);
 	if (rank < 1)
 		rank = 1;
 	if (rank > n)
@@ -91,19 +89,25 @@ double sim_percentile(double *v, size_t n, double p)
 	return v[rank - 1];
 }
 
-static void wait_stats(double *v, size_t n, size_t never, struct sim_wait *w)
+double sim_percentile(double *v, size_t n, double p)
 {
-	double sum = 0;
-	size_t i;
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return nearest_rank(v, n, p);
+}
 
-	for (i = 0; i < n; i++)
-		sum += v[i];
+/* A class's figures from its @n waits @v, ascending, their @sum (added in
+ * the jobs' order) and how many of them @never started. */
+static void wait_stats(const double *v, size_t n, double sum, size_t never,
+		       struct sim_wait *w)
+{
 	w->n = n;
 	w->never = never;
 	w->mean = n ? sum / (double)n : 0;
-	w->p50 = sim_percentile(v, n, 50);
-	w->p90 = sim_percentile(v, n, 90);
-	w->p99 = sim_percentile(v, n, 99);
+	w->p50 = n ? nearest_rank(v, n, 50) : 0;
+	w->p90 = n ? nearest_rank(v, n, 90) : 0;
+	w->p99 = n ? nearest_rank(v, n, 99) : 0;
 }
 
 void sim_report_free(struct sim_report *rep)
@@ -176,55 +180,77 @@ static int team_debug(const struct sim_mjob *jobs, size_t njobs,
 	return 0;
 }
 
+/* A job's wait and the four slots of waits() it counts in. */
+struct slot_wait {
+	double wait;
+	uint8_t slot[4];
+};
+
+static int cmp_slot_wait(const void *a, const void *b)
+{
+	return cmp_double(&((const struct slot_wait *)a)->wait,
+			  &((const struct slot_wait *)b)->wait);
+}
+
 /* Queue waits of the jobs submitted in the window, by class, and by
- * contract (slots 4-6: allocated all, large, small; 7-9 unallocated). */
+ * contract (slots 4-6: allocated all, large, small; 7-9 unallocated).
+ * The waits are sorted once, all slots together, and dealt out in that
+ * order: each slot's waits come out ascending. */
 static int waits(const struct sim_mjob *jobs, size_t njobs,
 		 struct sim_report *rep)
 {
-	double *w[10];	/* all, debug, large, other; then by contract */
-	size_t n[10] = { 0 }, nv[10] = { 0 }, i, c, b;
-	int rc = -1;
+	struct slot_wait *sw = malloc((njobs + 1) * sizeof(*sw));
+	double *v = malloc((4 * njobs + 1) * sizeof(*v));
+	double sum[10] = { 0 };
+	size_t n[10] = { 0 }, nv[10] = { 0 }, at[10], i, c, b, k, nw = 0;
 
-	for (c = 0; c < 10; c++)
-		w[c] = malloc((njobs + 1) * sizeof(double));
-	for (c = 0; c < 10; c++)
-		if (!w[c])
-			goto out;
+	if (!sw || !v) {
+		free(sw);
+		free(v);
+		return -1;
+	}
 	for (i = 0; i < njobs; i++) {
 		const struct sim_mjob *j = &jobs[i];
 		bool never = j->first_start == SIM_NEVER;
-		double wait;
+		struct slot_wait *x = &sw[nw];
 
 		if (j->submit < rep->t0 || j->submit >= rep->t1)
 			continue;
-		wait = sim_mjob_wait(j, rep->t1);
+		nw++;
+		x->wait = sim_mjob_wait(j, rep->t1);
+		/* all, debug, large, other */
 		c = j->gpus <= SIM_DEBUG_MAX_GPUS && j->min_runtime > 0 &&
 		    j->min_runtime <= SIM_DEBUG_MAX_MR ? 1 :
 		    j->gpus >= SIM_LARGE_MIN_GPUS ? 2 : 3;
-		w[0][n[0]++] = wait;
-		nv[0] += never;
-		w[c][n[c]++] = wait;
-		nv[c] += never;
 		/* by contract: all, then large or small */
 		b = j->allocated ? 4 : 7;
-		w[b][n[b]++] = wait;
-		nv[b] += never;
-		b += c == 2 ? 1 : 2;
-		w[b][n[b]++] = wait;
-		nv[b] += never;
+		x->slot[0] = 0;
+		x->slot[1] = (uint8_t)c;
+		x->slot[2] = (uint8_t)b;
+		x->slot[3] = (uint8_t)(b + (c == 2 ? 1 : 2));
+		for (k = 0; k < 4; k++) {
+			n[x->slot[k]]++;
+			nv[x->slot[k]] += never;
+			sum[x->slot[k]] += x->wait;
+		}
 	}
-	wait_stats(w[0], n[0], nv[0], &rep->all);
-	wait_stats(w[1], n[1], nv[1], &rep->debug);
-	wait_stats(w[2], n[2], nv[2], &rep->large);
-	wait_stats(w[3], n[3], nv[3], &rep->other);
-	for (c = 0; c < 6; c++)
-		wait_stats(w[4 + c], n[4 + c], nv[4 + c],
-			   &rep->by_contract[c / 3][c % 3]);
-	rc = 0;
-out:
-	for (c = 0; c < 10; c++)
-		free(w[c]);
-	return rc;
+	qsort(sw, nw, sizeof(*sw), cmp_slot_wait);
+	for (c = 0, k = 0; c < 10; k += n[c++])
+		at[c] = k;
+	for (i = 0; i < nw; i++)
+		for (k = 0; k < 4; k++)
+			v[at[sw[i].slot[k]]++] = sw[i].wait;
+	/* at[c] is now the end of slot c */
+	wait_stats(v + at[0] - n[0], n[0], sum[0], nv[0], &rep->all);
+	wait_stats(v + at[1] - n[1], n[1], sum[1], nv[1], &rep->debug);
+	wait_stats(v + at[2] - n[2], n[2], sum[2], nv[2], &rep->large);
+	wait_stats(v + at[3] - n[3], n[3], sum[3], nv[3], &rep->other);
+	for (c = 4; c < 10; c++)
+		wait_stats(v + at[c] - n[c], n[c], sum[c], nv[c],
+			   &rep->by_contract[(c - 4) / 3][(c - 4) % 3]);
+	free(sw);
+	free(v);
+	return 0;
 }
 
 /* Preempted runs ending in the window; of those the cancelled ones, and
@@ -293,7 +319,8 @@ static struct sb_fig_seg *fig_segs(const struct sim_mjob *jobs, size_t njobs,
 				   const struct sim_mseg *segs, size_t nsegs,
 				   size_t *n)
 {
-	struct sb_fig_seg *fs = calloc(nsegs + njobs + 1, sizeof(*fs));
+	/* each entry written whole below */
+	struct sb_fig_seg *fs = malloc((nsegs + njobs + 1) * sizeof(*fs));
 	size_t i, k = 0;
 
 	if (!fs)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "sb/duration.h"
 #include "sb/error.h"
@@ -46,15 +47,22 @@ char *sim_slurp(const char *file, char *msg, size_t msglen)
 {
 	FILE *f = fopen(file, "rb");
 	char *buf = NULL, *nb;
-	size_t len = 0, cap = 0, got;
+	size_t len = 0, cap = 0, first = 1 << 20, got;
+	struct stat st;
 
 	if (!f) {
 		sim__fail(msg, msglen, file, 0, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
+	/* a regular file is read into one buffer of its size (and room to
+	 * see its end); anything else, or a file that grows, in doubling
+	 * ones */
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size < SIZE_MAX / 2)
+		first = (size_t)st.st_size + 65536;
 	for (;;) {
 		if (cap - len < 65536) {
-			cap = cap ? cap * 2 : 1 << 20;
+			cap = cap ? cap * 2 : first;
 			nb = realloc(buf, cap + 1);
 			if (!nb) {
 				free(buf);

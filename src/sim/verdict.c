@@ -78,7 +78,10 @@ int sim_verdict(const struct sim_mjob *jobs, size_t njobs,
 	size_t i, n = 0;
 
 	teams_verdict(rep);
-	all = calloc(njobs + 1, sizeof(*all));
+	/* every job of the window may wait long: room for all, written only
+	 * as far as they do; the team and the id are filled in for the
+	 * named ones, after the sort (it reads neither) */
+	all = malloc((njobs + 1) * sizeof(*all));
 	if (!all)
 		return -1;
 	for (i = 0; i < njobs; i++) {
@@ -97,13 +100,10 @@ int sim_verdict(const struct sim_mjob *jobs, size_t njobs,
 		} else {
 			v->waited_long++;
 		}
-		all[n] = (struct sim_verdict_job){
+		all[n++] = (struct sim_verdict_job){
 			.gpus = j->gpus, .allocated = j->allocated,
-			.started = !never, .wait = wait,
-			.team = team_name(rep, j->node), .seq = i,
+			.started = !never, .wait = wait, .seq = i,
 		};
-		snprintf(all[n].id, sizeof(all[n].id), "%s", j->id);
-		n++;
 	}
 	qsort(all, n, sizeof(*all), job_cmp);
 	v->njobs = n < SIM_VERDICT_MAX_JOBS ? n : SIM_VERDICT_MAX_JOBS;
@@ -111,8 +111,11 @@ int sim_verdict(const struct sim_mjob *jobs, size_t njobs,
 	/* the named ones own a copy of their reason */
 	v->jobs = all;
 	for (i = 0; i < v->njobs; i++) {
-		const char *why = jobs[all[i].seq].why;
+		const struct sim_mjob *j = &jobs[all[i].seq];
+		const char *why = j->why;
 
+		all[i].team = team_name(rep, j->node);
+		snprintf(all[i].id, sizeof(all[i].id), "%s", j->id);
 		if (why && !(all[i].why = strdup(why))) {
 			v->njobs = i;
 			return -1;

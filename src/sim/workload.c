@@ -112,17 +112,26 @@ uint32_t sim_intern(struct sim_workload *w, const char *s)
 	return w->nnames - 1;
 }
 
+/* Room in @w for @n jobs in all; 0, or -1 (out of memory: @w unchanged). */
+static int reserve_jobs(struct sim_workload *w, size_t n)
+{
+	struct sim_job *nj;
+
+	if (n <= w->cap)
+		return 0;
+	if (n > SIZE_MAX / sizeof(*nj) ||
+	    !(nj = realloc(w->jobs, n * sizeof(*nj))))
+		return -1;
+	w->jobs = nj;
+	w->cap = n;
+	return 0;
+}
+
 static struct sim_job *add_job(struct sim_workload *w)
 {
-	if (w->njobs == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 1024;
-		struct sim_job *nj = realloc(w->jobs, cap * sizeof(*nj));
-
-		if (!nj)
-			return NULL;
-		w->jobs = nj;
-		w->cap = cap;
-	}
+	if (w->njobs == w->cap &&
+	    reserve_jobs(w, w->cap ? w->cap * 2 : 1024))
+		return NULL;
 	memset(&w->jobs[w->njobs], 0, sizeof(w->jobs[0]));
 	return &w->jobs[w->njobs++];
 }
@@ -512,32 +521,46 @@ static int parse_swf(const char *name, char *text,
 	return 0;
 }
 
+/* sim_workload_parse() on @text, which it splits in place (its lines and
+ * fields are NUL-terminated where they end). */
+static int parse_in_place(const char *name, char *text,
+			  const struct sim_read_opts *o,
+			  struct sim_workload *w, char *msg, size_t msglen)
+{
+	size_t nl = strlen(name), lines = 1;
+	char *p;
+
+	/* room for a job per line at once (without it the table grows as
+	 * it is read); out of memory here is left to add_job() to report */
+	for (p = text; (p = strchr(p, '\n')); p++)
+		lines++;
+	(void)reserve_jobs(w, w->njobs + lines);
+	p = text;
+	if (sim_intern(w, "") == UINT32_MAX) {
+		sim__fail(msg, msglen, name, 0, "out of memory");
+		return -1;
+	}
+	w->notes.seed = o->seed;
+	w->notes.time_limit_factor = o->time_limit_factor;
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	if ((nl > 4 && !strcasecmp(name + nl - 4, ".swf")) || *p == ';')
+		return parse_swf(name, text, o, w, msg, msglen);
+	return parse_csv(name, text, o, w, msg, msglen);
+}
+
 int sim_workload_parse(const char *name, const char *text,
 		       const struct sim_read_opts *o, struct sim_workload *w,
 		       char *msg, size_t msglen)
 {
-	char *copy = strdup(text), *p;
-	size_t nl = strlen(name);
+	char *copy = strdup(text);
 	int rc;
 
 	if (!copy) {
 		sim__fail(msg, msglen, name, 0, "out of memory");
 		return -1;
 	}
-	if (sim_intern(w, "") == UINT32_MAX) {
-		free(copy);
-		sim__fail(msg, msglen, name, 0, "out of memory");
-		return -1;
-	}
-	w->notes.seed = o->seed;
-	w->notes.time_limit_factor = o->time_limit_factor;
-	p = copy;
-	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-		p++;
-	if ((nl > 4 && !strcasecmp(name + nl - 4, ".swf")) || *p == ';')
-		rc = parse_swf(name, copy, o, w, msg, msglen);
-	else
-		rc = parse_csv(name, copy, o, w, msg, msglen);
+	rc = parse_in_place(name, copy, o, w, msg, msglen);
 	free(copy);
 	return rc;
 }
@@ -550,7 +573,8 @@ int sim_workload_read(const char *file, const struct sim_read_opts *o,
 
 	if (!text)
 		return -1;
-	rc = sim_workload_parse(file, text, o, w, msg, msglen);
+	/* the text is ours: parsed where it was read, not copied */
+	rc = parse_in_place(file, text, o, w, msg, msglen);
 	free(text);
 	return rc;
 }
