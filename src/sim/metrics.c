@@ -76,9 +76,9 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Nearest rank in the ascending @v of @n > 0 values: the ceil(p/100 * n)-th
- * smallest. */
-static double nearest_rank(const double *v, size_t n, double p)
+/* The index of the nearest rank @p (percent) among @n > 0 values in
+ * ascending order: the ceil(p/100 * n)-th smallest, counted from 0. */
+static size_t rank_index(size_t n, double p)
 {
 	size_t rank = (size_t)ceil(p / 100.0 * (double)n);
 
@@ -86,7 +86,13 @@ static double nearest_rank(const double *v, size_t n, double p)
 		rank = 1;
 	if (rank > n)
 		rank = n;
-	return v[rank - 1];
+	return rank - 1;
+}
+
+/* Nearest rank @p in the ascending @v of @n > 0 values. */
+static double nearest_rank(const double *v, size_t n, double p)
+{
+	return v[rank_index(n, p)];
 }
 
 double sim_percentile(double *v, size_t n, double p)
@@ -138,8 +144,8 @@ static int cmp_team_wait(const void *a, const void *b)
 	return x->wait < y->wait ? -1 : x->wait > y->wait;
 }
 
-/* Per team, its debug jobs' count and p90 wait (nearest rank, as
- * sim_percentile()), and the team with the longest p90. */
+/* Per team, its debug jobs' count and p90 wait (nearest rank:
+ * rank_index()), and the team with the longest p90. */
 static int team_debug(const struct sim_mjob *jobs, size_t njobs,
 		      struct sim_report *rep)
 {
@@ -161,13 +167,11 @@ static int team_debug(const struct sim_mjob *jobs, size_t njobs,
 	qsort(tw, n, sizeof(*tw), cmp_team_wait);
 	for (a = 0; a < n; a = b) {
 		struct sim_team_report *t = &rep->teams[tw[a].team];
-		size_t rank;
 
 		for (b = a; b < n && tw[b].team == tw[a].team; b++)
 			;
-		rank = (size_t)ceil(0.9 * (double)(b - a));
 		t->debug_jobs = b - a;
-		t->debug_p90 = tw[a + (rank ? rank : 1) - 1].wait;
+		t->debug_p90 = tw[a + rank_index(b - a, 90)].wait;
 		if (rep->debug_worst_team == UINT32_MAX ||
 		    t->debug_p90 > rep->debug_worst_p90 ||
 		    (t->debug_p90 == rep->debug_worst_p90 &&

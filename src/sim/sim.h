@@ -438,6 +438,7 @@ struct sim_cluster {
 };
 
 int sim_cluster_init(struct sim_cluster *c, uint32_t nodes, uint32_t gpn);
+void sim_cluster_free(struct sim_cluster *c);
 /*
  * sim_nodes_needed - the nodes a job of @gpus (>= 1) is placed on, with
  * @gpn (>= 1) GPUs per node: 1 when it fits on one node (it may share
@@ -447,7 +448,6 @@ static inline uint32_t sim_nodes_needed(uint32_t gpn, uint32_t gpus)
 {
 	return gpus <= gpn ? 1 : (gpus + gpn - 1) / gpn;
 }
-void sim_cluster_free(struct sim_cluster *c);
 /*
  * sim_place - first fit: a job of @gpus <= gpn takes the lowest GPUs of the
  * lowest-numbered node with enough free (best fit: of the node with the
