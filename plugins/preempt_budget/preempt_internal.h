@@ -9,8 +9,9 @@
  *   preempt_budget.c  Slurm's entry points (preempt_p_*, init, fini), the
  *                     state, the stop notes of victims;
  *   partner.c         finding priority/budget's operations table;
- *   tick.c            the one-second thread: budget.conf refresh, the read
- *                     walk, the write pass;
+ *   tick.c            the one-second thread: the read side (a walk of
+ *                     job_list in slices, the visit), the write pass;
+ *   refresh.c         the tick's re-read of budget.conf;
  *   repair.c          releasing jobs from nodes drained for repair;
  *   limits.c          releasing unallocated jobs that fill a limit an
  *                     allocated job pends behind;
@@ -110,6 +111,13 @@ void pe_partner_refresh(void);
 struct tick_action *pe_work_add(struct tick_work *w, uint32_t job_id,
 				enum tick_act what, int node);
 void *pe_tick_loop(void *arg);
+/* Whether the tick of generation @my_gen must not act: stopping, or not
+ * (or no longer) this controller's state (see pe_tick_loop()).  Takes
+ * pe_state_lock. */
+bool pe_tick_off(unsigned my_gen);
+
+/* refresh.c */
+void pe_refresh_config(unsigned my_gen);
 
 /* repair.c */
 bitstr_t *pe_repair_nodes(const struct sb_preempt_policy *pol);

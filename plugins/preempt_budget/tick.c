@@ -1,74 +1,11 @@
 /*
  * tick.c - preempt/budget's thread: every second it re-reads budget.conf
- * after a reconfigure, walks job_list once under the read locks (tick_read())
- * and, only when that walk found work, acts on it under the write locks
- * (tick_act()).  What the tick does is listed at the top of
- * preempt_budget.c.
+ * after a reconfigure, reads job_list under the read locks (tick_read(),
+ * letting go of them between slices of a long walk) and, only when that
+ * found work, acts on it under the write locks (tick_act()).  What the
+ * tick does is listed at the top of preempt_budget.c.
  */
 #include "preempt_internal.h"
-
-static bool tick_off(unsigned my_gen);
-
-/*
- * Re-read budget.conf after a reconfigure (budget_conf_refresh()).  What
- * it needs from slurm_conf is copied under the slurmctld conf read lock
- * alone; the file is read and parsed, and the last valid copy written,
- * with no lock held; the new settings are swapped in under pe_state_lock.
- * The last valid copy is priority/budget's to keep; this tick keeps it
- * only when PriorityType is something else.  Tick only.
- */
-static void refresh_config(unsigned my_gen)
-{
-	slurmctld_lock_t conf_read = { .conf = READ_LOCK };
-	struct budget_conf_env env;
-	struct budget_conf_seen seen;
-	struct sb_config next;
-	char charge[sizeof(pe_cfg.charge_tres)], *parsed = NULL, *pending;
-	bool keeper;
-	int pos, r;
-
-	lock_slurmctld(conf_read);
-	if (tick_off(my_gen)) {
-		unlock_slurmctld(conf_read);
-		return;
-	}
-	budget_conf_env_get(&env);
-	keeper = xstrcmp(slurm_conf.priority_type, PARTNER) != 0;
-	unlock_slurmctld(conf_read);
-
-	slurm_mutex_lock(&pe_state_lock);
-	seen = pe_cfg_seen;
-	slurm_mutex_unlock(&pe_state_lock);
-	r = budget_conf_refresh(&env, &seen, &next, keeper ? &parsed : NULL,
-				plugin_type);
-	slurm_mutex_lock(&pe_state_lock);
-	pending = pe_keep_pending;
-	pe_keep_pending = NULL;
-	if (my_gen == pe_generation) {	/* not a detached earlier load's tick */
-		pe_cfg_seen = seen;
-		if (r == 1)
-			pe_cfg = next;
-		if (r != 0)
-			pe_tres_pos = -2;	/* ChargeTRES or the TRES may differ */
-	}
-	pos = pe_tres_pos;
-	memcpy(charge, pe_cfg.charge_tres, sizeof(charge));
-	slurm_mutex_unlock(&pe_state_lock);
-	if (keeper)
-		budget_conf_keep(&env, parsed ? parsed : pending, plugin_type);
-	xfree(parsed);
-	xfree(pending);
-	budget_conf_env_free(&env);
-	/* -1 too: assoc_mgr may not have had its TRES yet (retried each
-	 * tick until it has; the tick runs only once slurmctld is up). */
-	if (pos < 0) {
-		pos = budget_tres_pos(charge);
-		slurm_mutex_lock(&pe_state_lock);
-		if (my_gen == pe_generation)
-			pe_tres_pos = pos;
-		slurm_mutex_unlock(&pe_state_lock);
-	}
-}
 
 /* Room for one more in the array *@v of *@cap elements of @size bytes,
  * @n of them used: the array doubles (to @first at first) when full. */
@@ -123,6 +60,74 @@ static void grace_owed(uint32_t job_id, void *arg)
  */
 #define TICK_WALK_MAX 60
 
+/*
+ * The longest the read side holds slurmctld's locks at a stretch while it
+ * walks job_list: microseconds.  A longer walk lets go of them between
+ * slices (tick_pause()), so that a thread waiting for a write lock (an
+ * RPC, the scheduler, a cancel) waits about this long for the tick, not
+ * for the whole walk (50,000 pending jobs take 1.5-2 ms warm and up to
+ * 30 ms with cold caches after a mass cancel: doc/benchmarks.md 2c).
+ * The time is read every TICK_SLICE_CHECK jobs, and a slice walks at
+ * least that many past the point it resumes from, so every slice makes
+ * progress.
+ */
+#define TICK_SLICE_US 800.0
+#define TICK_SLICE_CHECK 64
+
+/*
+ * The read side's hold of slurmctld's read locks: the slices so far (the
+ * whole read side when the walk fits in one).
+ */
+struct tick_hold {
+	slurmctld_lock_t locks;	/* the read locks, held between slices */
+	unsigned my_gen;	/* pe_tick_off()'s generation */
+	struct tick_clock start;	/* the current slice's start */
+	double longest;		/* the longest finished slice: us wall */
+	double longest_cpu;	/* its thread CPU: us */
+	double cpu;		/* thread CPU over the finished slices: us */
+	unsigned slices;	/* slices begun, >= 1 */
+};
+
+/* Microseconds of wall time since the current slice of @h began. */
+static double hold_elapsed(const struct tick_hold *h)
+{
+	struct tick_clock now;
+
+	tick_clock_now(&now);
+	return tick_clock_since(&h->start, &now, NULL);
+}
+
+/* End the current slice of @h at @end: its wall time and CPU counted. */
+static void hold_end(struct tick_hold *h, const struct tick_clock *end)
+{
+	double cpu, wall = tick_clock_since(&h->start, end, &cpu);
+
+	if (wall > h->longest) {
+		h->longest = wall;
+		h->longest_cpu = cpu;
+	}
+	h->cpu += cpu;
+}
+
+/*
+ * Let go of slurmctld's read locks between two slices of a walk and take
+ * them again (a thread waiting for a write lock goes first).  Return:
+ * false when the tick must stop (pe_tick_off()); the locks are held again
+ * either way.
+ */
+static bool tick_pause(struct tick_hold *h)
+{
+	struct tick_clock end;
+
+	tick_clock_now(&end);
+	hold_end(h, &end);
+	unlock_slurmctld(h->locks);
+	lock_slurmctld(h->locks);
+	tick_clock_now(&h->start);
+	h->slices++;
+	return !pe_tick_off(h->my_gen);
+}
+
 struct tick_seen {
 	time_t walked;		/* time of the last walk; 0: none yet */
 	uint32_t cycles;	/* scheduler cycles (main + backfill) then */
@@ -133,6 +138,8 @@ struct tick_seen {
 	uint32_t *blocked;	/* allocated jobs pending for a limit then */
 	size_t nblocked, blocked_cap;
 	unsigned walks;		/* walks since the last tick summary */
+	unsigned sliced;	/* ticks since then whose read side took
+				 * more than one slice (tick_pause()) */
 	unsigned uncommitted;	/* ticks since then in which priority/
 				 * budget's committed usage was not
 				 * refreshed (its state was busy, or it
@@ -145,6 +152,27 @@ static void ids_add(uint32_t **v, size_t *n, size_t *cap, uint32_t id)
 	(*v)[(*n)++] = id;
 }
 
+/*
+ * Where a walk stopped at the end of a slice, so that the next slice
+ * resumes after it: the last job read (found again by its id and address,
+ * its list entry is the resume point), or, when that job left job_list in
+ * the pause, the count of entries passed (jobs join job_list only at its
+ * tail, job_mgr.c's _create_job_record(), so a count can only miss jobs
+ * that moved up, never read one twice; a missed job is read by the next
+ * walk, which the removal's last_job_update makes due).
+ */
+struct tick_walk_pos {
+	job_record_t *last;	/* the last job read; NULL: from the head */
+	uint32_t last_id;
+	size_t passed;		/* list entries passed so far, this pass */
+	size_t skip;		/* entries to pass before reading (by count) */
+	bool by_count;		/* resume by @skip, not at @last */
+	bool skipping;		/* before the resume point */
+	size_t read;		/* jobs read in this slice */
+	size_t min_read;	/* jobs a slice reads before it may end */
+	bool stopped;		/* the slice ended before the list did */
+};
+
 /* One tick's read side (tick_read()): what it was given, what it found. */
 struct tick_read_ctx {
 	struct tick_seen *seen;
@@ -156,6 +184,8 @@ struct tick_read_ctx {
 	struct tick_work *work;	/* the write pass's actions, wake-ups */
 	job_record_t **blocked;	/* allocated jobs pending for a limit */
 	size_t nblocked, blocked_cap;
+	struct tick_hold *hold;	/* slurmctld's read locks, in slices */
+	struct tick_walk_pos pos;	/* the walk's resume point */
 };
 
 static void blocked_add(struct tick_read_ctx *c, job_record_t *job_ptr)
@@ -248,14 +278,28 @@ static void read_held(struct tick_read_ctx *c, job_record_t *job_ptr)
 		pe_work_add(w, job_ptr->job_id, ACT_REPAIR, node);
 }
 
-/* One job of the walk (tick_walk(), through list_for_each_ro()): 0. */
+/*
+ * One list entry of a walk's slice (tick_walk(), through
+ * list_for_each_ro()): passed before the resume point; otherwise a pending
+ * job's begin time and limit reason are read, a running or suspended job's
+ * id kept for tick_visit().  Return: 0, or -1 when the slice is over (its
+ * time is up, c->pos.min_read jobs read).
+ */
 static int walk_one(void *x, void *arg)
 {
 	job_record_t *job_ptr = x;
 	struct tick_read_ctx *c = arg;
+	struct tick_walk_pos *p = &c->pos;
 	struct tick_seen *s = c->seen;
 	time_t last = c->last, now = c->now;
 
+	p->passed++;
+	if (p->skipping) {
+		/* the address only: the job is not read again */
+		if (p->by_count ? p->passed >= p->skip : x == p->last)
+			p->skipping = false;
+		return 0;
+	}
 	if (IS_JOB_PENDING(job_ptr)) {
 		time_t begin = job_ptr->details ?
 			job_ptr->details->begin_time : 0;
@@ -273,46 +317,69 @@ static int walk_one(void *x, void *arg)
 			 (!s->next_begin || begin < s->next_begin))
 			s->next_begin = begin;
 		if (pe_limit_reason(job_ptr->state_reason) &&
-		    sb_contract_job_allocated(job_ptr->admin_comment)) {
-			blocked_add(c, job_ptr);
+		    sb_contract_job_allocated(job_ptr->admin_comment))
 			ids_add(&s->blocked, &s->nblocked, &s->blocked_cap,
 				job_ptr->job_id);
-		}
-		return 0;
+	} else if (IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)) {
+		ids_add(&s->held, &s->nheld, &s->held_cap, job_ptr->job_id);
 	}
-	if (!IS_JOB_RUNNING(job_ptr) && !IS_JOB_SUSPENDED(job_ptr))
-		return 0;
-	ids_add(&s->held, &s->nheld, &s->held_cap, job_ptr->job_id);
-	read_held(c, job_ptr);
+	p->last = job_ptr;
+	p->last_id = job_ptr->job_id;
+	if (++p->read >= p->min_read && !(p->read % TICK_SLICE_CHECK) &&
+	    hold_elapsed(c->hold) > TICK_SLICE_US) {
+		p->stopped = true;
+		return -1;
+	}
 	return 0;
 }
 
 /*
- * The walk: one pass over job_list that records in c->seen what the visits
- * of the next ticks need, wakes the schedulers for a begin time passed
- * since c->last, and reads every held job (read_held()); collects the jobs
- * pending for a limit in c->blocked.  Conf, job and node read locks held.
+ * The walk: passes over job_list, in slices of about TICK_SLICE_US with
+ * slurmctld's read locks let go between them (tick_pause()), that record in
+ * c->seen what this tick's and the next ticks' visits need (the jobs
+ * running, suspended or pending for a limit) and wake the schedulers for a
+ * begin time passed since c->last.  Conf, job and node read locks held.
  * list_for_each_ro() shares job_list's own lock with the other readers
  * (slurmctld's state save packs every job under it for hundreds of
  * milliseconds at 50k jobs); an iterator's list_next() takes it for
  * writing and would wait for them, with slurmctld's locks held.  Nothing
- * under it may change job_list.
+ * under it may change job_list.  Return: false when the tick must stop
+ * (pe_tick_off() after a pause).
  */
-static void tick_walk(struct tick_read_ctx *c)
+static bool tick_walk(struct tick_read_ctx *c)
 {
 	struct tick_seen *s = c->seen;
+	struct tick_walk_pos *p = &c->pos;
 
 	s->walked = c->now;
 	s->cycles = sched_cycles();
 	s->next_begin = 0;
 	s->nheld = s->nblocked = 0;
 	s->walks++;
-	(void)list_for_each_ro(job_list, walk_one, c);
+	*p = (struct tick_walk_pos){ .min_read = TICK_SLICE_CHECK };
+	for (;;) {
+		(void)list_for_each_ro(job_list, walk_one, c);
+		if (!p->stopped)
+			return true;
+		if (!tick_pause(c->hold))
+			return false;
+		/* resume after the last job read, or count past as many
+		 * entries; a slice that had many to pass reads at least an
+		 * eighth as many, so that passing cannot take every slice */
+		p->by_count = find_job_record(p->last_id) != p->last;
+		p->skip = p->passed;
+		p->min_read = MAX(TICK_SLICE_CHECK, p->passed / 8);
+		p->passed = p->read = 0;
+		p->skipping = true;
+		p->stopped = false;
+	}
 }
 
 /*
- * The visit: the jobs of the last walk only, found again by id, each
- * checked again as it is now.  Conf, job and node read locks held.
+ * The visit: the jobs of the last walk (this tick's, or an earlier one's),
+ * found again by id and checked as they are now: the allocated jobs
+ * pending for a limit go to c->blocked, the running and suspended ones are
+ * read (read_held()).  Conf, job and node read locks held.
  */
 static void tick_visit(struct tick_read_ctx *c)
 {
@@ -339,41 +406,44 @@ static void tick_visit(struct tick_read_ctx *c)
 	}
 }
 
-/*
- * The read side of a tick: the walk or the visit (tick_walk_due()), which
- * refresh priority/budget's committed usage (@o, may be NULL), notice jobs
- * that became startable (begin time passed) or preemptable (protected
- * slice over) since @last, and collect the jobs to release for repair and
- * the graces that are over; the limits a blocked allocated job pends
- * behind; then the graced victims that exited.  Conf, job and node read
- * locks held.
- */
 /* Where one tick's read side spent its wall time (a slow tick's log line). */
 struct tick_phases {
-	bool walked;		/* the walk, not the visit */
+	bool walked;		/* a walk before the visit */
 	bool committing;	/* committed usage refreshed */
-	struct tick_clock held;	/* after the walk or visit */
+	struct tick_clock held;	/* after the walk and the visit */
 	struct tick_clock limits;	/* after the limit-blocked jobs */
 };
 
-static void tick_read(struct tick_seen *s, const struct sb_budget_ops *o,
+/*
+ * The read side of a tick: a walk when one is due (tick_walk_due()), then
+ * the visit, which refreshes priority/budget's committed usage (@o, may be
+ * NULL), notices jobs that became startable (begin time passed) or
+ * preemptable (protected slice over) since @last, and collects the jobs to
+ * release for repair and the graces that are over; the limits a blocked
+ * allocated job pends behind; then the graced victims that exited.  Conf,
+ * job and node read locks held (@h), let go of between the walk's slices.
+ * Return: false when the tick must stop (pe_tick_off() after a pause); @w is
+ * then not to be acted on.
+ */
+static bool tick_read(struct tick_seen *s, const struct sb_budget_ops *o,
 		      const struct sb_preempt_policy *pol, time_t last,
-		      time_t now, struct tick_work *w, struct tick_phases *ph)
+		      time_t now, struct tick_work *w, struct tick_hold *h,
+		      struct tick_phases *ph)
 {
 	struct tick_read_ctx c = {
 		.seen = s, .ops = o, .pol = pol, .last = last, .now = now,
-		.work = w, .repair = pe_repair_nodes(pol),
-		.committing = o && o->commit_begin(now),
+		.work = w, .hold = h,
 	};
 
+	ph->walked = tick_walk_due(s, now);
+	if (ph->walked && !tick_walk(&c))
+		return false;
+	c.repair = pe_repair_nodes(pol);
+	c.committing = o && o->commit_begin(now);
 	if (o && !c.committing)
 		s->uncommitted++;
-	ph->walked = tick_walk_due(s, now);
 	ph->committing = c.committing;
-	if (ph->walked)
-		tick_walk(&c);
-	else
-		tick_visit(&c);
+	tick_visit(&c);
 	if (c.committing)
 		o->commit_end();
 	FREE_NULL_BITMAP(c.repair);
@@ -389,6 +459,7 @@ static void tick_read(struct tick_seen *s, const struct sb_budget_ops *o,
 	slurm_mutex_lock(&pe_state_lock);
 	grace_list_scan(&pe_graced, grace_state_of, grace_owed, w);
 	slurm_mutex_unlock(&pe_state_lock);
+	return true;
 }
 
 /* One action of the write pass, checked again against the job as it is
@@ -478,9 +549,7 @@ static void tick_act(const struct tick_action *a,
 	}
 }
 
-/* Whether the tick of generation @my_gen must not act: stopping, or not
- * (or no longer) this controller's state (see pe_tick_loop()). */
-static bool tick_off(unsigned my_gen)
+bool pe_tick_off(unsigned my_gen)
 {
 	bool stop;
 
@@ -491,27 +560,29 @@ static bool tick_off(unsigned my_gen)
 	       slurmctld_config.shutdown_time;
 }
 
-/* A tick that held slurmctld's locks over TICK_SLOW_US: where its wall
- * time went, and whether it waited or was off its CPU (tick_stats.h; the
- * context switches are counted over the read side). */
+/* A tick that held slurmctld's locks over TICK_SLOW_US at a stretch
+ * (@held us, @cpu us of its CPU in that stretch): where its wall time
+ * went, and whether it waited or was off its CPU (tick_stats.h; the
+ * context switches are counted over the read side, whose phases are wall
+ * times from its start, pauses between slices included). */
 static void tick_slow_log(double held, double cpu, double write,
 			  const struct tick_switches *s0,
 			  const struct tick_switches *s1,
 			  const struct tick_clock *c0,
 			  const struct tick_clock *cs,
 			  const struct tick_phases *ph,
-			  const struct tick_clock *c1, size_t nheld,
-			  size_t nact)
+			  const struct tick_clock *c1, unsigned slices,
+			  size_t nheld, size_t nact)
 {
 	char why[256];
 
 	tick_slow_describe(held, cpu, s0, s1, why, sizeof(why));
-	verbose("%s: tick held slurmctld's locks over %.0f us: %s; read side: "
-		"set-up %.0f us, %s of %zu running jobs %.0f us (committed "
-		"usage %s), limits %.0f us, graces %.0f us; write side %.0f us "
-		"for %zu actions", plugin_type, TICK_SLOW_US, why,
-		tick_clock_since(c0, cs, NULL),
-		ph->walked ? "walk of job_list" : "visit", nheld,
+	verbose("%s: tick held slurmctld's locks over %.0f us: %s; read side "
+		"in %u slices: set-up %.0f us, %s of %zu running jobs %.0f us "
+		"(committed usage %s), limits %.0f us, graces %.0f us; write "
+		"side %.0f us for %zu actions", plugin_type, TICK_SLOW_US, why,
+		slices, tick_clock_since(c0, cs, NULL),
+		ph->walked ? "walk of job_list and visit" : "visit", nheld,
 		tick_clock_since(cs, &ph->held, NULL),
 		ph->committing ? "refreshed" : "not refreshed",
 		tick_clock_since(&ph->held, &ph->limits, NULL),
@@ -519,39 +590,47 @@ static void tick_slow_log(double held, double cpu, double write,
 }
 
 /*
- * One tick: the read walk, then the write pass only if it found work.
- * Return: false when the tick was skipped (tick_off()).  Adds the lock
- * hold time to @stats.  pe_state_lock not held.
+ * One tick: the read side (tick_read()), then the write pass only if it
+ * found work.  Return: false when the tick was skipped (pe_tick_off()).
+ * Adds to @stats the longest stretch the tick held slurmctld's locks (a
+ * slice of the read side, or the write pass) and its CPU while holding
+ * them; counts in @seen the ticks whose read side took more than one
+ * slice.  pe_state_lock not held.
  */
 static bool tick(unsigned my_gen, time_t *last, struct tick_seen *seen,
 		 struct tick_stats *stats)
 {
-	slurmctld_lock_t read_locks = { .conf = READ_LOCK, .job = READ_LOCK,
-					.node = READ_LOCK, .fed = READ_LOCK };
 	/* repair and grace ends signal, requeue or kill jobs (job and node
 	 * state); a wake-up alone only bumps last_job_update */
 	slurmctld_lock_t act_locks = { .conf = READ_LOCK, .job = WRITE_LOCK,
 				       .node = WRITE_LOCK, .part = READ_LOCK,
 				       .fed = READ_LOCK };
 	slurmctld_lock_t wake_locks = { .job = WRITE_LOCK };
+	struct tick_hold h = {
+		.locks = { .conf = READ_LOCK, .job = READ_LOCK,
+			   .node = READ_LOCK, .fed = READ_LOCK },
+		.my_gen = my_gen, .slices = 1,
+	};
 	struct tick_work w = { 0 };
 	struct tick_clock c0, cs, c1, c2, c3;
 	struct tick_switches s0, s1;
 	struct tick_phases ph = { 0 };
 	struct sb_preempt_policy pol;
 	const struct sb_budget_ops *o;
-	double held, write = 0, cpu, wcpu = 0;
+	double held, write = 0, wcpu = 0;
 	char summary[256];
 	int64_t delay;
 	time_t now;
+	bool read;
 	size_t i;
 
-	lock_slurmctld(read_locks);
-	if (tick_off(my_gen)) {
-		unlock_slurmctld(read_locks);
+	lock_slurmctld(h.locks);
+	if (pe_tick_off(my_gen)) {
+		unlock_slurmctld(h.locks);
 		return false;
 	}
 	tick_clock_now(&c0);
+	h.start = c0;
 	tick_switches_now(&s0);
 	pe_partner_refresh();
 	delay = sb_requeue_delay_of_authinfo(slurm_conf.authinfo);
@@ -563,17 +642,19 @@ static bool tick(unsigned my_gen, time_t *last, struct tick_seen *seen,
 	slurm_mutex_unlock(&pe_state_lock);
 	now = time(NULL);
 	tick_clock_now(&cs);
-	tick_read(seen, o, &pol, *last, now, &w, &ph);
+	read = tick_read(seen, o, &pol, *last, now, &w, &h, &ph);
 	tick_clock_now(&c1);
 	tick_switches_now(&s1);
-	unlock_slurmctld(read_locks);
-	held = tick_clock_since(&c0, &c1, &cpu);
+	unlock_slurmctld(h.locks);
+	hold_end(&h, &c1);
+	if (h.slices > 1)
+		seen->sliced++;
 
-	if (w.n || w.wake) {
+	if (read && (w.n || w.wake)) {
 		slurmctld_lock_t *l = w.n ? &act_locks : &wake_locks;
 
 		lock_slurmctld(*l);
-		if (!tick_off(my_gen)) {
+		if (!pe_tick_off(my_gen)) {
 			tick_clock_now(&c2);
 			for (i = 0; i < w.n; i++)
 				tick_act(&w.a[i], &pol, now);
@@ -586,18 +667,23 @@ static bool tick(unsigned my_gen, time_t *last, struct tick_seen *seen,
 		if (w.wake)
 			queue_job_scheduler();
 	}
-	if (held + write > TICK_SLOW_US)
-		tick_slow_log(held + write, cpu + wcpu, write, &s0, &s1, &c0,
-			      &cs, &ph, &c1, seen->nheld, w.n);
+	held = MAX(h.longest, write);
+	if (held > TICK_SLOW_US)
+		tick_slow_log(held, write > h.longest ? wcpu : h.longest_cpu,
+			      write, &s0, &s1, &c0, &cs, &ph, &c1, h.slices,
+			      seen->nheld, w.n);
 	xfree(w.a);
 	*last = now;
-	if (tick_stats_add(stats, held + write, write, cpu + wcpu, summary,
+	if (tick_stats_add(stats, held, write, h.cpu + wcpu, summary,
 			   sizeof(summary))) {
-		verbose("%s: tick %s; job_list walked in %u ticks; "
+		verbose("%s: tick %s; job_list walked in %u ticks (%u of them "
+			"with the locks let go between slices of %.0f us); "
 			"committed usage not refreshed in %u (priority/budget "
 			"busy, or no view yet)", plugin_type, summary,
-			seen->walks, seen->uncommitted);
+			seen->walks, seen->sliced, TICK_SLICE_US,
+			seen->uncommitted);
 		seen->walks = 0;
+		seen->sliced = 0;
 		seen->uncommitted = 0;
 	}
 	return true;
@@ -639,7 +725,7 @@ void *pe_tick_loop(void *arg)
 		}
 		pe_in_tick = true;
 		slurm_mutex_unlock(&pe_state_lock);
-		refresh_config(my_gen);
+		pe_refresh_config(my_gen);
 		(void)tick(my_gen, &last, &seen, &stats);
 		slurm_mutex_lock(&pe_state_lock);
 		if (my_gen == pe_generation)
