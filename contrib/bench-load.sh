@@ -189,9 +189,9 @@ all_pending() { [ "$(count_jobs PD)" -ge "$jobs_expected" ]; }
 # field, the first DROP summaries left out (0 or 1).
 tick_fields() {
 	{ grep -o 'preempt/budget: tick over 60 ticks: .*' || true; } | awk -v d="$1" 'NR > d' |
-		awk '{ gsub(/;/, ""); lm = lm "," $9; lp = lp "," $12; lx = lx "," $14; cm = cm "," $18; cx = cx "," $23; wl = wl "," $27; wk = wk "," ($37 == "job_list" ? $40 : "-"); uc = uc "," ($42 == "committed" ? $47 : "-") }
-		END { if (NR) printf "tick_summaries=%d tick_locks_median_us=%s tick_locks_p90_us=%s tick_locks_max_us=%s tick_cpu_median_us=%s tick_cpu_max_us=%s tick_write_ticks=%s tick_walks=%s tick_uncommitted=%s",
-			NR, substr(lm, 2), substr(lp, 2), substr(lx, 2), substr(cm, 2), substr(cx, 2), substr(wl, 2), substr(wk, 2), substr(uc, 2) }'
+		awk '{ gsub(/;/, ""); lm = lm "," $9; lp = lp "," $12; lx = lx "," $14; cm = cm "," $18; cx = cx "," $23; wl = wl "," $27; wk = wk "," ($37 == "job_list" ? $40 : "-"); uc = uc "," ($42 == "committed" ? $47 : "-"); sl = sl "," ($54 == "slices" ? $59 : "-") }
+		END { if (NR) printf "tick_summaries=%d tick_locks_median_us=%s tick_locks_p90_us=%s tick_locks_max_us=%s tick_cpu_median_us=%s tick_cpu_max_us=%s tick_write_ticks=%s tick_walks=%s tick_uncommitted=%s tick_sliced=%s",
+			NR, substr(lm, 2), substr(lp, 2), substr(lx, 2), substr(cm, 2), substr(cx, 2), substr(wl, 2), substr(wk, 2), substr(uc, 2), substr(sl, 2) }'
 }
 
 # slow_fields: the key=value fields of preempt/budget's slow-tick lines (a

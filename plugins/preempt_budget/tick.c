@@ -62,7 +62,7 @@ static void grace_owed(uint32_t job_id, void *arg)
 
 /*
  * The longest the read side holds slurmctld's locks at a stretch while it
- * walks job_list: microseconds.  A longer walk lets go of them between
+ * walks job_list, by default: microseconds.  A longer walk lets go of them between
  * slices (tick_pause()), so that a thread waiting for a write lock (an
  * RPC, the scheduler, a cancel) waits about this long for the tick, not
  * for the whole walk (50,000 pending jobs take 1.5-2 ms warm and up to
@@ -72,7 +72,37 @@ static void grace_owed(uint32_t job_id, void *arg)
  * progress.
  */
 #define TICK_SLICE_US 800.0
+#define TICK_SLICE_US_MAX 1000000.0
 #define TICK_SLICE_CHECK 64
+
+/*
+ * The slice length from slurmctld's environment: SB_TICK_SLICE_US, whole
+ * microseconds from 0 (a pause every TICK_SLICE_CHECK jobs) to
+ * TICK_SLICE_US_MAX; unset or empty: TICK_SLICE_US.  A value outside that
+ * is refused with an error naming it, and the default kept.  Read when the
+ * tick thread starts (every load of the plugin).
+ */
+static double tick_slice_read(void)
+{
+	const char *v = getenv("SB_TICK_SLICE_US");
+	char *end = NULL;
+	double us;
+
+	if (!v || !*v)
+		return TICK_SLICE_US;
+	errno = 0;
+	us = (double)strtoll(v, &end, 10);
+	if (errno || end == v || *end || us < 0 || us > TICK_SLICE_US_MAX) {
+		error("%s: SB_TICK_SLICE_US=%s is not a whole number of "
+		      "microseconds from 0 to %.0f; the tick's walk uses "
+		      "slices of %.0f us", plugin_type, v, TICK_SLICE_US_MAX,
+		      TICK_SLICE_US);
+		return TICK_SLICE_US;
+	}
+	info("%s: the tick's walk of job_list lets go of slurmctld's locks "
+	     "after slices of %.0f us (SB_TICK_SLICE_US)", plugin_type, us);
+	return us;
+}
 
 /*
  * The read side's hold of slurmctld's read locks: the slices so far (the
@@ -88,13 +118,15 @@ struct tick_hold {
 	unsigned slices;	/* slices begun, >= 1 */
 };
 
-/* Microseconds of wall time since the current slice of @h began. */
+/* Microseconds of wall time since the current slice of @h began (the
+ * monotonic clock alone: the thread's CPU clock is a system call). */
 static double hold_elapsed(const struct tick_hold *h)
 {
-	struct tick_clock now;
+	struct timespec now;
 
-	tick_clock_now(&now);
-	return tick_clock_since(&h->start, &now, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - h->start.mono.tv_sec) * 1e6 +
+	       (double)(now.tv_nsec - h->start.mono.tv_nsec) / 1e3;
 }
 
 /* End the current slice of @h at @end: its wall time and CPU counted. */
@@ -140,6 +172,7 @@ struct tick_seen {
 	unsigned walks;		/* walks since the last tick summary */
 	unsigned sliced;	/* ticks since then whose read side took
 				 * more than one slice (tick_pause()) */
+	double slice_us;	/* a walk's slice: us (tick_slice_read()) */
 	unsigned uncommitted;	/* ticks since then in which priority/
 				 * budget's committed usage was not
 				 * refreshed (its state was busy, or it
@@ -326,7 +359,7 @@ static int walk_one(void *x, void *arg)
 	p->last = job_ptr;
 	p->last_id = job_ptr->job_id;
 	if (++p->read >= p->min_read && !(p->read % TICK_SLICE_CHECK) &&
-	    hold_elapsed(c->hold) > TICK_SLICE_US) {
+	    hold_elapsed(c->hold) > s->slice_us) {
 		p->stopped = true;
 		return -1;
 	}
@@ -364,11 +397,13 @@ static bool tick_walk(struct tick_read_ctx *c)
 		if (!tick_pause(c->hold))
 			return false;
 		/* resume after the last job read, or count past as many
-		 * entries; a slice that had many to pass reads at least an
-		 * eighth as many, so that passing cannot take every slice */
+		 * entries; a slice that had many to pass reads at least a
+		 * sixteenth as many, so that when passing alone takes a
+		 * slice's time a walk still ends within about 16 ln(N / 64)
+		 * slices */
 		p->by_count = find_job_record(p->last_id) != p->last;
 		p->skip = p->passed;
-		p->min_read = MAX(TICK_SLICE_CHECK, p->passed / 8);
+		p->min_read = MAX(TICK_SLICE_CHECK, p->passed / 16);
 		p->passed = p->read = 0;
 		p->skipping = true;
 		p->stopped = false;
@@ -676,12 +711,12 @@ static bool tick(unsigned my_gen, time_t *last, struct tick_seen *seen,
 	*last = now;
 	if (tick_stats_add(stats, held, write, h.cpu + wcpu, summary,
 			   sizeof(summary))) {
-		verbose("%s: tick %s; job_list walked in %u ticks (%u of them "
-			"with the locks let go between slices of %.0f us); "
+		verbose("%s: tick %s; job_list walked in %u ticks; "
 			"committed usage not refreshed in %u (priority/budget "
-			"busy, or no view yet)", plugin_type, summary,
-			seen->walks, seen->sliced, TICK_SLICE_US,
-			seen->uncommitted);
+			"busy, or no view yet); slices of %.0f us in %u ticks "
+			"(locks let go between)", plugin_type, summary,
+			seen->walks, seen->uncommitted, seen->slice_us,
+			seen->sliced);
 		seen->walks = 0;
 		seen->sliced = 0;
 		seen->uncommitted = 0;
@@ -699,6 +734,7 @@ void *pe_tick_loop(void *arg)
 	(void)arg;
 	/* seen in top -H, ps -L, /proc/PID/task/TID/comm (15 chars max) */
 	(void)pthread_setname_np(pthread_self(), "sb_preempt_tick");
+	seen.slice_us = tick_slice_read();
 	slurm_mutex_lock(&pe_state_lock);
 	my_gen = pe_generation;
 	while (!pe_stop_thread && my_gen == pe_generation) {
