@@ -394,8 +394,10 @@ static bool tick_walk(struct tick_read_ctx *c)
 		(void)list_for_each_ro(job_list, walk_one, c);
 		if (!p->stopped)
 			return true;
-		if (!tick_pause(c->hold))
+		if (!tick_pause(c->hold)) {
+			s->walked = 0;	/* the next tick walks again */
 			return false;
+		}
 		/* resume after the last job read, or count past as many
 		 * entries; a slice that had many to pass reads at least a
 		 * sixteenth as many, so that when passing alone takes a

@@ -67,6 +67,45 @@ test_limits_unallocated_released() {
 	clear_cluster
 }
 
+# The tick's walk in slices: slurmctld restarted with SB_TICK_SLICE_US=0
+# (the read locks let go every 64 jobs read), 300 pending jobs ahead in
+# job_list; an allocated job behind its association's GrpTRES, filled by
+# the association's unallocated job, is still found and that job released,
+# and the tick summary counts the walks in slices.  Then a malformed
+# SB_TICK_SLICE_US is refused with an error naming it, the default kept.
+test_limits_sliced_walk() {
+	clear_cluster
+	local t P A u a off i line
+	t=$(date +%s); P=sl$t; A=sl$t-a
+	cleanup_push "scancel -u sb-bob 2>/dev/null; limits_reset '$A'; '$SB_REPO/contrib/cluster.sh' restart-ctld >/dev/null 2>&1"
+	fresh_budgets "$P" "$A:1:sb-alice"
+	off=$(log_mark)
+	SB_TICK_SLICE_US=0 "$SB_REPO/contrib/cluster.sh" restart-ctld >/dev/null
+	wait_log "$off" "preempt/budget: the tick's walk of job_list lets go of slurmctld's locks after slices of 0 us \(SB_TICK_SLICE_US\)" 30 >/dev/null
+	scontrol setdebug verbose
+	for ((i = 0; i < 300; i++)); do
+		submit sb-bob --begin=now+1hour --min-runtime=0 -G 1 --wrap 'sleep 1' >/dev/null
+	done
+	sacctmgr -i modify account "$A" set GrpTRES=gres/gpu=8 >/dev/null
+	u=$(submit sb-alice -A "$A" --min-runtime=0 --resumable -G 8 --wrap 'sleep 300')
+	wait_running "$u"
+	off=$(log_mark)
+	a=$(submit sb-alice -A "$A" --min-runtime=0:20 -G 8 --wrap 'sleep 5')
+	wait_log "$off" "preempt/budget: JobId=$a \(allocated\) pends behind association $A GrpTRES gres/gpu=8 .*releasing JobId=$u " 15 >/dev/null
+	wait_state "$a" RUNNING 15
+	# the summary every 60 ticks: walks that took more than one slice
+	line=$(wait_log "$off" "preempt/budget: tick over 60 ticks: .*; slices of 0 us in [0-9]+ ticks" 75)
+	say "$line"
+	if ! [[ $line =~ slices\ of\ 0\ us\ in\ ([0-9]+)\ ticks ]] || [ "${BASH_REMATCH[1]}" -lt 1 ]; then
+		say "no walk in slices counted"
+		return 1
+	fi
+	off=$(log_mark)
+	SB_TICK_SLICE_US=1ms "$SB_REPO/contrib/cluster.sh" restart-ctld >/dev/null
+	wait_log "$off" "preempt/budget: SB_TICK_SLICE_US=1ms is not a whole number of microseconds from 0 to 1000000; the tick's walk uses slices of 800 us" 30 >/dev/null
+	clear_cluster
+}
+
 # Control: a limit filled by the account's OWN allocated work is Slurm's
 # to enforce.  An allocated 8-GPU job past its min runtime holds the
 # account's GrpTRES=gres/gpu=8; the account's second allocated job pends
