@@ -99,24 +99,35 @@ static bool victim_ok(struct sim *s, const struct sb_preempt_party *me,
 }
 
 /* The running jobs @me may preempt at @now, into s->candidates (unordered).
- * Return their number. */
+ * Return their number.  Budget: a candidate's key holds only its class
+ * (sb_preempt_victim_class(), the key's top two bits); the rest of the
+ * key is computed when the taking reaches its class (next_in_order()). */
 static size_t gather(struct sim *s, const struct sb_preempt_party *me,
 		     int64_t now)
 {
+	/* a run that ranks at least as high as an allocated preemptor is
+	 * refused by the core, view-free (as in node_gives()); 0: not
+	 * used */
+	const uint32_t pr = sim__is_budget(s) && me->job.contract.allocated ?
+			    sb_preempt_rank(&me->job) : 0;
 	size_t i, n = 0;
 
 	for (i = 0; i < s->nrunning; i++) {
 		const struct run_info *rj = &s->run_info[i];
 		struct victim_candidate *c = &s->candidates[n];
 
+		if (pr && sb_preempt_rank(&rj->party.job) >= pr)
+			continue;
 		if (!victim_ok(s, me, rj, now))
 			continue;
 		c->job = rj->job;
 		c->start = rj->party.job.start;
 		c->run_index = (uint32_t)i;
 		c->lost = 0;
-		c->key = 0;	/* budget: sb_preempt_victim_key() later */
-		if (!sim__is_budget(s)) {
+		c->key = 0;
+		if (sim__is_budget(s)) {
+			c->key = sb_preempt_victim_class(&rj->party.job) << 30;
+		} else {
 			c->key = (uint32_t)sim__bclass(&s->w->jobs[rj->job]);
 			c->lost = (double)rj->party.job.tres *
 				  (double)(now - c->start);
@@ -212,44 +223,125 @@ static bool all_would_fit(struct sim *s, uint32_t gpus, size_t nc,
 	return fits;
 }
 
-/* The candidates s->candidates[k..nc) from the 17th on, as a min-heap
- * by cand_cmp() stored backwards: heap index i at s->candidates[nc-1-i]
- * (the root at nc - 1, the heap's last element at k).  Sift heap index
- * @i down in a heap of @m. */
-static void heap_down(struct victim_candidate *c, size_t nc, size_t m,
+/* The candidates s->candidates[k..e) of one segment (struct
+ * victim_order) from its 17th on, as a min-heap by cand_cmp() stored
+ * backwards: heap index i at s->candidates[e-1-i] (the root at e - 1, the
+ * heap's last element at k).  Sift heap index @i down in a heap of @m. */
+static void heap_down(struct victim_candidate *c, size_t e, size_t m,
 		      size_t i)
 {
-	struct victim_candidate x = c[nc - 1 - i];
+	struct victim_candidate x = c[e - 1 - i];
 
 	for (;;) {
 		size_t l = 2 * i + 1, r = l + 1, b;
 
 		if (l >= m)
 			break;
-		b = r < m && cand_cmp(&c[nc - 1 - r], &c[nc - 1 - l]) < 0 ?
+		b = r < m && cand_cmp(&c[e - 1 - r], &c[e - 1 - l]) < 0 ?
 		    r : l;
-		if (cand_cmp(&c[nc - 1 - b], &x) >= 0)
+		if (cand_cmp(&c[e - 1 - b], &x) >= 0)
 			break;
-		c[nc - 1 - i] = c[nc - 1 - b];
+		c[e - 1 - i] = c[e - 1 - b];
 		i = b;
 	}
-	c[nc - 1 - i] = x;
+	c[e - 1 - i] = x;
 }
 
-/* Put the smallest of s->candidates[k..nc) at k: selection for the first 16
- * (few victims are usually needed), then from a heap of the rest (built
- * once, at k = 16; each step takes its root). */
-static void next_in_order(struct sim *s, size_t k, size_t nc)
+/*
+ * The victim order of one try, as take_until_fits() reaches it: the
+ * candidates in segments whose keys all come before the next segment's,
+ * each ordered (and, budget, its keys computed) only when the taking
+ * reaches it.  Budget: one segment per class (sb_preempt_victim_class(),
+ * by_class()): most tries take their victims from the first one or two,
+ * and a key takes a log2.  Baseline: one segment, keys set by gather().
+ */
+struct victim_order {
+	int64_t now;		/* the time of the try: the keys' */
+	size_t end[4];		/* segment i is s->candidates[end[i-1]..end[i])
+				 * (segment 0 from 0); end[3] = all */
+	size_t lo, hi;		/* the segment being taken */
+	unsigned seg;		/* its number */
+	bool keyed;		/* its keys are computed */
+};
+
+/* Budget: put s->candidates[0..@nc) in class order (the classes gather()
+ * kept in the keys' top bits; input order within a class), by a counting
+ * sort into s->cand_spare and a swap of the two arrays, and set @o's
+ * segments to the classes. */
+static void by_class(struct sim *s, size_t nc, struct victim_order *o)
+{
+	struct victim_candidate *c = s->candidates, *d = s->cand_spare;
+	size_t cnt[4] = { 0 }, pos[4], i;
+	unsigned k;
+
+	for (i = 0; i < nc; i++)
+		cnt[c[i].key >> 30]++;
+	for (k = 0; k < 4; k++) {
+		pos[k] = k ? o->end[k - 1] : 0;
+		o->end[k] = pos[k] + cnt[k];
+	}
+	for (i = 0; i < nc; i++)
+		d[pos[c[i].key >> 30]++] = c[i];
+	s->candidates = d;
+	s->cand_spare = c;
+}
+
+/* Start @o on @nc candidates at @now: one segment of all (baseline; its
+ * keys set), or the classes (budget; by_class()). */
+static void order_init(struct sim *s, size_t nc, int64_t now,
+		       struct victim_order *o)
+{
+	unsigned k;
+
+	o->now = now;
+	if (sim__is_budget(s)) {
+		by_class(s, nc, o);
+	} else {
+		for (k = 0; k < 4; k++)
+			o->end[k] = nc;
+	}
+	o->lo = 0;
+	o->hi = o->end[0];
+	o->seg = 0;
+	o->keyed = !sim__is_budget(s);
+}
+
+/* Put the smallest of s->candidates[k..nc) at k, given the smallest k are
+ * at [0..k) in order: the smallest of k's segment (@o), by selection for
+ * its first 16 (few victims are usually needed), then from a heap of the
+ * segment's rest (built once, at its 17th; each step takes its root). */
+static void next_in_order(struct sim *s, size_t k, struct victim_order *o)
 {
 	struct victim_candidate *c = s->candidates, tmp;
-	size_t m = nc - k, i;
+	size_t e, m, i;
 
-	if (k < 16) {
+	while (k == o->hi) {	/* the next non-empty segment */
+		o->lo = o->hi;
+		o->hi = o->end[++o->seg];
+		o->keyed = false;
+	}
+	if (!o->keyed) {
+		for (i = o->lo; i < o->hi; i++)
+			c[i].key = sb_preempt_victim_key(
+				&s->run_info[c[i].run_index].party.job,
+				o->now);
+		o->keyed = true;
+	}
+	e = o->hi;
+	m = e - k;
+	if (k - o->lo < 16) {
+		uint32_t bk = c[k].key;
 		size_t x;
 
-		for (i = k, x = k + 1; x < nc; x++)
-			if (cand_cmp(&c[x], &c[i]) < 0)
+		/* the best key in a register; the full comparison on ties */
+		for (i = k, x = k + 1; x < e; x++) {
+			if (c[x].key > bk)
+				continue;
+			if (c[x].key < bk || cand_cmp(&c[x], &c[i]) < 0) {
 				i = x;
+				bk = c[x].key;
+			}
+		}
 		if (i != k) {
 			tmp = c[k];
 			c[k] = c[i];
@@ -259,23 +351,24 @@ static void next_in_order(struct sim *s, size_t k, size_t nc)
 	}
 	if (m < 2)
 		return;
-	if (k == 16)
+	if (k - o->lo == 16)
 		for (i = m / 2; i-- > 0;)
-			heap_down(c, nc, m, i);
-	/* the root (at nc - 1) to k, the heap's last (at k) to the root */
+			heap_down(c, e, m, i);
+	/* the root (at e - 1) to k, the heap's last (at k) to the root */
 	tmp = c[k];
-	c[k] = c[nc - 1];
-	c[nc - 1] = tmp;
-	heap_down(c, nc, m - 1, 0);
+	c[k] = c[e - 1];
+	c[e - 1] = tmp;
+	heap_down(c, e, m - 1, 0);
 }
 
-/* Take candidates in victim order (@sorted: in the order s->candidates
+/* Take candidates in victim order (@o; NULL: in the order s->candidates
  * already has), releasing their GPUs in s->scratch_cluster, only until a
  * job of @gpus fits there.  Return how many were taken, 0 if even all of
- * them do not make it fit.  Only the victims' nodes change, so only they
- * are looked at. */
+ * them do not make it fit; the taken ones are then s->candidates[0..k) in
+ * victim order (the order of the rest is unspecified).  Only the victims'
+ * nodes change, so only they are looked at. */
 static size_t take_until_fits(struct sim *s, uint32_t gpus, size_t nc,
-			      bool sorted)
+			      struct victim_order *o)
 {
 	const struct node_need n = node_need_of(s->cluster.gpn, gpus);
 	uint32_t a, whole = 0;
@@ -289,8 +382,8 @@ static size_t take_until_fits(struct sim *s, uint32_t gpus, size_t nc,
 	for (k = 0; k < nc && !fits; k++) {
 		const struct job_state *v;
 
-		if (!sorted)
-			next_in_order(s, k, nc);
+		if (o)
+			next_in_order(s, k, o);
 		v = &s->job_state[s->candidates[k].job];
 		for (a = 0; a < v->nnodes; a++) {
 			uint32_t node = s->r->nodes[v->node_off + a];
@@ -324,12 +417,12 @@ static size_t trim_taken(struct sim *s, uint32_t gpus, size_t k)
 	memmove(s->candidates + 1, s->candidates,
 		(k - 1) * sizeof(*s->candidates));
 	s->candidates[0] = last;
-	k2 = take_until_fits(s, gpus, k, true);
+	k2 = take_until_fits(s, gpus, k, NULL);
 	if (!k2) {	/* cannot happen: all k fitted before; be safe */
 		memmove(s->candidates, s->candidates + 1,
 			(k - 1) * sizeof(*s->candidates));
 		s->candidates[k - 1] = last;
-		return take_until_fits(s, gpus, k, true);
+		return take_until_fits(s, gpus, k, NULL);
 	}
 	return k2;
 }
@@ -654,6 +747,7 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 		.index = j->assoc,
 		.in_grace = false,
 	};
+	struct victim_order order;
 	uint64_t mask;
 	uint32_t nn, i, nvict, whole;
 	size_t nc, k;
@@ -678,13 +772,8 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 		remember_fail(s, job, whole);
 		return false;
 	}
-	if (sim__is_budget(s))
-		for (k = 0; k < nc; k++)
-			s->candidates[k].key = sb_preempt_victim_key(
-				&s->run_info[s->candidates[k].run_index]
-					 .party.job,
-				now);
-	k = take_until_fits(s, j->gpus, nc, false);
+	order_init(s, nc, now, &order);
+	k = take_until_fits(s, j->gpus, nc, &order);
 	if (!k)
 		return false;
 	k = trim_taken(s, j->gpus, k);
