@@ -116,9 +116,9 @@ static size_t gather(struct sim *s, const struct sb_preempt_party *me,
 		const struct run_info *rj = &s->run_info[i];
 		struct victim_candidate *c = &s->candidates[n];
 
-		if (pr && sb_preempt_rank(&rj->party.job) >= pr)
-			continue;
-		if (!victim_ok(s, me, rj, now))
+		if (!victim_maybe(s, me, rj, now) ||
+		    (pr && sb_preempt_rank(&rj->party.job) >= pr) ||
+		    !victim_ok(s, me, rj, now))
 			continue;
 		c->job = rj->job;
 		c->start = rj->party.job.start;
