@@ -580,14 +580,11 @@ static uint32_t node_rank(struct sim *s, uint32_t nd)
 	return s->node_min_rank[nd];
 }
 
-/* Whether node @nd could give @me @g GPUs at @now (@g <= its GPUs; all of
- * them: it could be emptied): free, or on runs it may preempt, as
- * all_would_fit() counts them.  The core is asked only when the runs that
- * pass victim_maybe() would be enough, and only until they are.  A node
- * that does not give, with a refusal that read the view, is noted
- * (note_view_node()). */
-static bool node_gives(struct sim *s, const struct sb_preempt_party *me,
-		       uint32_t nd, int64_t now, uint32_t g)
+/* node_gives() past its first two checks: node @nd has fewer than @g
+ * GPUs free, and (baseline, or an allocated preemptor) enough of its
+ * runs' GPUs are takeable by @now. */
+static bool node_gives_runs(struct sim *s, const struct sb_preempt_party *me,
+			    uint32_t nd, int64_t now, uint32_t g)
 {
 	const size_t o = (size_t)nd * s->cluster.gpn;
 	const uint32_t *fr = s->gpu_first_run + o;
@@ -601,14 +598,7 @@ static bool node_gives(struct sim *s, const struct sb_preempt_party *me,
 	const uint32_t pr = sim__is_budget(s) && me->job.contract.allocated ?
 			    sb_preempt_rank(&me->job) : 0;
 
-	if (room >= g)
-		return true;
 	if (!sim__is_budget(s) || me->job.contract.allocated) {
-		/* victim_maybe(), kept: are g - room of the runs' GPUs
-		 * takeable by now? */
-		if (s->node_take_sorted[(size_t)nd * gpn + (g - room - 1)] >
-		    now)
-			return false;
 		if (pr && node_rank(s, nd) >= pr)
 			return false;	/* every run there ranks as high */
 		ub = g;
@@ -638,6 +628,30 @@ static bool node_gives(struct sim *s, const struct sb_preempt_party *me,
 	if (s->view_read)
 		note_view_node(s, nd);
 	return false;
+}
+
+/* Whether node @nd could give @me @g GPUs at @now (@g <= its GPUs; all of
+ * them: it could be emptied): free, or on runs it may preempt, as
+ * all_would_fit() counts them.  The core is asked only when the runs that
+ * pass victim_maybe() would be enough, and only until they are.  A node
+ * that does not give, with a refusal that read the view, is noted
+ * (note_view_node()).  Most nodes are settled by the free GPUs or the
+ * kept takeable times, inline; the runs in node_gives_runs(). */
+static inline bool node_gives(struct sim *s,
+			      const struct sb_preempt_party *me, uint32_t nd,
+			      int64_t now, uint32_t g)
+{
+	const uint32_t room = s->cluster.nfree[nd];
+	const size_t o = (size_t)nd * s->cluster.gpn;
+
+	if (room >= g)
+		return true;
+	/* victim_maybe(), kept: are g - room of the runs' GPUs takeable
+	 * by now? */
+	if ((!sim__is_budget(s) || me->job.contract.allocated) &&
+	    s->node_take_sorted[o + (g - room - 1)] > now)
+		return false;
+	return node_gives_runs(s, me, nd, now, g);
 }
 
 /* Whether no node could give @job room at @now (see above): for a job of
