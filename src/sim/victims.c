@@ -101,9 +101,12 @@ static bool victim_ok(struct sim *s, const struct sb_preempt_party *me,
 /* The running jobs @me may preempt at @now, into s->candidates (unordered).
  * Return their number.  Budget: a candidate's key holds only its class
  * (sb_preempt_victim_class(), the key's top two bits); the rest of the
- * key is computed when the taking reaches its class (next_in_order()). */
+ * key is computed when the taking reaches its class (next_in_order()).
+ * @defer (budget): only the refusals known without the core are made
+ * here; the core's verdict (victim_ok()) is asked when the taking
+ * reaches the candidate's class. */
 static size_t gather(struct sim *s, const struct sb_preempt_party *me,
-		     int64_t now)
+		     int64_t now, bool defer)
 {
 	/* a run that ranks at least as high as an allocated preemptor is
 	 * refused by the core, view-free (as in node_gives()); 0: not
@@ -118,7 +121,7 @@ static size_t gather(struct sim *s, const struct sb_preempt_party *me,
 
 		if (!victim_maybe(s, me, rj, now) ||
 		    (pr && sb_preempt_rank(&rj->party.job) >= pr) ||
-		    !victim_ok(s, me, rj, now))
+		    (!defer && !victim_ok(s, me, rj, now)))
 			continue;
 		c->job = rj->job;
 		c->start = rj->party.job.start;
@@ -254,13 +257,22 @@ static void heap_down(struct victim_candidate *c, size_t e, size_t m,
  * reaches it.  Budget: one segment per class (sb_preempt_victim_class(),
  * by_class()): most tries take their victims from the first one or two,
  * and a key takes a log2.  Baseline: one segment, keys set by gather().
+ * With verdicts deferred (gather()'s @defer), a segment's candidates are
+ * asked to the core when it is reached, and those refused dropped: the
+ * accepted ones move down to follow the previous segment's.
  */
 struct victim_order {
+	const struct sb_preempt_party *me;	/* the preemptor, when the
+						 * verdicts are deferred;
+						 * else NULL */
 	int64_t now;		/* the time of the try: the keys' */
-	size_t end[4];		/* segment i is s->candidates[end[i-1]..end[i])
-				 * (segment 0 from 0); end[3] = all */
-	size_t lo, hi;		/* the segment being taken */
-	unsigned seg;		/* its number */
+	size_t end[4];		/* segment i, as gathered, is
+				 * s->candidates[end[i-1]..end[i]) (segment 0
+				 * from 0); end[3] = all */
+	size_t lo, hi;		/* the segment being taken, its accepted
+				 * candidates (the taken ones and those before
+				 * them at [0..lo)) */
+	unsigned next;		/* the next segment to reach (4: none) */
 	bool keyed;		/* its keys are computed */
 };
 
@@ -287,12 +299,15 @@ static void by_class(struct sim *s, size_t nc, struct victim_order *o)
 }
 
 /* Start @o on @nc candidates at @now: one segment of all (baseline; its
- * keys set), or the classes (budget; by_class()). */
+ * keys set), or the classes (budget; by_class()).  @me: the preemptor
+ * when gather() deferred the verdicts, else NULL. */
 static void order_init(struct sim *s, size_t nc, int64_t now,
+		       const struct sb_preempt_party *me,
 		       struct victim_order *o)
 {
 	unsigned k;
 
+	o->me = me;
 	o->now = now;
 	if (sim__is_budget(s)) {
 		by_class(s, nc, o);
@@ -301,24 +316,42 @@ static void order_init(struct sim *s, size_t nc, int64_t now,
 			o->end[k] = nc;
 	}
 	o->lo = 0;
-	o->hi = o->end[0];
-	o->seg = 0;
+	o->hi = 0;
+	o->next = 0;
 	o->keyed = !sim__is_budget(s);
 }
 
-/* Put the smallest of s->candidates[k..nc) at k, given the smallest k are
- * at [0..k) in order: the smallest of k's segment (@o), by selection for
- * its first 16 (few victims are usually needed), then from a heap of the
- * segment's rest (built once, at its 17th; each step takes its root). */
-static void next_in_order(struct sim *s, size_t k, struct victim_order *o)
+/* Reach @o's next segment: its candidates (with deferred verdicts, those
+ * the core accepts) at [o->hi..), as the segment being taken. */
+static void next_segment(struct sim *s, struct victim_order *o)
+{
+	struct victim_candidate *c = s->candidates;
+	size_t i = o->next ? o->end[o->next - 1] : 0, e = o->end[o->next];
+
+	o->lo = o->hi;
+	for (; i < e; i++)
+		if (!o->me || victim_ok(s, o->me,
+					&s->run_info[c[i].run_index], o->now))
+			c[o->hi++] = c[i];
+	o->next++;
+	o->keyed = !sim__is_budget(s);
+}
+
+/* Put the smallest of the candidates not yet taken at k, given the
+ * smallest k are at [0..k) in order: the smallest of k's segment (@o), by
+ * selection for its first 16 (few victims are usually needed), then from
+ * a heap of the segment's rest (built once, at its 17th; each step takes
+ * its root).  False when none is left; the accepted candidates are then
+ * all at [0..k). */
+static bool next_in_order(struct sim *s, size_t k, struct victim_order *o)
 {
 	struct victim_candidate *c = s->candidates, tmp;
 	size_t e, m, i;
 
 	while (k == o->hi) {	/* the next non-empty segment */
-		o->lo = o->hi;
-		o->hi = o->end[++o->seg];
-		o->keyed = false;
+		if (o->next == 4)
+			return false;
+		next_segment(s, o);
 	}
 	if (!o->keyed) {
 		for (i = o->lo; i < o->hi; i++)
@@ -347,10 +380,10 @@ static void next_in_order(struct sim *s, size_t k, struct victim_order *o)
 			c[k] = c[i];
 			c[i] = tmp;
 		}
-		return;
+		return true;
 	}
 	if (m < 2)
-		return;
+		return true;
 	if (k - o->lo == 16)
 		for (i = m / 2; i-- > 0;)
 			heap_down(c, e, m, i);
@@ -359,14 +392,16 @@ static void next_in_order(struct sim *s, size_t k, struct victim_order *o)
 	c[k] = c[e - 1];
 	c[e - 1] = tmp;
 	heap_down(c, e, m - 1, 0);
+	return true;
 }
 
-/* Take candidates in victim order (@o; NULL: in the order s->candidates
- * already has), releasing their GPUs in s->scratch_cluster, only until a
- * job of @gpus fits there.  Return how many were taken, 0 if even all of
- * them do not make it fit; the taken ones are then s->candidates[0..k) in
- * victim order (the order of the rest is unspecified).  Only the victims'
- * nodes change, so only they are looked at. */
+/* Take candidates in victim order (@o; NULL: the @nc in the order
+ * s->candidates already has), releasing their GPUs in s->scratch_cluster,
+ * only until a job of @gpus fits there.  Return how many were taken, 0 if
+ * even all of them do not make it fit; the taken ones are then
+ * s->candidates[0..k) in victim order (the order of the rest is
+ * unspecified).  Only the victims' nodes change, so only they are looked
+ * at. */
 static size_t take_until_fits(struct sim *s, uint32_t gpus, size_t nc,
 			      struct victim_order *o)
 {
@@ -379,11 +414,11 @@ static size_t take_until_fits(struct sim *s, uint32_t gpus, size_t nc,
 	if (n.need > 1)
 		for (a = 0; a < s->cluster.nodes; a++)
 			whole += s->scratch_cluster.nfree[a] >= n.g;
-	for (k = 0; k < nc && !fits; k++) {
+	for (k = 0; !fits; k++) {
 		const struct job_state *v;
 
-		if (o)
-			next_in_order(s, k, o);
+		if (o ? !next_in_order(s, k, o) : k >= nc)
+			break;
 		v = &s->job_state[s->candidates[k].job];
 		for (a = 0; a < v->nnodes; a++) {
 			uint32_t node = s->r->nodes[v->node_off + a];
@@ -766,6 +801,7 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 	uint32_t nn, i, nvict, whole;
 	size_t nc, k;
 	int64_t grace = 0, g;
+	bool defer;
 
 	if (sim__is_budget(s))
 		me.job.priority = sim__job_priority(s, job, true);
@@ -778,18 +814,25 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 		remember_fail(s, job, whole);
 		return false;
 	}
+	/* a job within a node (budget): the nodes gave room, so all the
+	 * candidates would make it fit (all_would_fit(): the node that gave
+	 * has as many free GPUs with them, and a run asks at least as many
+	 * GPUs as it holds on one node), and each is asked to the core only
+	 * when the taking reaches its class; the check is made, on all of
+	 * them, only if the taking fails */
+	defer = sim__is_budget(s) && j->gpus <= s->cluster.gpn;
 	s->view_read = false;
-	nc = gather(s, &me, now);
-	if (!all_would_fit(s, j->gpus, nc, &whole)) {
-		if (s->view_read)	/* not tied to a node */
-			s->nview = SIM_VIEW_MANY;
-		remember_fail(s, job, whole);
+	nc = gather(s, &me, now, defer);
+	if (!defer && !all_would_fit(s, j->gpus, nc, &whole))
+		goto fail;
+	order_init(s, nc, now, defer ? &me : NULL, &order);
+	k = take_until_fits(s, j->gpus, nc, &order);
+	if (!k) {
+		/* every candidate reached: those accepted at [0..hi) */
+		if (defer && !all_would_fit(s, j->gpus, order.hi, &whole))
+			goto fail;
 		return false;
 	}
-	order_init(s, nc, now, &order);
-	k = take_until_fits(s, j->gpus, nc, &order);
-	if (!k)
-		return false;
 	k = trim_taken(s, j->gpus, k);
 	nn = sim_place(&s->scratch_cluster, j->gpus, s->placed_nodes, &mask);
 	nvict = victims_on_nodes(s, k, nn);
@@ -818,4 +861,9 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 	sim__start(s, job, now + grace, nn, mask,
 		   sim__is_budget(s) ? !sim__allocated(s, job) : false);
 	return true;
+fail:
+	if (s->view_read)	/* not tied to a node */
+		s->nview = SIM_VIEW_MANY;
+	remember_fail(s, job, whole);
+	return false;
 }
