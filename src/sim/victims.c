@@ -127,7 +127,6 @@ static size_t gather(struct sim *s, const struct sb_preempt_party *me,
 		c->start = rj->party.job.start;
 		c->run_index = (uint32_t)i;
 		c->lost = 0;
-		c->key = 0;
 		if (sim__is_budget(s)) {
 			c->key = sb_preempt_victim_class(&rj->party.job) << 30;
 		} else {
@@ -269,9 +268,9 @@ struct victim_order {
 	size_t end[4];		/* segment i, as gathered, is
 				 * s->candidates[end[i-1]..end[i]) (segment 0
 				 * from 0); end[3] = all */
-	size_t lo, hi;		/* the segment being taken, its accepted
-				 * candidates (the taken ones and those before
-				 * them at [0..lo)) */
+	size_t lo, hi;		/* the accepted candidates of the segment
+				 * being taken; the earlier segments' are
+				 * at [0..lo) */
 	unsigned next;		/* the next segment to reach (4: none) */
 	bool keyed;		/* its keys are computed */
 };
