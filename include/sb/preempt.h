@@ -392,6 +392,15 @@ uint32_t sb_preempt_victim_key(const struct sb_preempt_job *victim,
 			       int64_t now);
 
 /*
+ * sb_preempt_victim_class - the two top bits of sb_preempt_victim_key()
+ * (allocated, loses its run) as a number 0-3: for every @now,
+ * sb_preempt_victim_key(victim, now) >> 30.  A lower class comes first
+ * in victim order whatever the rest of the key, so a caller may order
+ * the victims of one class without computing the keys of the others.
+ */
+uint32_t sb_preempt_victim_class(const struct sb_preempt_job *victim);
+
+/*
  * sb_preempt_victim_cmp - qsort(3)-style comparison of two victims by
  * sb_preempt_victim_key(), ties by earlier start (the younger run loses
  * less).  @now is the time of the decision.

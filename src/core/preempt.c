@@ -258,19 +258,24 @@ static uint32_t lost_bits(double x)
 	return v >= 1023.0 ? 1023 : (uint32_t)v;
 }
 
+uint32_t sb_preempt_victim_class(const struct sb_preempt_job *victim)
+{
+	bool keeps = victim->contract.resumable && victim->contract.requeueable;
+
+	return (victim->contract.allocated ? 2u : 0u) | (keeps ? 0u : 1u);
+}
+
 uint32_t sb_preempt_victim_key(const struct sb_preempt_job *victim,
 			       int64_t now)
 {
 	struct sb_priority_parts parts;
 	uint32_t level = 0;
 	double ran = (double)sb_run_seconds(victim, now);
-	bool keeps = victim->contract.resumable && victim->contract.requeueable;
 
 	/* level < 2^20 (SB_PRIO_LEVEL_BITS): fits bits 0-19 */
 	if (sb_priority_decode(victim->priority, &parts) == SB_OK)
 		level = parts.level & SB_PRIO_LEVEL_MAX;
-	return (victim->contract.allocated ? UINT32_C(1) << 31 : 0) |
-	       (keeps ? 0 : UINT32_C(1) << 30) |
+	return sb_preempt_victim_class(victim) << 30 |
 	       lost_bits(ran * (double)victim->tres) << 20 | level;
 }
 

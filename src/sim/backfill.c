@@ -292,11 +292,10 @@ static void node_times(const struct sim *s, uint32_t i, int64_t now,
 		g[k] = f >> k & 1 ? now : e[k] != SIM_NEVER ? e[k] : held;
 }
 
-/* When node @i has @g GPUs free (g <= gpn), from its sorted summary
- * (s->node_free_sorted, rebuilt when the node changed); a node with held
- * GPUs is computed in full (their time depends on @now). */
-static int64_t node_gth(struct sim *s, uint32_t i, uint32_t g, int64_t now,
-			int64_t held)
+/* node_gth() for a node that changed since its summary was built, or
+ * that has held GPUs. */
+static int64_t node_gth_slow(struct sim *s, uint32_t i, uint32_t g,
+			     int64_t now, int64_t held)
 {
 	uint32_t gpn = s->cluster.gpn, k, n;
 	int64_t *v = s->node_free_sorted + (size_t)i * gpn, t[64];
@@ -326,10 +325,20 @@ static int64_t node_gth(struct sim *s, uint32_t i, uint32_t g, int64_t now,
 	return v[g - 1] == INT64_MIN ? now : v[g - 1];
 }
 
-/* Node @x before node @y: earlier free time, then lower index. */
-static bool node_cmp2(const int64_t *t, uint32_t x, uint32_t y)
+/* When node @i has @g GPUs free (g <= gpn), from its sorted summary
+ * (s->node_free_sorted, rebuilt when the node changed); a node with held
+ * GPUs is computed in full (their time depends on @now).  The common
+ * case, a summary up to date and nothing held, inline; the rest in
+ * node_gth_slow(). */
+static inline int64_t node_gth(struct sim *s, uint32_t i, uint32_t g,
+			       int64_t now, int64_t held)
 {
-	return t[x] != t[y] ? t[x] < t[y] : x < y;
+	const int64_t *v;
+
+	if (s->node_stale[i] || s->node_held[i])
+		return node_gth_slow(s, i, g, now, held);
+	v = s->node_free_sorted + (size_t)i * s->cluster.gpn;
+	return v[g - 1] == INT64_MIN ? now : v[g - 1];
 }
 
 /* sim__bf_reserve() (engine.h).  Long (over 100 lines): one plan in three
@@ -411,33 +420,39 @@ void sim__bf_reserve(struct sim *s, uint32_t job, int64_t now)
 	} else {
 		uint32_t need = sim_nodes_needed(gpn, j->gpus);
 
-		for (i = 0; i < nodes; i++) {
-			s->node_time[i] =
-				s->nresv ? nth_time(g + i * gpn, gpn, gpn)
-					 : node_gth(s, i, gpn, now, held);
-			s->node_index[i] = i;	/* for qsort */
-		}
 		if (need <= 16 && need <= nodes) {
-			/* the need first, in order: one scan keeping them
+			/* the need first, in node_cmp() order (earlier free
+			 * time, then lower index): one scan keeping them
 			 * sorted (nodes come in index order, so a later one
-			 * never passes an equal time) */
+			 * goes before a kept one only with an earlier time);
+			 * last: the time of the need-th kept */
 			uint32_t cnt = 0;
+			int64_t t, last = 0;
 
 			for (i = 0; i < nodes; i++) {
-				if (cnt == need &&
-				    !node_cmp2(s->node_time, i,
-					       s->node_index[cnt - 1]))
+				t = s->nresv ? nth_time(g + i * gpn, gpn, gpn)
+					     : node_gth(s, i, gpn, now, held);
+				s->node_time[i] = t;
+				if (cnt == need && t >= last)
 					continue;
 				if (cnt < need)
 					cnt++;
-				for (k = cnt - 1;
-				     k > 0 && node_cmp2(s->node_time, i,
-							s->node_index[k - 1]);
+				for (k = cnt - 1; k > 0 &&
+				     t < s->node_time[s->node_index[k - 1]];
 				     k--)
 					s->node_index[k] = s->node_index[k - 1];
 				s->node_index[k] = i;
+				last = s->node_time[s->node_index[cnt - 1]];
 			}
 		} else {
+			for (i = 0; i < nodes; i++) {
+				s->node_time[i] =
+					s->nresv ? nth_time(g + i * gpn, gpn,
+							    gpn)
+						 : node_gth(s, i, gpn, now,
+							    held);
+				s->node_index[i] = i;	/* for qsort */
+			}
 			cmp_t = s->node_time;
 			qsort(s->node_index, nodes, sizeof(*s->node_index),
 			      node_cmp);

@@ -275,6 +275,9 @@ struct sim {
 
 	/* ---- scratch and placement */
 	struct victim_candidate *candidates;	/* victims.c, per try */
+	struct victim_candidate *cand_spare;	/* as large: by_class()
+						 * sorts into it, then the
+						 * two are swapped */
 	uint32_t *victims;	/* victims.c: the victims taken */
 	struct { uint32_t node; uint64_t mask; } *holds;	/* GPUs held by
 						 * stopping victims beyond

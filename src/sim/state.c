@@ -40,6 +40,7 @@ int sim__state_alloc(struct sim *s)
 	s->running = calloc(n, sizeof(*s->running));
 	s->run_info = calloc(n, sizeof(*s->run_info));
 	s->candidates = calloc(n, sizeof(*s->candidates));
+	s->cand_spare = calloc(n, sizeof(*s->cand_spare));
 	s->victims = calloc(n, sizeof(*s->victims));
 	s->placed_nodes = calloc(s->p->nodes, sizeof(*s->placed_nodes));
 	s->team_cap = calloc(na + 1, sizeof(*s->team_cap));
@@ -93,6 +94,7 @@ int sim__state_alloc(struct sim *s)
 	s->fit_max_version = UINT64_MAX;
 	if (!s->r->jobs || !s->job_state || !s->queues || !s->pass_order ||
 	    !s->pass_rank || !s->running || !s->run_info || !s->candidates ||
+	    !s->cand_spare ||
 	    !s->victims || !s->placed_nodes || !s->team_cap || !s->team_used ||
 	    !s->old_alloc_gpus || !s->old_unalloc_gpus || !s->usage ||
 	    !s->standing_level || !s->order_changed_at || !s->prev_order ||
@@ -120,6 +122,7 @@ void sim__state_free(struct sim *s)
 	free(s->running);
 	free(s->run_info);
 	free(s->candidates);
+	free(s->cand_spare);
 	free(s->victims);
 	free(s->holds);
 	free(s->arrivals);

@@ -99,24 +99,37 @@ static bool victim_ok(struct sim *s, const struct sb_preempt_party *me,
 }
 
 /* The running jobs @me may preempt at @now, into s->candidates (unordered).
- * Return their number. */
+ * Return their number.  Budget: a candidate's key holds only its class
+ * (sb_preempt_victim_class(), the key's top two bits); the rest of the
+ * key is computed when the taking reaches its class (next_in_order()).
+ * @defer (budget): only the refusals known without the core are made
+ * here; the core's verdict (victim_ok()) is asked when the taking
+ * reaches the candidate's class. */
 static size_t gather(struct sim *s, const struct sb_preempt_party *me,
-		     int64_t now)
+		     int64_t now, bool defer)
 {
+	/* a run that ranks at least as high as an allocated preemptor is
+	 * refused by the core, view-free (as in node_gives()); 0: not
+	 * used */
+	const uint32_t pr = sim__is_budget(s) && me->job.contract.allocated ?
+			    sb_preempt_rank(&me->job) : 0;
 	size_t i, n = 0;
 
 	for (i = 0; i < s->nrunning; i++) {
 		const struct run_info *rj = &s->run_info[i];
 		struct victim_candidate *c = &s->candidates[n];
 
-		if (!victim_ok(s, me, rj, now))
+		if (!victim_maybe(s, me, rj, now) ||
+		    (pr && sb_preempt_rank(&rj->party.job) >= pr) ||
+		    (!defer && !victim_ok(s, me, rj, now)))
 			continue;
 		c->job = rj->job;
 		c->start = rj->party.job.start;
 		c->run_index = (uint32_t)i;
 		c->lost = 0;
-		c->key = 0;	/* budget: sb_preempt_victim_key() later */
-		if (!sim__is_budget(s)) {
+		if (sim__is_budget(s)) {
+			c->key = sb_preempt_victim_class(&rj->party.job) << 30;
+		} else {
 			c->key = (uint32_t)sim__bclass(&s->w->jobs[rj->job]);
 			c->lost = (double)rj->party.job.tres *
 				  (double)(now - c->start);
@@ -212,70 +225,184 @@ static bool all_would_fit(struct sim *s, uint32_t gpus, size_t nc,
 	return fits;
 }
 
-/* The candidates s->candidates[k..nc) from the 17th on, as a min-heap
- * by cand_cmp() stored backwards: heap index i at s->candidates[nc-1-i]
- * (the root at nc - 1, the heap's last element at k).  Sift heap index
- * @i down in a heap of @m. */
-static void heap_down(struct victim_candidate *c, size_t nc, size_t m,
+/* The candidates s->candidates[k..e) of one segment (struct
+ * victim_order) from its 17th on, as a min-heap by cand_cmp() stored
+ * backwards: heap index i at s->candidates[e-1-i] (the root at e - 1, the
+ * heap's last element at k).  Sift heap index @i down in a heap of @m. */
+static void heap_down(struct victim_candidate *c, size_t e, size_t m,
 		      size_t i)
 {
-	struct victim_candidate x = c[nc - 1 - i];
+	struct victim_candidate x = c[e - 1 - i];
 
 	for (;;) {
 		size_t l = 2 * i + 1, r = l + 1, b;
 
 		if (l >= m)
 			break;
-		b = r < m && cand_cmp(&c[nc - 1 - r], &c[nc - 1 - l]) < 0 ?
+		b = r < m && cand_cmp(&c[e - 1 - r], &c[e - 1 - l]) < 0 ?
 		    r : l;
-		if (cand_cmp(&c[nc - 1 - b], &x) >= 0)
+		if (cand_cmp(&c[e - 1 - b], &x) >= 0)
 			break;
-		c[nc - 1 - i] = c[nc - 1 - b];
+		c[e - 1 - i] = c[e - 1 - b];
 		i = b;
 	}
-	c[nc - 1 - i] = x;
+	c[e - 1 - i] = x;
 }
 
-/* Put the smallest of s->candidates[k..nc) at k: selection for the first 16
- * (few victims are usually needed), then from a heap of the rest (built
- * once, at k = 16; each step takes its root). */
-static void next_in_order(struct sim *s, size_t k, size_t nc)
+/*
+ * The victim order of one try, as take_until_fits() reaches it: the
+ * candidates in segments whose keys all come before the next segment's,
+ * each ordered (and, budget, its keys computed) only when the taking
+ * reaches it.  Budget: one segment per class (sb_preempt_victim_class(),
+ * by_class()): most tries take their victims from the first one or two,
+ * and a key takes a log2.  Baseline: one segment, keys set by gather().
+ * With verdicts deferred (gather()'s @defer), a segment's candidates are
+ * asked to the core when it is reached, and those refused dropped: the
+ * accepted ones move down to follow the previous segment's.
+ */
+struct victim_order {
+	const struct sb_preempt_party *me;	/* the preemptor, when the
+						 * verdicts are deferred;
+						 * else NULL */
+	int64_t now;		/* the time of the try: the keys' */
+	size_t end[4];		/* segment i, as gathered, is
+				 * s->candidates[end[i-1]..end[i]) (segment 0
+				 * from 0); end[3] = all */
+	size_t lo, hi;		/* the accepted candidates of the segment
+				 * being taken; the earlier segments' are
+				 * at [0..lo) */
+	unsigned next;		/* the next segment to reach (4: none) */
+	bool keyed;		/* its keys are computed */
+};
+
+/* Budget: put s->candidates[0..@nc) in class order (the classes gather()
+ * kept in the keys' top bits; input order within a class), by a counting
+ * sort into s->cand_spare and a swap of the two arrays, and set @o's
+ * segments to the classes. */
+static void by_class(struct sim *s, size_t nc, struct victim_order *o)
+{
+	struct victim_candidate *c = s->candidates, *d = s->cand_spare;
+	size_t cnt[4] = { 0 }, pos[4], i;
+	unsigned k;
+
+	for (i = 0; i < nc; i++)
+		cnt[c[i].key >> 30]++;
+	for (k = 0; k < 4; k++) {
+		pos[k] = k ? o->end[k - 1] : 0;
+		o->end[k] = pos[k] + cnt[k];
+	}
+	for (i = 0; i < nc; i++)
+		d[pos[c[i].key >> 30]++] = c[i];
+	s->candidates = d;
+	s->cand_spare = c;
+}
+
+/* Start @o on @nc candidates at @now: one segment of all (baseline; its
+ * keys set), or the classes (budget; by_class()).  @me: the preemptor
+ * when gather() deferred the verdicts, else NULL. */
+static void order_init(struct sim *s, size_t nc, int64_t now,
+		       const struct sb_preempt_party *me,
+		       struct victim_order *o)
+{
+	unsigned k;
+
+	o->me = me;
+	o->now = now;
+	if (sim__is_budget(s)) {
+		by_class(s, nc, o);
+	} else {
+		for (k = 0; k < 4; k++)
+			o->end[k] = nc;
+	}
+	o->lo = 0;
+	o->hi = 0;
+	o->next = 0;
+	o->keyed = !sim__is_budget(s);
+}
+
+/* Reach @o's next segment: its candidates (with deferred verdicts, those
+ * the core accepts) at [o->hi..), as the segment being taken. */
+static void next_segment(struct sim *s, struct victim_order *o)
+{
+	struct victim_candidate *c = s->candidates;
+	size_t i = o->next ? o->end[o->next - 1] : 0, e = o->end[o->next];
+
+	o->lo = o->hi;
+	for (; i < e; i++)
+		if (!o->me || victim_ok(s, o->me,
+					&s->run_info[c[i].run_index], o->now))
+			c[o->hi++] = c[i];
+	o->next++;
+	o->keyed = !sim__is_budget(s);
+}
+
+/* Put the smallest of the candidates not yet taken at k, given the
+ * smallest k are at [0..k) in order: the smallest of k's segment (@o), by
+ * selection for its first 16 (few victims are usually needed), then from
+ * a heap of the segment's rest (built once, at its 17th; each step takes
+ * its root).  False when none is left; the accepted candidates are then
+ * all at [0..k). */
+static bool next_in_order(struct sim *s, size_t k, struct victim_order *o)
 {
 	struct victim_candidate *c = s->candidates, tmp;
-	size_t m = nc - k, i;
+	size_t e, m, i;
 
-	if (k < 16) {
+	while (k == o->hi) {	/* the next non-empty segment */
+		if (o->next == 4)
+			return false;
+		next_segment(s, o);
+	}
+	if (!o->keyed) {
+		for (i = o->lo; i < o->hi; i++)
+			c[i].key = sb_preempt_victim_key(
+				&s->run_info[c[i].run_index].party.job,
+				o->now);
+		o->keyed = true;
+	}
+	e = o->hi;
+	m = e - k;
+	if (k - o->lo < 16) {
+		uint32_t bk = c[k].key;
 		size_t x;
 
-		for (i = k, x = k + 1; x < nc; x++)
-			if (cand_cmp(&c[x], &c[i]) < 0)
+		/* the best key in a register; the full comparison on ties */
+		for (i = k, x = k + 1; x < e; x++) {
+			if (c[x].key > bk)
+				continue;
+			if (c[x].key < bk || cand_cmp(&c[x], &c[i]) < 0) {
 				i = x;
+				bk = c[x].key;
+			}
+		}
 		if (i != k) {
 			tmp = c[k];
 			c[k] = c[i];
 			c[i] = tmp;
 		}
-		return;
+		return true;
 	}
 	if (m < 2)
-		return;
-	if (k == 16)
+		return true;
+	if (k - o->lo == 16)
 		for (i = m / 2; i-- > 0;)
-			heap_down(c, nc, m, i);
-	/* the root (at nc - 1) to k, the heap's last (at k) to the root */
+			heap_down(c, e, m, i);
+	/* the root (at e - 1) to k, the heap's last (at k) to the root */
 	tmp = c[k];
-	c[k] = c[nc - 1];
-	c[nc - 1] = tmp;
-	heap_down(c, nc, m - 1, 0);
+	c[k] = c[e - 1];
+	c[e - 1] = tmp;
+	heap_down(c, e, m - 1, 0);
+	return true;
 }
 
-/* Take candidates in victim order (@sorted: in the order s->candidates
- * already has), releasing their GPUs in s->scratch_cluster, only until a
- * job of @gpus fits there.  Return how many were taken, 0 if even all of
- * them do not make it fit.  Only the victims' nodes change, so only they
- * are looked at. */
+/* Take candidates in victim order (@o; NULL: the @nc in the order
+ * s->candidates already has), releasing their GPUs in s->scratch_cluster,
+ * only until a job of @gpus fits there.  Return how many were taken, 0 if
+ * even all of them do not make it fit; the taken ones are then
+ * s->candidates[0..k) in victim order (the order of the rest is
+ * unspecified).  Only the victims' nodes change, so only they are looked
+ * at. */
 static size_t take_until_fits(struct sim *s, uint32_t gpus, size_t nc,
-			      bool sorted)
+			      struct victim_order *o)
 {
 	const struct node_need n = node_need_of(s->cluster.gpn, gpus);
 	uint32_t a, whole = 0;
@@ -286,11 +413,11 @@ static size_t take_until_fits(struct sim *s, uint32_t gpus, size_t nc,
 	if (n.need > 1)
 		for (a = 0; a < s->cluster.nodes; a++)
 			whole += s->scratch_cluster.nfree[a] >= n.g;
-	for (k = 0; k < nc && !fits; k++) {
+	for (k = 0; !fits; k++) {
 		const struct job_state *v;
 
-		if (!sorted)
-			next_in_order(s, k, nc);
+		if (o ? !next_in_order(s, k, o) : k >= nc)
+			break;
 		v = &s->job_state[s->candidates[k].job];
 		for (a = 0; a < v->nnodes; a++) {
 			uint32_t node = s->r->nodes[v->node_off + a];
@@ -324,12 +451,12 @@ static size_t trim_taken(struct sim *s, uint32_t gpus, size_t k)
 	memmove(s->candidates + 1, s->candidates,
 		(k - 1) * sizeof(*s->candidates));
 	s->candidates[0] = last;
-	k2 = take_until_fits(s, gpus, k, true);
+	k2 = take_until_fits(s, gpus, k, NULL);
 	if (!k2) {	/* cannot happen: all k fitted before; be safe */
 		memmove(s->candidates, s->candidates + 1,
 			(k - 1) * sizeof(*s->candidates));
 		s->candidates[k - 1] = last;
-		return take_until_fits(s, gpus, k, true);
+		return take_until_fits(s, gpus, k, NULL);
 	}
 	return k2;
 }
@@ -487,14 +614,11 @@ static uint32_t node_rank(struct sim *s, uint32_t nd)
 	return s->node_min_rank[nd];
 }
 
-/* Whether node @nd could give @me @g GPUs at @now (@g <= its GPUs; all of
- * them: it could be emptied): free, or on runs it may preempt, as
- * all_would_fit() counts them.  The core is asked only when the runs that
- * pass victim_maybe() would be enough, and only until they are.  A node
- * that does not give, with a refusal that read the view, is noted
- * (note_view_node()). */
-static bool node_gives(struct sim *s, const struct sb_preempt_party *me,
-		       uint32_t nd, int64_t now, uint32_t g)
+/* node_gives() past its first two checks: node @nd has fewer than @g
+ * GPUs free, and (baseline, or an allocated preemptor) enough of its
+ * runs' GPUs are takeable by @now. */
+static bool node_gives_runs(struct sim *s, const struct sb_preempt_party *me,
+			    uint32_t nd, int64_t now, uint32_t g)
 {
 	const size_t o = (size_t)nd * s->cluster.gpn;
 	const uint32_t *fr = s->gpu_first_run + o;
@@ -508,14 +632,7 @@ static bool node_gives(struct sim *s, const struct sb_preempt_party *me,
 	const uint32_t pr = sim__is_budget(s) && me->job.contract.allocated ?
 			    sb_preempt_rank(&me->job) : 0;
 
-	if (room >= g)
-		return true;
 	if (!sim__is_budget(s) || me->job.contract.allocated) {
-		/* victim_maybe(), kept: are g - room of the runs' GPUs
-		 * takeable by now? */
-		if (s->node_take_sorted[(size_t)nd * gpn + (g - room - 1)] >
-		    now)
-			return false;
 		if (pr && node_rank(s, nd) >= pr)
 			return false;	/* every run there ranks as high */
 		ub = g;
@@ -545,6 +662,30 @@ static bool node_gives(struct sim *s, const struct sb_preempt_party *me,
 	if (s->view_read)
 		note_view_node(s, nd);
 	return false;
+}
+
+/* Whether node @nd could give @me @g GPUs at @now (@g <= its GPUs; all of
+ * them: it could be emptied): free, or on runs it may preempt, as
+ * all_would_fit() counts them.  The core is asked only when the runs that
+ * pass victim_maybe() would be enough, and only until they are.  A node
+ * that does not give, with a refusal that read the view, is noted
+ * (note_view_node()).  Most nodes are settled by the free GPUs or the
+ * kept takeable times, inline; the runs in node_gives_runs(). */
+static inline bool node_gives(struct sim *s,
+			      const struct sb_preempt_party *me, uint32_t nd,
+			      int64_t now, uint32_t g)
+{
+	const uint32_t room = s->cluster.nfree[nd];
+	const size_t o = (size_t)nd * s->cluster.gpn;
+
+	if (room >= g)
+		return true;
+	/* victim_maybe(), kept: are g - room of the runs' GPUs takeable
+	 * by now? */
+	if ((!sim__is_budget(s) || me->job.contract.allocated) &&
+	    s->node_take_sorted[o + (g - room - 1)] > now)
+		return false;
+	return node_gives_runs(s, me, nd, now, g);
 }
 
 /* Whether no node could give @job room at @now (see above): for a job of
@@ -654,10 +795,12 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 		.index = j->assoc,
 		.in_grace = false,
 	};
+	struct victim_order order;
 	uint64_t mask;
 	uint32_t nn, i, nvict, whole;
 	size_t nc, k;
 	int64_t grace = 0, g;
+	bool defer;
 
 	if (sim__is_budget(s))
 		me.job.priority = sim__job_priority(s, job, true);
@@ -670,23 +813,25 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 		remember_fail(s, job, whole);
 		return false;
 	}
+	/* a job within a node (budget): the nodes gave room, so all the
+	 * candidates would make it fit (all_would_fit(): the node that gave
+	 * has as many free GPUs with them, and a run asks at least as many
+	 * GPUs as it holds on one node), and each is asked to the core only
+	 * when the taking reaches its class; the check is made, on all of
+	 * them, only if the taking fails */
+	defer = sim__is_budget(s) && j->gpus <= s->cluster.gpn;
 	s->view_read = false;
-	nc = gather(s, &me, now);
-	if (!all_would_fit(s, j->gpus, nc, &whole)) {
-		if (s->view_read)	/* not tied to a node */
-			s->nview = SIM_VIEW_MANY;
-		remember_fail(s, job, whole);
+	nc = gather(s, &me, now, defer);
+	if (!defer && !all_would_fit(s, j->gpus, nc, &whole))
+		goto fail;
+	order_init(s, nc, now, defer ? &me : NULL, &order);
+	k = take_until_fits(s, j->gpus, nc, &order);
+	if (!k) {
+		/* every candidate reached: those accepted at [0..hi) */
+		if (defer && !all_would_fit(s, j->gpus, order.hi, &whole))
+			goto fail;
 		return false;
 	}
-	if (sim__is_budget(s))
-		for (k = 0; k < nc; k++)
-			s->candidates[k].key = sb_preempt_victim_key(
-				&s->run_info[s->candidates[k].run_index]
-					 .party.job,
-				now);
-	k = take_until_fits(s, j->gpus, nc, false);
-	if (!k)
-		return false;
 	k = trim_taken(s, j->gpus, k);
 	nn = sim_place(&s->scratch_cluster, j->gpus, s->placed_nodes, &mask);
 	nvict = victims_on_nodes(s, k, nn);
@@ -715,4 +860,9 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 	sim__start(s, job, now + grace, nn, mask,
 		   sim__is_budget(s) ? !sim__allocated(s, job) : false);
 	return true;
+fail:
+	if (s->view_read)	/* not tied to a node */
+		s->nview = SIM_VIEW_MANY;
+	remember_fail(s, job, whole);
+	return false;
 }

@@ -81,10 +81,14 @@ static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
 	};
 	char kept_why[512], why[512], next_at[64];
 	int64_t next = INT64_MAX;
+	uint32_t pr = 0;
 	size_t i;
 
-	if (bud)
+	if (bud) {
 		me.job.priority = sim__job_priority(s, job, true);
+		if (me.job.contract.allocated)
+			pr = sb_preempt_rank(&me.job);
+	}
 	for (i = 0; i < s->nrunning; i++) {
 		const struct run_info *rj = &s->run_info[i];
 		enum sb_preempt_verdict vd;
@@ -95,6 +99,11 @@ static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
 				f.preemptable += rj->party.job.tres;
 			continue;
 		}
+		/* a run that ranks at least as high as an allocated job is
+		 * refused by the core now (protected or outranked) and when
+		 * its protection ends (outranked): nothing to count */
+		if (pr && sb_preempt_rank(&rj->party.job) >= pr)
+			continue;
 		/* the verdict first, its text only where it is kept */
 		vd = sb_preempt_decide(&s->preempt_policy, &s->view, &me,
 				       &rj->party, now, NULL, 0);
@@ -109,8 +118,9 @@ static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
 			f.kept_why = kept_why;
 		}
 		/* protected or held now: would the core's rule let it go
-		 * when its slice (or interval) ends? (as show job asks) */
-		until = sb_preempt_hold_until(&s->preempt_policy, &rj->party);
+		 * when its slice (or interval) ends? (as show job asks;
+		 * prot_until is sb_preempt_hold_until(), kept) */
+		until = rj->prot_until;
 		if ((vd == SB_PREEMPT_PROTECTED || vd == SB_PREEMPT_INTERVAL) &&
 		    until < next &&
 		    sb_preempt_check(&s->preempt_policy, &me.job,
