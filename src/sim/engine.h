@@ -14,7 +14,9 @@
  *   charge.c    charging the ledger, the recalculation (TICK): the budget
  *               view (sb/view.h) and the standing, job priorities;
  *   victims.c   preemption: candidates through sb_preempt_decide(),
- *               victim order, taking victims only until the job fits;
+ *               taking victims only until the job fits, the node scan
+ *               and the failed tries kept;
+ *   victim_order.c  the order the candidates are taken in;
  *   run.c       starting and stopping runs (and preempting them);
  *   pass.c      the scheduling pass: pending jobs tried in order, backfill,
  *               preemption for those that do not fit;
@@ -151,6 +153,32 @@ struct victim_candidate {
 	double lost;		/* baseline: GPU-seconds of the current run */
 	int64_t start;		/* its run's start, s */
 	uint32_t run_index;	/* index into sim.run_info */
+};
+
+/*
+ * The victim order of one try, as take_until_fits() reaches it: the
+ * candidates in segments whose keys all come before the next segment's,
+ * each ordered (and, budget, its keys computed) only when the taking
+ * reaches it.  Budget: one segment per class (sb_preempt_victim_class(),
+ * by_class()): most tries take their victims from the first one or two,
+ * and a key takes a log2.  Baseline: one segment, keys set by gather().
+ * With verdicts deferred (gather()'s @defer), a segment's candidates are
+ * asked to the core when it is reached, and those refused dropped: the
+ * accepted ones move down to follow the previous segment's.
+ */
+struct victim_order {
+	const struct sb_preempt_party *me;	/* the preemptor, when the
+						 * verdicts are deferred;
+						 * else NULL */
+	int64_t now;		/* the time of the try: the keys' */
+	size_t end[4];		/* segment i, as gathered, is
+				 * s->candidates[end[i-1]..end[i]) (segment 0
+				 * from 0); end[3] = all */
+	size_t lo, hi;		/* the accepted candidates of the segment
+				 * being taken; the earlier segments' are
+				 * at [0..lo) */
+	unsigned next;		/* the next segment to reach (4: none) */
+	bool keyed;		/* its keys are computed */
 };
 
 /* A backfill reservation (backfill.c): @job starts at @t on these GPUs. */
@@ -522,6 +550,21 @@ void sim__tick(struct sim *s, int64_t T);
 
 /* victims.c */
 bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now);
+/* Whether @me may preempt running @rj at @now: the core's verdict
+ * (budget), preemptible (baseline).  A refusal that reads the budget view
+ * sets s->view_read. */
+bool sim__victim_ok(struct sim *s, const struct sb_preempt_party *me,
+		    const struct run_info *rj, int64_t now);
+
+/* victim_order.c */
+/* Start @o on s->candidates[0..@nc) at @now: one segment of all
+ * (baseline; keys set), or the classes (budget).  @me: the preemptor when
+ * the verdicts are deferred, else NULL. */
+void sim__order_init(struct sim *s, size_t nc, int64_t now,
+		     const struct sb_preempt_party *me, struct victim_order *o);
+/* Put the smallest candidate not yet taken at @k, the smallest k being at
+ * [0..k) in order.  False when none is left. */
+bool sim__next_in_order(struct sim *s, size_t k, struct victim_order *o);
 
 /* backfill.c */
 int sim__bf_init(struct sim *s);

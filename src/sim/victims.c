@@ -28,23 +28,6 @@
 
 #include "engine.h"
 
-/* Victim order: the key (sb_preempt_victim_key(); baseline: class), the
- * work lost (baseline), the later start; then job index, so the order is
- * total.  For the budget policy this is sb_preempt_victim_cmp() with the
- * key computed once. */
-static int cand_cmp(const void *a, const void *b)
-{
-	const struct victim_candidate *x = a, *y = b;
-
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	if (x->lost != y->lost)
-		return x->lost < y->lost ? -1 : 1;
-	if (x->start != y->start)
-		return x->start > y->start ? -1 : 1;
-	return x->job < y->job ? -1 : x->job > y->job;
-}
-
 /* Whether @me may preempt running @rj at @now, as far as is known
  * without asking the core: false if it may not; true if it may
  * (baseline) or the core is to be asked (budget: victim_ok()). */
@@ -82,8 +65,8 @@ static bool view_free(enum sb_preempt_verdict vd)
 /* Whether @me may preempt running @rj at @now: the core's verdict
  * (budget), preemptible (baseline).  A refusal that reads the budget
  * view sets s->view_read (see "failed tries, kept"). */
-static bool victim_ok(struct sim *s, const struct sb_preempt_party *me,
-		      const struct run_info *rj, int64_t now)
+bool sim__victim_ok(struct sim *s, const struct sb_preempt_party *me,
+		    const struct run_info *rj, int64_t now)
 {
 	enum sb_preempt_verdict vd;
 
@@ -121,7 +104,7 @@ static size_t gather(struct sim *s, const struct sb_preempt_party *me,
 
 		if (!victim_maybe(s, me, rj, now) ||
 		    (pr && sb_preempt_rank(&rj->party.job) >= pr) ||
-		    (!defer && !victim_ok(s, me, rj, now)))
+		    (!defer && !sim__victim_ok(s, me, rj, now)))
 			continue;
 		c->job = rj->job;
 		c->start = rj->party.job.start;
@@ -225,175 +208,6 @@ static bool all_would_fit(struct sim *s, uint32_t gpus, size_t nc,
 	return fits;
 }
 
-/* The candidates s->candidates[k..e) of one segment (struct
- * victim_order) from its 17th on, as a min-heap by cand_cmp() stored
- * backwards: heap index i at s->candidates[e-1-i] (the root at e - 1, the
- * heap's last element at k).  Sift heap index @i down in a heap of @m. */
-static void heap_down(struct victim_candidate *c, size_t e, size_t m,
-		      size_t i)
-{
-	struct victim_candidate x = c[e - 1 - i];
-
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, b;
-
-		if (l >= m)
-			break;
-		b = r < m && cand_cmp(&c[e - 1 - r], &c[e - 1 - l]) < 0 ?
-		    r : l;
-		if (cand_cmp(&c[e - 1 - b], &x) >= 0)
-			break;
-		c[e - 1 - i] = c[e - 1 - b];
-		i = b;
-	}
-	c[e - 1 - i] = x;
-}
-
-/*
- * The victim order of one try, as take_until_fits() reaches it: the
- * candidates in segments whose keys all come before the next segment's,
- * each ordered (and, budget, its keys computed) only when the taking
- * reaches it.  Budget: one segment per class (sb_preempt_victim_class(),
- * by_class()): most tries take their victims from the first one or two,
- * and a key takes a log2.  Baseline: one segment, keys set by gather().
- * With verdicts deferred (gather()'s @defer), a segment's candidates are
- * asked to the core when it is reached, and those refused dropped: the
- * accepted ones move down to follow the previous segment's.
- */
-struct victim_order {
-	const struct sb_preempt_party *me;	/* the preemptor, when the
-						 * verdicts are deferred;
-						 * else NULL */
-	int64_t now;		/* the time of the try: the keys' */
-	size_t end[4];		/* segment i, as gathered, is
-				 * s->candidates[end[i-1]..end[i]) (segment 0
-				 * from 0); end[3] = all */
-	size_t lo, hi;		/* the accepted candidates of the segment
-				 * being taken; the earlier segments' are
-				 * at [0..lo) */
-	unsigned next;		/* the next segment to reach (4: none) */
-	bool keyed;		/* its keys are computed */
-};
-
-/* Budget: put s->candidates[0..@nc) in class order (the classes gather()
- * kept in the keys' top bits; input order within a class), by a counting
- * sort into s->cand_spare and a swap of the two arrays, and set @o's
- * segments to the classes. */
-static void by_class(struct sim *s, size_t nc, struct victim_order *o)
-{
-	struct victim_candidate *c = s->candidates, *d = s->cand_spare;
-	size_t cnt[4] = { 0 }, pos[4], i;
-	unsigned k;
-
-	for (i = 0; i < nc; i++)
-		cnt[c[i].key >> 30]++;
-	for (k = 0; k < 4; k++) {
-		pos[k] = k ? o->end[k - 1] : 0;
-		o->end[k] = pos[k] + cnt[k];
-	}
-	for (i = 0; i < nc; i++)
-		d[pos[c[i].key >> 30]++] = c[i];
-	s->candidates = d;
-	s->cand_spare = c;
-}
-
-/* Start @o on @nc candidates at @now: one segment of all (baseline; its
- * keys set), or the classes (budget; by_class()).  @me: the preemptor
- * when gather() deferred the verdicts, else NULL. */
-static void order_init(struct sim *s, size_t nc, int64_t now,
-		       const struct sb_preempt_party *me,
-		       struct victim_order *o)
-{
-	unsigned k;
-
-	o->me = me;
-	o->now = now;
-	if (sim__is_budget(s)) {
-		by_class(s, nc, o);
-	} else {
-		for (k = 0; k < 4; k++)
-			o->end[k] = nc;
-	}
-	o->lo = 0;
-	o->hi = 0;
-	o->next = 0;
-	o->keyed = !sim__is_budget(s);
-}
-
-/* Reach @o's next segment: its candidates (with deferred verdicts, those
- * the core accepts) at [o->hi..), as the segment being taken. */
-static void next_segment(struct sim *s, struct victim_order *o)
-{
-	struct victim_candidate *c = s->candidates;
-	size_t i = o->next ? o->end[o->next - 1] : 0, e = o->end[o->next];
-
-	o->lo = o->hi;
-	for (; i < e; i++)
-		if (!o->me || victim_ok(s, o->me,
-					&s->run_info[c[i].run_index], o->now))
-			c[o->hi++] = c[i];
-	o->next++;
-	o->keyed = !sim__is_budget(s);
-}
-
-/* Put the smallest of the candidates not yet taken at k, given the
- * smallest k are at [0..k) in order: the smallest of k's segment (@o), by
- * selection for its first 16 (few victims are usually needed), then from
- * a heap of the segment's rest (built once, at its 17th; each step takes
- * its root).  False when none is left; the accepted candidates are then
- * all at [0..k). */
-static bool next_in_order(struct sim *s, size_t k, struct victim_order *o)
-{
-	struct victim_candidate *c = s->candidates, tmp;
-	size_t e, m, i;
-
-	while (k == o->hi) {	/* the next non-empty segment */
-		if (o->next == 4)
-			return false;
-		next_segment(s, o);
-	}
-	if (!o->keyed) {
-		for (i = o->lo; i < o->hi; i++)
-			c[i].key = sb_preempt_victim_key(
-				&s->run_info[c[i].run_index].party.job,
-				o->now);
-		o->keyed = true;
-	}
-	e = o->hi;
-	m = e - k;
-	if (k - o->lo < 16) {
-		uint32_t bk = c[k].key;
-		size_t x;
-
-		/* the best key in a register; the full comparison on ties */
-		for (i = k, x = k + 1; x < e; x++) {
-			if (c[x].key > bk)
-				continue;
-			if (c[x].key < bk || cand_cmp(&c[x], &c[i]) < 0) {
-				i = x;
-				bk = c[x].key;
-			}
-		}
-		if (i != k) {
-			tmp = c[k];
-			c[k] = c[i];
-			c[i] = tmp;
-		}
-		return true;
-	}
-	if (m < 2)
-		return true;
-	if (k - o->lo == 16)
-		for (i = m / 2; i-- > 0;)
-			heap_down(c, e, m, i);
-	/* the root (at e - 1) to k, the heap's last (at k) to the root */
-	tmp = c[k];
-	c[k] = c[e - 1];
-	c[e - 1] = tmp;
-	heap_down(c, e, m - 1, 0);
-	return true;
-}
-
 /* Take candidates in victim order (@o; NULL: the @nc in the order
  * s->candidates already has), releasing their GPUs in s->scratch_cluster,
  * only until a job of @gpus fits there.  Return how many were taken, 0 if
@@ -416,7 +230,7 @@ static size_t take_until_fits(struct sim *s, uint32_t gpus, size_t nc,
 	for (k = 0; !fits; k++) {
 		const struct job_state *v;
 
-		if (o ? !next_in_order(s, k, o) : k >= nc)
+		if (o ? !sim__next_in_order(s, k, o) : k >= nc)
 			break;
 		v = &s->job_state[s->candidates[k].job];
 		for (a = 0; a < v->nnodes; a++) {
@@ -654,7 +468,7 @@ static bool node_gives_runs(struct sim *s, const struct sb_preempt_party *me,
 		rj = &s->run_info[fr[k]];
 		if (pr && sb_preempt_rank(&rj->party.job) >= pr)
 			continue;	/* refused: it ranks as high */
-		if (victim_ok(s, me, rj, now))
+		if (sim__victim_ok(s, me, rj, now))
 			room += fn[k];
 	}
 	if (room >= g)
@@ -824,7 +638,7 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 	nc = gather(s, &me, now, defer);
 	if (!defer && !all_would_fit(s, j->gpus, nc, &whole))
 		goto fail;
-	order_init(s, nc, now, defer ? &me : NULL, &order);
+	sim__order_init(s, nc, now, defer ? &me : NULL, &order);
 	k = take_until_fits(s, j->gpus, nc, &order);
 	if (!k) {
 		/* every candidate reached: those accepted at [0..hi) */
