@@ -79,10 +79,10 @@ double tick_clock_since(const struct tick_clock *from,
  * tick_stats_add - record one tick: @held_us of lock hold time (a tick
  * that let go of the locks between stretches gives its longest stretch),
  * @write_us under write locks (0 when the tick took none), @cpu_us of the
- * thread's CPU while it held them (all stretches).  When this completes TICK_STATS_N samples, writes a one-line
- * summary into @buf (at most @len bytes, "over 60 ticks: held median ...")
- * and starts a new period: returns true.  Otherwise returns false and
- * leaves @buf alone.
+ * thread's CPU while it held them (all stretches).  When this completes
+ * TICK_STATS_N samples, writes a one-line summary into @buf (at most @len
+ * bytes, "over 60 ticks: held median ...") and starts a new period:
+ * returns true.  Otherwise returns false and leaves @buf alone.
  */
 bool tick_stats_add(struct tick_stats *s, double held_us, double write_us,
 		    double cpu_us, char *buf, size_t len);

@@ -7,6 +7,9 @@
  */
 #include "preempt_internal.h"
 
+#include <errno.h>
+#include <stdlib.h>
+
 /* Room for one more in the array *@v of *@cap elements of @size bytes,
  * @n of them used: the array doubles (to @first at first) when full. */
 static void room_for_one(void **v, size_t n, size_t *cap, size_t size,
@@ -61,15 +64,18 @@ static void grace_owed(uint32_t job_id, void *arg)
 #define TICK_WALK_MAX 60
 
 /*
- * The longest the read side holds slurmctld's locks at a stretch while it
- * walks job_list, by default: microseconds.  A longer walk lets go of them between
- * slices (tick_pause()), so that a thread waiting for a write lock (an
- * RPC, the scheduler, a cancel) waits about this long for the tick, not
- * for the whole walk (50,000 pending jobs take 1.5-2 ms warm and up to
- * 30 ms with cold caches after a mass cancel: doc/benchmarks.md 2c).
- * The time is read every TICK_SLICE_CHECK jobs, and a slice walks at
- * least that many past the point it resumes from, so every slice makes
- * progress.
+ * How long, by default, the read side holds slurmctld's locks at a
+ * stretch while it walks job_list before it lets go of them (tick_pause()):
+ * microseconds.  A target, not a bound: the time is read every
+ * TICK_SLICE_CHECK jobs read, a slice reads at least that many past the
+ * point it resumes from (more after passing many entries: tick_walk()),
+ * and the last slice goes on through the visit, the limits and the
+ * graces.  A thread waiting for a write lock (an RPC, the scheduler, a
+ * cancel) gets it in a pause when no other thread holds a read lock
+ * (slurmctld's locks are glibc rwlocks that prefer readers), so it waits
+ * about a slice for the tick, not the whole walk (50,000 pending jobs take
+ * 1.5-2 ms warm and up to 30 ms with cold caches after a mass cancel:
+ * doc/benchmarks.md 2c).
  */
 #define TICK_SLICE_US 800.0
 #define TICK_SLICE_US_MAX 1000000.0
@@ -143,7 +149,8 @@ static void hold_end(struct tick_hold *h, const struct tick_clock *end)
 
 /*
  * Let go of slurmctld's read locks between two slices of a walk and take
- * them again (a thread waiting for a write lock goes first).  Return:
+ * them again (a thread waiting for a write lock gets it first, when no
+ * other thread holds a read lock).  Return:
  * false when the tick must stop (pe_tick_off()); the locks are held again
  * either way.
  */
@@ -367,7 +374,7 @@ static int walk_one(void *x, void *arg)
 }
 
 /*
- * The walk: passes over job_list, in slices of about TICK_SLICE_US with
+ * The walk: passes over job_list, in slices of about c->seen->slice_us with
  * slurmctld's read locks let go between them (tick_pause()), that record in
  * c->seen what this tick's and the next ticks' visits need (the jobs
  * running, suspended or pending for a limit) and wake the schedulers for a
@@ -684,10 +691,14 @@ static bool tick(unsigned my_gen, time_t *last, struct tick_seen *seen,
 	tick_switches_now(&s1);
 	unlock_slurmctld(h.locks);
 	hold_end(&h, &c1);
+	if (!read) {	/* stopping, or no longer in control: not a tick */
+		xfree(w.a);
+		return false;
+	}
 	if (h.slices > 1)
 		seen->sliced++;
 
-	if (read && (w.n || w.wake)) {
+	if (w.n || w.wake) {
 		slurmctld_lock_t *l = w.n ? &act_locks : &wake_locks;
 
 		lock_slurmctld(*l);

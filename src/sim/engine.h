@@ -423,6 +423,27 @@ static inline bool sim__is_budget(const struct sim *s)
 	return s->p->policy == SIM_POLICY_BUDGET;
 }
 
+/* The outranked rule's bar for preemptor @me (the one sb_preempt_check()
+ * applies, sb_preempt_rank()): its rank when it is allocated under the
+ * budget policy, else 0 (no bar). */
+static inline uint32_t sim__rank_bar(const struct sim *s,
+				     const struct sb_preempt_party *me)
+{
+	return sim__is_budget(s) && me->job.contract.allocated ?
+	       sb_preempt_rank(&me->job) : 0;
+}
+
+/* Whether the core refuses running @rj to a preemptor of rank bar @pr
+ * (sim__rank_bar()) now and when its protection ends, whatever the budget
+ * view: it ranks at least as high (SB_PREEMPT_OUTRANKED, or PROTECTED
+ * before it) and is not in its grace time (sb_preempt_decide() takes an
+ * in-grace victim before any rule). */
+static inline bool sim__outranked(uint32_t pr, const struct run_info *rj)
+{
+	return pr && !rj->party.in_grace &&
+	       sb_preempt_rank(&rj->party.job) >= pr;
+}
+
 /* Seconds preempted @job runs on before it stops: sb_preempt_grace() under
  * the budget policy (allocated resumable victims only), none under the
  * baseline. */
@@ -550,20 +571,26 @@ void sim__tick(struct sim *s, int64_t T);
 
 /* victims.c */
 bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now);
-/* Whether @me may preempt running @rj at @now: the core's verdict
+/* Whether @me may preempt running @rj at @now (s): the core's verdict
  * (budget), preemptible (baseline).  A refusal that reads the budget view
- * sets s->view_read. */
+ * sets s->view_read (victims.c, "failed tries, kept"). */
 bool sim__victim_ok(struct sim *s, const struct sb_preempt_party *me,
 		    const struct run_info *rj, int64_t now);
 
 /* victim_order.c */
-/* Start @o on s->candidates[0..@nc) at @now: one segment of all
- * (baseline; keys set), or the classes (budget).  @me: the preemptor when
- * the verdicts are deferred, else NULL. */
+/* Start @o on s->candidates[0..@nc) at @now (s): one segment of all
+ * (baseline; keys set), or the classes (budget: the candidates are moved
+ * into s->cand_spare, which becomes s->candidates, so a pointer taken into
+ * the array before is stale).  @me: the preemptor when the verdicts are
+ * deferred (kept in @o, it must outlive it), else NULL. */
 void sim__order_init(struct sim *s, size_t nc, int64_t now,
 		     const struct sb_preempt_party *me, struct victim_order *o);
 /* Put the smallest candidate not yet taken at @k, the smallest k being at
- * [0..k) in order.  False when none is left. */
+ * [0..k) in order; @k goes 0, 1, 2, ... (a segment's heap is built at its
+ * 17th).  Reaching a segment with deferred verdicts asks the core
+ * (sim__victim_ok(), may set s->view_read) and moves the accepted ones
+ * down, the refused dropped.  False when none is left: the accepted
+ * candidates are then all at [0..k). */
 bool sim__next_in_order(struct sim *s, size_t k, struct victim_order *o);
 
 /* backfill.c */

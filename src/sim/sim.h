@@ -17,7 +17,8 @@
  *   engine     cluster.c (placement), state.c (the state's arrays,
  *              errors), queue.c (events, pending queues), charge.c
  *              (ledger, recalculation, the budget view), victims.c
- *              (preemption through sb_preempt_decide()), run.c (starting,
+ *              (preemption through sb_preempt_decide()), victim_order.c
+ *              (the order victims are taken in), run.c (starting,
  *              stopping and preempting runs), pass.c (the scheduling
  *              pass), backfill.c (reservations), engine.c (setup, the
  *              event loop), why.c (why each job still pending at the end

@@ -68,9 +68,7 @@ static void by_class(struct sim *s, size_t nc, struct victim_order *o)
 	s->cand_spare = c;
 }
 
-/* Start @o on @nc candidates at @now: one segment of all (baseline; its
- * keys set), or the classes (budget; by_class()).  @me: the preemptor
- * when gather() deferred the verdicts, else NULL. */
+/* engine.h; the budget's classes by by_class(). */
 void sim__order_init(struct sim *s, size_t nc, int64_t now,
 		     const struct sb_preempt_party *me, struct victim_order *o)
 {

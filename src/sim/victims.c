@@ -2,8 +2,9 @@
  * victims.c - preemption in the simulator: may a pending job that does not
  * fit start by taking running jobs' GPUs, and whose?
  *
- * Budget policy, as preempt/budget does it: every running job is asked to
- * the core, sb_preempt_decide() (an unallocated preemptor never preempts;
+ * Budget policy, as preempt/budget does it: every running job the core
+ * may accept is asked to it, sb_preempt_decide(), before it is taken (an
+ * unallocated preemptor never preempts;
  * the victim's minimum runtime, its *current* priority against the
  * preemptor's, PreemptNonResumable=keep, and for an allocated victim of
  * another budget the reclaim rule where the two budgets' paths diverge,
@@ -30,7 +31,7 @@
 
 /* Whether @me may preempt running @rj at @now, as far as is known
  * without asking the core: false if it may not; true if it may
- * (baseline) or the core is to be asked (budget: victim_ok()). */
+ * (baseline) or the core is to be asked (budget: sim__victim_ok()). */
 static bool victim_maybe(const struct sim *s,
 			 const struct sb_preempt_party *me,
 			 const struct run_info *rj, int64_t now)
@@ -62,9 +63,7 @@ static bool view_free(enum sb_preempt_verdict vd)
 	       vd == SB_PREEMPT_INTERVAL || vd == SB_PREEMPT_ENDS_SOONER;
 }
 
-/* Whether @me may preempt running @rj at @now: the core's verdict
- * (budget), preemptible (baseline).  A refusal that reads the budget
- * view sets s->view_read (see "failed tries, kept"). */
+/* engine.h; "failed tries, kept" below for s->view_read. */
 bool sim__victim_ok(struct sim *s, const struct sb_preempt_party *me,
 		    const struct run_info *rj, int64_t now)
 {
@@ -84,18 +83,16 @@ bool sim__victim_ok(struct sim *s, const struct sb_preempt_party *me,
 /* The running jobs @me may preempt at @now, into s->candidates (unordered).
  * Return their number.  Budget: a candidate's key holds only its class
  * (sb_preempt_victim_class(), the key's top two bits); the rest of the
- * key is computed when the taking reaches its class (next_in_order()).
+ * key is computed when the taking reaches its class (sim__next_in_order()).
  * @defer (budget): only the refusals known without the core are made
- * here; the core's verdict (victim_ok()) is asked when the taking
+ * here; the core's verdict (sim__victim_ok()) is asked when the taking
  * reaches the candidate's class. */
 static size_t gather(struct sim *s, const struct sb_preempt_party *me,
 		     int64_t now, bool defer)
 {
 	/* a run that ranks at least as high as an allocated preemptor is
-	 * refused by the core, view-free (as in node_gives()); 0: not
-	 * used */
-	const uint32_t pr = sim__is_budget(s) && me->job.contract.allocated ?
-			    sb_preempt_rank(&me->job) : 0;
+	 * refused by the core, view-free (sim__outranked()) */
+	const uint32_t pr = sim__rank_bar(s, me);
 	size_t i, n = 0;
 
 	for (i = 0; i < s->nrunning; i++) {
@@ -103,7 +100,7 @@ static size_t gather(struct sim *s, const struct sb_preempt_party *me,
 		struct victim_candidate *c = &s->candidates[n];
 
 		if (!victim_maybe(s, me, rj, now) ||
-		    (pr && sb_preempt_rank(&rj->party.job) >= pr) ||
+		    sim__outranked(pr, rj) ||
 		    (!defer && !sim__victim_ok(s, me, rj, now)))
 			continue;
 		c->job = rj->job;
@@ -354,7 +351,7 @@ static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t now)
  * section 4), and a job that failed is tried again at the next pass,
  * usually after one run ended on one node.  A try fails exactly when no
  * node could give the job room: for a job of at most a node's GPUs, on no
- * node are free GPUs + GPUs of the runs it may preempt (victim_ok()) >=
+ * node are free GPUs + GPUs of the runs it may preempt (sim__victim_ok()) >=
  * its GPUs; for a multi-node job, fewer nodes than it needs could be
  * emptied.  Between two recalculations (the priorities and the budget
  * view are fixed) that room on a node grows only when a run there stops,
@@ -440,11 +437,9 @@ static bool node_gives_runs(struct sim *s, const struct sb_preempt_party *me,
 	uint32_t k, gpn = s->cluster.gpn, room = s->cluster.nfree[nd],
 		    ub = room;
 	/* budget: a run that ranks at least as high as an allocated
-	 * preemptor is refused by the core (outranked or protected:
-	 * sb_preempt_rank(), view-free; no running job is in its grace
-	 * time, victim_maybe()); 0: not used */
-	const uint32_t pr = sim__is_budget(s) && me->job.contract.allocated ?
-			    sb_preempt_rank(&me->job) : 0;
+	 * preemptor is refused by the core (sim__outranked(); no running
+	 * job is in its grace time, victim_maybe()); 0: no bar */
+	const uint32_t pr = sim__rank_bar(s, me);
 
 	if (!sim__is_budget(s) || me->job.contract.allocated) {
 		if (pr && node_rank(s, nd) >= pr)
@@ -466,7 +461,7 @@ static bool node_gives_runs(struct sim *s, const struct sb_preempt_party *me,
 		if (!fn[k])
 			continue;
 		rj = &s->run_info[fr[k]];
-		if (pr && sb_preempt_rank(&rj->party.job) >= pr)
+		if (sim__outranked(pr, rj))
 			continue;	/* refused: it ranks as high */
 		if (sim__victim_ok(s, me, rj, now))
 			room += fn[k];

@@ -81,14 +81,12 @@ static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
 	};
 	char kept_why[512], why[512], next_at[64];
 	int64_t next = INT64_MAX;
-	uint32_t pr = 0;
+	uint32_t pr;
 	size_t i;
 
-	if (bud) {
+	if (bud)
 		me.job.priority = sim__job_priority(s, job, true);
-		if (me.job.contract.allocated)
-			pr = sb_preempt_rank(&me.job);
-	}
+	pr = sim__rank_bar(s, &me);
 	for (i = 0; i < s->nrunning; i++) {
 		const struct run_info *rj = &s->run_info[i];
 		enum sb_preempt_verdict vd;
@@ -102,7 +100,7 @@ static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
 		/* a run that ranks at least as high as an allocated job is
 		 * refused by the core now (protected or outranked) and when
 		 * its protection ends (outranked): nothing to count */
-		if (pr && sb_preempt_rank(&rj->party.job) >= pr)
+		if (sim__outranked(pr, rj))
 			continue;
 		/* the verdict first, its text only where it is kept */
 		vd = sb_preempt_decide(&s->preempt_policy, &s->view, &me,
