@@ -282,6 +282,15 @@ bool sb_preempt_static(const struct sb_contract *preemptor,
 uint32_t sb_preempt_rank(const struct sb_preempt_job *job);
 
 /*
+ * sb_preempt_outranked - the outranked rule: whether @victim, allocated,
+ * ranks at least @bar, the rank (sb_preempt_rank()) of an allocated
+ * preemptor.  sb_preempt_check() refuses such a victim
+ * (SB_PREEMPT_OUTRANKED, or SB_PREEMPT_PROTECTED before it); a caller that
+ * asks for many victims may compute @bar once.  False for NULL.
+ */
+bool sb_preempt_outranked(uint32_t bar, const struct sb_preempt_job *victim);
+
+/*
  * sb_preempt_protected_until - the first second at which @job may be
  * preempted: start + min_runtime + suspended for an allocated job (a
  * suspended job is not running, so its slice is pushed back by the time it

@@ -46,6 +46,14 @@ static double ts_us(const struct timespec *a, const struct timespec *b)
 	       (double)(b->tv_nsec - a->tv_nsec) / 1e3;
 }
 
+double tick_clock_elapsed(const struct tick_clock *from)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return ts_us(&from->mono, &now);
+}
+
 double tick_clock_since(const struct tick_clock *from,
 			const struct tick_clock *to, double *cpu_us)
 {

@@ -68,6 +68,13 @@ void tick_slow_describe(double held_us, double cpu_us,
 void tick_clock_now(struct tick_clock *c);
 
 /*
+ * tick_clock_elapsed - microseconds of wall time (CLOCK_MONOTONIC) from
+ * @from to now; reads the monotonic clock alone (the thread's CPU clock is
+ * a system call), for a check made often.
+ */
+double tick_clock_elapsed(const struct tick_clock *from);
+
+/*
  * tick_clock_since - microseconds from @from to @to: the return value is
  * wall time, *@cpu_us (when not NULL) the thread's CPU time.  Both clocks
  * must have been read by the same thread.

@@ -124,17 +124,6 @@ struct tick_hold {
 	unsigned slices;	/* slices begun, >= 1 */
 };
 
-/* Microseconds of wall time since the current slice of @h began (the
- * monotonic clock alone: the thread's CPU clock is a system call). */
-static double hold_elapsed(const struct tick_hold *h)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - h->start.mono.tv_sec) * 1e6 +
-	       (double)(now.tv_nsec - h->start.mono.tv_nsec) / 1e3;
-}
-
 /* End the current slice of @h at @end: its wall time and CPU counted. */
 static void hold_end(struct tick_hold *h, const struct tick_clock *end)
 {
@@ -366,7 +355,7 @@ static int walk_one(void *x, void *arg)
 	p->last = job_ptr;
 	p->last_id = job_ptr->job_id;
 	if (++p->read >= p->min_read && !(p->read % TICK_SLICE_CHECK) &&
-	    hold_elapsed(c->hold) > s->slice_us) {
+	    tick_clock_elapsed(&c->hold->start) > s->slice_us) {
 		p->stopped = true;
 		return -1;
 	}

@@ -83,6 +83,12 @@ uint32_t sb_preempt_rank(const struct sb_preempt_job *job)
 	return job->priority & ~SB_PRIO_RESUMED;
 }
 
+bool sb_preempt_outranked(uint32_t bar, const struct sb_preempt_job *victim)
+{
+	return victim && victim->contract.allocated &&
+	       sb_preempt_rank(victim) >= bar;
+}
+
 int64_t sb_preempt_protected_until(const struct sb_preempt_job *job)
 {
 	int64_t mr = job->contract.allocated ? job->contract.min_runtime : 0;
@@ -204,8 +210,7 @@ enum sb_preempt_verdict sb_preempt_check(const struct sb_preempt_policy *pol,
 		return SB_PREEMPT_UNALLOCATED;
 	if (now < sb_preempt_protected_until(victim))
 		return SB_PREEMPT_PROTECTED;
-	if (victim->contract.allocated &&
-	    sb_preempt_rank(victim) >= sb_preempt_rank(preemptor))
+	if (sb_preempt_outranked(sb_preempt_rank(preemptor), victim))
 		return SB_PREEMPT_OUTRANKED;
 	if (sb_preempt_action(pol, &victim->contract) == SB_ACTION_NONE)
 		return SB_PREEMPT_KEPT;

@@ -434,14 +434,14 @@ static inline uint32_t sim__rank_bar(const struct sim *s,
 }
 
 /* Whether the core refuses running @rj to a preemptor of rank bar @pr
- * (sim__rank_bar()) now and when its protection ends, whatever the budget
- * view: it ranks at least as high (SB_PREEMPT_OUTRANKED, or PROTECTED
- * before it) and is not in its grace time (sb_preempt_decide() takes an
+ * (sim__rank_bar(); 0: not asked) now and when its protection ends,
+ * whatever the budget view: the outranked rule (sb_preempt_outranked())
+ * for a victim not in its grace time (sb_preempt_decide() takes an
  * in-grace victim before any rule). */
 static inline bool sim__outranked(uint32_t pr, const struct run_info *rj)
 {
 	return pr && !rj->party.in_grace &&
-	       sb_preempt_rank(&rj->party.job) >= pr;
+	       sb_preempt_outranked(pr, &rj->party.job);
 }
 
 /* Seconds preempted @job runs on before it stops: sb_preempt_grace() under

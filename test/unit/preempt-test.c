@@ -253,12 +253,17 @@ START_TEST(test_rank_check)
 	size_t i;
 
 	ck_assert_uint_eq(sb_preempt_rank(NULL), 0);
+	ck_assert(!sb_preempt_outranked(0, NULL));
 	for (i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
 		const struct check_case *c = &checks[i];
 		uint32_t pr = sb_preempt_rank(&c->preemptor);
 		struct sb_preempt_policy pol;
 		enum sb_preempt_verdict v;
 
+		ck_assert_msg(sb_preempt_outranked(pr, &c->victim) ==
+			      (c->victim.contract.allocated &&
+			       sb_preempt_rank(&c->victim) >= pr),
+			      "%s: sb_preempt_outranked", c->what);
 		if (!c->preemptor.contract.allocated || !pr ||
 		    sb_preempt_rank(&c->victim) < pr)
 			continue;

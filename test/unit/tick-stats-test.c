@@ -172,6 +172,9 @@ START_TEST(test_clock)
 	wall = tick_clock_since(&a, &b, &cpu);
 	ck_assert_msg(wall > 0 && cpu > 0, "wall %g us, cpu %g us", wall, cpu);
 	ck_assert_msg(cpu <= wall + 1000, "cpu %g us > wall %g us", cpu, wall);
+	/* the elapsed time from a reads the same clock, later */
+	ck_assert_msg(tick_clock_elapsed(&a) >= wall, "elapsed %g us < %g us",
+		      tick_clock_elapsed(&a), wall);
 }
 END_TEST
 
