@@ -223,6 +223,10 @@ restart_backoff_case() {
 	mark0=$(log_mark)
 	u=$(submit sb-carol -w gpu01 -G 8 --min-runtime=0 "$@" --wrap 'sleep 300')
 	wait_state "$u" RUNNING 30
+	# Slurm's requeue sets the submit time to the requeue time, plus 1 s
+	# if that equals the last submit time (batch_requeue_fini()): then
+	# EligibleTime - SubmitTime is 1 s short.  Requeue u a second later.
+	wait_until $(( $(submitted "$u") + 1 )) "the second after job $u's submission"
 	for k in 1 2; do
 		mark=$(log_mark)
 		# 1 GPU of gpu01 evicts u; it runs 2 s, less than the requeue
