@@ -129,7 +129,15 @@ wait_until() {
 }
 
 count_jobs() { squeue -h -t "$1" -o %i | wc -l; }
-running_full() { [ "$(count_jobs R)" -ge 32 ]; }
+# The 32 running jobs die with their slurmd at `cluster down` and are
+# requeued at the next start; after MAX_BATCH_REQUEUE (5) requeues Slurm
+# holds them (REQUEUE_HOLD, Reason JobHoldMaxRequeue): released here.
+running_full() {
+	local held
+	held=$(squeue -h -t REQUEUE_HOLD -o %i | paste -sd, -)
+	[ -z "$held" ] || scontrol release "$held" >/dev/null 2>&1 || true
+	[ "$(count_jobs R)" -ge 32 ]
+}
 
 # bench_setup PLUGIN_DIR JOBS ACCOUNTS: a fresh bench cluster with all four
 # of PLUGIN_DIR's plugins, the accounts, 32 running jobs, JOBS pending ones.
