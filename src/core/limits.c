@@ -118,6 +118,13 @@ static size_t give_back(const struct sb_limit_holder *holders,
 	return nt;
 }
 
+/*
+ * One function of about 100 lines: its steps (the need, the jobs in their
+ * grace time, the releasable jobs in victim order, the taking, the giving
+ * back) share need[] and freed[] and each may end the question with its
+ * own verdict and sentence; the longest steps are already helpers
+ * (limits_need(), give_back()).  The steps are in include/sb/limits.h.
+ */
 int sb_limit_release(const struct sb_preempt_policy *pol,
 		     const struct sb_preempt_job *blocked,
 		     const struct sb_limit *limits, size_t nlimits,

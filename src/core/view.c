@@ -326,6 +326,12 @@ static void say(char *why, size_t len, const char *text)
 		snprintf(why, len, "%s", text);
 }
 
+/*
+ * One function of about 110 lines on purpose: the rules are tried in the
+ * order include/sb/view.h numbers them, each returning its verdict with
+ * its own sentence, and the order is the rule; most of the length is the
+ * sentences (written only when @why is given).
+ */
 enum sb_preempt_verdict sb_preempt_decide(const struct sb_preempt_policy *pol,
 					  const struct sb_view *v,
 					  const struct sb_preempt_party *preemptor,

@@ -110,7 +110,13 @@ static int account_path(const struct tlist *acc, size_t i, char *path,
 	return 0;
 }
 
-/* sacctmgr -P show assoc format=account,user,parentname,fairshare */
+/*
+ * `sacctmgr -P show assoc format=account,user,parentname,fairshare`.
+ * About 150 lines: one pass over the lines, each refused by line number
+ * with the field it names, then the accounts' paths and the users' paths
+ * resolved (account_path()); the checks are the bulk, and they read the
+ * fields the pass has just split.
+ */
 int sim__tree_sacctmgr(const char *name, char *text, struct tlist *l,
 		       char *msg, size_t msglen)
 {
@@ -362,7 +368,8 @@ static bool dump_name(const char *line, char *out, size_t len)
  * following "Account - 'NAME':...:Fairshare=N" and "User - 'NAME':...:
  * Fairshare=N" lines go (Fairshare absent = 1, Slurm's default; "parent"
  * allowed).  Accounts under 'root' are top-level; users are leaves
- * "account path/user".
+ * "account path/user".  About 120 lines: one pass, a case per kind of
+ * line, each refused by line number with what is accepted.
  */
 int sim__tree_dump(const char *name, char *text, struct tlist *l,
 		   char *msg, size_t msglen)
