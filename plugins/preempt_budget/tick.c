@@ -67,10 +67,12 @@ static void grace_owed(uint32_t job_id, void *arg)
  * How long, by default, the read side holds slurmctld's locks at a
  * stretch while it walks job_list before it lets go of them (tick_pause()):
  * microseconds.  A target, not a bound: the time is read every
- * TICK_SLICE_CHECK jobs read, a slice reads at least that many past the
- * point it resumes from (more after passing many entries: tick_walk()),
- * and the last slice goes on through the visit, the limits and the
- * graces.  A thread waiting for a write lock (an RPC, the scheduler, a
+ * TICK_SLICE_CHECK jobs read (a job read with cold caches takes a few
+ * microseconds), a slice reads at least TICK_SLICE_MIN_READ past the point
+ * it resumes from (more after passing many entries: tick_walk()), and the
+ * last slice goes on through the visit, the limits and the graces unless
+ * it has used half its time (then they begin a stretch of their own:
+ * tick_read()).  A thread waiting for a write lock (an RPC, the scheduler, a
  * cancel) gets it in a pause when no other thread holds a read lock
  * (slurmctld's locks are glibc rwlocks that prefer readers), so it waits
  * about a slice for the tick, not the whole walk (50,000 pending jobs take
@@ -79,11 +81,12 @@ static void grace_owed(uint32_t job_id, void *arg)
  */
 #define TICK_SLICE_US 800.0
 #define TICK_SLICE_US_MAX 1000000.0
-#define TICK_SLICE_CHECK 64
+#define TICK_SLICE_CHECK 16
+#define TICK_SLICE_MIN_READ 64
 
 /*
  * The slice length from slurmctld's environment: SB_TICK_SLICE_US, whole
- * microseconds from 0 (a pause every TICK_SLICE_CHECK jobs) to
+ * microseconds from 0 (a pause every TICK_SLICE_MIN_READ jobs) to
  * TICK_SLICE_US_MAX; unset or empty: TICK_SLICE_US.  A value outside that
  * is refused with an error naming it, and the default kept.  Read when the
  * tick thread starts (every load of the plugin).
@@ -199,6 +202,7 @@ struct tick_walk_pos {
 	bool skipping;		/* before the resume point */
 	size_t read;		/* jobs read in this slice */
 	size_t min_read;	/* jobs a slice reads before it may end */
+	size_t catch_up;	/* min_read when passing took half a slice */
 	bool stopped;		/* the slice ended before the list did */
 };
 
@@ -325,8 +329,12 @@ static int walk_one(void *x, void *arg)
 	p->passed++;
 	if (p->skipping) {
 		/* the address only: the job is not read again */
-		if (p->by_count ? p->passed >= p->skip : x == p->last)
+		if (p->by_count ? p->passed >= p->skip : x == p->last) {
 			p->skipping = false;
+			if (tick_clock_elapsed(&c->hold->start) >
+			    s->slice_us / 2)
+				p->min_read = p->catch_up;
+		}
 		return 0;
 	}
 	if (IS_JOB_PENDING(job_ptr)) {
@@ -385,7 +393,7 @@ static bool tick_walk(struct tick_read_ctx *c)
 	s->next_begin = 0;
 	s->nheld = s->nblocked = 0;
 	s->walks++;
-	*p = (struct tick_walk_pos){ .min_read = TICK_SLICE_CHECK };
+	*p = (struct tick_walk_pos){ .min_read = TICK_SLICE_MIN_READ };
 	for (;;) {
 		(void)list_for_each_ro(job_list, walk_one, c);
 		if (!p->stopped)
@@ -395,13 +403,15 @@ static bool tick_walk(struct tick_read_ctx *c)
 			return false;
 		}
 		/* resume after the last job read, or count past as many
-		 * entries; a slice that had many to pass reads at least a
-		 * sixteenth as many, so that when passing alone takes a
-		 * slice's time a walk still ends within about 16 ln(N / 64)
-		 * slices */
+		 * entries; a slice whose passing took half its time reads at
+		 * least a sixteenth as many as it passed, so that when
+		 * passing alone takes a slice's time a walk still ends within
+		 * about 16 ln(N / 64) slices (otherwise it reads until the
+		 * slice's time is up: at least half a slice of reading) */
 		p->by_count = find_job_record(p->last_id) != p->last;
 		p->skip = p->passed;
-		p->min_read = MAX(TICK_SLICE_CHECK, p->passed / 16);
+		p->min_read = TICK_SLICE_MIN_READ;
+		p->catch_up = MAX(TICK_SLICE_MIN_READ, p->passed / 16);
 		p->passed = p->read = 0;
 		p->skipping = true;
 		p->stopped = false;
@@ -471,6 +481,13 @@ static bool tick_read(struct tick_seen *s, const struct sb_budget_ops *o,
 	ph->walked = tick_walk_due(s, now);
 	if (ph->walked && !tick_walk(&c))
 		return false;
+	/* the visit, the limits and the graces get a stretch of their own
+	 * when the walk's last slice has used half of its time */
+	if (ph->walked && tick_clock_elapsed(&h->start) > s->slice_us / 2 &&
+	    !tick_pause(h)) {
+		s->walked = 0;	/* the next tick walks again */
+		return false;
+	}
 	c.repair = pe_repair_nodes(pol);
 	c.committing = o && o->commit_begin(now);
 	if (o && !c.committing)
