@@ -86,7 +86,8 @@ static void grace_owed(uint32_t job_id, void *arg)
 
 /*
  * The slice length from slurmctld's environment: SB_TICK_SLICE_US, whole
- * microseconds from 0 (a pause every TICK_SLICE_MIN_READ jobs) to
+ * microseconds from 0 (a pause as soon as a slice has read its least:
+ * TICK_SLICE_MIN_READ jobs, or the catch-up of tick_walk()) to
  * TICK_SLICE_US_MAX; unset or empty: TICK_SLICE_US.  A value outside that
  * is refused with an error naming it, and the default kept.  Read when the
  * tick thread starts (every load of the plugin).
@@ -114,8 +115,9 @@ static double tick_slice_read(void)
 }
 
 /*
- * The read side's hold of slurmctld's read locks: the slices so far (the
- * whole read side when the walk fits in one).
+ * The read side's hold of slurmctld's read locks: the stretches so far
+ * (the walk's slices, and the visit's when it has one of its own; the
+ * whole read side when all fits in one).
  */
 struct tick_hold {
 	slurmctld_lock_t locks;	/* the read locks, held between slices */
@@ -140,8 +142,8 @@ static void hold_end(struct tick_hold *h, const struct tick_clock *end)
 }
 
 /*
- * Let go of slurmctld's read locks between two slices of a walk and take
- * them again (a thread waiting for a write lock gets it first, when no
+ * Let go of slurmctld's read locks between two slices of a walk, or
+ * between the walk and the visit (tick_read()), and take them again (a thread waiting for a write lock gets it first, when no
  * other thread holds a read lock).  Return:
  * false when the tick must stop (pe_tick_off()); the locks are held again
  * either way.
@@ -464,7 +466,8 @@ struct tick_phases {
  * preemptable (protected slice over) since @last, and collects the jobs to
  * release for repair and the graces that are over; the limits a blocked
  * allocated job pends behind; then the graced victims that exited.  Conf,
- * job and node read locks held (@h), let go of between the walk's slices.
+ * job and node read locks held (@h), let go of between the walk's slices
+ * and before the visit when the walk's last slice has used half its time.
  * Return: false when the tick must stop (pe_tick_off() after a pause); @w is
  * then not to be acted on.
  */

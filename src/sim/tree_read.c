@@ -369,7 +369,8 @@ static bool dump_name(const char *line, char *out, size_t len)
  * Fairshare=N" lines go (Fairshare absent = 1, Slurm's default; "parent"
  * allowed).  Accounts under 'root' are top-level; users are leaves
  * "account path/user".  About 120 lines: one pass, a case per kind of
- * line, each refused by line number with what is accepted.
+ * line, each refused by line number with what is accepted, then the
+ * paths resolved (account_path()).
  */
 int sim__tree_dump(const char *name, char *text, struct tlist *l,
 		   char *msg, size_t msglen)
