@@ -134,9 +134,10 @@ count_jobs() { squeue -h -t "$1" -o %i | wc -l; }
 # holds them (REQUEUE_HOLD, Reason JobHoldMaxRequeue): released here.
 running_full() {
 	local held
+	[ "$(count_jobs R)" -lt 32 ] || return 0
 	held=$(squeue -h -t REQUEUE_HOLD -o %i | paste -sd, -)
 	[ -z "$held" ] || scontrol release "$held" >/dev/null 2>&1 || true
-	[ "$(count_jobs R)" -ge 32 ]
+	return 1
 }
 
 # bench_setup PLUGIN_DIR JOBS ACCOUNTS: a fresh bench cluster with all four

@@ -143,8 +143,9 @@ static void hold_end(struct tick_hold *h, const struct tick_clock *end)
 
 /*
  * Let go of slurmctld's read locks between two slices of a walk, or
- * between the walk and the visit (tick_read()), and take them again (a thread waiting for a write lock gets it first, when no
- * other thread holds a read lock).  Return:
+ * between the walk and the visit (tick_read()), and take them again (a
+ * thread waiting for a write lock gets it first, when no other thread
+ * holds a read lock).  Return:
  * false when the tick must stop (pe_tick_off()); the locks are held again
  * either way.
  */
