@@ -56,6 +56,10 @@ struct sb_job_facts {
 	int64_t time_limit;	/* seconds a run may last (Slurm: its
 				 * TimeLimit); <= 0 for none (unlimited, or
 				 * not known) */
+	int64_t eligible;	/* when its current wait began (Slurm: its
+				 * EligibleTime), epoch seconds; 0 for not
+				 * known.  Read for a pending preemptor
+				 * (PreemptLossWait) */
 	/* The charged TRES (ChargeTRES), whole TRES units, for sb_job_tres(): */
 	bool has_run;		/* its figures are those of a run: it started
 				 * (running, suspended, ended), or it is being

@@ -38,6 +38,11 @@ struct sb_wait_facts {
 				 * back (SB_PREEMPT_RECLAIM, _COSTLY) */
 	uint64_t kept_job;	/* one of those jobs, and the core's */
 	const char *kept_why;	/* sentence for it */
+	double loss_wait;	/* TRES of runs that would lose their work,
+				 * which it may take once it has waited
+				 * PreemptLossWait (SB_PREEMPT_LOSS_WAIT) */
+	const char *loss_wait_at;	/* from when (formatted by the
+					 * caller) */
 	uint64_t next_job;	/* a protected job it may preempt once its
 				 * slice ends (0: none), and when, */
 	const char *next_at;	/* formatted by the caller */

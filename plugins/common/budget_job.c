@@ -132,6 +132,7 @@ static void job_facts(const job_record_t *job_ptr, int pos, time_t now,
 	tres_facts(job_ptr, pos, na, f);
 	f->suspended = budget_job_suspended(job_ptr, now);
 	f->time_limit = sb_limit_secs(job_ptr->time_limit);
+	f->eligible = job_ptr->details ? job_ptr->details->begin_time : 0;
 }
 
 void budget_job_party(const job_record_t *job_ptr, int pos,

@@ -26,6 +26,7 @@ const char *const sb_config_keys[] = {
 	"DebugLaneMinRuntime",
 	"DebugLaneBudgetTRES",
 	"UnallocatedRestartBackoffMax",
+	"PreemptLossWait",
 	"Cutover",
 	NULL,
 };
@@ -297,6 +298,30 @@ static int set_backoff_max(const char *value, int64_t *dst, char *msg,
 	return SB_ESYNTAX;
 }
 
+/* PreemptLossWait: a duration, 0 or none = off. */
+static int set_loss_wait(const char *value, int64_t *dst, char *msg,
+			 size_t msglen)
+{
+	char q[256];
+	int64_t secs;
+
+	if (value && !strcasecmp(value, "none")) {
+		*dst = 0;
+		return SB_OK;
+	}
+	if (sb_duration_parse(value, &secs) == SB_OK) {
+		*dst = secs;
+		return SB_OK;
+	}
+	snprintf(msg, msglen, "PreemptLossWait='%s' is not accepted: give how "
+		 "long a job waits for GPUs to free before it may preempt a "
+		 "run that would lose its work, as a duration in Slurm time "
+		 "syntax (M, M:S, H:M:S, D-H, D-H:M, D-H:M:S), at most 365 "
+		 "days, or 0 or none (the default) to turn the wait off",
+		 sb_quote(value, q, sizeof(q)));
+	return SB_ESYNTAX;
+}
+
 /* Cutover: a local time YYYY-MM-DD[THH:MM[:SS]] (sb_time_parse_iso()), or
  * none (stored as 0). */
 static int set_cutover(const char *value, int64_t *dst, char *msg,
@@ -383,6 +408,9 @@ int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
 	if (!strcasecmp(key, "UnallocatedRestartBackoffMax"))
 		return set_backoff_max(value, &cfg->preempt.restart_backoff_max,
 				       msg, msglen);
+	if (!strcasecmp(key, "PreemptLossWait"))
+		return set_loss_wait(value, &cfg->preempt.loss_wait, msg,
+				     msglen);
 	if (!strcasecmp(key, "Cutover"))
 		return set_cutover(value, &cfg->cutover, msg, msglen);
 	snprintf(msg, msglen, "unknown key '%s' (accepted: MaxMinRuntime, "
@@ -390,7 +418,7 @@ int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
 		 "ChargeTRES, PreemptGraceTime, PreemptNonResumable, "
 		 "RepairReason, InteractiveWarning, PreemptIntervalFactor, "
 		 "DebugLaneTRES, DebugLaneMinRuntime, DebugLaneBudgetTRES, "
-		 "UnallocatedRestartBackoffMax, Cutover)",
+		 "UnallocatedRestartBackoffMax, PreemptLossWait, Cutover)",
 		 sb_quote(key, q, sizeof(q)));
 	return SB_EUNKNOWNKEY;
 }
@@ -425,6 +453,7 @@ int sb_config_check(const struct sb_config *cfg, char *msg, size_t msglen)
 char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 {
 	char m[32], d[32], w[32], b[32], iw[32], co[32], lm[32], rb[32];
+	char lw[32];
 
 	snprintf(buf, len, "MaxMinRuntime=%s DefaultMinRuntime=%s "
 		 "CalcPeriod=%lld LookbackWindow=%s BucketWidth=%s ChargeTRES=%s "
@@ -432,7 +461,7 @@ char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 		 "InteractiveWarning=%s PreemptIntervalFactor=%u "
 		 "DebugLaneTRES=%llu DebugLaneMinRuntime=%s "
 		 "DebugLaneBudgetTRES=%llu UnallocatedRestartBackoffMax=%s "
-		 "Cutover=%s",
+		 "PreemptLossWait=%s Cutover=%s",
 		 sb_duration_format(cfg->contract.max_min_runtime, m, sizeof(m)),
 		 cfg->contract.default_min_runtime < 0 ? "none" :
 		 sb_duration_format(cfg->contract.default_min_runtime, d,
@@ -454,6 +483,9 @@ char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 		 cfg->preempt.restart_backoff_max > 0 ?
 		 sb_duration_format(cfg->preempt.restart_backoff_max, rb,
 				    sizeof(rb)) : "none",
+		 cfg->preempt.loss_wait > 0 ?
+		 sb_duration_format(cfg->preempt.loss_wait, lw, sizeof(lw)) :
+		 "none",
 		 cfg->cutover > 0 ? sb_time_format_iso(cfg->cutover, co,
 							sizeof(co)) : "none");
 	return buf;

@@ -61,6 +61,7 @@ void sb_job_party(const struct sb_job_facts *f, struct sb_preempt_party *out)
 	out->job.tres = sb_job_tres(f);
 	out->job.suspended = f->suspended > 0 ? f->suspended : 0;
 	out->job.time_limit = f->time_limit > 0 ? f->time_limit : 0;
+	out->job.eligible = f->eligible > 0 ? f->eligible : 0;
 	out->index = SB_NONE;
 	out->in_grace = sb_job_in_grace(f);
 	out->preempted = sb_preempted_note_at(f->system_comment,

@@ -20,6 +20,7 @@ void sb_preempt_policy_init(struct sb_preempt_policy *pol)
 	pol->requeue_delay = SB_REQUEUE_DELAY_DEFAULT;
 	sb_lane_policy_init(&pol->lane);
 	pol->restart_backoff_max = SB_RESTART_BACKOFF_MAX_DEFAULT;
+	pol->loss_wait = SB_LOSS_WAIT_DEFAULT;
 }
 
 int64_t sb_requeue_delay_of_authinfo(const char *authinfo)
@@ -201,6 +202,41 @@ bool sb_preempt_ends_sooner(const struct sb_preempt_policy *pol,
 	return ends - now <= sb_run_seconds(victim, now);
 }
 
+int64_t sb_preempt_loss_wait_until(const struct sb_preempt_policy *pol,
+				   const struct sb_preempt_job *preemptor)
+{
+	struct sb_preempt_policy def;
+
+	if (!pol) {
+		sb_preempt_policy_init(&def);
+		pol = &def;
+	}
+	if (!preemptor || pol->loss_wait <= 0 || preemptor->eligible <= 0)
+		return INT64_MIN;
+	if (sb_priority_in_lane(preemptor->priority) &&
+	    sb_lane_sized(&pol->lane, &preemptor->contract, preemptor->tres))
+		return INT64_MIN;
+	if (preemptor->eligible > INT64_MAX - pol->loss_wait)
+		return INT64_MAX;
+	return preemptor->eligible + pol->loss_wait;
+}
+
+bool sb_preempt_loss_waits(const struct sb_preempt_policy *pol,
+			   const struct sb_preempt_job *preemptor,
+			   const struct sb_preempt_job *victim, int64_t now)
+{
+	int64_t until = sb_preempt_loss_wait_until(pol, preemptor);
+	double rent, loss;
+
+	if (!victim || !victim->contract.allocated || now >= until ||
+	    sb_preempt_action(pol, &victim->contract) == SB_ACTION_REQUEUE)
+		return false;
+	rent = (double)preemptor->tres *
+	       (double)(now > preemptor->eligible ? now - preemptor->eligible : 0);
+	loss = (double)victim->tres * (double)sb_run_seconds(victim, now);
+	return rent < loss;
+}
+
 enum sb_preempt_verdict sb_preempt_check(const struct sb_preempt_policy *pol,
 					 const struct sb_preempt_job *preemptor,
 					 const struct sb_preempt_job *victim,
@@ -217,6 +253,8 @@ enum sb_preempt_verdict sb_preempt_check(const struct sb_preempt_policy *pol,
 	if (victim->contract.allocated &&
 	    sb_preempt_ends_sooner(pol, victim, now))
 		return SB_PREEMPT_ENDS_SOONER;
+	if (sb_preempt_loss_waits(pol, preemptor, victim, now))
+		return SB_PREEMPT_LOSS_WAIT;
 	return SB_PREEMPT_YES;
 }
 
@@ -248,6 +286,10 @@ const char *sb_preempt_verdict_str(enum sb_preempt_verdict v)
 	case SB_PREEMPT_ENDS_SOONER:
 		return "its time limit ends it sooner than the work it would "
 		       "lose (not resumable)";
+	case SB_PREEMPT_LOSS_WAIT:
+		return "it would lose its run (not resumable), and the "
+		       "preemptor has not yet waited as many GPU-seconds, "
+		       "at most PreemptLossWait";
 	}
 	return "unknown verdict";
 }

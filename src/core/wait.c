@@ -50,6 +50,11 @@ size_t sb_wait_format(const struct sb_wait_facts *f, char *buf, size_t len)
 		    "or its cost (job %llu: %s)", f->kept,
 		    (unsigned long long)f->kept_job,
 		    f->kept_why ? f->kept_why : "?");
+	if (f->loss_wait > 0)
+		add(buf, len, &off, "; %.0f more from runs that would lose "
+		    "their work, once it has waited PreemptLossWait (%s at "
+		    "the latest)",
+		    f->loss_wait, f->loss_wait_at ? f->loss_wait_at : "?");
 	if (f->next_job)
 		add(buf, len, &off, "; next protected slice of a "
 		    "lower-priority job ends %s (job %llu)",

@@ -96,6 +96,7 @@ struct wait_sum {
 	uint32_t kept_job;	/* one of those, and the rule's sentence */
 	char kept_why[512];
 	int64_t next_at;	/* earliest end of a protected slice after */
+	double loss_wait;	/* TRES held back by PreemptLossWait */
 	uint32_t next_job;	/* which the job could preempt it */
 	unsigned listed, unlisted;	/* running jobs in MayPreempt */
 	unsigned unallocated;	/* verdicts SB_PREEMPT_UNALLOCATED */
@@ -156,6 +157,8 @@ static void judge_running(const struct sbu_ctx *c, const struct sb_view *v,
 			s->unallocated++;
 		if (vd == SB_PREEMPT_YES)
 			s->preemptable += (double)vic.job.tres;
+		if (vd == SB_PREEMPT_LOSS_WAIT)
+			s->loss_wait += (double)vic.job.tres;
 		if (vd == SB_PREEMPT_RECLAIM || vd == SB_PREEMPT_COSTLY) {
 			s->kept += (double)vic.job.tres;
 			s->kept_job = o->job_id;
@@ -233,7 +236,7 @@ int sbu_explain_wait(const struct sbu_ctx *c, const slurm_job_info_t *j,
 	struct sb_wait_facts f;
 	uint32_t top;
 	double idle, unusable;
-	char when[64], elig[64];
+	char when[64], elig[64], lw[64];
 
 	memset(&s, 0, sizeof(s));
 	s.next_at = INT64_MAX;
@@ -262,6 +265,13 @@ int sbu_explain_wait(const struct sbu_ctx *c, const slurm_job_info_t *j,
 	if (s.next_job) {
 		sbu_fmt_time(s.next_at, when, sizeof(when));
 		f.next_at = when;
+	}
+	if (s.loss_wait > 0) {
+		sbu_fmt_time(sb_preempt_loss_wait_until(&c->cfg.preempt,
+							&me.job),
+			     lw, sizeof(lw));
+		f.loss_wait = s.loss_wait;
+		f.loss_wait_at = lw;
 	}
 	if (j->state_reason == WAIT_TIME || j->eligible_time > c->now) {
 		sbu_fmt_time(j->eligible_time, elig, sizeof(elig));

@@ -422,6 +422,7 @@ static void job_facts(const slurm_job_info_t *j, struct sb_job_facts *f)
 	f->preempt_time = j->preempt_time;
 	f->priority = j->priority;
 	f->time_limit = sb_limit_secs(j->time_limit);
+	f->eligible = j->eligible_time;
 }
 
 int sbu_job_contract(const slurm_job_info_t *j, struct sb_contract *out)

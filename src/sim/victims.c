@@ -600,7 +600,8 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 	struct sb_preempt_party me = {
 		.job = { .contract = s->job_state[job].contract,
 			 .start = now, .tres = j->gpus,
-			 .time_limit = j->time_limit },
+			 .time_limit = j->time_limit,
+			 .eligible = s->job_state[job].eligible_at },
 		.index = j->assoc,
 		.in_grace = false,
 	};

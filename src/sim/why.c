@@ -61,7 +61,8 @@ static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
 	struct sb_preempt_party me = {
 		.job = { .contract = s->job_state[job].contract,
 			 .start = now, .tres = j->gpus,
-			 .time_limit = j->time_limit },
+			 .time_limit = j->time_limit,
+			 .eligible = s->job_state[job].eligible_at },
 		.index = j->assoc,
 		.in_grace = false,
 	};
@@ -79,7 +80,7 @@ static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
 			"non-preemptible GPUs (baseline): it takes no "
 			"preemptible runs",
 	};
-	char kept_why[512], why[512], next_at[64];
+	char kept_why[512], why[512], next_at[64], lw_at[64];
 	int64_t next = INT64_MAX;
 	uint32_t pr;
 	size_t i;
@@ -107,6 +108,8 @@ static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
 				       &rj->party, now, NULL, 0);
 		if (vd == SB_PREEMPT_YES)
 			f.preemptable += rj->party.job.tres;
+		if (vd == SB_PREEMPT_LOSS_WAIT)
+			f.loss_wait += rj->party.job.tres;
 		if (vd == SB_PREEMPT_RECLAIM || vd == SB_PREEMPT_COSTLY) {
 			sb_preempt_decide(&s->preempt_policy, &s->view, &me,
 					  &rj->party, now, why, sizeof(why));
@@ -130,6 +133,12 @@ static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
 	if (f.next_job) {
 		snprintf(next_at, sizeof(next_at), "at %" PRId64 " s", next);
 		f.next_at = next_at;
+	}
+	if (f.loss_wait > 0) {
+		snprintf(lw_at, sizeof(lw_at), "at %" PRId64 " s",
+			 sb_preempt_loss_wait_until(&s->preempt_policy,
+						    &me.job));
+		f.loss_wait_at = lw_at;
 	}
 	sb_wait_format(&f, buf, len);
 }

@@ -627,3 +627,55 @@ test_preempt_break_even_waits_for_time_limit() {
 	scancel "$v2"
 	clear_cluster
 }
+
+# PreemptLossWait (off on the test cluster and by default; 20 s here): a
+# better-placed job that would throw away a run's work (not resumable)
+# first waits, from its EligibleTime, until it has waited as many
+# GPU-seconds as the run would lose, at most PreemptLossWait; `sbudget show
+# job` says so.  The victim is preempted when the wait is over, not
+# before.  A resumable victim keeps its work and is taken at once.
+test_preempt_loss_wait() {
+	clear_cluster
+	local t P V G v g e at r g2
+	t=$(date +%s); P=lw$t; V=lw$t-v; G=lw$t-g
+	keep_budget_conf
+	set_budget_conf "$(grep -v '^PreemptLossWait' "$SB_CLUSTER_DIR/budget.conf.keep"; echo 'PreemptLossWait=0:20')" ||
+		return 1
+	fresh_budgets "$P" "$V:1:sb-dave" "$G:1:sb-alice"
+	# gpu01: 8 GPUs, not resumable, 5 s min runtime, a 10-minute limit
+	# (the break-even rule stays out of it)
+	v=$(submit sb-dave -A "$V" -w gpu01 -G 8 --min-runtime=0:05 --time=10 --wrap 'sleep 300')
+	wait_state "$v" RUNNING 30 || return 1
+	wait_until $(( $(started "$v") + 8 )) "8 s into $v's run"
+	g=$(submit sb-alice -A "$G" -w gpu01 -G 8 --min-runtime=0:03 --wrap 'sleep 3')
+	e=$(date -d "$(job_field "$g" EligibleTime)" +%s)
+	wait_for 10 "$g considered (sbudget names PreemptLossWait)" \
+		sbudget_job_says "$g" "once it has waited PreemptLossWait" || {
+		say "$(as sb-alice "$SBUDGET" show job "$g")"; return 1; }
+	say "$(as sb-alice "$SBUDGET" show job "$g" | grep -m1 -o '[^;]*PreemptLossWait[^;]*')"
+	# the observation: 15 s after g became eligible (its wait is 20 s:
+	# the run it would lose is longer than g's wait at every moment) v
+	# still runs, unpreempted (a sleep under test, not a wait)
+	wait_until $((e + 15)) "15 s after $g's EligibleTime"
+	[ "$(restarts "$v")" = 0 ] && [ "$(job_field "$v" JobState)" = RUNNING ] ||
+		{ say "$v preempted before the wait was over: $(job_field "$v" JobState), restarts $(restarts "$v")"; return 1; }
+	[ "$(job_field "$g" JobState)" = PENDING ] || { say "$g is $(job_field "$g" JobState)"; return 1; }
+	# then it is preempted (requeued to start over), not before e + 20
+	wait_eq 30 "$v preempted and requeued (its restart count)" 1 restarts "$v" || {
+		say "$(as sb-alice "$SBUDGET" show job "$g")"; return 1; }
+	expect_in "$(job_field "$v" SystemComment)" "budget:preempted_by=$g,"
+	at=$(job_field "$v" SystemComment | grep -o 'preempted_by=[0-9]*,at=[0-9]*' | sed 's/.*at=//')
+	say "$g eligible at $e, preempted $v at $at ($((at - e)) s later)"
+	[ -n "$at" ] && [ "$at" -ge $((e + 20)) ] || { say "preempted before EligibleTime + 20 s"; return 1; }
+	wait_state "$g" COMPLETED 30 || return 1
+	scancel "$v"
+	# a resumable victim loses nothing: taken at once, the wait on
+	r=$(submit sb-dave -A "$V" -w gpu02 -G 8 --min-runtime=0:05 --resumable --time=10 --wrap 'sleep 300')
+	wait_state "$r" RUNNING 30 || return 1
+	wait_until $(( $(started "$r") + 8 )) "8 s into $r's run"
+	g2=$(submit sb-alice -A "$G" -w gpu02 -G 8 --min-runtime=0:03 --wrap 'sleep 3')
+	wait_eq 10 "$r preempted at once (its restart count)" 1 restarts "$r" || {
+		say "$(as sb-alice "$SBUDGET" show job "$g2")"; return 1; }
+	scancel "$r"
+	clear_cluster
+}

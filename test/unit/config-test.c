@@ -24,7 +24,8 @@ START_TEST(test_defaults)
 			 "RepairReason=repair* InteractiveWarning=0:05:00 "
 			 "PreemptIntervalFactor=2 DebugLaneTRES=8 "
 			 "DebugLaneMinRuntime=0:15:00 DebugLaneBudgetTRES=8 "
-			 "UnallocatedRestartBackoffMax=1-00:00:00 Cutover=none");
+			 "UnallocatedRestartBackoffMax=1-00:00:00 "
+			 "PreemptLossWait=none Cutover=none");
 	ck_assert_int_eq(sb_config_check(&cfg, buf, sizeof(buf)), SB_OK);
 }
 END_TEST
@@ -281,6 +282,46 @@ START_TEST(test_backoff_key)
 }
 END_TEST
 
+/* PreemptLossWait (sb/preempt.h, sb_preempt_loss_wait_until()). */
+static const struct backoff_case loss_waits[] = {
+	{ .value = "1:00:00", .rc = SB_OK, .max = 3600 },
+	{ .value = "30", .rc = SB_OK, .max = 1800 },
+	{ .value = "0:45", .rc = SB_OK, .max = 45 },
+	{ .value = "0", .rc = SB_OK, .max = 0 },
+	{ .value = "None", .rc = SB_OK, .max = 0 },
+	{ .value = "-1", .rc = SB_ESYNTAX,
+	  .msg_has = "PreemptLossWait='-1' is not accepted: give how long a "
+		     "job waits for GPUs to free before it may preempt a run "
+		     "that would lose its work, as a duration in Slurm time "
+		     "syntax (M, M:S, H:M:S, D-H, D-H:M, D-H:M:S), at most 365 "
+		     "days, or 0 or none (the default) to turn the wait off" },
+	{ .value = "30m", .rc = SB_ESYNTAX, .msg_has = "PreemptLossWait='30m'" },
+	{ .value = "", .rc = SB_ESYNTAX, .msg_has = "PreemptLossWait=''" },
+	{ .value = "366-0", .rc = SB_ESYNTAX, .msg_has = "at most 365 days" },
+};
+
+START_TEST(test_loss_wait_key)
+{
+	const struct backoff_case *c = &loss_waits[_i];
+	struct sb_config cfg;
+	char msg[512];
+	int rc;
+
+	sb_config_init(&cfg);
+	rc = sb_config_set(&cfg, "preemptlosswait", c->value, msg, sizeof(msg));
+	ck_assert_msg(rc == c->rc, "%s: rc %d expected %d (%s)", c->value, rc,
+		      c->rc, msg);
+	if (rc != SB_OK) {
+		ck_assert_msg(strstr(msg, c->msg_has), "message '%s' lacks '%s'",
+			      msg, c->msg_has);
+		/* a refused value leaves the default */
+		ck_assert_int_eq(cfg.preempt.loss_wait, SB_LOSS_WAIT_DEFAULT);
+		return;
+	}
+	ck_assert_int_eq(cfg.preempt.loss_wait, c->max);
+}
+END_TEST
+
 START_TEST(test_keys_listed)
 {
 	struct sb_config cfg;
@@ -291,7 +332,7 @@ START_TEST(test_keys_listed)
 	for (i = 0; sb_config_keys[i]; i++)
 		ck_assert_int_ne(sb_config_set(&cfg, sb_config_keys[i], "1", msg,
 					       sizeof(msg)), SB_EUNKNOWNKEY);
-	ck_assert_int_eq(i, 16);
+	ck_assert_int_eq(i, 17);
 }
 END_TEST
 
@@ -360,7 +401,7 @@ START_TEST(test_parse_codes)
 			 "PreemptNonResumable, RepairReason, InteractiveWarning, "
 			 "PreemptIntervalFactor, DebugLaneTRES, "
 			 "DebugLaneMinRuntime, DebugLaneBudgetTRES, "
-			 "UnallocatedRestartBackoffMax, Cutover)");
+			 "UnallocatedRestartBackoffMax, PreemptLossWait, Cutover)");
 	ck_assert_int_eq(sb_config_parse(&cfg, "CalcPeriod=1\nCalcPeriod=2\n",
 					 "b", msg, sizeof(msg)), SB_EDUPLICATE);
 	ck_assert_int_eq(sb_config_parse(&cfg, "CalcPeriod=x\n", "b", msg,
@@ -440,6 +481,8 @@ int main(void)
 	tcase_add_test(tc, test_keys_listed);
 	tcase_add_loop_test(tc, test_lane_keys, 0,
 			    sizeof(lanes) / sizeof(lanes[0]));
+	tcase_add_loop_test(tc, test_loss_wait_key, 0,
+			    sizeof(loss_waits) / sizeof(loss_waits[0]));
 	tcase_add_loop_test(tc, test_backoff_key, 0,
 			    sizeof(backoffs) / sizeof(backoffs[0]));
 	tcase_add_loop_test(tc, test_parse_table, 0, CONF_NCASES);
