@@ -660,8 +660,9 @@ test_preempt_loss_wait() {
 	[ "$(restarts "$v")" = 0 ] && [ "$(job_field "$v" JobState)" = RUNNING ] ||
 		{ say "$v preempted before the wait was over: $(job_field "$v" JobState), restarts $(restarts "$v")"; return 1; }
 	[ "$(job_field "$g" JobState)" = PENDING ] || { say "$g is $(job_field "$g" JobState)"; return 1; }
-	# then it is preempted (requeued to start over), not before e + 20
-	wait_eq 30 "$v preempted and requeued (its restart count)" 1 restarts "$v" || {
+	# then it is preempted (requeued to start over), not before e + 20;
+	# within Slurm's next scheduling passes after that
+	wait_eq 60 "$v preempted and requeued (its restart count)" 1 restarts "$v" || {
 		say "$(as sb-alice "$SBUDGET" show job "$g")"; return 1; }
 	expect_in "$(job_field "$v" SystemComment)" "budget:preempted_by=$g,"
 	at=$(job_field "$v" SystemComment | grep -o 'preempted_by=[0-9]*,at=[0-9]*' | sed 's/.*at=//')
