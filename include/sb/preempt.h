@@ -16,6 +16,10 @@
  *     limit, where its run so far is more than what is left of it
  *     (sb_preempt_ends_sooner(): waiting for it to end costs less than
  *     the work a preemption would throw away);
+ *   - with PreemptLossWait set (off by default), a preemptor outside the
+ *     debug lane that would throw away an allocated run's work first
+ *     waits as many TRES-seconds as that run holds, at most that long
+ *     (sb_preempt_loss_waits(), asked last by sb_preempt_decide());
  *   - victims are taken unallocated first, then resumable (they keep their
  *     work), then least work lost (TRES-seconds of the current run), then
  *     lowest current priority (sb_preempt_victim_key());
@@ -188,7 +192,8 @@ enum sb_preempt_verdict {
 	SB_PREEMPT_LOSS_WAIT,	/* the victim would lose its run, and the
 				 * preemptor has not yet waited as much
 				 * as that run, at most PreemptLossWait
-				 * (sb_preempt_loss_waits()) */
+				 * (sb_preempt_loss_waits(); only
+				 * sb_preempt_decide() answers it) */
 };
 
 /* What to do with a victim (PREEMPT_DATA_MODE in the plugin: REQUEUE and
@@ -289,9 +294,7 @@ bool sb_preempt_ends_sooner(const struct sb_preempt_policy *pol,
  * no longer waits under PreemptLossWait (sb_preempt_loss_waits()): its
  * EligibleTime (@preemptor->eligible) + @pol->loss_wait.  Returns
  * INT64_MIN (no wait) when the rule is off (@pol->loss_wait <= 0, the
- * default), the EligibleTime is not known (<= 0), or @preemptor is in the
- * debug lane (its priority carries the lane's level and it is lane-sized:
- * the lane promises a start in seconds, sb/lane.h).  A NULL @pol reads as
+ * default) or the EligibleTime is not known (<= 0).  A NULL @pol reads as
  * the defaults; NULL @preemptor: INT64_MIN.  Saturating.
  */
 int64_t sb_preempt_loss_wait_until(const struct sb_preempt_policy *pol,
@@ -305,19 +308,24 @@ int64_t sb_preempt_loss_wait_until(const struct sb_preempt_policy *pol,
  *
  *     preemptor TRES x (now - EligibleTime)  <  victim TRES x run seconds
  *
- * (the GPU-seconds it has waited, the rent, against those the victim
- * would lose, the price; run seconds: sb_run_seconds()) and @now is
- * before sb_preempt_loss_wait_until().  Meanwhile it takes the GPUs that
- * runs free by ending, and victims that keep their work.  Ski rental's
- * deterministic rule (rent until the rent paid equals the price) is
- * 2-competitive when the price is fixed; here the price grows with the
- * victim's run, hence the cap.  The victim stays preemptable past its
- * minimum runtime: the rule delays only the preemptor, by at most
- * PreemptLossWait.  Off by default: it cut the work lost on sim-gen
- * workloads of 256 and 2,048 GPUs and raised it on the Alibaba trace on
- * 16 to 32 GPUs, where a spared run is preempted later, longer
- * (doc/benchmarks.md 7l).  False for NULL @victim and unallocated victims
- * (they give way at once).
+ * (the TRES-seconds, in ChargeTRES units, GPUs by default, it has waited:
+ * the rent; those the victim would lose: the price; run seconds:
+ * sb_run_seconds()) and @now is before sb_preempt_loss_wait_until().
+ * Each victim is weighed on its own, so a preemptor that needs several
+ * waits for the largest of their losses, not their sum; one asking no
+ * TRES waits the whole PreemptLossWait, and a victim holding none never
+ * delays.  Meanwhile the preemptor takes what runs free by ending, and
+ * victims that keep their work.  Ski rental's deterministic rule (rent
+ * until the rent paid equals the price) is 2-competitive when the price is
+ * fixed; here the price grows with the victim's run, hence the cap.  The
+ * victim stays preemptable past its minimum runtime: the rule delays only
+ * the preemptor, by at most PreemptLossWait.  sb_preempt_decide() asks it
+ * last, where its answer would otherwise be yes, and never for a debug
+ * lane preemptor.  Off by default: it cut the work lost on sim-gen
+ * workloads of 256 to 2,048 GPUs and raised it on the Alibaba trace on 8
+ * to 32 GPUs, where a spared run is preempted later, longer
+ * (doc/benchmarks.md 7l).  False for NULL arguments and unallocated
+ * victims (they give way at once).
  */
 bool sb_preempt_loss_waits(const struct sb_preempt_policy *pol,
 			   const struct sb_preempt_job *preemptor,
@@ -394,8 +402,7 @@ double sb_charge_rate(double tres, double usage_factor);
  * sb_preempt_check - may the pending @preemptor take @victim's resources at
  * @now (seconds)?  The rules are at the top of this file; the checks are
  * made in this order, and the answer names the first rule that refuses:
- * SB_PREEMPT_UNALLOCATED, _PROTECTED, _OUTRANKED, _KEPT, _ENDS_SOONER,
- * _LOSS_WAIT.
+ * SB_PREEMPT_UNALLOCATED, _PROTECTED, _OUTRANKED, _KEPT, _ENDS_SOONER.
  * Whether the freed resources suffice is not
  * judged here (Slurm's select plugin, or the simulator's placement, takes
  * victims in sb_preempt_victim_key() order only until the job fits).

@@ -435,11 +435,16 @@ double sb_preempt_cost(const struct sb_preempt_policy *pol,
  *      preemptor's TRES x its min runtime (SB_PREEMPT_RECLAIM); then the
  *      same with delta + sb_preempt_cost() (SB_PREEMPT_COSTLY, the
  *      hysteresis above).  Same association, or one the other's
- *      ancestor, or an unknown index: in-team priority decided in step 3.
+ *      ancestor, or an unknown index: in-team priority decided in step 3;
+ *   7. where the answer would be yes for an allocated victim (same budget,
+ *      or the reclaim rule and its cost hold), PreemptLossWait:
+ *      sb_preempt_loss_waits() (SB_PREEMPT_LOSS_WAIT).  A lane preemptor
+ *      (step 5) never waits.
  * Whether the freed resources suffice is the caller's (Slurm's select
  * plugin, the simulator's placement).
  * @why: when not NULL, a sentence for logs and `sbudget show job` naming
- * the rule and, for the reclaim rule, its figures (at most @len bytes).
+ * the rule and, for the reclaim rule and PreemptLossWait, its figures (at
+ * most @len bytes).
  */
 enum sb_preempt_verdict sb_preempt_decide(const struct sb_preempt_policy *pol,
 					  const struct sb_view *v,

@@ -108,6 +108,16 @@ void pe_set_reason(job_record_t *job_ptr, char *text);
 void pe_partner_refresh(void);
 
 /* tick.c */
+/* Room for one more in the array *@v of *@cap elements of @size bytes,
+ * @n of them used: the array doubles (to @first at first) when full. */
+static inline void pe_room_for_one(void **v, size_t n, size_t *cap,
+				   size_t size, size_t first)
+{
+	if (n < *cap)
+		return;
+	*cap = *cap ? 2 * *cap : first;
+	xrecalloc(*v, *cap, size);
+}
 struct tick_action *pe_work_add(struct tick_work *w, uint32_t job_id,
 				enum tick_act what, int node);
 void *pe_tick_loop(void *arg);

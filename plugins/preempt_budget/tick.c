@@ -10,21 +10,10 @@
 #include <errno.h>
 #include <stdlib.h>
 
-/* Room for one more in the array *@v of *@cap elements of @size bytes,
- * @n of them used: the array doubles (to @first at first) when full. */
-static void room_for_one(void **v, size_t n, size_t *cap, size_t size,
-			 size_t first)
-{
-	if (n < *cap)
-		return;
-	*cap = *cap ? 2 * *cap : first;
-	xrecalloc(*v, *cap, size);
-}
-
 struct tick_action *pe_work_add(struct tick_work *w, uint32_t job_id,
 				enum tick_act what, int node)
 {
-	room_for_one((void **)&w->a, w->n, &w->cap, sizeof(*w->a), 16);
+	pe_room_for_one((void **)&w->a, w->n, &w->cap, sizeof(*w->a), 16);
 	w->a[w->n] = (struct tick_action){ .job_id = job_id, .what = what,
 					   .node = node };
 	return &w->a[w->n++];
@@ -183,7 +172,7 @@ struct tick_seen {
 
 static void ids_add(uint32_t **v, size_t *n, size_t *cap, uint32_t id)
 {
-	room_for_one((void **)v, *n, cap, sizeof(**v), 64);
+	pe_room_for_one((void **)v, *n, cap, sizeof(**v), 64);
 	(*v)[(*n)++] = id;
 }
 
@@ -226,8 +215,8 @@ struct tick_read_ctx {
 
 static void blocked_add(struct tick_read_ctx *c, job_record_t *job_ptr)
 {
-	room_for_one((void **)&c->blocked, c->nblocked, &c->blocked_cap,
-		     sizeof(*c->blocked), 16);
+	pe_room_for_one((void **)&c->blocked, c->nblocked, &c->blocked_cap,
+			sizeof(*c->blocked), 16);
 	c->blocked[c->nblocked++] = job_ptr;
 }
 
@@ -345,13 +334,17 @@ static int walk_one(void *x, void *arg)
 			job_ptr->details->begin_time : 0;
 
 		/*
-		 * Only a begin time later than the job's (re)submission
-		 * (--begin, a requeue's delay, the restart backoff) wakes the
-		 * schedulers: a job eligible when submitted gets its begin
-		 * time then, from the scheduler that already looks at it.
+		 * A begin time later than the job's (re)submission (--begin,
+		 * a requeue's delay, the restart backoff) wakes the
+		 * schedulers (a job eligible when submitted is looked at
+		 * then already), as does the end of its PreemptLossWait.
 		 */
 		if (begin > last && begin <= now &&
 		    begin > job_ptr->details->submit_time)
+			c->work->wake++;
+		else if (c->pol->loss_wait > 0 && begin > 0 &&
+			 begin > last - c->pol->loss_wait &&
+			 begin <= now - c->pol->loss_wait)
 			c->work->wake++;
 		else if (begin > now &&
 			 (!s->next_begin || begin < s->next_begin))

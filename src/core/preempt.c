@@ -213,9 +213,6 @@ int64_t sb_preempt_loss_wait_until(const struct sb_preempt_policy *pol,
 	}
 	if (!preemptor || pol->loss_wait <= 0 || preemptor->eligible <= 0)
 		return INT64_MIN;
-	if (sb_priority_in_lane(preemptor->priority) &&
-	    sb_lane_sized(&pol->lane, &preemptor->contract, preemptor->tres))
-		return INT64_MIN;
 	if (preemptor->eligible > INT64_MAX - pol->loss_wait)
 		return INT64_MAX;
 	return preemptor->eligible + pol->loss_wait;
@@ -228,7 +225,8 @@ bool sb_preempt_loss_waits(const struct sb_preempt_policy *pol,
 	int64_t until = sb_preempt_loss_wait_until(pol, preemptor);
 	double rent, loss;
 
-	if (!victim || !victim->contract.allocated || now >= until ||
+	if (!preemptor || !victim || !victim->contract.allocated ||
+	    now >= until ||
 	    sb_preempt_action(pol, &victim->contract) == SB_ACTION_REQUEUE)
 		return false;
 	rent = (double)preemptor->tres *
@@ -253,8 +251,6 @@ enum sb_preempt_verdict sb_preempt_check(const struct sb_preempt_policy *pol,
 	if (victim->contract.allocated &&
 	    sb_preempt_ends_sooner(pol, victim, now))
 		return SB_PREEMPT_ENDS_SOONER;
-	if (sb_preempt_loss_waits(pol, preemptor, victim, now))
-		return SB_PREEMPT_LOSS_WAIT;
 	return SB_PREEMPT_YES;
 }
 

@@ -332,6 +332,25 @@ static void say(char *why, size_t len, const char *text)
  * its own sentence, and the order is the rule; most of the length is the
  * sentences (written only when @why is given).
  */
+/* SB_PREEMPT_LOSS_WAIT, with its figures in @why (may be NULL). */
+static enum sb_preempt_verdict loss_wait(const struct sb_preempt_policy *pol,
+					 const struct sb_preempt_party *p,
+					 const struct sb_preempt_party *v,
+					 int64_t now, char *why, size_t len)
+{
+	if (why && len)
+		snprintf(why, len, "%s: waited %lld s x %llu, its run would "
+			 "lose %lld s x %llu; waits until %lld at the latest",
+			 sb_preempt_verdict_str(SB_PREEMPT_LOSS_WAIT),
+			 (long long)(now > p->job.eligible ?
+				     now - p->job.eligible : 0),
+			 (unsigned long long)p->job.tres,
+			 (long long)sb_run_seconds(&v->job, now),
+			 (unsigned long long)v->job.tres,
+			 (long long)sb_preempt_loss_wait_until(pol, &p->job));
+	return SB_PREEMPT_LOSS_WAIT;
+}
+
 enum sb_preempt_verdict sb_preempt_decide(const struct sb_preempt_policy *pol,
 					  const struct sb_view *v,
 					  const struct sb_preempt_party *preemptor,
@@ -408,6 +427,9 @@ enum sb_preempt_verdict sb_preempt_decide(const struct sb_preempt_policy *pol,
 	}
 	if (!sb_tree_diverge(v->tree, preemptor->index, victim->index, &p,
 			     &q)) {
+		if (sb_preempt_loss_waits(pol, &preemptor->job, &victim->job,
+					  now))
+			return loss_wait(pol, preemptor, victim, now, why, len);
 		say(why, len, "past its minimum runtime, and outranked within "
 			      "the same budget");
 		return SB_PREEMPT_YES;
@@ -439,6 +461,8 @@ enum sb_preempt_verdict sb_preempt_decide(const struct sb_preempt_policy *pol,
 				 cost, sv, uv);
 		return SB_PREEMPT_COSTLY;
 	}
+	if (sb_preempt_loss_waits(pol, &preemptor->job, &victim->job, now))
+		return loss_wait(pol, preemptor, victim, now, why, len);
 	if (why && len)
 		snprintf(why, len, "past its minimum runtime and outranked; "
 			 "reclaim rule holds with the preemption's cost (S %.4f "

@@ -73,7 +73,13 @@ struct job_state {
 	int64_t start;		/* this run's start, s */
 	int64_t end_at;		/* when this run ends or stops, s */
 	int64_t remaining;	/* work left, s */
-	int64_t eligible_at;	/* when the current pending span began, s */
+	int64_t eligible_at;	/* when the current pending span began, s
+				 * (a resubmitted job's: when its cancelled
+				 * run stopped, for the waits) */
+	int64_t queued_at;	/* when it entered the queue, s: Slurm's
+				 * EligibleTime (a resubmitted job's is its
+				 * resubmission), the core's
+				 * sb_preempt_job.eligible */
 	bool preempted;		/* a run of it was preempted (budget) */
 	int64_t preempted_at;	/* when the last preemption was decided, s */
 	/* its last failed preemption try while pending (victims.c): at

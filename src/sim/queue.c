@@ -383,6 +383,7 @@ void sim__enqueue(struct sim *s, uint32_t job, int64_t t)
 	insert_at(s, q, sim__q_find(s, q, job), job);
 	s->job_state[job].state = J_PENDING;
 	s->job_state[job].eligible_at = t;
+	s->job_state[job].queued_at = t;
 	s->job_state[job].fail_room_seq = 0;	/* no failed try yet */
 	s->queued_mid_pass = true;
 	s->arrivals[s->narrivals++] = job;

@@ -55,7 +55,10 @@ static bool victim_maybe(const struct sim *s,
  * reads only the two jobs' contracts, their current priorities and the
  * time (sb/preempt.h, sb_preempt_check(); sb/view.h,
  * sb_preempt_hold_until()).  The others (the reclaim rule, the cost, no
- * view) read the view, which every recalculation changes. */
+ * view) read the view, which every recalculation changes; PreemptLossWait
+ * (SB_PREEMPT_LOSS_WAIT) is counted with them: it ends with time alone,
+ * and a refusal that read the view is asked again at the next
+ * recalculation ("failed tries, kept"). */
 static bool view_free(enum sb_preempt_verdict vd)
 {
 	return vd == SB_PREEMPT_UNALLOCATED || vd == SB_PREEMPT_PROTECTED ||
@@ -358,7 +361,10 @@ static int hold_leftovers(struct sim *s, uint32_t nvict, int64_t now)
  * held GPUs there come back, or a run's protection there ends
  * (sim__room_changed()); a start takes free GPUs and adds at most as many
  * preemptable ones; as time passes the preemption cost only grows
- * (sb_preempt_cost()), so runs only leave the candidates.  So a failed
+ * (sb_preempt_cost()), so runs only leave the candidates, but for a
+ * PreemptLossWait that ends (a view read, below: asked again at the next
+ * recalculation, as Slurm asks at its next pass, so up to CalcPeriod
+ * late).  So a failed
  * try is remembered (job_state.fail_room_seq, fail_recalc_epoch,
  * fail_whole_nodes) and the next one in the same epoch looks only at the
  * nodes changed since: it fails as surely as the full try would, with the
@@ -601,7 +607,7 @@ bool sim__try_preempt(struct sim *s, uint32_t job, int64_t now)
 		.job = { .contract = s->job_state[job].contract,
 			 .start = now, .tres = j->gpus,
 			 .time_limit = j->time_limit,
-			 .eligible = s->job_state[job].eligible_at },
+			 .eligible = s->job_state[job].queued_at },
 		.index = j->assoc,
 		.in_grace = false,
 	};

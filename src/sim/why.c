@@ -62,7 +62,7 @@ static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
 		.job = { .contract = s->job_state[job].contract,
 			 .start = now, .tres = j->gpus,
 			 .time_limit = j->time_limit,
-			 .eligible = s->job_state[job].eligible_at },
+			 .eligible = s->job_state[job].queued_at },
 		.index = j->assoc,
 		.in_grace = false,
 	};
@@ -135,7 +135,7 @@ static void explain(struct sim *s, uint32_t job, uint32_t pos, uint32_t first,
 		f.next_at = next_at;
 	}
 	if (f.loss_wait > 0) {
-		snprintf(lw_at, sizeof(lw_at), "at %" PRId64 " s",
+		snprintf(lw_at, sizeof(lw_at), "%" PRId64 " s",
 			 sb_preempt_loss_wait_until(&s->preempt_policy,
 						    &me.job));
 		f.loss_wait_at = lw_at;

@@ -71,7 +71,7 @@ static char *slurp(const char *path)
 
 static int read_files(int n, char **files)
 {
-	char msg[1024], desc[512];
+	char msg[1024], desc[1024];
 	int i;
 
 	for (i = 0; i < n; i++) {
@@ -96,7 +96,7 @@ static int read_files(int n, char **files)
 
 int main(int argc, char **argv)
 {
-	char path[4096], msg[1024], desc[512];
+	char path[4096], msg[1024], desc[1024];
 	const char *origin = "budget.conf";
 	FILE *tsv;
 	size_t i;

@@ -26,7 +26,7 @@ static void probe(const char *file)
 	s_p_options_t opts[32];
 	s_p_hashtbl_t *tbl;
 	struct sb_config cfg;
-	char msg[1024], desc[512];
+	char msg[1024], desc[1024];
 	int i;
 
 	memset(opts, 0, sizeof(opts));

@@ -648,7 +648,11 @@ test_preempt_loss_wait() {
 	wait_state "$v" RUNNING 30 || return 1
 	wait_until $(( $(started "$v") + 8 )) "8 s into $v's run"
 	g=$(submit sb-alice -A "$G" -w gpu01 -G 8 --min-runtime=0:03 --wrap 'sleep 3')
-	e=$(date -d "$(job_field "$g" EligibleTime)" +%s)
+	e=$(date -d "$(job_field "$g" EligibleTime)" +%s 2>/dev/null) || e=""
+	# EligibleTime: a time between g's submission and now (else the
+	# checks below would measure from a wrong start)
+	[[ $e =~ ^[0-9]+$ ]] && [ "$e" -ge "$(submitted "$g")" ] && [ "$e" -le "$(date +%s)" ] ||
+		{ say "$g's EligibleTime is '$(job_field "$g" EligibleTime)' ($e)"; return 1; }
 	wait_for 10 "$g considered (sbudget names PreemptLossWait)" \
 		sbudget_job_says "$g" "once it has waited PreemptLossWait" || {
 		say "$(as sb-alice "$SBUDGET" show job "$g")"; return 1; }

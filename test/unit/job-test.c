@@ -85,6 +85,7 @@ START_TEST(party_from_facts)
 		.requeue_ok = false,	/* so not resumable */
 		.phase = SB_JOB_RUNNING, .start = 2000, .preempt_time = 2100,
 		.priority = 42, .suspended = -3, .time_limit = 3600,
+		.eligible = 1500,
 		.has_run = true, .tres_alloc = 8, .tres_req = 1,
 	};
 	struct sb_preempt_party p;
@@ -100,6 +101,7 @@ START_TEST(party_from_facts)
 	ck_assert_uint_eq(p.job.tres, 8);
 	ck_assert_int_eq(p.job.suspended, 0);
 	ck_assert_int_eq(p.job.time_limit, 3600);
+	ck_assert_int_eq(p.job.eligible, 1500);
 	ck_assert_uint_eq(p.index, SB_NONE);
 	ck_assert(p.in_grace);
 	ck_assert(p.preempted);
@@ -109,10 +111,12 @@ START_TEST(party_from_facts)
 	{
 		const struct sb_job_facts g = { .phase = SB_JOB_PENDING,
 						.requeue_ok = true,
-						.time_limit = -1 };
+						.time_limit = -1,
+						.eligible = -7 };
 
 		sb_job_party(&g, &p);
 		ck_assert_int_eq(p.job.time_limit, 0);	/* none: 0 */
+		ck_assert_int_eq(p.job.eligible, 0);	/* not known: 0 */
 		ck_assert(!p.job.contract.allocated);
 		ck_assert_int_eq(p.job.contract.min_runtime, 0);
 		ck_assert(!p.in_grace);

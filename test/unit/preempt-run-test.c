@@ -416,14 +416,14 @@ static const struct wait_case waits[] = {
 	  .f = { .reason = "Resources", .needs = 8, .tres = "gres/gpu",
 		 .idle = 2, .preemptable = 4, .allocated = true, .kept = 8,
 		 .kept_job = 7, .kept_why = "the reclaim rule", .next_job = 9,
-		 .loss_wait = 4, .loss_wait_at = "at 2800 s",
+		 .loss_wait = 4, .loss_wait_at = "2800 s",
 		 .next_at = "at 4800 s", .eligible_at = "then",
 		 .note = "a note" },
 	  .want = "Resources: needs 8 gres/gpu, 2 idle, 4 preemptable by it "
 		  "now; 8 more held back by the reclaim rule or its cost (job "
 		  "7: the reclaim rule); 4 more from runs that would lose "
-		  "their work, once it has waited PreemptLossWait (at 2800 "
-		  "s at the latest); next protected slice of a "
+		  "their work, once it has waited PreemptLossWait (2800 s "
+		  "at the latest); next protected slice of a "
 		  "lower-priority job ends at 4800 s (job 9); eligible at "
 		  "then; a note" },
 	{ .what = "GPUs on drained nodes apart",

@@ -23,8 +23,6 @@ struct check_case {
 	int64_t now;
 	enum sb_nonresumable nonres;
 	enum sb_preempt_verdict want;
-	bool lane;	/* the preemptor carries the lane's priority
-			 * (sb_priority_lane() of its .priority) */
 };
 
 static const struct check_case checks[] = {
@@ -130,61 +128,10 @@ static const struct check_case checks[] = {
 	  .preemptor = { .contract = ALLOC(60, true),  .start = 0,   .priority = P(true, 7),   .tres = 1 },
 	  .victim    = { .contract = ALLOC(30, false), .start = 0,   .priority = P(true, 8),   .tres = 1, .time_limit = 600 },
 	  .now = 500,  .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_OUTRANKED },
-	/* PreemptLossWait (set to 30:00 in test_check, off by default): a
-	 * preemptor eligible at 1000 waits until it has waited as many
-	 * GPU-seconds as the victim's run would lose, at most until 2800 */
-	{ .what = "loss wait: not resumable, preemptor waited 1799 s: waits",
+	{ .what = "PreemptLossWait is sb_preempt_decide()'s, not asked here",
 	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 1000 },
 	  .victim    = { .contract = ALLOC(30, false), .start = 0,   .priority = P(true, 7),   .tres = 1 },
-	  .now = 2799, .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_LOSS_WAIT },
-	{ .what = "loss wait: not resumable, preemptor waited 1800 s: taken",
-	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 1000 },
-	  .victim    = { .contract = ALLOC(30, false), .start = 0,   .priority = P(true, 7),   .tres = 1 },
-	  .now = 2800, .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_YES },
-	{ .what = "loss wait: rent paid (8 GPUs x 100 s >= 1 GPU x 700 s): taken",
-	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 8, .eligible = 1000 },
-	  .victim    = { .contract = ALLOC(30, false), .start = 400, .priority = P(true, 7),   .tres = 1 },
-	  .now = 1100, .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_YES },
-	{ .what = "loss wait: rent short (8 GPUs x 100 s < 2 GPUs x 700 s): waits",
-	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 8, .eligible = 1000 },
-	  .victim    = { .contract = ALLOC(30, false), .start = 400, .priority = P(true, 7),   .tres = 2 },
-	  .now = 1100, .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_LOSS_WAIT },
-	{ .what = "loss wait: suspended time is not run, so not lost: taken",
-	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 8, .eligible = 1000 },
-	  .victim    = { .contract = ALLOC(30, false), .start = 400, .priority = P(true, 7),   .tres = 2, .suspended = 300 },
-	  .now = 1100, .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_YES },
-	{ .what = "loss wait: --no-requeue (cancelled) loses its run too: waits",
-	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 1000 },
-	  .victim    = { .contract = ALLOC_NRQ(30),    .start = 0,   .priority = P(true, 7),   .tres = 1 },
-	  .now = 1500, .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_LOSS_WAIT },
-	{ .what = "loss wait: a resumable victim keeps its work: taken at once",
-	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 1000 },
-	  .victim    = { .contract = ALLOC(30, true),  .start = 0,   .priority = P(true, 7),   .tres = 1 },
-	  .now = 1000, .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_YES },
-	{ .what = "loss wait: an unallocated victim gives way at once",
-	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 1000 },
-	  .victim    = { .contract = UNALLOC(false),   .start = 0,   .priority = P(false, 7),  .tres = 1 },
-	  .now = 1000, .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_YES },
-	{ .what = "loss wait: EligibleTime not known: no wait",
-	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 0 },
-	  .victim    = { .contract = ALLOC(30, false), .start = 0,   .priority = P(true, 7),   .tres = 1 },
-	  .now = 1000, .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_YES },
-	{ .what = "loss wait: a debug lane preemptor does not wait",
-	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 1000 },
-	  .victim    = { .contract = ALLOC(30, false), .start = 0,   .priority = P(true, 7),   .tres = 1 },
-	  .now = 1000, .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_YES, .lane = true },
-	{ .what = "loss wait: lane priority but not lane-sized (9 GPUs): waits",
-	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 9, .eligible = 1000 },
-	  .victim    = { .contract = ALLOC(30, false), .start = 0,   .priority = P(true, 7),   .tres = 1 },
-	  .now = 1000, .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_LOSS_WAIT, .lane = true },
-	{ .what = "loss wait: the break-even rule is checked first",
-	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 1000 },
-	  .victim    = { .contract = ALLOC(30, false), .start = 0,   .priority = P(true, 7),   .tres = 1, .time_limit = 1500 },
-	  .now = 1000, .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_ENDS_SOONER },
-	{ .what = "loss wait: protection is checked first",
-	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 1000 },
-	  .victim    = { .contract = ALLOC(30, false), .start = 990, .priority = P(true, 7),   .tres = 1 },
-	  .now = 1000, .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_PROTECTED },
+	  .now = 1500, .nonres = SB_NONRESUMABLE_REQUEUE, .want = SB_PREEMPT_YES },
 	{ .what = "a start in the far future never overflows",
 	  .preemptor = { .contract = ALLOC(60, true),  .start = 0,   .priority = P(true, 8),   .tres = 1, .suspended = 0 },
 	  .victim    = { .contract = ALLOC(30, true),  .start = INT64_MAX - 5, .priority = P(true, 7),   .tres = 1, .suspended = 0 },
@@ -207,9 +154,7 @@ START_TEST(test_check)
 
 	sb_preempt_policy_init(&pol);
 	pol.nonresumable = c->nonres;
-	pol.loss_wait = 1800;
-	if (c->lane)
-		p.priority = sb_priority_lane(p.priority);
+	pol.loss_wait = 1800;	/* sb_preempt_check() never asks it */
 	v = sb_preempt_check(&pol, &p, &c->victim, c->now);
 	ck_assert_msg(v == c->want, "%s: got %d (%s), want %d (%s)", c->what, v,
 		      sb_preempt_verdict_str(v), c->want,
@@ -250,12 +195,81 @@ START_TEST(test_ends_by)
 }
 END_TEST
 
+/* sb_preempt_loss_waits() with PreemptLossWait=30:00: a preemptor eligible
+ * at 1000 waits while its TRES-seconds waited are below those the victim's
+ * run would lose, until 2800 at the latest. */
+struct loss_case {
+	const char *what;
+	struct sb_preempt_job preemptor, victim;
+	int64_t now;
+	enum sb_nonresumable nonres;
+	bool want;
+};
+
+static const struct loss_case losses[] = {
+	{ .what = "loss wait: not resumable, preemptor waited 1799 s: waits",
+	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 1000 },
+	  .victim    = { .contract = ALLOC(30, false), .start = 0,   .priority = P(true, 7),   .tres = 1 },
+	  .now = 2799, .nonres = SB_NONRESUMABLE_REQUEUE, .want = true },
+	{ .what = "loss wait: not resumable, preemptor waited 1800 s: taken",
+	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 1000 },
+	  .victim    = { .contract = ALLOC(30, false), .start = 0,   .priority = P(true, 7),   .tres = 1 },
+	  .now = 2800, .nonres = SB_NONRESUMABLE_REQUEUE, .want = false },
+	{ .what = "loss wait: rent paid (8 GPUs x 100 s >= 1 GPU x 700 s): taken",
+	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 8, .eligible = 1000 },
+	  .victim    = { .contract = ALLOC(30, false), .start = 400, .priority = P(true, 7),   .tres = 1 },
+	  .now = 1100, .nonres = SB_NONRESUMABLE_REQUEUE, .want = false },
+	{ .what = "loss wait: rent short (8 GPUs x 100 s < 2 GPUs x 700 s): waits",
+	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 8, .eligible = 1000 },
+	  .victim    = { .contract = ALLOC(30, false), .start = 400, .priority = P(true, 7),   .tres = 2 },
+	  .now = 1100, .nonres = SB_NONRESUMABLE_REQUEUE, .want = true },
+	{ .what = "loss wait: suspended time is not run, so not lost: taken",
+	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 8, .eligible = 1000 },
+	  .victim    = { .contract = ALLOC(30, false), .start = 400, .priority = P(true, 7),   .tres = 2, .suspended = 300 },
+	  .now = 1100, .nonres = SB_NONRESUMABLE_REQUEUE, .want = false },
+	{ .what = "loss wait: --no-requeue (cancelled) loses its run too: waits",
+	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 1000 },
+	  .victim    = { .contract = ALLOC_NRQ(30),    .start = 0,   .priority = P(true, 7),   .tres = 1 },
+	  .now = 1500, .nonres = SB_NONRESUMABLE_REQUEUE, .want = true },
+	{ .what = "loss wait: a resumable victim keeps its work: taken at once",
+	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 1000 },
+	  .victim    = { .contract = ALLOC(30, true),  .start = 0,   .priority = P(true, 7),   .tres = 1 },
+	  .now = 1000, .nonres = SB_NONRESUMABLE_REQUEUE, .want = false },
+	{ .what = "loss wait: an unallocated victim gives way at once",
+	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 1000 },
+	  .victim    = { .contract = UNALLOC(false),   .start = 0,   .priority = P(false, 7),  .tres = 1 },
+	  .now = 1000, .nonres = SB_NONRESUMABLE_REQUEUE, .want = false },
+	{ .what = "loss wait: EligibleTime not known: no wait",
+	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 0 },
+	  .victim    = { .contract = ALLOC(30, false), .start = 0,   .priority = P(true, 7),   .tres = 1 },
+	  .now = 1000, .nonres = SB_NONRESUMABLE_REQUEUE, .want = false },
+};
+
+START_TEST(test_loss_waits)
+{
+	const struct loss_case *c = &losses[_i];
+	struct sb_preempt_policy pol;
+
+	sb_preempt_policy_init(&pol);
+	pol.nonresumable = c->nonres;
+	pol.loss_wait = 1800;
+	ck_assert_msg(sb_preempt_loss_waits(&pol, &c->preemptor, &c->victim,
+					    c->now) == c->want,
+		      "%s: want %s", c->what, c->want ? "waits" : "no wait");
+	/* off (the default): never */
+	pol.loss_wait = 0;
+	ck_assert(!sb_preempt_loss_waits(&pol, &c->preemptor, &c->victim,
+					 c->now));
+	ck_assert(!sb_preempt_loss_waits(NULL, &c->preemptor, &c->victim,
+					 c->now));
+}
+END_TEST
+
 struct loss_wait_case {
 	const char *what;
 	int64_t loss_wait;	/* PreemptLossWait, s */
 	struct sb_preempt_job preemptor;
 	int64_t want;
-	bool lane;	/* as in struct check_case */
 };
 
 static const struct loss_wait_case loss_waits[] = {
@@ -271,12 +285,6 @@ static const struct loss_wait_case loss_waits[] = {
 	{ .what = "EligibleTime negative: no wait", .loss_wait = 1800,
 	  .preemptor = { .contract = ALLOC(60, true), .priority = P(true, 8), .tres = 8, .eligible = -5 },
 	  .want = INT64_MIN },
-	{ .what = "in the debug lane (lane priority, 8 GPUs, 60 s): no wait", .loss_wait = 1800,
-	  .preemptor = { .contract = ALLOC(60, true), .priority = P(true, 8), .tres = 8, .eligible = 100 },
-	  .want = INT64_MIN, .lane = true },
-	{ .what = "lane priority, min runtime above the lane's: waits", .loss_wait = 1800,
-	  .preemptor = { .contract = ALLOC(901, true), .priority = P(true, 8), .tres = 8, .eligible = 100 },
-	  .want = 1900, .lane = true },
 	{ .what = "saturates at the far end", .loss_wait = 1800,
 	  .preemptor = { .contract = ALLOC(60, true), .priority = P(true, 8), .tres = 8, .eligible = INT64_MAX - 10 },
 	  .want = INT64_MAX },
@@ -291,8 +299,6 @@ START_TEST(test_loss_wait_until)
 
 	sb_preempt_policy_init(&pol);
 	pol.loss_wait = c->loss_wait;
-	if (c->lane)
-		p.priority = sb_priority_lane(p.priority);
 	got = sb_preempt_loss_wait_until(&pol, &p);
 	ck_assert_msg(got == c->want, "%s: got %lld, want %lld", c->what,
 		      (long long)got, (long long)c->want);
@@ -808,6 +814,8 @@ int main(void)
 	tcase_add_test(tc, test_rank_check);
 	tcase_add_loop_test(tc, test_ends_by, 0, sizeof(ends) / sizeof(ends[0]));
 	tcase_add_test(tc, test_ends_sooner_default_policy);
+	tcase_add_loop_test(tc, test_loss_waits, 0,
+			    sizeof(losses) / sizeof(losses[0]));
 	tcase_add_loop_test(tc, test_loss_wait_until, 0,
 			    sizeof(loss_waits) / sizeof(loss_waits[0]));
 	tcase_add_test(tc, test_loss_wait_defaults);

@@ -451,6 +451,84 @@ START_TEST(test_decide_ends_sooner)
 }
 END_TEST
 
+/*
+ * PreemptLossWait in the full verdict (sb_preempt_decide()'s step 7), on
+ * the cluster tree as above: preemptor phys-b (8 GPUs, eligible at 900),
+ * victim phys-a (8 GPUs, not resumable, started at 0), PreemptLossWait
+ * 30:00 (until 2700).  It is asked only where the answer would be yes.
+ */
+struct loss_case {
+	const char *what;
+	bool resumable, preempted, lane, same_budget, no_view;
+	double u_a;
+	int64_t now;
+	enum sb_preempt_verdict want;
+	const char *why;
+};
+
+static const struct loss_case losses[] = {
+	{ .what = "reclaim holds, run would be lost: waits", .u_a = 1e9, .now = 1000,
+	  .want = SB_PREEMPT_LOSS_WAIT,
+	  .why = "it would lose its run (not resumable), and the preemptor has "
+		 "not yet waited as many GPU-seconds, at most PreemptLossWait: "
+		 "waited 100 s x 8, its run would lose 1000 s x 8; waits until "
+		 "2700 at the latest" },
+	{ .what = "at the cap: taken", .u_a = 1e9, .now = 2700,
+	  .want = SB_PREEMPT_YES, .why = "past its minimum runtime and outranked" },
+	{ .what = "resumable: taken at once", .resumable = true, .u_a = 1e9, .now = 1000,
+	  .want = SB_PREEMPT_YES, .why = "past its minimum runtime and outranked" },
+	{ .what = "restarted once already: the interval, not the wait", .preempted = true,
+	  .u_a = 1e9, .now = 1000, .want = SB_PREEMPT_INTERVAL, .why = "not resumable and restarted" },
+	{ .what = "the reclaim rule refuses first", .u_a = 0, .now = 1000,
+	  .want = SB_PREEMPT_RECLAIM, .why = "reclaim rule" },
+	{ .what = "no view: no standing known first", .no_view = true, .u_a = 1e9, .now = 1000,
+	  .want = SB_PREEMPT_NOVIEW, .why = "no budget standing" },
+	{ .what = "the same budget: waits too", .same_budget = true, .u_a = 1e9, .now = 1000,
+	  .want = SB_PREEMPT_LOSS_WAIT, .why = "it would lose its run" },
+	{ .what = "a debug lane preemptor: taken at once", .lane = true, .u_a = 1e9, .now = 1000,
+	  .want = SB_PREEMPT_YES, .why = "the preemptor is in the debug lane" },
+};
+
+START_TEST(test_decide_loss_wait)
+{
+	const struct loss_case *c = &losses[_i];
+	struct sb_tree *t = cluster_tree();
+	struct sb_preempt_policy pol;
+	struct sb_preempt_party p = { .job = { .contract = ALLOC(60, true), .priority = P(true, 9), .tres = 8,
+					       .eligible = 900 } };
+	struct sb_preempt_party v = { .job = { .contract = ALLOC(60, false), .start = 0, .priority = P(true, 5), .tres = 8 } };
+	struct sb_view view;
+	double charged[5] = { 0 };
+	char why[512];
+	enum sb_preempt_verdict got;
+
+	sb_preempt_policy_init(&pol);
+	pol.loss_wait = 1800;
+	v.job.contract.resumable = c->resumable;
+	v.preempted = c->preempted;
+	v.preempted_at = 0;
+	if (c->lane)
+		p.job.priority = sb_priority_lane(p.job.priority);
+	ck_assert_int_eq(sb_view_init(&view, t), SB_OK);
+	charged[cluster_ix(t, 10)] = c->u_a;
+	charged[cluster_ix(t, 11)] = c->u_a;
+	ck_assert_int_eq(sb_view_set_charged(&view, charged), SB_OK);
+	p.index = cluster_ix(t, 12);
+	v.index = cluster_ix(t, c->same_budget ? 12 : 11);
+	got = sb_preempt_decide(&pol, c->no_view ? NULL : &view, &p, &v, c->now,
+				why, sizeof(why));
+	ck_assert_msg(got == c->want, "%s: got %d (%s), want %d", c->what, got,
+		      why, c->want);
+	ck_assert_msg(!strncmp(why, c->why, strlen(c->why)),
+		      "%s: why '%s' does not start '%s'", c->what, why, c->why);
+	/* the verdict without the text is the same */
+	ck_assert_int_eq(sb_preempt_decide(&pol, c->no_view ? NULL : &view, &p,
+					   &v, c->now, NULL, 0), got);
+	sb_view_free(&view);
+	sb_tree_free(t);
+}
+END_TEST
+
 /* sb_preempt_min_gap(): the fewest seconds between two preemptions of a
  * job, the bound sbudget-sim checks (factor 2, requeue delay 121 s, backoff
  * capped at 1 day unless the row says otherwise). */
@@ -581,6 +659,8 @@ void view_hysteresis_tests(TCase *tc)
 	tcase_add_loop_test(tc, test_decide_hysteresis, 0,
 			    sizeof(hysts) / sizeof(hysts[0]));
 	tcase_add_test(tc, test_decide_ends_sooner);
+	tcase_add_loop_test(tc, test_decide_loss_wait, 0,
+			    sizeof(losses) / sizeof(losses[0]));
 	tcase_add_test(tc, test_interval_in_team);
 	tcase_add_loop_test(tc, test_min_gap, 0, sizeof(gaps) / sizeof(gaps[0]));
 	tcase_add_test(tc, test_min_gap_null);
