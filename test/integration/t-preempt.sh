@@ -646,7 +646,10 @@ test_preempt_loss_wait() {
 	# (the break-even rule stays out of it)
 	v=$(submit sb-dave -A "$V" -w gpu01 -G 8 --min-runtime=0:05 --time=10 --wrap 'sleep 300')
 	wait_state "$v" RUNNING 30 || return 1
-	wait_until $(( $(started "$v") + 8 )) "8 s into $v's run"
+	# 30 s into its run V's usage pays for the preemption's cost (8 x
+	# (requeue delay 6 s + lost run up to 2 x 5 s) = 128 GPU-s, plus G's
+	# 8 x 3): the wait is the one rule left that holds G back
+	wait_until $(( $(started "$v") + 30 )) "30 s into $v's run"
 	g=$(submit sb-alice -A "$G" -w gpu01 -G 8 --min-runtime=0:03 --wrap 'sleep 3')
 	e=$(date -d "$(job_field "$g" EligibleTime)" +%s 2>/dev/null) || e=""
 	# EligibleTime: a time between g's submission and now (else the
@@ -677,7 +680,7 @@ test_preempt_loss_wait() {
 	# a resumable victim loses nothing: taken at once, the wait on
 	r=$(submit sb-dave -A "$V" -w gpu02 -G 8 --min-runtime=0:05 --resumable --time=10 --wrap 'sleep 300')
 	wait_state "$r" RUNNING 30 || return 1
-	wait_until $(( $(started "$r") + 8 )) "8 s into $r's run"
+	wait_until $(( $(started "$r") + 30 )) "30 s into $r's run"
 	g2=$(submit sb-alice -A "$G" -w gpu02 -G 8 --min-runtime=0:03 --wrap 'sleep 3')
 	wait_eq 10 "$r preempted at once (its restart count)" 1 restarts "$r" || {
 		say "$(as sb-alice "$SBUDGET" show job "$g2")"; return 1; }
