@@ -491,6 +491,24 @@ static const struct scen scens[] = {
 		  "5:2150-2190 2:2190-6100 3:2190-6100",
 	  .preemptions = 6, .at_once = false, .backfill = NULL,
 	  .resubmit = NULL, .lane = true },
+	/* "allocated, not resumable" above with PreemptLossWait=20:00: b's job, eligible at 10,
+	 * waits while 4 x its wait < 4 x a's run (always: a started first),
+	 * until 1210; a's job ends at 1000 meanwhile, unpreempted, and b's
+	 * starts then: no work lost. */
+	{ .what = "PreemptLossWait: the victim ends during the wait",
+	  .tree = "a 1\nb 1\n", .conf = "PreemptLossWait=20:00\n",
+	  .jobs = "0,1000,4,a,,300,no,512\n10,100,4,b,,60,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-1000 2:1000-1100",                        .preemptions = 0, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
+	/* ... and a victim that runs on is preempted once the wait is over,
+	 * at the first recalculation (CalcPeriod 60) at or after 1210. */
+	{ .what = "PreemptLossWait: preempted at the end of the wait",
+	  .tree = "a 1\nb 1\n", .conf = "PreemptLossWait=20:00\n",
+	  .jobs = "0,3000,4,a,,300,no,512\n10,100,4,b,,60,yes,512\n",
+	  .policy = SIM_POLICY_BUDGET,   .nodes = 1, .gpn = 4, .requeue_delay = 0,   .restart = false,
+	  .segs = "1:0-1260L 2:1260-1360 1:1360-4360",           .preemptions = 1, .at_once = false,
+	  .backfill = NULL,        .resubmit = NULL },
 };
 
 /* Segments as the expected string does: sorted by end, start, job. */
