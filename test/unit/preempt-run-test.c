@@ -2,7 +2,8 @@
  * preempt-run-test.c - a run's time: suspended time and what is charged,
  * the victim key of a suspended job, warning interactive users before they
  * are preempted, Slurm's requeue delay and the restart delay, and why a
- * pending job waits (sb_wait_format).
+ * pending job waits (sb_wait_format), and how long a preemptor that would
+ * throw away a run waits first (PreemptLossWait).
  */
 #include <check.h>
 #include <math.h>
@@ -391,6 +392,130 @@ END_TEST
 
 /* ------------------------------------------- why a pending job waits */
 
+/* sb_preempt_loss_waits() with PreemptLossWait=30:00: a preemptor eligible
+ * at 1000 waits while its TRES-seconds waited are below those the victim's
+ * run would lose, until 2800 at the latest. */
+struct loss_case {
+	const char *what;
+	struct sb_preempt_job preemptor, victim;
+	int64_t now;
+	enum sb_nonresumable nonres;
+	bool want;
+};
+
+static const struct loss_case losses[] = {
+	{ .what = "loss wait: not resumable, preemptor waited 1799 s: waits",
+	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 1000 },
+	  .victim    = { .contract = ALLOC(30, false), .start = 0,   .priority = P(true, 7),   .tres = 1 },
+	  .now = 2799, .nonres = SB_NONRESUMABLE_REQUEUE, .want = true },
+	{ .what = "loss wait: not resumable, preemptor waited 1800 s: taken",
+	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 1000 },
+	  .victim    = { .contract = ALLOC(30, false), .start = 0,   .priority = P(true, 7),   .tres = 1 },
+	  .now = 2800, .nonres = SB_NONRESUMABLE_REQUEUE, .want = false },
+	{ .what = "loss wait: rent paid (8 GPUs x 100 s >= 1 GPU x 700 s): taken",
+	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 8, .eligible = 1000 },
+	  .victim    = { .contract = ALLOC(30, false), .start = 400, .priority = P(true, 7),   .tres = 1 },
+	  .now = 1100, .nonres = SB_NONRESUMABLE_REQUEUE, .want = false },
+	{ .what = "loss wait: rent short (8 GPUs x 100 s < 2 GPUs x 700 s): waits",
+	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 8, .eligible = 1000 },
+	  .victim    = { .contract = ALLOC(30, false), .start = 400, .priority = P(true, 7),   .tres = 2 },
+	  .now = 1100, .nonres = SB_NONRESUMABLE_REQUEUE, .want = true },
+	{ .what = "loss wait: suspended time is not run, so not lost: taken",
+	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 8, .eligible = 1000 },
+	  .victim    = { .contract = ALLOC(30, false), .start = 400, .priority = P(true, 7),   .tres = 2, .suspended = 300 },
+	  .now = 1100, .nonres = SB_NONRESUMABLE_REQUEUE, .want = false },
+	{ .what = "loss wait: --no-requeue (cancelled) loses its run too: waits",
+	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 1000 },
+	  .victim    = { .contract = ALLOC_NRQ(30),    .start = 0,   .priority = P(true, 7),   .tres = 1 },
+	  .now = 1500, .nonres = SB_NONRESUMABLE_REQUEUE, .want = true },
+	{ .what = "loss wait: a resumable victim keeps its work: taken at once",
+	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 1000 },
+	  .victim    = { .contract = ALLOC(30, true),  .start = 0,   .priority = P(true, 7),   .tres = 1 },
+	  .now = 1000, .nonres = SB_NONRESUMABLE_REQUEUE, .want = false },
+	{ .what = "loss wait: an unallocated victim gives way at once",
+	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 1000 },
+	  .victim    = { .contract = UNALLOC(false),   .start = 0,   .priority = P(false, 7),  .tres = 1 },
+	  .now = 1000, .nonres = SB_NONRESUMABLE_REQUEUE, .want = false },
+	{ .what = "loss wait: EligibleTime not known: no wait",
+	  .preemptor = { .contract = ALLOC(60, true),  .priority = P(true, 8), .tres = 1, .eligible = 0 },
+	  .victim    = { .contract = ALLOC(30, false), .start = 0,   .priority = P(true, 7),   .tres = 1 },
+	  .now = 1000, .nonres = SB_NONRESUMABLE_REQUEUE, .want = false },
+};
+
+START_TEST(test_loss_waits)
+{
+	const struct loss_case *c = &losses[_i];
+	struct sb_preempt_policy pol;
+
+	sb_preempt_policy_init(&pol);
+	pol.nonresumable = c->nonres;
+	pol.loss_wait = 1800;
+	ck_assert_msg(sb_preempt_loss_waits(&pol, &c->preemptor, &c->victim,
+					    c->now) == c->want,
+		      "%s: want %s", c->what, c->want ? "waits" : "no wait");
+	/* off (the default): never */
+	pol.loss_wait = 0;
+	ck_assert(!sb_preempt_loss_waits(&pol, &c->preemptor, &c->victim,
+					 c->now));
+	ck_assert(!sb_preempt_loss_waits(NULL, &c->preemptor, &c->victim,
+					 c->now));
+}
+END_TEST
+
+struct loss_wait_case {
+	const char *what;
+	int64_t loss_wait;	/* PreemptLossWait, s */
+	struct sb_preempt_job preemptor;
+	int64_t want;
+};
+
+static const struct loss_wait_case loss_waits[] = {
+	{ .what = "EligibleTime + PreemptLossWait", .loss_wait = 1800,
+	  .preemptor = { .contract = ALLOC(60, true), .priority = P(true, 8), .tres = 8, .eligible = 100 },
+	  .want = 1900 },
+	{ .what = "off (0): no wait", .loss_wait = 0,
+	  .preemptor = { .contract = ALLOC(60, true), .priority = P(true, 8), .tres = 8, .eligible = 100 },
+	  .want = INT64_MIN },
+	{ .what = "EligibleTime unknown (0): no wait", .loss_wait = 1800,
+	  .preemptor = { .contract = ALLOC(60, true), .priority = P(true, 8), .tres = 8, .eligible = 0 },
+	  .want = INT64_MIN },
+	{ .what = "EligibleTime negative: no wait", .loss_wait = 1800,
+	  .preemptor = { .contract = ALLOC(60, true), .priority = P(true, 8), .tres = 8, .eligible = -5 },
+	  .want = INT64_MIN },
+	{ .what = "saturates at the far end", .loss_wait = 1800,
+	  .preemptor = { .contract = ALLOC(60, true), .priority = P(true, 8), .tres = 8, .eligible = INT64_MAX - 10 },
+	  .want = INT64_MAX },
+};
+
+START_TEST(test_loss_wait_until)
+{
+	const struct loss_wait_case *c = &loss_waits[_i];
+	struct sb_preempt_policy pol;
+	struct sb_preempt_job p = c->preemptor;
+	int64_t got;
+
+	sb_preempt_policy_init(&pol);
+	pol.loss_wait = c->loss_wait;
+	got = sb_preempt_loss_wait_until(&pol, &p);
+	ck_assert_msg(got == c->want, "%s: got %lld, want %lld", c->what,
+		      (long long)got, (long long)c->want);
+}
+END_TEST
+
+START_TEST(test_loss_wait_defaults)
+{
+	struct sb_preempt_job p = { .contract = ALLOC(60, true),
+				    .priority = P(true, 8), .tres = 1,
+				    .eligible = 100 };
+
+	/* NULL policy: the default, off */
+	ck_assert_int_eq(sb_preempt_loss_wait_until(NULL, &p), INT64_MIN);
+	ck_assert_int_eq(sb_preempt_loss_wait_until(NULL, NULL), INT64_MIN);
+	ck_assert_str_ne(sb_preempt_verdict_str(SB_PREEMPT_LOSS_WAIT),
+			 "unknown verdict");
+}
+END_TEST
+
 /* sb_wait_format(): `sbudget show job`'s WaitsFor and the simulator's
  * verdict print the same sentence; each part appears only with its fact. */
 struct wait_case {
@@ -466,6 +591,11 @@ void preempt_run_tests(TCase *tc)
 	tcase_add_loop_test(tc, test_restart_delay, 0,
 			    sizeof(restarts) / sizeof(restarts[0]));
 	tcase_add_test(tc, test_restart_delay_defaults);
+	tcase_add_loop_test(tc, test_loss_waits, 0,
+			    sizeof(losses) / sizeof(losses[0]));
+	tcase_add_loop_test(tc, test_loss_wait_until, 0,
+			    sizeof(loss_waits) / sizeof(loss_waits[0]));
+	tcase_add_test(tc, test_loss_wait_defaults);
 	tcase_add_loop_test(tc, test_wait_format, 0,
 			    sizeof(waits) / sizeof(waits[0]));
 }
