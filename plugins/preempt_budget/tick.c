@@ -154,7 +154,8 @@ static bool tick_pause(struct tick_hold *h)
 struct tick_seen {
 	time_t walked;		/* time of the last walk; 0: none yet */
 	uint32_t cycles;	/* scheduler cycles (main + backfill) then */
-	time_t next_begin;	/* earliest begin time in the future of a
+	time_t next_begin;	/* earliest begin time (or end of a
+				 * PreemptLossWait) in the future of a
 				 * pending job then; 0: none */
 	uint32_t *held;		/* jobs running or suspended then */
 	size_t nheld, held_cap;
@@ -339,16 +340,17 @@ static int walk_one(void *x, void *arg)
 		 * schedulers (a job eligible when submitted is looked at
 		 * then already), as does the end of its PreemptLossWait.
 		 */
-		if (begin > last && begin <= now &&
-		    begin > job_ptr->details->submit_time)
+		time_t lw = c->pol->loss_wait > 0 && begin > 0 ?
+			    begin + c->pol->loss_wait : 0;
+
+		if ((begin > last && begin <= now &&
+		     begin > job_ptr->details->submit_time) ||
+		    (lw > last && lw <= now))
 			c->work->wake++;
-		else if (c->pol->loss_wait > 0 && begin > 0 &&
-			 begin > last - c->pol->loss_wait &&
-			 begin <= now - c->pol->loss_wait)
-			c->work->wake++;
-		else if (begin > now &&
-			 (!s->next_begin || begin < s->next_begin))
-			s->next_begin = begin;
+		if (begin > now)
+			lw = begin;	/* the walk it wakes finds lw */
+		if (lw > now && (!s->next_begin || lw < s->next_begin))
+			s->next_begin = lw;
 		if (pe_limit_reason(job_ptr->state_reason) &&
 		    sb_contract_job_allocated(job_ptr->admin_comment))
 			ids_add(&s->blocked, &s->nblocked, &s->blocked_cap,
