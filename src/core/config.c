@@ -273,10 +273,12 @@ static int set_lane_min_runtime(const char *value, int64_t *dst, char *msg,
 	return SB_OK;
 }
 
-/* UnallocatedRestartBackoffMax: a duration, or 0 / none for off (stored as
- * 0). */
-static int set_backoff_max(const char *value, int64_t *dst, char *msg,
-			   size_t msglen)
+/* A duration, or 0 / none for off (stored as 0): UnallocatedRestartBackoffMax
+ * and PreemptLossWait.  A refusal says "@key='value' is not accepted: give
+ * @what, as a duration ..., at most 365 days@tail". */
+static int set_duration_off(const char *key, const char *what,
+			    const char *tail, const char *value, int64_t *dst,
+			    char *msg, size_t msglen)
 {
 	char q[256];
 	int64_t secs;
@@ -289,36 +291,10 @@ static int set_backoff_max(const char *value, int64_t *dst, char *msg,
 		*dst = secs;
 		return SB_OK;
 	}
-	snprintf(msg, msglen, "UnallocatedRestartBackoffMax='%s' is not "
-		 "accepted: give the longest wait before an unallocated job "
-		 "that is not resumable restarts, as a duration in Slurm time "
-		 "syntax (M, M:S, H:M:S, D-H, D-H:M, D-H:M:S), at most 365 "
-		 "days (default 1-00:00:00), or 0 or none to turn the backoff off",
-		 sb_quote(value, q, sizeof(q)));
-	return SB_ESYNTAX;
-}
-
-/* PreemptLossWait: a duration, 0 or none = off. */
-static int set_loss_wait(const char *value, int64_t *dst, char *msg,
-			 size_t msglen)
-{
-	char q[256];
-	int64_t secs;
-
-	if (value && !strcasecmp(value, "none")) {
-		*dst = 0;
-		return SB_OK;
-	}
-	if (sb_duration_parse(value, &secs) == SB_OK) {
-		*dst = secs;
-		return SB_OK;
-	}
-	snprintf(msg, msglen, "PreemptLossWait='%s' is not accepted: give how "
-		 "long a job waits for GPUs to free before it may preempt a "
-		 "run that would lose its work, as a duration in Slurm time "
-		 "syntax (M, M:S, H:M:S, D-H, D-H:M, D-H:M:S), at most 365 "
-		 "days, or 0 or none (the default) to turn the wait off",
-		 sb_quote(value, q, sizeof(q)));
+	snprintf(msg, msglen, "%s='%s' is not accepted: give %s, as a duration "
+		 "in Slurm time syntax (M, M:S, H:M:S, D-H, D-H:M, D-H:M:S), "
+		 "at most 365 days%s", key, sb_quote(value, q, sizeof(q)), what,
+		 tail);
 	return SB_ESYNTAX;
 }
 
@@ -406,11 +382,20 @@ int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
 		return set_lane_min_runtime(value, &cfg->preempt.lane.max_min_runtime,
 					    msg, msglen);
 	if (!strcasecmp(key, "UnallocatedRestartBackoffMax"))
-		return set_backoff_max(value, &cfg->preempt.restart_backoff_max,
-				       msg, msglen);
+		return set_duration_off("UnallocatedRestartBackoffMax",
+					"the longest wait before an unallocated "
+					"job that is not resumable restarts",
+					" (default 1-00:00:00), or 0 or none to "
+					"turn the backoff off", value,
+					&cfg->preempt.restart_backoff_max, msg,
+					msglen);
 	if (!strcasecmp(key, "PreemptLossWait"))
-		return set_loss_wait(value, &cfg->preempt.loss_wait, msg,
-				     msglen);
+		return set_duration_off("PreemptLossWait", "how long a job "
+					"waits for GPUs to free before it may "
+					"preempt a run that would lose its work",
+					", or 0 or none (the default) to turn "
+					"the wait off", value,
+					&cfg->preempt.loss_wait, msg, msglen);
 	if (!strcasecmp(key, "Cutover"))
 		return set_cutover(value, &cfg->cutover, msg, msglen);
 	snprintf(msg, msglen, "unknown key '%s' (accepted: MaxMinRuntime, "

@@ -491,12 +491,11 @@ START_TEST(test_loss_wait_until)
 {
 	const struct loss_wait_case *c = &loss_waits[_i];
 	struct sb_preempt_policy pol;
-	struct sb_preempt_job p = c->preemptor;
 	int64_t got;
 
 	sb_preempt_policy_init(&pol);
 	pol.loss_wait = c->loss_wait;
-	got = sb_preempt_loss_wait_until(&pol, &p);
+	got = sb_preempt_loss_wait_until(&pol, &c->preemptor);
 	ck_assert_msg(got == c->want, "%s: got %lld, want %lld", c->what,
 		      (long long)got, (long long)c->want);
 }

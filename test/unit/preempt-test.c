@@ -149,13 +149,12 @@ START_TEST(test_check)
 {
 	const struct check_case *c = &checks[_i];
 	struct sb_preempt_policy pol;
-	struct sb_preempt_job p = c->preemptor;
 	enum sb_preempt_verdict v;
 
 	sb_preempt_policy_init(&pol);
 	pol.nonresumable = c->nonres;
 	pol.loss_wait = 1800;	/* sb_preempt_check() never asks it */
-	v = sb_preempt_check(&pol, &p, &c->victim, c->now);
+	v = sb_preempt_check(&pol, &c->preemptor, &c->victim, c->now);
 	ck_assert_msg(v == c->want, "%s: got %d (%s), want %d (%s)", c->what, v,
 		      sb_preempt_verdict_str(v), c->want,
 		      sb_preempt_verdict_str(c->want));
