@@ -29,8 +29,13 @@
  * (commit_begin keeps it until commit_end).
  *
  * Versioning.  Any change of a member's meaning or signature, or a member
- * added, is a new version: a new struct and symbol (sb_budget_ops_v2),
+ * added, is a new version: a new struct and symbol (sb_budget_ops_v3),
  * with priority/budget exporting the old one as long as it is supported.
+ * Version 1 did not carry policy_size, so a preempt/budget of one build
+ * could hand a priority/budget of another a struct sb_preempt_policy of
+ * another layout; it is no longer exported.  A change of a struct the
+ * members pass (struct sb_preempt_policy) is caught by policy_size when it
+ * changes the size, and is otherwise a new version too.
  */
 #ifndef SB_BUDGET_OPS_H
 #define SB_BUDGET_OPS_H
@@ -44,8 +49,8 @@
 
 #include "sb/preempt.h"
 
-#define SB_BUDGET_OPS_VERSION 1
-#define SB_BUDGET_OPS_SYMBOL "sb_budget_ops_v1"
+#define SB_BUDGET_OPS_VERSION 2
+#define SB_BUDGET_OPS_SYMBOL "sb_budget_ops_v2"
 
 struct sb_budget_ops {
 	/* SB_BUDGET_OPS_VERSION of the exporter; checked first. */
@@ -55,6 +60,9 @@ struct sb_budget_ops {
 	/* SLURM_VERSION_NUMBER priority/budget was built against: the two
 	 * plugins pass job_record_t pointers, whose layout must agree. */
 	uint32_t slurm_version;
+	/* sizeof(struct sb_preempt_policy) of the exporter: decide() reads
+	 * the caller's policy, whose layout must agree. */
+	uint32_t policy_size;
 
 	/*
 	 * Committed usage, refreshed from the running jobs at @now in one

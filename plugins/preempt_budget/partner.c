@@ -21,19 +21,30 @@ static const struct sb_budget_ops *ops_in(const char *path, char *err,
 	o = dlsym(h, SB_BUDGET_OPS_SYMBOL);
 	dlclose(h);	/* NODELETE keeps it mapped; slurmctld holds it */
 	if (!o) {
-		snprintf(err, len, "%s has no %s (built before the table "
-			 "existed?)", path, SB_BUDGET_OPS_SYMBOL);
+		snprintf(err, len, "%s has no %s (built from another version "
+			 "of slurm-budget?): install both plugins from one "
+			 "build", path, SB_BUDGET_OPS_SYMBOL);
 		return NULL;
 	}
+	/* version and size first: a table of another version may end
+	 * before the members read after them */
 	if (o->version != SB_BUDGET_OPS_VERSION ||
-	    o->size != sizeof(struct sb_budget_ops) ||
-	    o->slurm_version != SLURM_VERSION_NUMBER) {
-		snprintf(err, len, "%s exports table version %u (size %u, "
-			 "Slurm 0x%x); this plugin needs version %u (size %zu, "
-			 "Slurm 0x%x): install both plugins from one build",
-			 path, o->version, o->size, o->slurm_version,
-			 SB_BUDGET_OPS_VERSION, sizeof(struct sb_budget_ops),
-			 (unsigned)SLURM_VERSION_NUMBER);
+	    o->size != sizeof(struct sb_budget_ops)) {
+		snprintf(err, len, "%s exports table version %u (size %u); "
+			 "this plugin needs version %u (size %zu): install "
+			 "both plugins from one build", path, o->version,
+			 o->size, SB_BUDGET_OPS_VERSION,
+			 sizeof(struct sb_budget_ops));
+		return NULL;
+	}
+	if (o->slurm_version != SLURM_VERSION_NUMBER ||
+	    o->policy_size != sizeof(struct sb_preempt_policy)) {
+		snprintf(err, len, "%s was built for Slurm 0x%x with a "
+			 "preemption policy of %u bytes; this plugin for Slurm "
+			 "0x%x with %zu: install both plugins from one build",
+			 path, o->slurm_version, o->policy_size,
+			 (unsigned)SLURM_VERSION_NUMBER,
+			 sizeof(struct sb_preempt_policy));
 		return NULL;
 	}
 	return o;

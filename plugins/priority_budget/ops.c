@@ -80,11 +80,12 @@ static uint32_t ops_victim_key(const job_record_t *victim, time_t now)
 }
 
 /* Exported (plugin.map); found by preempt/budget with dlsym(). */
-extern const struct sb_budget_ops sb_budget_ops_v1;
-const struct sb_budget_ops sb_budget_ops_v1 = {
+extern const struct sb_budget_ops sb_budget_ops_v2;
+const struct sb_budget_ops sb_budget_ops_v2 = {
 	.version = SB_BUDGET_OPS_VERSION,
 	.size = sizeof(struct sb_budget_ops),
 	.slurm_version = SLURM_VERSION_NUMBER,
+	.policy_size = sizeof(struct sb_preempt_policy),
 	.commit_begin = ops_commit_begin,
 	.commit_job = ops_commit_job,
 	.commit_end = ops_commit_end,
