@@ -34,7 +34,7 @@ for p in baseline budget; do
 	echo "== $p"
 	# the waits of all jobs, then of allocated and unallocated jobs apart
 	# (compare these: the budget policy serves allocated jobs first)
-	grep -E '^queue wait|^  (all|debug|large|small) |^occupancy|^preemptions|^cancelled runs|^all teams|^worst team' "$out/$p.txt"
+	grep -E '^queue wait|^  (all|debug|large|small) |^occupancy|^preemptions|^  of allocated jobs|^cancelled runs|^all teams|^worst team' "$out/$p.txt"
 done
 # the verdicts side by side: a team per line, then each policy's jobs and
 # its "budgets honoured" line (the verdict is the report's last section)

@@ -284,20 +284,23 @@ static int preemptions(const struct sim_mjob *jobs, size_t njobs,
 	for (i = 0; i < nsegs; i++) {
 		const struct sim_mseg *s = &segs[i];
 		double gh;
+		int k;
 
 		if (s->job >= njobs || !s->preempted || s->end < rep->t0 ||
 		    s->end >= rep->t1)
 			continue;
 		gh = (double)jobs[s->job].gpus * (double)(s->end - s->start) /
 		     HOUR;
+		k = jobs[s->job].allocated ? 0 : 1;
 		rep->preemptions++;
-		if (++times[s->job] >
-		    rep->max_preempted[jobs[s->job].allocated ? 0 : 1])
-			rep->max_preempted[jobs[s->job].allocated ? 0 : 1] =
-				times[s->job];
+		rep->preemptions_of[k]++;
+		if (++times[s->job] > rep->max_preempted[k])
+			rep->max_preempted[k] = times[s->job];
 		rep->preempted_gpu_hours += gh;
-		if (s->lost)
+		if (s->lost) {
 			rep->lost_gpu_hours += gh;
+			rep->lost_gpu_hours_of[k] += gh;
+		}
 		if (!s->cancelled)
 			continue;
 		rep->cancelled++;

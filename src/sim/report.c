@@ -93,6 +93,10 @@ void sim_report_text(const struct sim_report *rep, bool budgets, FILE *f)
 	fprintf(f, "preemptions %zu: preempted runs %.2f GPU-h, of which "
 		"lost %.2f GPU-h\n", rep->preemptions,
 		rep->preempted_gpu_hours, rep->lost_gpu_hours);
+	fprintf(f, "  of allocated jobs %zu, lost %.2f GPU-h; of unallocated "
+		"jobs %zu, lost %.2f GPU-h\n", rep->preemptions_of[0],
+		rep->lost_gpu_hours_of[0], rep->preemptions_of[1],
+		rep->lost_gpu_hours_of[1]);
 	fprintf(f, "cancelled runs %zu: lost %.2f GPU-h; resubmitted by their "
 		"users %zu\n", rep->cancelled, rep->cancelled_gpu_hours,
 		rep->resubmissions);
@@ -302,6 +306,14 @@ struct json_object *sim_report_json(const struct sim_report *rep)
 	    json_object_new_int64(rep->max_preempted[0]));
 	add(o, "max_preemptions_per_job_unallocated",
 	    json_object_new_int64(rep->max_preempted[1]));
+	add(o, "preemptions_allocated",
+	    json_object_new_int64((int64_t)rep->preemptions_of[0]));
+	add(o, "preemptions_unallocated",
+	    json_object_new_int64((int64_t)rep->preemptions_of[1]));
+	add(o, "lost_gpu_hours_allocated",
+	    sim_json_double(rep->lost_gpu_hours_of[0], 3));
+	add(o, "lost_gpu_hours_unallocated",
+	    sim_json_double(rep->lost_gpu_hours_of[1], 3));
 	/* over the lookback window (new keys, after the hourly ones) */
 	add(o, "lookback_window_s", json_object_new_int64(rep->lookback));
 	add(o, "owed_window_gpu_hours", sim_json_double(rep->w_owed / HOUR, 3));

@@ -187,6 +187,10 @@ struct sim_report {
 	double preempted_gpu_hours;	/* GPUs x (end - start) of preempted
 					 * runs: the time since their start */
 	double lost_gpu_hours;	/* of those, the runs whose work was lost */
+	/* preemptions and lost_gpu_hours of allocated jobs [0] and
+	 * unallocated ones [1]: each pair adds up to its total */
+	size_t preemptions_of[2];
+	double lost_gpu_hours_of[2];
 	size_t cancelled;	/* of the preempted runs, those cancelled */
 	double cancelled_gpu_hours;	/* their GPU-hours: lost (in
 					 * lost_gpu_hours too) */

@@ -344,6 +344,11 @@ START_TEST(test_cancelled)
 	ck_assert_uint_eq(r.cancelled, 3);
 	ck_assert_double_eq_tol(r.cancelled_gpu_hours, 4400.0 / 3600, 1e-9);
 	ck_assert_double_eq_tol(r.lost_gpu_hours, 5300.0 / 3600, 1e-9);
+	/* every job allocated: the unallocated half is empty */
+	ck_assert_uint_eq(r.preemptions_of[0], 4);
+	ck_assert_uint_eq(r.preemptions_of[1], 0);
+	ck_assert_double_eq_tol(r.lost_gpu_hours_of[0], 5300.0 / 3600, 1e-9);
+	ck_assert(r.lost_gpu_hours_of[1] == 0);
 	ck_assert_uint_eq(r.resubmissions, 2);
 	ck_assert(r.teams[0].fig.owed == 5200 &&
 		  r.teams[0].fig.delivered == 4600 &&
@@ -390,6 +395,14 @@ START_TEST(test_max_preempted)
 	ck_assert_uint_eq(r.preemptions, 7);
 	ck_assert_uint_eq(r.max_preempted[0], 3);
 	ck_assert_uint_eq(r.max_preempted[1], 2);
+	/* apart: allocated 3 + 2, unallocated 2 (the run ending at 3600 is
+	 * outside); lost: only job 2's runs lose their work, 100 + 50 s of
+	 * 1 GPU */
+	ck_assert_uint_eq(r.preemptions_of[0], 5);
+	ck_assert_uint_eq(r.preemptions_of[1], 2);
+	ck_assert(r.lost_gpu_hours_of[0] == 0);
+	ck_assert_double_eq_tol(r.lost_gpu_hours_of[1], 150.0 / 3600, 1e-9);
+	ck_assert_double_eq_tol(r.lost_gpu_hours, 150.0 / 3600, 1e-9);
 	sim_report_free(&r);
 	sim_tree_free(&t);
 }
