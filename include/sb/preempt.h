@@ -446,6 +446,26 @@ int64_t sb_preempt_grace(const struct sb_preempt_policy *pol,
 			 const struct sb_contract *c);
 
 /*
+ * sb_contract_advice - the note for a job's user at submission when the
+ * job may lose its work: it is allocated, a preemption would throw its run
+ * away (sb_preempt_action() under @pol is SB_ACTION_RESTART or
+ * SB_ACTION_CANCEL), and it may run longer than its minimum runtime
+ * (@time_limit, seconds, is above @c->min_runtime, or <= 0: none).  Past
+ * its minimum runtime such a job runs only while its budget outranks the
+ * queue (doc/design.md, "The contract"), so one preemption there loses all
+ * it ran.  The note says so and what protects the work: --resumable for a
+ * batch job that can be requeued, or a --min-runtime up to the time limit
+ * when that is at most @max_min_runtime (MaxMinRuntime, seconds).
+ * @pol: the site's preemption settings, NULL for the defaults.
+ * @msg: the note, NUL-terminated, at most @len bytes; "" when there is
+ * none (may be NULL when @len is 0).
+ * Return: true when there is a note; false for NULL @c.
+ */
+bool sb_contract_advice(const struct sb_preempt_policy *pol,
+			const struct sb_contract *c, int64_t time_limit,
+			int64_t max_min_runtime, char *msg, size_t len);
+
+/*
  * sb_preempt_action_str - what happens to a victim of @action, for logs
  * and `sbudget show job` (static storage), e.g. "requeued, restarts from
  * its beginning (not resumable)".

@@ -133,7 +133,8 @@ extern int init(void)
  * conf read lock (and the job read or write lock): costs one stat(), and
  * one read of the small file after a reconfigure; nothing is written here.
  */
-static void refresh_config(struct sb_contract_policy *pol)
+static void refresh_config(struct sb_contract_policy *pol,
+			   struct sb_preempt_policy *preempt)
 {
 	struct budget_conf_env env;
 	struct sb_config next;
@@ -144,6 +145,8 @@ static void refresh_config(struct sb_contract_policy *pol)
 		cfg = next;
 	if (pol)
 		*pol = cfg.contract;
+	if (preempt)
+		*preempt = cfg.preempt;
 	slurm_mutex_unlock(&conf_lock);
 	budget_conf_env_free(&env);
 }
@@ -446,14 +449,15 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		  char **err_msg)
 {
 	struct sb_contract_policy pol;
+	struct sb_preempt_policy ppol;
 	struct part_limit lim;
 	struct wall_limits w;
 	struct sb_contract_request req;
-	struct sb_contract c;
+	struct sb_contract c, at_risk;
 	char msg[512], tag[128], acct[128];
 	int rc;
 
-	refresh_config(&pol);
+	refresh_config(&pol, &ppol);
 
 	req.min_runtime = spank_env_get(job_desc, ENV_MIN_RUNTIME);
 	req.resumable = spank_env_get(job_desc, ENV_RESUMABLE);
@@ -498,6 +502,23 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		job_desc->requeue = 1;
 	debug("%s: uid %u account %s: %s", plugin_type, job_desc->user_id,
 	      acct, tag);
+	/* A note for the user when a preemption past the minimum runtime
+	 * would lose the job's work (sbatch, salloc and srun print it after
+	 * the job id).  Whether Slurm can requeue it: --requeue or
+	 * --no-requeue, else the site's JobRequeue. */
+	at_risk = c;
+	if (!c.resumable)
+		at_risk.requeueable = !req.interactive &&
+				      (job_desc->requeue == NO_VAL16 ?
+				       slurm_conf.job_requeue != 0 :
+				       job_desc->requeue != 0);
+	if (err_msg && sb_contract_advice(&ppol, &at_risk, lim.limit,
+					  pol.max_min_runtime, msg,
+					  sizeof(msg))) {
+		if (*err_msg)
+			xstrcat(*err_msg, "\n");
+		xstrfmtcat(*err_msg, "budget: %s", msg);
+	}
 	return SLURM_SUCCESS;
 }
 
@@ -580,7 +601,7 @@ static int modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 	bool has_contract;
 	char acct[128], msg[512];
 
-	refresh_config(NULL);
+	refresh_config(NULL, NULL);
 	has_contract = sb_contract_parse_tag(job_ptr->admin_comment, &now) ==
 		       SB_OK;
 

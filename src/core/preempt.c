@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sb/duration.h"
 #include "sb/error.h"
 #include "sb/lane.h"
 #include "sb/preempt.h"
@@ -146,6 +147,50 @@ enum sb_preempt_action sb_preempt_action(const struct sb_preempt_policy *pol,
 	if (nr == SB_NONRESUMABLE_REQUEUE && c->requeueable)
 		return SB_ACTION_RESTART;
 	return SB_ACTION_CANCEL;
+}
+
+bool sb_contract_advice(const struct sb_preempt_policy *pol,
+			const struct sb_contract *c, int64_t time_limit,
+			int64_t max_min_runtime, char *msg, size_t len)
+{
+	enum sb_preempt_action a;
+	char mr[32], lim[32] = "", max[32], fix[128];
+	bool fits = time_limit > 0 && time_limit <= max_min_runtime;
+
+	if (msg && len)
+		msg[0] = '\0';
+	if (!c || !c->allocated || c->min_runtime <= 0)
+		return false;
+	a = sb_preempt_action(pol, c);
+	if (a != SB_ACTION_RESTART && a != SB_ACTION_CANCEL)
+		return false;
+	if (time_limit > 0 && time_limit <= c->min_runtime)
+		return false;
+	if (!msg || !len)
+		return true;
+	sb_duration_format(c->min_runtime, mr, sizeof(mr));
+	sb_duration_format(max_min_runtime > 0 ? max_min_runtime : 0, max,
+			   sizeof(max));
+	if (time_limit > 0)
+		sb_duration_format(time_limit, lim, sizeof(lim));
+	if (fits)
+		snprintf(fix, sizeof(fix), "--min-runtime=%s protects all of "
+			 "it", lim);
+	else
+		snprintf(fix, sizeof(fix), "no minimum runtime protects more "
+			 "than %s (MaxMinRuntime)", max);
+	snprintf(msg, len, "this job does not resume its work (%s) and %s%s "
+		 "%s its minimum runtime %s: past it, the job runs only while "
+		 "its budget outranks the queue, and a preemption %s; %s%s",
+		 c->requeueable ? "no --resumable" :
+		 "it cannot be requeued: --no-requeue, or salloc/srun",
+		 time_limit > 0 ? "its time limit " : "it has no time limit",
+		 lim, time_limit > 0 ? "is longer than" : "beyond", mr,
+		 a == SB_ACTION_RESTART ? "requeues it to start over, losing "
+		 "what it ran" : "cancels it, losing what it ran",
+		 c->requeueable ? "if it checkpoints, submit it with "
+		 "--resumable; " : "", fix);
+	return true;
 }
 
 int64_t sb_preempt_grace(const struct sb_preempt_policy *pol,

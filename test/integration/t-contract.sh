@@ -88,6 +88,39 @@ test_unallocated_job_runs_with_contract_visible() {
 	expect_in "$out" "budget: --resumable contradicts --no-requeue"
 }
 
+# job_submit/budget's note at submission: a job that does not resume and
+# may run past its minimum runtime is told, on the submitting terminal,
+# what a preemption there costs and what protects its work; jobs with
+# nothing to lose get none.  (-t 10 is 10 minutes, --min-runtime=0:30 30 s.)
+note_of() {	# note_of ARGS... - sbatch's stderr for a held job, then cancels it
+	local id err=$WORK/note.$$
+	id=$(as sb-alice sbatch --parsable -o /dev/null --hold -G 1 "$@" --wrap true 2>"$err" | cut -d';' -f1)
+	[ -n "$id" ] && scancel "$id"
+	cat "$err"
+	rm -f "$err"
+}
+test_note_when_work_may_be_lost() {
+	local out args
+	out=$(note_of --min-runtime=0:30 -t 10)
+	expect_in "$out" "budget: this job does not resume its work (no --resumable) and its time limit 0:10:00 is longer than its minimum runtime 0:00:30: past it, the job runs only while its budget outranks the queue, and a preemption requeues it to start over, losing what it ran; if it checkpoints, submit it with --resumable; --min-runtime=0:10:00 protects all of it"
+	# --no-requeue: cancelled, and --resumable is not offered
+	out=$(note_of --min-runtime=0:30 -t 10 --no-requeue)
+	expect_in "$out" "(it cannot be requeued: --no-requeue, or salloc/srun) and its time limit 0:10:00"
+	expect_in "$out" "a preemption cancels it, losing what it ran; --min-runtime=0:10:00 protects all of it"
+	# longer than MaxMinRuntime: only a checkpoint protects it
+	out=$(note_of --min-runtime=1:00:00 -t 1-0)
+	expect_in "$out" "if it checkpoints, submit it with --resumable; no minimum runtime protects more than 8:00:00 (MaxMinRuntime)"
+	# resumable, protected to its time limit, unallocated: no note
+	for args in "--min-runtime=0:30 -t 10 --resumable" "--min-runtime=10 -t 10" "--min-runtime=0 -t 10"; do
+		# shellcheck disable=SC2086 # the words of $args are separate options
+		out=$(note_of $args)
+		[ -z "$out" ] || { say "sbatch $args: printed '$out'"; return 1; }
+	done
+	# srun's allocation gets it too (cannot be requeued)
+	out=$(as sb-alice srun -G 1 --min-runtime=0:05 -t 1 true 2>&1)
+	expect_in "$out" "budget: this job does not resume its work (it cannot be requeued: --no-requeue, or salloc/srun) and its time limit 0:01:00 is longer than its minimum runtime 0:00:05"
+}
+
 test_sbatch_directives_and_srun_salloc() {
 	local id script=$WORK/directives.sh
 	cat > "$script" <<'SCRIPT'

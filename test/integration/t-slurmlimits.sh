@@ -189,12 +189,13 @@ sl_max_mins() {
 	A=$(sl_name slmm "$1")
 	sl_account "$A"
 	sacctmgr -i modify account "$A" set MaxTRESMins=gres/gpu=10 >/dev/null
-	if j1=$(submit sb-alice -A "$A" --min-runtime=0:05 -G 8 -t 5 --wrap 'sleep 5' 2>&1) &&
+	# stderr apart: an accepted job gets job_submit/budget's note there
+	if j1=$(submit sb-alice -A "$A" --min-runtime=0:05 -G 8 -t 5 --wrap 'sleep 5' 2>"$WORK/slmm.err") &&
 	   [[ "$j1" =~ ^[0-9]+$ ]]; then
 		wait_eq 20 "job $j1 held by MaxTRESMinsPerJob" AssocMaxGRESMinutesPerJob sl_reason "$j1"
 		out="held (AssocMaxGRESMinutesPerJob)"
 	else
-		out="refused: $j1"
+		out="refused: $j1 $(cat "$WORK/slmm.err")"
 	fi
 	j2=$(submit sb-alice -A "$A" --min-runtime=0:05 -G 1 -t 5 --wrap 'sleep 5')
 	wait_state "$j2" RUNNING 30

@@ -143,8 +143,10 @@ if out=$(sbatch -G 1 --wrap true 2>&1); then
 fi
 [[ "$out" == *"--min-runtime"* ]] || fail "a job without --min-runtime was refused without naming --min-runtime: $out"
 echo "package: refused without --min-runtime: $out"
+# the job id on stdout; stderr has job_submit/budget's note (not resumable)
 out=$(sbatch --parsable --wait -G 1 --min-runtime=0:01:00 -D "$SB_CLUSTER_DIR/work" \
-	-o /dev/null --wrap true 2>&1) || fail "sbatch --min-runtime=0:01:00 --wait failed: $out"
+	-o /dev/null --wrap true 2>"$work/sbatch.err") ||
+	fail "sbatch --min-runtime=0:01:00 --wait failed: $out $(cat "$work/sbatch.err")"
 jobid=${out%%$'\n'*}
 state=$(scontrol show job "$jobid" | grep -o 'JobState=[A-Z]*') || true
 [ "$state" = JobState=COMPLETED ] || fail "job $jobid (--min-runtime=0:01:00) ended with '$state', not JobState=COMPLETED"

@@ -561,6 +561,91 @@ static const struct wait_case waits[] = {
 	  .want = "Resources: " },
 };
 
+/* The note at submission (sb_contract_advice): jobs that may lose their
+ * work past their minimum runtime, and those that cannot (MaxMinRuntime
+ * 8 h). */
+#define ADV_RESTART "this job does not resume its work (no --resumable) and "
+#define ADV_PAST ": past it, the job runs only while its budget outranks the " \
+	"queue, and a preemption "
+static const struct {
+	bool allocated, resumable, requeueable;
+	int64_t min_runtime, limit;
+	enum sb_nonresumable nr;
+	bool noted;
+	const char *msg;
+} advices[] = {
+	{ true, false, true, 3600, 4 * 3600, SB_NONRESUMABLE_REQUEUE, true,
+	  ADV_RESTART "its time limit 4:00:00 is longer than its minimum "
+	  "runtime 1:00:00" ADV_PAST "requeues it to start over, losing what "
+	  "it ran; if it checkpoints, submit it with --resumable; "
+	  "--min-runtime=4:00:00 protects all of it" },
+	/* longer than MaxMinRuntime: only --resumable protects it */
+	{ true, false, true, 8 * 3600, 86400, SB_NONRESUMABLE_REQUEUE, true,
+	  ADV_RESTART "its time limit 1-00:00:00 is longer than its minimum "
+	  "runtime 8:00:00" ADV_PAST "requeues it to start over, losing what "
+	  "it ran; if it checkpoints, submit it with --resumable; no minimum "
+	  "runtime protects more than 8:00:00 (MaxMinRuntime)" },
+	/* no time limit at all */
+	{ true, false, true, 900, 0, SB_NONRESUMABLE_REQUEUE, true,
+	  ADV_RESTART "it has no time limit beyond its minimum runtime 0:15:00"
+	  ADV_PAST "requeues it to start over, losing what it ran; if it "
+	  "checkpoints, submit it with --resumable; no minimum runtime "
+	  "protects more than 8:00:00 (MaxMinRuntime)" },
+	/* --no-requeue or interactive: cancelled, --resumable not offered */
+	{ true, false, false, 3600, 7200, SB_NONRESUMABLE_REQUEUE, true,
+	  "this job does not resume its work (it cannot be requeued: "
+	  "--no-requeue, or salloc/srun) and its time limit 2:00:00 is longer "
+	  "than its minimum runtime 1:00:00" ADV_PAST "cancels it, losing what "
+	  "it ran; --min-runtime=2:00:00 protects all of it" },
+	/* PreemptNonResumable=cancel: a batch job is cancelled too */
+	{ true, false, true, 3600, 7200, SB_NONRESUMABLE_CANCEL, true,
+	  ADV_RESTART "its time limit 2:00:00 is longer than its minimum "
+	  "runtime 1:00:00" ADV_PAST "cancels it, losing what it ran; if it "
+	  "checkpoints, submit it with --resumable; --min-runtime=2:00:00 "
+	  "protects all of it" },
+	/* nothing to lose, or nothing unprotected: no note */
+	{ true, true, true, 3600, 7200, SB_NONRESUMABLE_REQUEUE, false, "" },
+	{ false, false, true, 0, 7200, SB_NONRESUMABLE_REQUEUE, false, "" },
+	{ true, false, true, 3600, 3600, SB_NONRESUMABLE_REQUEUE, false, "" },
+	{ true, false, true, 3600, 1800, SB_NONRESUMABLE_REQUEUE, false, "" },
+	{ true, false, true, 3600, 7200, SB_NONRESUMABLE_KEEP, false, "" },
+};
+
+START_TEST(test_advice)
+{
+	struct sb_preempt_policy pol;
+	struct sb_contract c = { 0 };
+	char msg[512] = "x";
+
+	sb_preempt_policy_init(&pol);
+	pol.nonresumable = advices[_i].nr;
+	c.allocated = advices[_i].allocated;
+	c.resumable = advices[_i].resumable;
+	c.requeueable = advices[_i].requeueable;
+	c.min_runtime = advices[_i].min_runtime;
+	ck_assert(sb_contract_advice(&pol, &c, advices[_i].limit, 8 * 3600, msg,
+				     sizeof(msg)) == advices[_i].noted);
+	ck_assert_str_eq(msg, advices[_i].msg);
+}
+END_TEST
+
+/* NULL contract, no buffer, a short buffer, NULL policy (the defaults:
+ * requeue) */
+START_TEST(test_advice_edges)
+{
+	struct sb_contract c = { 3600, false, true, true };
+	char msg[16] = "x";
+
+	ck_assert(!sb_contract_advice(NULL, NULL, 7200, 28800, msg,
+				      sizeof(msg)));
+	ck_assert_str_eq(msg, "");
+	ck_assert(sb_contract_advice(NULL, &c, 7200, 28800, NULL, 0));
+	ck_assert(sb_contract_advice(NULL, &c, 7200, 28800, msg, sizeof(msg)));
+	ck_assert_uint_eq(strlen(msg), sizeof(msg) - 1);
+	ck_assert(strncmp(msg, "this job does n", sizeof(msg)) == 0);
+}
+END_TEST
+
 START_TEST(test_wait_format)
 {
 	const struct wait_case *c = &waits[_i];
@@ -595,6 +680,9 @@ void preempt_run_tests(TCase *tc)
 	tcase_add_loop_test(tc, test_loss_wait_until, 0,
 			    sizeof(loss_waits) / sizeof(loss_waits[0]));
 	tcase_add_test(tc, test_loss_wait_defaults);
+	tcase_add_loop_test(tc, test_advice, 0,
+			    sizeof(advices) / sizeof(advices[0]));
+	tcase_add_test(tc, test_advice_edges);
 	tcase_add_loop_test(tc, test_wait_format, 0,
 			    sizeof(waits) / sizeof(waits[0]));
 }
