@@ -151,7 +151,7 @@ t0=$(($(date +%s) + 5 + n / 20))	# after the submissions below
 declare -a id row_team row_gpus row_mr row_sub row_res
 ckpt=$SB_CLUSTER_DIR/work/replay-$tag	# resumable jobs' progress
 mkdir -p "$ckpt"; chown "$user" "$ckpt"
-k=0 last=0
+k=0 last=0 noted=0
 while IFS=, read -r sub dur g team _u mr res _prio || [ -n "$sub" ]; do	# last line may lack its newline
 	[ "$sub" = submit_time_s ] && continue
 	k=$((k + 1))
@@ -165,15 +165,25 @@ while IFS=, read -r sub dur g team _u mr res _prio || [ -n "$sub" ]; do	# last l
 		args+=(--resumable)
 		script="f=$ckpt/$k; d=\$(cat \$f 2>/dev/null || echo 0); while [ \$d -lt $d ]; do sleep 1; d=\$((d + 1)); echo \$d > \$f; done"
 	fi
+	# sbatch's stderr apart: job_submit/budget's note on an accepted job
+	# is counted, not printed once per job; a refusal's message is shown
 	if ! id[k]=$(runuser -u "$user" -- env SLURM_CONF="$SLURM_CONF" sbatch --parsable -o /dev/null \
-		"${args[@]}" --wrap "$script" | cut -d';' -f1) || [ -z "${id[k]}" ]; then
+		"${args[@]}" --wrap "$script" 2>"$ckpt/sbatch.err" | cut -d';' -f1) || [ -z "${id[k]}" ]; then
+		cat "$ckpt/sbatch.err" >&2
 		[ "$k" -gt 1 ] && scancel "${id[@]:1:k-1}" 2>/dev/null || true
 		die "job $k (line $((k + 1)) of '$jobs') was refused by sbatch (message above); the $((k - 1)) jobs already submitted were cancelled"
+	fi
+	if grep -q 'budget: this job does not resume its work' "$ckpt/sbatch.err"; then
+		noted=$((noted + 1))
+	else
+		cat "$ckpt/sbatch.err" >&2
 	fi
 	row_team[k]=$team row_gpus[k]=$g row_mr[k]=$mr row_sub[k]=$sub row_res[k]=$res
 done <"$jobs"
 echo "replay: $k jobs submitted; the trace starts at $(date -d "@$t0" +%T) (epoch $t0)," \
 	"time x1/$scale, last submission at +${last}s" >&2
+[ "$noted" -eq 0 ] || echo "replay: $noted of them were told at submission that a preemption" \
+	"past their minimum runtime would lose their work (not resumable; job_submit/budget's note)" >&2
 
 # --- wait: until all ended, or --max-wall past the last submission ---------
 # why each job still pending waits (before it is cancelled): show job's
