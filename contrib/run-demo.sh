@@ -174,6 +174,15 @@ refuse sb-alice -G 1
 refuse sb-alice -G 1 --min-runtime=2h
 refuse sb-alice -G 1 --min-runtime=9:00:00
 refuse sb-carol -G 1 --min-runtime=1:00:00
+echo "   ... and an accepted job that may lose its work is told so (held, then cancelled):"
+if noted=$(as sb-alice sbatch --parsable -o /dev/null --hold -G 1 --min-runtime=1:00:00 -t 4:00:00 \
+	--wrap true 2>"$work/demo-note.err"); then
+	scancel "${noted%%;*}"
+	printf '   %-8s sbatch %-26s -> %s\n' sb-alice "-G 1 --min-runtime=1:00:00 -t 4:00:00" \
+		"$(grep -m1 'budget' "$work/demo-note.err" | sed 's/^sbatch: //')"
+else
+	echo "   UNEXPECTED: refused: $(cat "$work/demo-note.err")"
+fi
 
 
 if [ "$gpus" -lt 32 ]; then
