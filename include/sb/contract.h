@@ -34,6 +34,10 @@ struct sb_contract {
 struct sb_contract_policy {
 	int64_t max_min_runtime;	/* seconds, >= 0 */
 	int64_t default_min_runtime;	/* seconds; < 0 = none: must be given */
+	bool submit_note;		/* SubmitNote: tell the user at
+					 * submission when the job may lose
+					 * its work (sb_contract_advice(),
+					 * sb/preempt.h) */
 };
 
 /* The request as it reached the controller; NULL = not given. */

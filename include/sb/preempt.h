@@ -445,24 +445,38 @@ enum sb_preempt_action sb_preempt_action(const struct sb_preempt_policy *pol,
 int64_t sb_preempt_grace(const struct sb_preempt_policy *pol,
 			 const struct sb_contract *c);
 
+/* Why a job cannot be requeued, as sb_contract_advice() names it. */
+enum sb_requeue_bar {
+	SB_REQUEUE_BAR_NONE = 0,	/* it can be requeued */
+	SB_REQUEUE_BAR_INTERACTIVE,	/* a salloc or srun allocation */
+	SB_REQUEUE_BAR_USER,		/* the user's --no-requeue */
+	SB_REQUEUE_BAR_SITE,		/* the site's JobRequeue=0, and no
+					 * --requeue */
+};
+
 /*
  * sb_contract_advice - the note for a job's user at submission when the
  * job may lose its work: it is allocated, a preemption would throw its run
  * away (sb_preempt_action() under @pol is SB_ACTION_RESTART or
  * SB_ACTION_CANCEL), and it may run longer than its minimum runtime
- * (@time_limit, seconds, is above @c->min_runtime, or <= 0: none).  Past
- * its minimum runtime such a job runs only while its budget outranks the
- * queue (doc/design.md, "The contract"), so one preemption there loses all
- * it ran.  The note says so and what protects the work: --resumable for a
- * batch job that can be requeued, or a --min-runtime up to the time limit
- * when that is at most @max_min_runtime (MaxMinRuntime, seconds).
+ * (@longest, the longest time limit it may run under, seconds, is above
+ * @c->min_runtime, or <= 0: none).  Past its minimum runtime such a job
+ * runs only while its budget outranks the queue (doc/design.md, "The
+ * contract"), so one preemption there loses all it ran.  The note says so,
+ * why the job does not resume (@bar: why it cannot be requeued, when it
+ * cannot), and what protects the work: --resumable for a batch job, and
+ * --min-runtime=@longest when @longest is at most @max_min_runtime
+ * (MaxMinRuntime, seconds) and @shortest (the shortest time limit it may
+ * get, which its minimum runtime must not exceed: --time-min, or another
+ * partition's; <= 0: none) is not below it.
  * @pol: the site's preemption settings, NULL for the defaults.
- * @msg: the note, NUL-terminated, at most @len bytes; "" when there is
- * none (may be NULL when @len is 0).
+ * @msg: the note, starting "note: ", NUL-terminated, at most @len bytes;
+ * "" when there is none (may be NULL when @len is 0).
  * Return: true when there is a note; false for NULL @c.
  */
 bool sb_contract_advice(const struct sb_preempt_policy *pol,
-			const struct sb_contract *c, int64_t time_limit,
+			const struct sb_contract *c, enum sb_requeue_bar bar,
+			int64_t shortest, int64_t longest,
 			int64_t max_min_runtime, char *msg, size_t len);
 
 /*

@@ -22,7 +22,13 @@
  *     requeueable); a non-resumable job keeps the flag its user gave
  *     (--requeue / --no-requeue) or the site's JobRequeue default: if it
  *     allows requeue, a preempted non-resumable batch job is requeued and
- *     restarts from its beginning, else it is cancelled (sb_preempt_action).
+ *     restarts from its beginning, else it is cancelled (sb_preempt_action);
+ *   - with SubmitNote=yes (the default), tells the user of an accepted job
+ *     that may lose its work past its minimum runtime (allocated, does not
+ *     resume, a longer time limit or none) what a preemption there does
+ *     and what protects the work (sb_contract_advice()), through err_msg,
+ *     which Slurm returns as job_submit_user_msg: sbatch, salloc and srun
+ *     print it before the job id.
  * At modify it refuses a non-administrator's clearing of a resumable job's
  * requeue flag (Slurm itself already refuses their change of AdminComment).
  * Each call of either entry point is timed (wall and the thread's CPU,
@@ -128,8 +134,8 @@ extern int init(void)
 
 /*
  * Re-read budget.conf after a reconfigure (22.05 has no reconfigure hook
- * for job_submit plugins) and copy its contract policy into @pol (may be
- * NULL).  Called from the submit and update RPCs, which hold the slurmctld
+ * for job_submit plugins) and copy its contract policy into @pol and its
+ * preemption policy into @preempt (each may be NULL).  Called from the submit and update RPCs, which hold the slurmctld
  * conf read lock (and the job read or write lock): costs one stat(), and
  * one read of the small file after a reconfigure; nothing is written here.
  */
@@ -353,6 +359,9 @@ static void limit_phrase(enum sb_limit_from f, const char *part,
 /* The time limit a job gets in one partition, and the most it can get. */
 struct part_limit {
 	int64_t limit, cap;
+	int64_t longest;	/* the longest limit the job may run under:
+				 * --time-min aside, the largest over its
+				 * partitions; <= 0 none */
 	char from[160], cap_from[160];
 };
 
@@ -370,6 +379,9 @@ static void part_limit(const job_desc_msg_t *job_desc, const part_record_t *p,
 	out->limit = sb_time_limit_effective(
 		sb_limit_secs(job_desc->time_limit),
 		sb_limit_secs(job_desc->time_min), pdef, pmax, wall, &f);
+	out->longest = sb_time_limit_effective(
+		sb_limit_secs(job_desc->time_limit), -1, pdef, pmax, wall,
+		NULL);
 	/* a QOS with PartitionTimeLimit lifts MaxTime as a cap (job_mgr.c) */
 	out->cap = sb_time_cap(w->qos_part_time ? -1 : pmax, wall, &cf);
 	limit_phrase(f, name, wall_from, out->from, sizeof(out->from));
@@ -402,6 +414,7 @@ static void effective_limit(const job_desc_msg_t *job_desc,
 	int64_t cap = -1;
 	char cap_from[sizeof(cur.cap_from)] = "";
 	bool all = slurm_conf.enforce_part_limits == PARTITION_ENFORCE_ALL;
+	int64_t longest = -1;
 
 	assoc_mgr_lock(&locks);
 	if (!job_desc->partition || !job_desc->partition[0]) {
@@ -416,6 +429,9 @@ static void effective_limit(const job_desc_msg_t *job_desc,
 		if (!p)
 			continue;	/* Slurm refuses the job itself */
 		part_limit(job_desc, p, w, &cur);
+		if (!any || (longest > 0 &&
+			     (cur.longest <= 0 || cur.longest > longest)))
+			longest = cur.longest;
 		if (all) {	/* EnforcePartLimits=ALL: every one binds */
 			if (!any || (cur.cap > 0 &&
 				     (cap <= 0 || cur.cap < cap))) {
@@ -440,6 +456,7 @@ static void effective_limit(const job_desc_msg_t *job_desc,
 		goto out;
 	}
 	best->cap = cap;
+	best->longest = longest;
 	memcpy(best->cap_from, cap_from, sizeof(cap_from));
 out:
 	assoc_mgr_unlock(&locks);
@@ -454,6 +471,7 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	struct wall_limits w;
 	struct sb_contract_request req;
 	struct sb_contract c, at_risk;
+	enum sb_requeue_bar bar = SB_REQUEUE_BAR_NONE;
 	char msg[512], tag[128], acct[128];
 	int rc;
 
@@ -480,8 +498,10 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	if (rc != SB_OK) {
 		info("%s: refused job of uid %u (submitted by %u), account %s: %s",
 		     plugin_type, job_desc->user_id, submit_uid, acct, msg);
-		if (err_msg)
+		if (err_msg) {
+			xfree(*err_msg);	/* an earlier plugin's, if any */
 			*err_msg = xstrdup_printf("budget: %s", msg);
+		}
 		return (rc == SB_ENOBUDGET) ? ESLURM_INVALID_ACCOUNT : SLURM_ERROR;
 	}
 
@@ -502,19 +522,22 @@ static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		job_desc->requeue = 1;
 	debug("%s: uid %u account %s: %s", plugin_type, job_desc->user_id,
 	      acct, tag);
-	/* A note for the user when a preemption past the minimum runtime
-	 * would lose the job's work (sbatch, salloc and srun print it after
-	 * the job id).  Whether Slurm can requeue it: --requeue or
-	 * --no-requeue, else the site's JobRequeue. */
+	/* SubmitNote: a note for the user when a preemption past the
+	 * minimum runtime would lose the job's work (sbatch, salloc and srun
+	 * print it before the job id).  Whether Slurm can requeue the job:
+	 * --requeue or --no-requeue, else the site's JobRequeue. */
 	at_risk = c;
+	if (req.interactive)
+		bar = SB_REQUEUE_BAR_INTERACTIVE;
+	else if (job_desc->requeue == 0)
+		bar = SB_REQUEUE_BAR_USER;
+	else if (job_desc->requeue == NO_VAL16 && !slurm_conf.job_requeue)
+		bar = SB_REQUEUE_BAR_SITE;
 	if (!c.resumable)
-		at_risk.requeueable = !req.interactive &&
-				      (job_desc->requeue == NO_VAL16 ?
-				       slurm_conf.job_requeue != 0 :
-				       job_desc->requeue != 0);
-	if (err_msg && sb_contract_advice(&ppol, &at_risk, lim.limit,
-					  pol.max_min_runtime, msg,
-					  sizeof(msg))) {
+		at_risk.requeueable = bar == SB_REQUEUE_BAR_NONE;
+	if (err_msg && pol.submit_note &&
+	    sb_contract_advice(&ppol, &at_risk, bar, lim.limit, lim.longest,
+			       pol.max_min_runtime, msg, sizeof(msg))) {
 		if (*err_msg)
 			xstrcat(*err_msg, "\n");
 		xstrfmtcat(*err_msg, "budget: %s", msg);

@@ -24,7 +24,7 @@
  * pr_state_lock.
  *
  * preempt/budget reads the budget state only through the operations table
- * exported by ops.c (sb_budget_ops_v1, budget_ops.h): the committed
+ * exported by ops.c (sb_budget_ops_v2, budget_ops.h): the committed
  * refresh of its one-second tick, the preemption verdict and the victim
  * order.  Without preempt/budget this plugin works alone, but
  * nothing enforces the end of a minimum runtime by preemption (logged at

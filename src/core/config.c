@@ -21,6 +21,7 @@ const char *const sb_config_keys[] = {
 	"PreemptNonResumable",
 	"RepairReason",
 	"InteractiveWarning",
+	"SubmitNote",
 	"PreemptIntervalFactor",
 	"DebugLaneTRES",
 	"DebugLaneMinRuntime",
@@ -35,6 +36,7 @@ void sb_config_init(struct sb_config *cfg)
 {
 	cfg->contract.max_min_runtime = SB_DEFAULT_MAX_MIN_RUNTIME;
 	cfg->contract.default_min_runtime = -1;	/* none: must be given */
+	cfg->contract.submit_note = true;
 	cfg->calc_period = 60;
 	cfg->lookback_window = 7 * 86400;
 	cfg->bucket_width = 3600;
@@ -68,6 +70,23 @@ static int set_nonresumable(const char *value, enum sb_nonresumable *dst,
 		 "requeued and restarts from its beginning, or cancelled if "
 		 "it cannot be requeued), cancel (it is cancelled) or keep "
 		 "(it is never preempted)", sb_quote(value, q, sizeof(q)));
+	return SB_ESYNTAX;
+}
+
+/* SubmitNote: yes or no, any case. */
+static int set_submit_note(const char *value, bool *dst, char *msg,
+			   size_t msglen)
+{
+	char q[256];
+
+	if (value && (!strcasecmp(value, "yes") || !strcasecmp(value, "no"))) {
+		*dst = !strcasecmp(value, "yes");
+		return SB_OK;
+	}
+	snprintf(msg, msglen, "SubmitNote='%s' is not accepted: give yes (the "
+		 "default: tell the user at submission when a job may lose "
+		 "its work past its minimum runtime) or no",
+		 sb_quote(value, q, sizeof(q)));
 	return SB_ESYNTAX;
 }
 
@@ -367,6 +386,9 @@ int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
 	if (!strcasecmp(key, "InteractiveWarning"))
 		return set_warning(value, &cfg->preempt.interactive_warning,
 				   msg, msglen);
+	if (!strcasecmp(key, "SubmitNote"))
+		return set_submit_note(value, &cfg->contract.submit_note, msg,
+				       msglen);
 	if (!strcasecmp(key, "PreemptIntervalFactor"))
 		return set_factor(value, &cfg->preempt.interval_factor, msg,
 				  msglen);
@@ -401,7 +423,8 @@ int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
 	snprintf(msg, msglen, "unknown key '%s' (accepted: MaxMinRuntime, "
 		 "DefaultMinRuntime, CalcPeriod, LookbackWindow, BucketWidth, "
 		 "ChargeTRES, PreemptGraceTime, PreemptNonResumable, "
-		 "RepairReason, InteractiveWarning, PreemptIntervalFactor, "
+		 "RepairReason, InteractiveWarning, SubmitNote, "
+		 "PreemptIntervalFactor, "
 		 "DebugLaneTRES, DebugLaneMinRuntime, DebugLaneBudgetTRES, "
 		 "UnallocatedRestartBackoffMax, PreemptLossWait, Cutover)",
 		 sb_quote(key, q, sizeof(q)));
@@ -443,7 +466,7 @@ char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 	snprintf(buf, len, "MaxMinRuntime=%s DefaultMinRuntime=%s "
 		 "CalcPeriod=%lld LookbackWindow=%s BucketWidth=%s ChargeTRES=%s "
 		 "PreemptGraceTime=%lld PreemptNonResumable=%s RepairReason=%s "
-		 "InteractiveWarning=%s PreemptIntervalFactor=%u "
+		 "InteractiveWarning=%s SubmitNote=%s PreemptIntervalFactor=%u "
 		 "DebugLaneTRES=%llu DebugLaneMinRuntime=%s "
 		 "DebugLaneBudgetTRES=%llu UnallocatedRestartBackoffMax=%s "
 		 "PreemptLossWait=%s Cutover=%s",
@@ -461,6 +484,7 @@ char *sb_config_describe(const struct sb_config *cfg, char *buf, size_t len)
 		 cfg->preempt.interactive_warning > 0 ?
 		 sb_duration_format(cfg->preempt.interactive_warning, iw,
 				    sizeof(iw)) : "none",
+		 cfg->contract.submit_note ? "yes" : "no",
 		 cfg->preempt.interval_factor,
 		 (unsigned long long)cfg->preempt.lane.max_tres,
 		 sb_duration_format(cfg->preempt.lane.max_min_runtime, lm, sizeof(lm)),

@@ -149,13 +149,34 @@ enum sb_preempt_action sb_preempt_action(const struct sb_preempt_policy *pol,
 	return SB_ACTION_CANCEL;
 }
 
+/* Why the job does not resume, for sb_contract_advice(). */
+static const char *advice_cause(const struct sb_contract *c,
+				enum sb_requeue_bar bar)
+{
+	if (c->requeueable || bar == SB_REQUEUE_BAR_NONE)
+		return "no --resumable";
+	switch (bar) {
+	case SB_REQUEUE_BAR_INTERACTIVE:
+		return "salloc and srun allocations cannot be requeued";
+	case SB_REQUEUE_BAR_USER:
+		return "--no-requeue";
+	case SB_REQUEUE_BAR_SITE:
+		return "no --resumable, and the site does not requeue jobs: "
+		       "JobRequeue=0";
+	case SB_REQUEUE_BAR_NONE:
+		break;
+	}
+	return "no --resumable";
+}
+
 bool sb_contract_advice(const struct sb_preempt_policy *pol,
-			const struct sb_contract *c, int64_t time_limit,
+			const struct sb_contract *c, enum sb_requeue_bar bar,
+			int64_t shortest, int64_t longest,
 			int64_t max_min_runtime, char *msg, size_t len)
 {
 	enum sb_preempt_action a;
-	char mr[32], lim[32] = "", max[32], fix[128];
-	bool fits = time_limit > 0 && time_limit <= max_min_runtime;
+	char mr[32], lim[32] = "", sh[32], max[32], runs[96], fix[160];
+	const char *res = "";
 
 	if (msg && len)
 		msg[0] = '\0';
@@ -164,32 +185,43 @@ bool sb_contract_advice(const struct sb_preempt_policy *pol,
 	a = sb_preempt_action(pol, c);
 	if (a != SB_ACTION_RESTART && a != SB_ACTION_CANCEL)
 		return false;
-	if (time_limit > 0 && time_limit <= c->min_runtime)
+	if (longest > 0 && longest <= c->min_runtime)
 		return false;
 	if (!msg || !len)
 		return true;
 	sb_duration_format(c->min_runtime, mr, sizeof(mr));
 	sb_duration_format(max_min_runtime > 0 ? max_min_runtime : 0, max,
 			   sizeof(max));
-	if (time_limit > 0)
-		sb_duration_format(time_limit, lim, sizeof(lim));
-	if (fits)
-		snprintf(fix, sizeof(fix), "--min-runtime=%s protects all of "
-			 "it", lim);
-	else
+	if (longest > 0) {
+		sb_duration_format(longest, lim, sizeof(lim));
+		snprintf(runs, sizeof(runs), "its time limit %s is longer than "
+			 "its minimum runtime %s", lim, mr);
+	} else {
+		snprintf(runs, sizeof(runs), "it has no time limit, so it may "
+			 "run past its minimum runtime %s", mr);
+	}
+	if (longest <= 0 || longest > max_min_runtime)
 		snprintf(fix, sizeof(fix), "no minimum runtime protects more "
 			 "than %s (MaxMinRuntime)", max);
-	snprintf(msg, len, "this job does not resume its work (%s) and %s%s "
-		 "%s its minimum runtime %s: past it, the job runs only while "
-		 "its budget outranks the queue, and a preemption %s; %s%s",
-		 c->requeueable ? "no --resumable" :
-		 "it cannot be requeued: --no-requeue, or salloc/srun",
-		 time_limit > 0 ? "its time limit " : "it has no time limit",
-		 lim, time_limit > 0 ? "is longer than" : "beyond", mr,
-		 a == SB_ACTION_RESTART ? "requeues it to start over, losing "
-		 "what it ran" : "cancels it, losing what it ran",
-		 c->requeueable ? "if it checkpoints, submit it with "
-		 "--resumable; " : "", fix);
+	else if (shortest > 0 && shortest < longest)
+		snprintf(fix, sizeof(fix), "no minimum runtime protects all of "
+			 "it while its time limit may be as short as %s "
+			 "(--time-min, or another partition's)",
+			 sb_duration_format(shortest, sh, sizeof(sh)));
+	else
+		snprintf(fix, sizeof(fix), "--min-runtime=%s protects all of "
+			 "it", lim);
+	if (c->requeueable || bar == SB_REQUEUE_BAR_NONE ||
+	    bar == SB_REQUEUE_BAR_SITE)
+		res = "if it checkpoints, submit it with --resumable; ";
+	else if (bar == SB_REQUEUE_BAR_USER)
+		res = "if it checkpoints, drop --no-requeue and submit it with "
+		      "--resumable; ";
+	snprintf(msg, len, "note: this job does not resume its work (%s) and "
+		 "%s: past it, the job runs only while its budget outranks "
+		 "the queue, and a preemption %s, losing what it ran; %s%s",
+		 advice_cause(c, bar), runs, a == SB_ACTION_RESTART ?
+		 "requeues it to start over" : "cancels it", res, fix);
 	return true;
 }
 

@@ -95,18 +95,23 @@ test_unallocated_job_runs_with_contract_visible() {
 note_of() {	# note_of ARGS... - sbatch's stderr for a held job, then cancels it
 	local id err=$WORK/note.$$
 	id=$(as sb-alice sbatch --parsable -o /dev/null --hold -G 1 "$@" --wrap true 2>"$err" | cut -d';' -f1)
-	[ -n "$id" ] && scancel "$id"
+	if [ -n "$id" ]; then scancel "$id"; else echo "refused:"; fi
 	cat "$err"
 	rm -f "$err"
 }
 test_note_when_work_may_be_lost() {
-	local out args
+	local out args conf
 	out=$(note_of --min-runtime=0:30 -t 10)
-	expect_in "$out" "budget: this job does not resume its work (no --resumable) and its time limit 0:10:00 is longer than its minimum runtime 0:00:30: past it, the job runs only while its budget outranks the queue, and a preemption requeues it to start over, losing what it ran; if it checkpoints, submit it with --resumable; --min-runtime=0:10:00 protects all of it"
-	# --no-requeue: cancelled, and --resumable is not offered
+	expect_in "$out" "budget: note: this job does not resume its work (no --resumable) and its time limit 0:10:00 is longer than its minimum runtime 0:00:30: past it, the job runs only while its budget outranks the queue, and a preemption requeues it to start over, losing what it ran; if it checkpoints, submit it with --resumable; --min-runtime=0:10:00 protects all of it"
+	# --no-requeue: cancelled; drop it for --resumable
 	out=$(note_of --min-runtime=0:30 -t 10 --no-requeue)
-	expect_in "$out" "(it cannot be requeued: --no-requeue, or salloc/srun) and its time limit 0:10:00"
-	expect_in "$out" "a preemption cancels it, losing what it ran; --min-runtime=0:10:00 protects all of it"
+	expect_in "$out" "does not resume its work (--no-requeue) and its time limit 0:10:00"
+	expect_in "$out" "a preemption cancels it, losing what it ran; if it checkpoints, drop --no-requeue and submit it with --resumable; --min-runtime=0:10:00 protects all of it"
+	# --time-min: the job may run to --time, and no minimum runtime
+	# above --time-min is accepted
+	out=$(note_of --min-runtime=0:30 -t 10 --time-min=2)
+	expect_in "$out" "its time limit 0:10:00 is longer than its minimum runtime 0:00:30"
+	expect_in "$out" "no minimum runtime protects all of it while its time limit may be as short as 0:02:00 (--time-min, or another partition's)"
 	# longer than MaxMinRuntime: only a checkpoint protects it
 	out=$(note_of --min-runtime=1:00:00 -t 1-0)
 	expect_in "$out" "if it checkpoints, submit it with --resumable; no minimum runtime protects more than 8:00:00 (MaxMinRuntime)"
@@ -118,7 +123,14 @@ test_note_when_work_may_be_lost() {
 	done
 	# srun's allocation gets it too (cannot be requeued)
 	out=$(as sb-alice srun -G 1 --min-runtime=0:05 -t 1 true 2>&1)
-	expect_in "$out" "budget: this job does not resume its work (it cannot be requeued: --no-requeue, or salloc/srun) and its time limit 0:01:00 is longer than its minimum runtime 0:00:05"
+	expect_in "$out" "budget: note: this job does not resume its work (salloc and srun allocations cannot be requeued) and its time limit 0:01:00 is longer than its minimum runtime 0:00:05"
+	# SubmitNote=no: the site turns it off, and the job is still accepted
+	conf=$(grep -v '^SubmitNote=' "$SB_CLUSTER_DIR/budget.conf")
+	keep_budget_conf
+	set_budget_conf "$conf
+SubmitNote=no"
+	out=$(note_of --min-runtime=0:30 -t 10)
+	[ -z "$out" ] || { say "SubmitNote=no: sbatch printed '$out'"; return 1; }
 }
 
 test_sbatch_directives_and_srun_salloc() {

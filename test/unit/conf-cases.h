@@ -90,12 +90,18 @@ static const struct conf_case conf_cases[] = {
 	  "MaxMinRuntime=4:00:00\nDefaultMinRuntime=15\nCalcPeriod=10\n"
 	  "LookbackWindow=2-0\nBucketWidth=0:30:00\nChargeTRES=gres/gpu:h100\n"
 	  "PreemptGraceTime=0\nPreemptNonResumable=keep\nRepairReason=none\n"
-	  "InteractiveWarning=0:20\nPreemptIntervalFactor=4\n", 1,
+	  "InteractiveWarning=0:20\nSubmitNote=no\nPreemptIntervalFactor=4\n", 1,
 	  "MaxMinRuntime=4:00:00 DefaultMinRuntime=0:15:00 CalcPeriod=10 "
 	  "LookbackWindow=2-00:00:00 BucketWidth=0:30:00 "
 	  "ChargeTRES=gres/gpu:h100 PreemptGraceTime=0 "
 	  "PreemptNonResumable=keep RepairReason=none "
-	  "InteractiveWarning=0:00:20 PreemptIntervalFactor=4", SAME, 0, 0 },
+	  "InteractiveWarning=0:00:20 SubmitNote=no PreemptIntervalFactor=4",
+	  SAME, 0, 0 },
+	{ "submit-note", "submitnote=NO\n", 1, "SubmitNote=no", SAME, 0, 0 },
+	{ "submit-note-default", "CalcPeriod=30\n", 1, "SubmitNote=yes", SAME,
+	  0, 0 },
+	{ "submit-note-bad", "SubmitNote=maybe\n", 0,
+	  D "1: SubmitNote='maybe' is not accepted: give yes", SAME, 0, 0 },
 	{ "interactive-warning", "InteractiveWarning=10\n", 1,
 	  "InteractiveWarning=0:10:00", SAME, 0, 0 },
 	{ "interactive-warning-off", "interactivewarning=NONE\n", 1,

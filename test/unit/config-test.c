@@ -22,7 +22,7 @@ START_TEST(test_defaults)
 			 "LookbackWindow=7-00:00:00 BucketWidth=1:00:00 ChargeTRES=gres/gpu "
 			 "PreemptGraceTime=30 PreemptNonResumable=requeue "
 			 "RepairReason=repair* InteractiveWarning=0:05:00 "
-			 "PreemptIntervalFactor=2 DebugLaneTRES=8 "
+			 "SubmitNote=yes PreemptIntervalFactor=2 DebugLaneTRES=8 "
 			 "DebugLaneMinRuntime=0:15:00 DebugLaneBudgetTRES=8 "
 			 "UnallocatedRestartBackoffMax=1-00:00:00 "
 			 "PreemptLossWait=none Cutover=none");
@@ -322,6 +322,41 @@ START_TEST(test_loss_wait_key)
 }
 END_TEST
 
+/* SubmitNote (sb_contract_advice()): yes or no, default yes. */
+static const struct {
+	const char *value;
+	int rc;
+	bool on;
+	const char *msg;
+} submit_notes[] = {
+	{ "yes", SB_OK, true, NULL },
+	{ "No", SB_OK, false, NULL },
+	{ "YES", SB_OK, true, NULL },
+	{ "off", SB_ESYNTAX, true, "SubmitNote='off' is not accepted: give yes "
+	  "(the default: tell the user at submission when a job may lose its "
+	  "work past its minimum runtime) or no" },
+	{ "", SB_ESYNTAX, true, "SubmitNote='' is not accepted" },
+	{ "1", SB_ESYNTAX, true, "SubmitNote='1' is not accepted" },
+};
+
+START_TEST(test_submit_note_key)
+{
+	struct sb_config cfg;
+	char msg[512] = "";
+
+	sb_config_init(&cfg);
+	ck_assert(cfg.contract.submit_note);
+	ck_assert_int_eq(sb_config_set(&cfg, "submitnote",
+				       submit_notes[_i].value, msg,
+				       sizeof(msg)), submit_notes[_i].rc);
+	/* a refused value leaves the default */
+	ck_assert(cfg.contract.submit_note == submit_notes[_i].on);
+	if (submit_notes[_i].msg)
+		ck_assert_msg(strstr(msg, submit_notes[_i].msg), "message '%s' "
+			      "lacks '%s'", msg, submit_notes[_i].msg);
+}
+END_TEST
+
 START_TEST(test_keys_listed)
 {
 	struct sb_config cfg;
@@ -332,7 +367,7 @@ START_TEST(test_keys_listed)
 	for (i = 0; sb_config_keys[i]; i++)
 		ck_assert_int_ne(sb_config_set(&cfg, sb_config_keys[i], "1", msg,
 					       sizeof(msg)), SB_EUNKNOWNKEY);
-	ck_assert_int_eq(i, 17);
+	ck_assert_int_eq(i, 18);
 }
 END_TEST
 
@@ -399,7 +434,7 @@ START_TEST(test_parse_codes)
 			 "(accepted: MaxMinRuntime, DefaultMinRuntime, CalcPeriod, "
 			 "LookbackWindow, BucketWidth, ChargeTRES, PreemptGraceTime, "
 			 "PreemptNonResumable, RepairReason, InteractiveWarning, "
-			 "PreemptIntervalFactor, DebugLaneTRES, "
+			 "SubmitNote, PreemptIntervalFactor, DebugLaneTRES, "
 			 "DebugLaneMinRuntime, DebugLaneBudgetTRES, "
 			 "UnallocatedRestartBackoffMax, PreemptLossWait, Cutover)");
 	ck_assert_int_eq(sb_config_parse(&cfg, "CalcPeriod=1\nCalcPeriod=2\n",
@@ -479,6 +514,8 @@ int main(void)
 	tcase_add_test(tc, test_default_above_max);
 	tcase_add_test(tc, test_scheduling_keys);
 	tcase_add_test(tc, test_keys_listed);
+	tcase_add_loop_test(tc, test_submit_note_key, 0,
+			    sizeof(submit_notes) / sizeof(submit_notes[0]));
 	tcase_add_loop_test(tc, test_lane_keys, 0,
 			    sizeof(lanes) / sizeof(lanes[0]));
 	tcase_add_loop_test(tc, test_loss_wait_key, 0,

@@ -564,51 +564,91 @@ static const struct wait_case waits[] = {
 /* The note at submission (sb_contract_advice): jobs that may lose their
  * work past their minimum runtime, and those that cannot (MaxMinRuntime
  * 8 h). */
-#define ADV_RESTART "this job does not resume its work (no --resumable) and "
+#define ADV_RESTART "note: this job does not resume its work (no --resumable) " \
+	"and "
 #define ADV_PAST ": past it, the job runs only while its budget outranks the " \
 	"queue, and a preemption "
+#define ADV_RES "if it checkpoints, submit it with --resumable; "
 static const struct {
 	bool allocated, resumable, requeueable;
-	int64_t min_runtime, limit;
+	enum sb_requeue_bar bar;
+	int64_t min_runtime, shortest, longest;
 	enum sb_nonresumable nr;
 	bool noted;
 	const char *msg;
 } advices[] = {
-	{ true, false, true, 3600, 4 * 3600, SB_NONRESUMABLE_REQUEUE, true,
+	{ true, false, true, SB_REQUEUE_BAR_NONE, 3600, 4 * 3600, 4 * 3600,
+	  SB_NONRESUMABLE_REQUEUE, true,
 	  ADV_RESTART "its time limit 4:00:00 is longer than its minimum "
 	  "runtime 1:00:00" ADV_PAST "requeues it to start over, losing what "
-	  "it ran; if it checkpoints, submit it with --resumable; "
-	  "--min-runtime=4:00:00 protects all of it" },
+	  "it ran; " ADV_RES "--min-runtime=4:00:00 protects all of it" },
 	/* longer than MaxMinRuntime: only --resumable protects it */
-	{ true, false, true, 8 * 3600, 86400, SB_NONRESUMABLE_REQUEUE, true,
+	{ true, false, true, SB_REQUEUE_BAR_NONE, 8 * 3600, 86400, 86400,
+	  SB_NONRESUMABLE_REQUEUE, true,
 	  ADV_RESTART "its time limit 1-00:00:00 is longer than its minimum "
 	  "runtime 8:00:00" ADV_PAST "requeues it to start over, losing what "
-	  "it ran; if it checkpoints, submit it with --resumable; no minimum "
-	  "runtime protects more than 8:00:00 (MaxMinRuntime)" },
+	  "it ran; " ADV_RES "no minimum runtime protects more than 8:00:00 "
+	  "(MaxMinRuntime)" },
 	/* no time limit at all */
-	{ true, false, true, 900, 0, SB_NONRESUMABLE_REQUEUE, true,
-	  ADV_RESTART "it has no time limit beyond its minimum runtime 0:15:00"
-	  ADV_PAST "requeues it to start over, losing what it ran; if it "
-	  "checkpoints, submit it with --resumable; no minimum runtime "
-	  "protects more than 8:00:00 (MaxMinRuntime)" },
-	/* --no-requeue or interactive: cancelled, --resumable not offered */
-	{ true, false, false, 3600, 7200, SB_NONRESUMABLE_REQUEUE, true,
-	  "this job does not resume its work (it cannot be requeued: "
-	  "--no-requeue, or salloc/srun) and its time limit 2:00:00 is longer "
+	{ true, false, true, SB_REQUEUE_BAR_NONE, 900, 0, 0,
+	  SB_NONRESUMABLE_REQUEUE, true,
+	  ADV_RESTART "it has no time limit, so it may run past its minimum "
+	  "runtime 0:15:00" ADV_PAST "requeues it to start over, losing what "
+	  "it ran; " ADV_RES "no minimum runtime protects more than 8:00:00 "
+	  "(MaxMinRuntime)" },
+	/* --time-min (or a shorter partition): the longest limit counts, and
+	 * no --min-runtime fits it */
+	{ true, false, true, SB_REQUEUE_BAR_NONE, 3600, 2 * 3600, 8 * 3600,
+	  SB_NONRESUMABLE_REQUEUE, true,
+	  ADV_RESTART "its time limit 8:00:00 is longer than its minimum "
+	  "runtime 1:00:00" ADV_PAST "requeues it to start over, losing what "
+	  "it ran; " ADV_RES "no minimum runtime protects all of it while its "
+	  "time limit may be as short as 2:00:00 (--time-min, or another "
+	  "partition's)" },
+	/* ... even when the minimum runtime is the shortest limit */
+	{ true, false, true, SB_REQUEUE_BAR_NONE, 3600, 3600, 8 * 3600,
+	  SB_NONRESUMABLE_REQUEUE, true, NULL },
+	/* salloc/srun: cancelled, --resumable not offered */
+	{ true, false, false, SB_REQUEUE_BAR_INTERACTIVE, 3600, 7200, 7200,
+	  SB_NONRESUMABLE_REQUEUE, true,
+	  "note: this job does not resume its work (salloc and srun "
+	  "allocations cannot be requeued) and its time limit 2:00:00 is longer "
 	  "than its minimum runtime 1:00:00" ADV_PAST "cancels it, losing what "
 	  "it ran; --min-runtime=2:00:00 protects all of it" },
-	/* PreemptNonResumable=cancel: a batch job is cancelled too */
-	{ true, false, true, 3600, 7200, SB_NONRESUMABLE_CANCEL, true,
-	  ADV_RESTART "its time limit 2:00:00 is longer than its minimum "
-	  "runtime 1:00:00" ADV_PAST "cancels it, losing what it ran; if it "
-	  "checkpoints, submit it with --resumable; --min-runtime=2:00:00 "
+	/* --no-requeue: drop it for --resumable */
+	{ true, false, false, SB_REQUEUE_BAR_USER, 3600, 7200, 7200,
+	  SB_NONRESUMABLE_REQUEUE, true,
+	  "note: this job does not resume its work (--no-requeue) and its time "
+	  "limit 2:00:00 is longer than its minimum runtime 1:00:00" ADV_PAST
+	  "cancels it, losing what it ran; if it checkpoints, drop "
+	  "--no-requeue and submit it with --resumable; --min-runtime=2:00:00 "
 	  "protects all of it" },
+	/* the site's JobRequeue=0: --resumable still works (it sets the
+	 * job's requeue flag) */
+	{ true, false, false, SB_REQUEUE_BAR_SITE, 3600, 7200, 7200,
+	  SB_NONRESUMABLE_REQUEUE, true,
+	  "note: this job does not resume its work (no --resumable, and the "
+	  "site does not requeue jobs: JobRequeue=0) and its time limit "
+	  "2:00:00 is longer than its minimum runtime 1:00:00" ADV_PAST
+	  "cancels it, losing what it ran; " ADV_RES "--min-runtime=2:00:00 "
+	  "protects all of it" },
+	/* PreemptNonResumable=cancel: a batch job is cancelled too */
+	{ true, false, true, SB_REQUEUE_BAR_NONE, 3600, 7200, 7200,
+	  SB_NONRESUMABLE_CANCEL, true,
+	  ADV_RESTART "its time limit 2:00:00 is longer than its minimum "
+	  "runtime 1:00:00" ADV_PAST "cancels it, losing what it ran; " ADV_RES
+	  "--min-runtime=2:00:00 protects all of it" },
 	/* nothing to lose, or nothing unprotected: no note */
-	{ true, true, true, 3600, 7200, SB_NONRESUMABLE_REQUEUE, false, "" },
-	{ false, false, true, 0, 7200, SB_NONRESUMABLE_REQUEUE, false, "" },
-	{ true, false, true, 3600, 3600, SB_NONRESUMABLE_REQUEUE, false, "" },
-	{ true, false, true, 3600, 1800, SB_NONRESUMABLE_REQUEUE, false, "" },
-	{ true, false, true, 3600, 7200, SB_NONRESUMABLE_KEEP, false, "" },
+	{ true, true, true, SB_REQUEUE_BAR_NONE, 3600, 7200, 7200,
+	  SB_NONRESUMABLE_REQUEUE, false, "" },
+	{ false, false, true, SB_REQUEUE_BAR_NONE, 0, 7200, 7200,
+	  SB_NONRESUMABLE_REQUEUE, false, "" },
+	{ true, false, true, SB_REQUEUE_BAR_NONE, 3600, 3600, 3600,
+	  SB_NONRESUMABLE_REQUEUE, false, "" },
+	{ true, false, true, SB_REQUEUE_BAR_NONE, 3600, 1800, 1800,
+	  SB_NONRESUMABLE_REQUEUE, false, "" },
+	{ true, false, true, SB_REQUEUE_BAR_NONE, 3600, 7200, 7200,
+	  SB_NONRESUMABLE_KEEP, false, "" },
 };
 
 START_TEST(test_advice)
@@ -623,9 +663,14 @@ START_TEST(test_advice)
 	c.resumable = advices[_i].resumable;
 	c.requeueable = advices[_i].requeueable;
 	c.min_runtime = advices[_i].min_runtime;
-	ck_assert(sb_contract_advice(&pol, &c, advices[_i].limit, 8 * 3600, msg,
-				     sizeof(msg)) == advices[_i].noted);
-	ck_assert_str_eq(msg, advices[_i].msg);
+	ck_assert(sb_contract_advice(&pol, &c, advices[_i].bar,
+				     advices[_i].shortest, advices[_i].longest,
+				     8 * 3600, msg, sizeof(msg)) ==
+		  advices[_i].noted);
+	if (advices[_i].msg)
+		ck_assert_str_eq(msg, advices[_i].msg);
+	else	/* the same sentence as the row before */
+		ck_assert(strstr(msg, "as short as 1:00:00 (--time-min"));
 }
 END_TEST
 
@@ -636,13 +681,15 @@ START_TEST(test_advice_edges)
 	struct sb_contract c = { 3600, false, true, true };
 	char msg[16] = "x";
 
-	ck_assert(!sb_contract_advice(NULL, NULL, 7200, 28800, msg,
-				      sizeof(msg)));
+	ck_assert(!sb_contract_advice(NULL, NULL, SB_REQUEUE_BAR_NONE, 7200,
+				      7200, 28800, msg, sizeof(msg)));
 	ck_assert_str_eq(msg, "");
-	ck_assert(sb_contract_advice(NULL, &c, 7200, 28800, NULL, 0));
-	ck_assert(sb_contract_advice(NULL, &c, 7200, 28800, msg, sizeof(msg)));
+	ck_assert(sb_contract_advice(NULL, &c, SB_REQUEUE_BAR_NONE, 7200, 7200,
+				     28800, NULL, 0));
+	ck_assert(sb_contract_advice(NULL, &c, SB_REQUEUE_BAR_NONE, 7200, 7200,
+				     28800, msg, sizeof(msg)));
 	ck_assert_uint_eq(strlen(msg), sizeof(msg) - 1);
-	ck_assert(strncmp(msg, "this job does n", sizeof(msg)) == 0);
+	ck_assert(strncmp(msg, "note: this job ", sizeof(msg)) == 0);
 }
 END_TEST
 
