@@ -462,6 +462,15 @@ out:
 	assoc_mgr_unlock(&locks);
 }
 
+/*
+ * job_submit for one job: check its contract (sb_contract_check()), write
+ * the accepted one into its AdminComment, set the requeue flag of a
+ * resumable job, and with SubmitNote add the note of sb_contract_advice()
+ * to *@err_msg (appended to an earlier plugin's; Slurm frees it).
+ * Return: SLURM_SUCCESS, or the refusal's error code with the message in
+ * *@err_msg (any earlier message freed).  Called by slurmctld with its
+ * conf, job and partition read locks held.
+ */
 static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		  char **err_msg)
 {
