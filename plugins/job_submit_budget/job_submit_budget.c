@@ -468,8 +468,9 @@ out:
  * resumable job, and with SubmitNote add the note of sb_contract_advice()
  * to *@err_msg (appended to an earlier plugin's; Slurm frees it).
  * Return: SLURM_SUCCESS, or the refusal's error code with the message in
- * *@err_msg (any earlier message freed).  Called by slurmctld with its
- * conf, job and partition read locks held.
+ * *@err_msg (any earlier message freed).  Called with the locks
+ * validate_job_create_req() holds (slurmctld's conf and partition read
+ * locks among them).
  */
 static int submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		  char **err_msg)
