@@ -135,9 +135,10 @@ extern int init(void)
 /*
  * Re-read budget.conf after a reconfigure (22.05 has no reconfigure hook
  * for job_submit plugins) and copy its contract policy into @pol and its
- * preemption policy into @preempt (each may be NULL).  Called from the submit and update RPCs, which hold the slurmctld
- * conf read lock (and the job read or write lock): costs one stat(), and
- * one read of the small file after a reconfigure; nothing is written here.
+ * preemption policy into @preempt (each may be NULL).  Called from the
+ * submit and update RPCs, which hold the slurmctld conf read lock (and the
+ * job read or write lock): costs one stat(), and one read of the small
+ * file after a reconfigure; nothing is written here.
  */
 static void refresh_config(struct sb_contract_policy *pol,
 			   struct sb_preempt_policy *preempt)
