@@ -173,7 +173,7 @@ while IFS=, read -r sub dur g team _u mr res _prio || [ -n "$sub" ]; do	# last l
 		[ "$k" -gt 1 ] && scancel "${id[@]:1:k-1}" 2>/dev/null || true
 		die "job $k (line $((k + 1)) of '$jobs') was refused by sbatch (message above); the $((k - 1)) jobs already submitted were cancelled"
 	fi
-	if grep -q 'budget: note: this job does not resume its work' "$ckpt/sbatch.err"; then
+	if grep -q 'budget: note: ' "$ckpt/sbatch.err"; then
 		noted=$((noted + 1))
 	else
 		cat "$ckpt/sbatch.err" >&2

@@ -345,6 +345,24 @@ static int set_cutover(const char *value, int64_t *dst, char *msg,
 	return SB_ESYNTAX;
 }
 
+/* "unknown key '@quoted' (accepted: " and sb_config_keys, ", "-separated,
+ * then ")" into @msg (truncated to @msglen, NUL-terminated). */
+static void unknown_key(const char *quoted, char *msg, size_t msglen)
+{
+	size_t used, i;
+
+	if (!msg || !msglen)
+		return;
+	snprintf(msg, msglen, "unknown key '%s' (accepted: ", quoted);
+	for (i = 0; sb_config_keys[i]; i++) {
+		used = strlen(msg);
+		snprintf(msg + used, msglen - used, "%s%s", i ? ", " : "",
+			 sb_config_keys[i]);
+	}
+	used = strlen(msg);
+	snprintf(msg + used, msglen - used, ")");
+}
+
 int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
 		  char *msg, size_t msglen)
 {
@@ -420,14 +438,7 @@ int sb_config_set(struct sb_config *cfg, const char *key, const char *value,
 					&cfg->preempt.loss_wait, msg, msglen);
 	if (!strcasecmp(key, "Cutover"))
 		return set_cutover(value, &cfg->cutover, msg, msglen);
-	snprintf(msg, msglen, "unknown key '%s' (accepted: MaxMinRuntime, "
-		 "DefaultMinRuntime, CalcPeriod, LookbackWindow, BucketWidth, "
-		 "ChargeTRES, PreemptGraceTime, PreemptNonResumable, "
-		 "RepairReason, InteractiveWarning, SubmitNote, "
-		 "PreemptIntervalFactor, "
-		 "DebugLaneTRES, DebugLaneMinRuntime, DebugLaneBudgetTRES, "
-		 "UnallocatedRestartBackoffMax, PreemptLossWait, Cutover)",
-		 sb_quote(key, q, sizeof(q)));
+	unknown_key(sb_quote(key, q, sizeof(q)), msg, msglen);
 	return SB_EUNKNOWNKEY;
 }
 
